@@ -1,0 +1,225 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// pfabric-preemption: pFabric's core effect on one bottleneck.
+//
+//   sender 0 ---+
+//               switch --- receiver        all links 10 Gb/s, 1 us
+//   sender 1 ---+
+//
+// A long flow (sender 0) starts at 0; a short flow (sender 1) starts later. Every port runs the
+// chosen queue (pfabric: PfabricQueueDisc; fifo: drop-tail FifoQueueDisc of the same size).
+// The flows use ns-3's TCP; until this module's MinTCP transport exists, a "Tx" trace tags each
+// data segment with the bytes its flow has not yet had acknowledged. The short flow also runs
+// alone, and the example prints both flows' completion times and the short flow's slowdown.
+//
+//   ./pfabric run pfabric-preemption -- --queue=fifo
+//   ./ns3 run "pfabric-preemption --queue=pfabric --shortBytes=50000"
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/pfabric-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("PfabricPreemption");
+
+namespace
+{
+
+/// The example's parameters, all settable on the command line.
+struct Parameters
+{
+    std::string queue = "pfabric";        //!< pfabric or fifo
+    std::string buffer = "22500B";        //!< every port's queue size
+    std::string dequeueMode = "MostUrgent"; //!< PfabricQueueDisc::DequeueMode
+    uint32_t longBytes = 5000000;         //!< long flow size
+    uint32_t shortBytes = 100000;         //!< short flow size
+    double shortStartUs = 1000;           //!< short flow start, microseconds
+};
+
+/// Stop with one line naming the bad parameter.
+[[noreturn]] void
+Fail(const std::string& message)
+{
+    std::cerr << "pfabric-preemption: error: " << message << std::endl;
+    std::exit(1);
+}
+
+/**
+ * @brief Tag a data segment with its flow's unacknowledged bytes; control segments stay untagged.
+ * @param flowBytes the flow's size
+ * @param packet the segment payload about to be sent
+ * @param socket the sending socket
+ */
+void
+TagRemainingBytes(uint64_t flowBytes,
+                  Ptr<const Packet> packet,
+                  const TcpHeader& /* header */,
+                  Ptr<const TcpSocketBase> socket)
+{
+    if (packet->GetSize() > 0)
+    {
+        // ns-3's initial sequence number is 0 and the SYN takes it: data starts at 1.
+        uint64_t acked = socket->GetTxBuffer()->HeadSequence().GetValue() - 1;
+        PfabricPriorityTag::Set(ConstCast<Packet>(packet), flowBytes - acked);
+    }
+}
+
+/**
+ * @brief Run once.
+ * @param p the parameters
+ * @param withLongFlow false: the short flow alone
+ * @return completion time of the short flow and of the long flow (negative: none)
+ */
+std::pair<Time, Time>
+Run(const Parameters& p, bool withLongFlow)
+{
+    NodeContainer nodes; // senders 0 and 1, switch 2, receiver 3
+    nodes.Create(4);
+    PointToPointHelper link;
+    link.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+    link.SetChannelAttribute("Delay", StringValue("1us"));
+    std::vector<NetDeviceContainer> links{link.Install(nodes.Get(0), nodes.Get(2)),
+                                          link.Install(nodes.Get(1), nodes.Get(2)),
+                                          link.Install(nodes.Get(2), nodes.Get(3))};
+    InternetStackHelper().Install(nodes);
+    for (const auto& devices : links)
+    {
+        if (p.queue == "pfabric")
+        {
+            PfabricQueueDiscHelper pfabric;
+            pfabric.SetQueueDiscAttribute("MaxSize", QueueSizeValue(QueueSize(p.buffer)));
+            pfabric.SetQueueDiscAttribute("DequeueMode", StringValue(p.dequeueMode));
+            pfabric.Install(devices);
+        }
+        else
+        {
+            for (uint32_t i = 0; i < devices.GetN(); ++i)
+            {
+                PfabricQueueDiscHelper::LimitDeviceQueue(devices.Get(i));
+            }
+            TrafficControlHelper fifo;
+            fifo.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue(p.buffer));
+            fifo.Install(devices);
+        }
+    }
+    Ipv4AddressHelper addresses("10.1.1.0", "255.255.255.0");
+    for (const auto& devices : links)
+    {
+        addresses.Assign(devices);
+        addresses.NewNetwork();
+    }
+    Ipv4Address receiver = nodes.Get(3)->GetObject<Ipv4>()->GetAddress(1, 0).GetLocal();
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+
+    struct Flow
+    {
+        uint32_t sender;
+        uint16_t port;
+        uint32_t bytes;
+        Time start;
+        uint64_t received;
+        Time completion;
+    };
+
+    std::vector<Flow> flows{{1, 2000, p.shortBytes, MicroSeconds(p.shortStartUs), 0, Seconds(-1)}};
+    if (withLongFlow)
+    {
+        flows.push_back({0, 1000, p.longBytes, Seconds(0), 0, Seconds(-1)});
+    }
+    for (Flow& flow : flows)
+    {
+        PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
+                                    InetSocketAddress(Ipv4Address::GetAny(), flow.port));
+        Ptr<Application> sink = sinkHelper.Install(nodes.Get(3)).Get(0);
+        sink->TraceConnectWithoutContext(
+            "Rx",
+            Callback<void, Ptr<const Packet>, const Address&>(
+                [&flow](Ptr<const Packet> packet, const Address&) {
+                    flow.received += packet->GetSize();
+                    if (flow.received == flow.bytes)
+                    {
+                        flow.completion = Simulator::Now() - flow.start;
+                    }
+                }));
+        BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(receiver, flow.port));
+        source.SetAttribute("MaxBytes", UintegerValue(flow.bytes));
+        Ptr<BulkSendApplication> bulk =
+            DynamicCast<BulkSendApplication>(source.Install(nodes.Get(flow.sender)).Get(0));
+        bulk->SetStartTime(flow.start);
+        // The application creates its socket when it starts.
+        Simulator::Schedule(flow.start + NanoSeconds(1), [bulk, bytes = flow.bytes]() {
+            bulk->GetSocket()->TraceConnectWithoutContext(
+                "Tx",
+                MakeBoundCallback(&TagRemainingBytes, uint64_t{bytes}));
+        });
+    }
+    Simulator::Stop(Seconds(10));
+    Simulator::Run();
+    Simulator::Destroy();
+    return {flows[0].completion, withLongFlow ? flows[1].completion : Seconds(-1)};
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Parameters p;
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("queue", "Queue at every port: pfabric or fifo (drop-tail)", p.queue);
+    cmd.AddValue("buffer", "Queue size of every port, e.g. 22500B or 15p", p.buffer);
+    cmd.AddValue("dequeueMode",
+                 "PfabricQueueDisc dequeue: MostUrgent or EarliestOfMostUrgentFlow",
+                 p.dequeueMode);
+    cmd.AddValue("longBytes", "Size of the long flow, bytes", p.longBytes);
+    cmd.AddValue("shortBytes", "Size of the short flow, bytes", p.shortBytes);
+    cmd.AddValue("shortStartUs", "Start of the short flow, microseconds", p.shortStartUs);
+    cmd.Parse(argc, argv);
+
+    if (p.queue != "pfabric" && p.queue != "fifo")
+    {
+        Fail("--queue=" + p.queue + ": expected pfabric or fifo");
+    }
+    // --buffer and --dequeueMode are checked by PfabricQueueDisc itself when it is created.
+    if (p.longBytes == 0 || p.shortBytes == 0)
+    {
+        Fail("--longBytes and --shortBytes must be positive");
+    }
+    if (p.shortStartUs < 0)
+    {
+        Fail("--shortStartUs must not be negative");
+    }
+
+    // Datacenter TCP settings: full-size segments, an ACK per segment, microsecond timers.
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1460));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(12));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MicroSeconds(200)));
+    Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(MicroSeconds(1)));
+    Config::SetDefault("ns3::RttEstimator::InitialEstimation", TimeValue(MicroSeconds(100)));
+
+    Time alone = Run(p, false).first;
+    auto [shortFct, longFct] = Run(p, true);
+    std::cout << "queue=" << p.queue << " buffer=" << p.buffer << " dequeueMode=" << p.dequeueMode
+              << "\n"
+              << "long flow:  " << p.longBytes << " B from 0 us, completed in "
+              << longFct.As(Time::US) << "\n"
+              << "short flow: " << p.shortBytes << " B from " << p.shortStartUs
+              << " us, completed in " << shortFct.As(Time::US) << " (alone: " << alone.As(Time::US)
+              << ", slowdown " << shortFct.GetSeconds() / alone.GetSeconds() << ")\n"
+              << "short flow finished first: "
+              << (shortFct + MicroSeconds(p.shortStartUs) < longFct ? "yes" : "no") << std::endl;
+    return 0;
+}

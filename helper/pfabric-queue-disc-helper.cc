@@ -1,0 +1,83 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-queue-disc-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/net-device-queue-interface.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/queue.h"
+#include "ns3/traffic-control-layer.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfabricQueueDiscHelper");
+
+const QueueSize PfabricQueueDiscHelper::DEVICE_QUEUE_SIZE(QueueSizeUnit::PACKETS, 1);
+
+PfabricQueueDiscHelper::PfabricQueueDiscHelper()
+{
+    m_queueDiscFactory.SetTypeId("ns3::PfabricQueueDisc");
+}
+
+void
+PfabricQueueDiscHelper::SetQueueDiscAttribute(const std::string& name,
+                                              const AttributeValue& value)
+{
+    m_queueDiscFactory.Set(name, value);
+}
+
+void
+PfabricQueueDiscHelper::LimitDeviceQueue(Ptr<NetDevice> device)
+{
+    NS_LOG_FUNCTION(device);
+    PointerValue txQueue;
+    NS_ABORT_MSG_UNLESS(device->GetAttributeFailSafe("TxQueue", txQueue) &&
+                            txQueue.Get<QueueBase>(),
+                        "PfabricQueueDiscHelper: device " << device->GetIfIndex() << " of node "
+                                                          << device->GetNode()->GetId() << " ("
+                                                          << device->GetInstanceTypeId().GetName()
+                                                          << ") has no TxQueue to limit");
+    NS_ABORT_MSG_UNLESS(device->GetObject<NetDeviceQueueInterface>(),
+                        "PfabricQueueDiscHelper: device "
+                            << device->GetIfIndex() << " of node " << device->GetNode()->GetId()
+                            << " has no flow control (NetDeviceQueueInterface); its queue disc "
+                               "would be bypassed");
+    txQueue.Get<QueueBase>()->SetMaxSize(DEVICE_QUEUE_SIZE);
+}
+
+QueueDiscContainer
+PfabricQueueDiscHelper::Install(const NetDeviceContainer& devices) const
+{
+    QueueDiscContainer queueDiscs;
+    for (auto it = devices.Begin(); it != devices.End(); ++it)
+    {
+        Ptr<NetDevice> device = *it;
+        Ptr<TrafficControlLayer> tc = device->GetNode()->GetObject<TrafficControlLayer>();
+        NS_ABORT_MSG_UNLESS(tc,
+                            "PfabricQueueDiscHelper: node "
+                                << device->GetNode()->GetId()
+                                << " has no traffic control layer; install the internet stack "
+                                   "first");
+        LimitDeviceQueue(device);
+        if (tc->GetRootQueueDiscOnDevice(device))
+        {
+            NS_LOG_WARN("Replacing the root queue disc of device " << device->GetIfIndex()
+                                                                   << " of node "
+                                                                   << device->GetNode()->GetId());
+            tc->DeleteRootQueueDiscOnDevice(device);
+        }
+        Ptr<QueueDisc> queueDisc = m_queueDiscFactory.Create<QueueDisc>();
+        tc->SetRootQueueDiscOnDevice(device, queueDisc);
+        queueDiscs.Add(queueDisc);
+    }
+    return queueDiscs;
+}
+
+} // namespace ns3

@@ -1,0 +1,66 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFABRIC_QUEUE_DISC_HELPER_H
+#define PFABRIC_QUEUE_DISC_HELPER_H
+
+#include "ns3/net-device-container.h"
+#include "ns3/object-factory.h"
+#include "ns3/queue-disc-container.h"
+#include "ns3/queue-size.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * @ingroup pfabric
+ *
+ * @brief Installs PfabricQueueDisc as the root queue disc of network devices.
+ *
+ * A device's own transmit queue sits below the queue disc and is a FIFO; ns-3 only moves
+ * packets out of the queue disc while that queue has room. With the point-to-point default of
+ * 100 packets every port would be a FIFO and pFabric would never get to choose. Install() therefore
+ * limits each device's transmit queue to DEVICE_QUEUE_SIZE and requires the device's flow control
+ * (a NetDeviceQueueInterface), stopping with a message when either is missing. Any root queue
+ * disc already on the device (ns-3's default FqCoDel, once addresses are assigned) is replaced.
+ */
+class PfabricQueueDiscHelper
+{
+  public:
+    /// The device transmit queue under every pFabric port: one packet, waiting for the wire.
+    static const QueueSize DEVICE_QUEUE_SIZE;
+
+    PfabricQueueDiscHelper();
+
+    /**
+     * @brief Set an attribute of the queue discs this helper creates.
+     * @param name the attribute name, e.g. "MaxSize"
+     * @param value its value
+     */
+    void SetQueueDiscAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * @brief Install a PfabricQueueDisc on each device (nodes need the internet stack).
+     * @param devices the devices
+     * @return the queue discs, in the order of the devices
+     */
+    QueueDiscContainer Install(const NetDeviceContainer& devices) const;
+
+    /**
+     * @brief Limit a device's transmit queue to DEVICE_QUEUE_SIZE.
+     * @param device a device with a "TxQueue" attribute and flow control
+     */
+    static void LimitDeviceQueue(Ptr<NetDevice> device);
+
+  private:
+    ObjectFactory m_queueDiscFactory; //!< creates the PfabricQueueDisc of each device
+};
+
+} // namespace ns3
+
+#endif /* PFABRIC_QUEUE_DISC_HELPER_H */

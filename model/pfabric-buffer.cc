@@ -1,0 +1,78 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-buffer.h"
+
+#include "ns3/log.h"
+
+#include <iterator>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfabricBuffer");
+
+NS_OBJECT_ENSURE_REGISTERED(PfabricBuffer);
+
+TypeId
+PfabricBuffer::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PfabricBuffer")
+            .SetParent<Queue<QueueDiscItem>>()
+            .SetGroupName("Pfabric")
+            .AddConstructor<PfabricBuffer>();
+    return tid;
+}
+
+PfabricBuffer::PfabricBuffer()
+    : NS_LOG_TEMPLATE_DEFINE("PfabricBuffer")
+{
+    NS_LOG_FUNCTION(this);
+}
+
+PfabricBuffer::~PfabricBuffer()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+bool
+PfabricBuffer::Enqueue(Ptr<QueueDiscItem> item)
+{
+    NS_LOG_FUNCTION(this << item);
+    return DoEnqueue(GetContainer().end(), item);
+}
+
+Ptr<QueueDiscItem>
+PfabricBuffer::Dequeue()
+{
+    NS_LOG_FUNCTION(this);
+    return DoDequeue(GetContainer().begin());
+}
+
+Ptr<QueueDiscItem>
+PfabricBuffer::Remove()
+{
+    NS_LOG_FUNCTION(this);
+    return DoRemove(GetContainer().begin());
+}
+
+Ptr<const QueueDiscItem>
+PfabricBuffer::Peek() const
+{
+    NS_LOG_FUNCTION(this);
+    return DoPeek(GetContainer().begin());
+}
+
+Ptr<QueueDiscItem>
+PfabricBuffer::DequeueAt(std::size_t index)
+{
+    NS_LOG_FUNCTION(this << index);
+    NS_ASSERT_MSG(index < GetContainer().size(), "PfabricBuffer: no packet at position " << index);
+    return DoDequeue(std::next(GetContainer().begin(), index));
+}
+
+} // namespace ns3

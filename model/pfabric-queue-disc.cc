@@ -1,0 +1,292 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-queue-disc.h"
+
+#include "pfabric-buffer.h"
+#include "pfabric-compat.h"
+#include "pfabric-priority-tag.h"
+
+#include "ns3/abort.h"
+#include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfabricQueueDisc");
+
+NS_OBJECT_ENSURE_REGISTERED(PfabricQueueDisc);
+
+TypeId
+PfabricQueueDisc::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PfabricQueueDisc")
+            .SetParent<QueueDisc>()
+            .SetGroupName("Pfabric")
+            .AddConstructor<PfabricQueueDisc>()
+            .AddAttribute("MaxSize",
+                          "The buffer size, in packets (\"15p\") or bytes (\"22500B\"); sizes "
+                          "count IP packets with headers. The default is HotNets 2012's 22.5 KB, "
+                          "about one bandwidth-delay product of a 10 Gb/s fabric.",
+                          QueueSizeValue(QueueSize("22500B")),
+                          MakeQueueSizeAccessor(&PfabricQueueDisc::SetBufferSize,
+                                                static_cast<QueueSize (PfabricQueueDisc::*)() const>(
+                                                    &QueueDisc::GetMaxSize)),
+                          MakeQueueSizeChecker())
+            .AddAttribute("DequeueMode",
+                          "Which buffered packet a dequeue sends: MostUrgent (ties at random, "
+                          "HotNets 2012) or EarliestOfMostUrgentFlow (the earliest buffered "
+                          "packet of the most urgent packet's flow, SIGCOMM 2013).",
+                          EnumValue(MOST_URGENT),
+                          pfabric::MakeEnumAccessorCompat<DequeueMode>(
+                              &PfabricQueueDisc::m_dequeueMode),
+                          MakeEnumChecker(MOST_URGENT,
+                                          "MostUrgent",
+                                          EARLIEST_OF_MOST_URGENT_FLOW,
+                                          "EarliestOfMostUrgentFlow"))
+            .AddAttribute("UntaggedPriority",
+                          "Priority of packets without a PfabricPriorityTag (smaller is more "
+                          "urgent). The default, 0, keeps ACKs and handshakes ahead of data.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&PfabricQueueDisc::m_untaggedPriority),
+                          MakeUintegerChecker<uint64_t>());
+    return tid;
+}
+
+PfabricQueueDisc::PfabricQueueDisc()
+    : QueueDisc(QueueDiscSizePolicy::SINGLE_INTERNAL_QUEUE),
+      m_dequeueMode(MOST_URGENT),
+      m_untaggedPriority(0),
+      m_tieBreaker(CreateObject<UniformRandomVariable>())
+{
+    NS_LOG_FUNCTION(this);
+}
+
+PfabricQueueDisc::~PfabricQueueDisc()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+PfabricQueueDisc::SetBufferSize(QueueSize size)
+{
+    NS_LOG_FUNCTION(this << size);
+    NS_ABORT_MSG_IF(size.GetValue() == 0,
+                    "PfabricQueueDisc: MaxSize must hold at least one packet or byte, got "
+                        << size);
+    QueueDisc::SetMaxSize(size);
+}
+
+uint64_t
+PfabricQueueDisc::GetPriority(Ptr<const QueueDiscItem> item) const
+{
+    PfabricPriorityTag tag;
+    return item->GetPacket()->PeekPacketTag(tag) ? tag.GetPriority() : m_untaggedPriority;
+}
+
+int64_t
+PfabricQueueDisc::AssignStreams(int64_t stream)
+{
+    NS_LOG_FUNCTION(this << stream);
+    m_tieBreaker->SetStream(stream);
+    return 1;
+}
+
+bool
+PfabricQueueDisc::FlowKey::operator==(const FlowKey& other) const
+{
+    return addresses == other.addresses && portsAndProtocol == other.portsAndProtocol;
+}
+
+PfabricQueueDisc::FlowKey
+PfabricQueueDisc::GetFlowKey(Ptr<const QueueDiscItem> item)
+{
+    Ptr<const Ipv4QueueDiscItem> ipv4 = DynamicCast<const Ipv4QueueDiscItem>(item);
+    if (!ipv4)
+    {
+        // Not IPv4: fall back on ns-3's 5-tuple hash, tagged so it never equals an IPv4 key.
+        return {std::numeric_limits<uint64_t>::max(), ConstCast<QueueDiscItem>(item)->Hash(0)};
+    }
+    const Ipv4Header& header = ipv4->GetHeader();
+    uint64_t addresses = (uint64_t{header.GetSource().Get()} << 32) |
+                         header.GetDestination().Get();
+    uint64_t ports = 0;
+    constexpr uint8_t TCP = 6;
+    constexpr uint8_t UDP = 17;
+    bool hasPorts = (header.GetProtocol() == TCP || header.GetProtocol() == UDP) &&
+                    header.GetFragmentOffset() == 0 && item->GetPacket()->GetSize() >= 4;
+    if (hasPorts)
+    {
+        // Both TCP and UDP start with the 16-bit source and destination ports.
+        uint8_t bytes[4];
+        item->GetPacket()->CopyData(bytes, 4);
+        ports = (uint64_t{bytes[0]} << 24) | (uint64_t{bytes[1]} << 16) |
+                (uint64_t{bytes[2]} << 8) | bytes[3];
+    }
+    return {addresses, (ports << 8) | header.GetProtocol()};
+}
+
+bool
+PfabricQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
+{
+    NS_LOG_FUNCTION(this << item);
+
+    const bool packetMode = GetMaxSize().GetUnit() == QueueSizeUnit::PACKETS;
+    Entry arrival{GetPriority(item),
+                  packetMode ? 1 : item->GetSize(),
+                  m_dequeueMode == EARLIEST_OF_MOST_URGENT_FLOW ? GetFlowKey(item) : FlowKey{}};
+    const uint64_t limit = GetMaxSize().GetValue();
+
+    if (GetCurrentSize().GetValue() + arrival.footprint > limit)
+    {
+        // Room may only come from packets strictly less urgent than the arrival; if they
+        // cannot free enough, the arrival is the one to go and nothing is evicted.
+        uint64_t evictable = 0;
+        for (const Entry& entry : m_entries)
+        {
+            if (entry.priority > arrival.priority)
+            {
+                evictable += entry.footprint;
+            }
+        }
+        if (GetCurrentSize().GetValue() + arrival.footprint > limit + evictable)
+        {
+            NS_LOG_LOGIC("Dropping arrival with priority " << arrival.priority);
+            DropBeforeEnqueue(item, ARRIVAL_DROP);
+            return false;
+        }
+        while (GetCurrentSize().GetValue() + arrival.footprint > limit)
+        {
+            std::size_t victim = LeastUrgentIndex();
+            NS_LOG_LOGIC("Evicting priority " << m_entries[victim].priority << " for priority "
+                                              << arrival.priority);
+            DropAfterDequeue(TakeAt(victim), EVICTED_DROP);
+        }
+    }
+
+    bool accepted = m_buffer->Enqueue(item);
+    NS_ASSERT_MSG(accepted, "PfabricBuffer refused a packet that fits");
+    m_entries.push_back(arrival);
+    return accepted;
+}
+
+Ptr<QueueDiscItem>
+PfabricQueueDisc::DoDequeue()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_entries.empty())
+    {
+        return nullptr;
+    }
+    return TakeAt(m_dequeueMode == MOST_URGENT ? MostUrgentIndexRandomTie()
+                                               : EarliestOfMostUrgentFlowIndex());
+}
+
+Ptr<QueueDiscItem>
+PfabricQueueDisc::TakeAt(std::size_t index)
+{
+    m_entries.erase(m_entries.begin() + index);
+    return m_buffer->DequeueAt(index);
+}
+
+std::size_t
+PfabricQueueDisc::LeastUrgentIndex() const
+{
+    std::size_t least = 0;
+    for (std::size_t i = 1; i < m_entries.size(); ++i)
+    {
+        if (m_entries[i].priority >= m_entries[least].priority)
+        {
+            least = i;
+        }
+    }
+    return least;
+}
+
+std::size_t
+PfabricQueueDisc::MostUrgentIndexRandomTie() const
+{
+    uint64_t best = std::numeric_limits<uint64_t>::max();
+    uint32_t ties = 0;
+    for (const Entry& entry : m_entries)
+    {
+        if (entry.priority < best)
+        {
+            best = entry.priority;
+            ties = 1;
+        }
+        else if (entry.priority == best)
+        {
+            ++ties;
+        }
+    }
+    uint32_t pick = ties > 1 ? m_tieBreaker->GetInteger(0, ties - 1) : 0;
+    for (std::size_t i = 0;; ++i)
+    {
+        if (m_entries[i].priority == best && pick-- == 0)
+        {
+            return i;
+        }
+    }
+}
+
+std::size_t
+PfabricQueueDisc::EarliestOfMostUrgentFlowIndex() const
+{
+    std::size_t mostUrgent = 0;
+    for (std::size_t i = 1; i < m_entries.size(); ++i)
+    {
+        if (m_entries[i].priority < m_entries[mostUrgent].priority)
+        {
+            mostUrgent = i;
+        }
+    }
+    for (std::size_t i = 0; i < mostUrgent; ++i)
+    {
+        if (m_entries[i].flow == m_entries[mostUrgent].flow)
+        {
+            return i;
+        }
+    }
+    return mostUrgent;
+}
+
+bool
+PfabricQueueDisc::CheckConfig()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(GetNQueueDiscClasses() > 0, "PfabricQueueDisc cannot have child queue discs");
+    NS_ABORT_MSG_IF(GetNPacketFilters() > 0, "PfabricQueueDisc does not use packet filters");
+    NS_ABORT_MSG_IF(GetNInternalQueues() > 0,
+                    "PfabricQueueDisc creates its own buffer; do not add internal queues");
+    m_buffer = CreateObject<PfabricBuffer>();
+    m_buffer->SetMaxSize(GetMaxSize());
+    AddInternalQueue(m_buffer);
+    return true;
+}
+
+void
+PfabricQueueDisc::InitializeParams()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+PfabricQueueDisc::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_buffer = nullptr;
+    m_entries.clear();
+    m_tieBreaker = nullptr;
+    QueueDisc::DoDispose();
+}
+
+} // namespace ns3

@@ -1,0 +1,139 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFABRIC_QUEUE_DISC_H
+#define PFABRIC_QUEUE_DISC_H
+
+#include "ns3/queue-disc.h"
+#include "ns3/random-variable-stream.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class PfabricBuffer;
+
+/**
+ * @ingroup pfabric
+ *
+ * @brief The pFabric switch port: priority scheduling and priority dropping in a tiny buffer.
+ *
+ * Every packet carries one number, its priority (PfabricPriorityTag; smaller is more urgent;
+ * untagged packets get UntaggedPriority). The buffer holds about one bandwidth-delay product.
+ *
+ * - Enqueue: a packet that fits is accepted. Otherwise room is made only by evicting packets
+ *   strictly less urgent than the arrival, least urgent first and the latest among equals; if
+ *   those cannot free enough room (in byte mode several packets may be needed), the arrival is
+ *   dropped and nothing is evicted. So an arrival no more urgent than everything buffered loses.
+ * - Dequeue, by DequeueMode: MOST_URGENT sends the most urgent packet, ties broken uniformly at
+ *   random (Alizadeh et al., HotNets 2012); EARLIEST_OF_MOST_URGENT_FLOW finds the most urgent
+ *   packet (the earliest among equals) and sends the earliest buffered packet of its flow, the
+ *   starvation and reordering guard of the SIGCOMM 2013 design. A flow is an IPv4 5-tuple.
+ *
+ * Drops use ns-3's accounting: a rejected arrival is dropped before enqueue with reason
+ * ARRIVAL_DROP, an evicted packet is dequeued and dropped after dequeue with reason EVICTED_DROP.
+ */
+class PfabricQueueDisc : public QueueDisc
+{
+  public:
+    /// Which buffered packet a dequeue sends.
+    enum DequeueMode
+    {
+        MOST_URGENT,                 //!< the most urgent packet, ties at random (HotNets 2012)
+        EARLIEST_OF_MOST_URGENT_FLOW //!< earliest packet of the most urgent one's flow (SIGCOMM 2013)
+    };
+
+    /// Drop reason of an arrival that is no more urgent than the packets it would displace.
+    static constexpr const char* ARRIVAL_DROP = "Arrival not more urgent than buffered packets";
+    /// Drop reason of a buffered packet evicted to make room for a more urgent arrival.
+    static constexpr const char* EVICTED_DROP = "Evicted by a more urgent arrival";
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    PfabricQueueDisc();
+    ~PfabricQueueDisc() override;
+
+    /**
+     * @brief Set the buffer size; stops the simulation with a message if it is zero.
+     * @param size the buffer size, in packets or bytes
+     */
+    void SetBufferSize(QueueSize size);
+
+    /**
+     * @brief The priority this queue disc uses for a packet.
+     * @param item the packet
+     * @return its PfabricPriorityTag value, or UntaggedPriority if it carries none
+     */
+    uint64_t GetPriority(Ptr<const QueueDiscItem> item) const;
+
+    /**
+     * @brief Assign a fixed random variable stream number to the tie-breaking generator.
+     * @param stream first stream index to use
+     * @return the number of stream indices assigned (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  private:
+    /// The exact identity of a packet's flow.
+    struct FlowKey
+    {
+        uint64_t addresses; //!< IPv4 source (high 32 bits) and destination (low 32 bits)
+        uint64_t portsAndProtocol; //!< source port, destination port, protocol; or a hash
+        /**
+         * @param other another key
+         * @return whether both keys name the same flow
+         */
+        bool operator==(const FlowKey& other) const;
+    };
+
+    /// What the scheduler needs of a buffered packet, read once when it arrives.
+    struct Entry
+    {
+        uint64_t priority;  //!< smaller is more urgent
+        uint64_t footprint; //!< room it takes: 1 in packet mode, its size in byte mode
+        FlowKey flow;       //!< its flow; only read in EARLIEST_OF_MOST_URGENT_FLOW mode
+    };
+
+    bool DoEnqueue(Ptr<QueueDiscItem> item) override;
+    Ptr<QueueDiscItem> DoDequeue() override;
+    bool CheckConfig() override;
+    void InitializeParams() override;
+    void DoDispose() override;
+
+    /**
+     * @param item a packet
+     * @return its flow
+     */
+    static FlowKey GetFlowKey(Ptr<const QueueDiscItem> item);
+    /// @return the position of the least urgent buffered packet, the latest among equals
+    std::size_t LeastUrgentIndex() const;
+    /// @return the position of a most urgent buffered packet, chosen at random among equals
+    std::size_t MostUrgentIndexRandomTie() const;
+    /// @return the position of the earliest packet of the most urgent packet's flow
+    std::size_t EarliestOfMostUrgentFlowIndex() const;
+    /**
+     * @brief Take a packet out of the buffer.
+     * @param index its position
+     * @return the packet
+     */
+    Ptr<QueueDiscItem> TakeAt(std::size_t index);
+
+    DequeueMode m_dequeueMode;              //!< which packet a dequeue sends
+    uint64_t m_untaggedPriority;            //!< priority of packets without a PfabricPriorityTag
+    Ptr<PfabricBuffer> m_buffer;            //!< the packets, in arrival order
+    std::vector<Entry> m_entries;           //!< m_entries[i] describes the i-th buffered packet
+    Ptr<UniformRandomVariable> m_tieBreaker; //!< picks among equally urgent packets
+};
+
+} // namespace ns3
+
+#endif /* PFABRIC_QUEUE_DISC_H */

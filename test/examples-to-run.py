@@ -1,0 +1,11 @@
+#! /usr/bin/env python3
+# A list of C++ examples to run in order to ensure that they remain buildable and runnable over
+# time. Each tuple is (example command, run it under test.py?, run it under valgrind?).
+# ./pfabric test and .ci/in-tree run them too.
+
+cpp_examples = [
+    ("pfabric-preemption", "True", "False"),
+]
+
+# pfabric has no Python examples.
+python_examples = []

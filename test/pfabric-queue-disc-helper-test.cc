@@ -1,0 +1,179 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// PfabricQueueDiscHelper on a real point-to-point link: it must limit the device transmit queue
+// (or pFabric degenerates into a FIFO), replace ns-3's default queue disc, and the packets that
+// then cross the link must leave in pFabric order.
+
+#include "pfabric-test-cases.h"
+
+#include "ns3/inet-socket-address.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/pfabric-priority-tag.h"
+#include "ns3/pfabric-queue-disc-helper.h"
+#include "ns3/pfabric-queue-disc.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/pointer.h"
+#include "ns3/queue.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/string.h"
+#include "ns3/traffic-control-helper.h"
+#include "ns3/traffic-control-layer.h"
+#include "ns3/udp-socket-factory.h"
+
+#include <vector>
+
+namespace ns3
+{
+namespace pfabric
+{
+namespace tests
+{
+namespace
+{
+
+/**
+ * @param device a point-to-point device
+ * @return the maximum size of its transmit queue
+ */
+QueueSize
+DeviceQueueSize(Ptr<NetDevice> device)
+{
+    PointerValue txQueue;
+    device->GetAttribute("TxQueue", txQueue);
+    return txQueue.Get<QueueBase>()->GetMaxSize();
+}
+
+/**
+ * @ingroup pfabric-tests
+ * @brief The helper limits device queues and replaces the default queue disc; a burst then
+ * leaves in pFabric order, which a 100-packet device queue would turn into FIFO order.
+ */
+class DeviceQueueTest : public TestCase
+{
+  public:
+    DeviceQueueTest()
+        : TestCase("PfabricQueueDiscHelper: device queue of 1 packet, pFabric order on the wire")
+    {
+    }
+
+  private:
+    static constexpr uint32_t BURST = 20; //!< packets sent at once
+
+    void DoRun() override
+    {
+        // Priorities BURST..1 arrive least urgent first. The first goes straight to the wire;
+        // the device queue, full while it holds that packet, stops the queue disc, which then
+        // chooses every following packet: most urgent first.
+        std::vector<uint64_t> pfabricOrder{BURST};
+        for (uint64_t p = 1; p < BURST; ++p)
+        {
+            pfabricOrder.push_back(p);
+        }
+        std::vector<uint64_t> fifoOrder;
+        for (uint64_t p = BURST; p >= 1; --p)
+        {
+            fifoOrder.push_back(p);
+        }
+        NS_TEST_ASSERT_MSG_EQ((RunBurst(true) == pfabricOrder), true, "pFabric order on the wire");
+        NS_TEST_ASSERT_MSG_EQ((RunBurst(false) == fifoOrder),
+                              true,
+                              "control: without the helper's device queue limit, FIFO order");
+    }
+
+    /**
+     * @brief Send a burst over one 10 Gb/s link with a pFabric queue disc at the sender.
+     * @param useHelper install with PfabricQueueDiscHelper (else: TrafficControlHelper, which
+     *        leaves the 100-packet device queue in place)
+     * @return the priorities in the order the receiver got them
+     */
+    std::vector<uint64_t> RunBurst(bool useHelper)
+    {
+        NodeContainer nodes;
+        nodes.Create(2);
+        PointToPointHelper link;
+        link.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+        link.SetChannelAttribute("Delay", StringValue("1us"));
+        NetDeviceContainer devices = link.Install(nodes);
+        InternetStackHelper().Install(nodes);
+        // Addresses first: ns-3 then installs its default queue disc, which Install() replaces.
+        Ipv4AddressHelper addresses("10.0.0.0", "255.255.255.0");
+        Ipv4InterfaceContainer interfaces = addresses.Assign(devices);
+        NS_TEST_EXPECT_MSG_EQ(DeviceQueueSize(devices.Get(0)),
+                              QueueSize("100p"),
+                              "point-to-point default before installation");
+
+        if (useHelper)
+        {
+            PfabricQueueDiscHelper().Install(devices);
+            NS_TEST_EXPECT_MSG_EQ(DeviceQueueSize(devices.Get(0)),
+                                  PfabricQueueDiscHelper::DEVICE_QUEUE_SIZE,
+                                  "device queue limited");
+            NS_TEST_EXPECT_MSG_EQ(PfabricQueueDiscHelper::DEVICE_QUEUE_SIZE,
+                                  QueueSize("1p"),
+                                  "one packet");
+        }
+        else
+        {
+            for (uint32_t i = 0; i < devices.GetN(); ++i)
+            {
+                nodes.Get(i)->GetObject<TrafficControlLayer>()->DeleteRootQueueDiscOnDevice(
+                    devices.Get(i));
+            }
+            TrafficControlHelper tch;
+            tch.SetRootQueueDisc("ns3::PfabricQueueDisc");
+            tch.Install(devices);
+        }
+        for (uint32_t i = 0; i < devices.GetN(); ++i)
+        {
+            Ptr<QueueDisc> root =
+                nodes.Get(i)->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(
+                    devices.Get(i));
+            NS_TEST_EXPECT_MSG_NE(DynamicCast<PfabricQueueDisc>(root),
+                                  nullptr,
+                                  "PfabricQueueDisc is the root queue disc");
+        }
+
+        const uint16_t port = 9;
+        std::vector<uint64_t> received;
+        Ptr<Socket> sink = Socket::CreateSocket(nodes.Get(1), UdpSocketFactory::GetTypeId());
+        sink->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
+        sink->SetRecvCallback([&received](Ptr<Socket> socket) {
+            while (Ptr<Packet> packet = socket->Recv())
+            {
+                PfabricPriorityTag tag;
+                received.push_back(packet->PeekPacketTag(tag) ? tag.GetPriority() : 0);
+            }
+        });
+        Ptr<Socket> source = Socket::CreateSocket(nodes.Get(0), UdpSocketFactory::GetTypeId());
+        source->Connect(InetSocketAddress(interfaces.GetAddress(1), port));
+        Simulator::Schedule(MicroSeconds(1), [source]() {
+            for (uint64_t priority = BURST; priority >= 1; --priority)
+            {
+                Ptr<Packet> packet = Create<Packet>(1000);
+                PfabricPriorityTag::Set(packet, priority);
+                source->Send(packet);
+            }
+        });
+        Simulator::Run();
+        Simulator::Destroy();
+        return received;
+    }
+};
+
+} // namespace
+
+std::vector<TestCase*>
+MakeQueueDiscHelperTestCases()
+{
+    return {new DeviceQueueTest};
+}
+
+} // namespace tests
+} // namespace pfabric
+} // namespace ns3

@@ -1,0 +1,37 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFABRIC_TEST_CASES_H
+#define PFABRIC_TEST_CASES_H
+
+// The module's test cases, grouped by file; pfabric-test-suite.cc collects them into the one
+// "pfabric" suite that `./test.py -s pfabric` runs.
+
+#include "ns3/test.h"
+
+#include <vector>
+
+namespace ns3
+{
+namespace pfabric
+{
+namespace tests
+{
+
+/// @return the PfabricQueueDisc and PfabricPriorityTag test cases
+std::vector<TestCase*> MakeQueueDiscTestCases();
+
+/// @return the PfabricQueueDiscHelper test cases: device queue limit, installation
+std::vector<TestCase*> MakeQueueDiscHelperTestCases();
+
+/// @return the end-to-end test cases over one pFabric bottleneck
+std::vector<TestCase*> MakePreemptionTestCases();
+
+} // namespace tests
+} // namespace pfabric
+} // namespace ns3
+
+#endif /* PFABRIC_TEST_CASES_H */

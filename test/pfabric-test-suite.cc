@@ -1,0 +1,41 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-test-cases.h"
+
+namespace ns3
+{
+namespace pfabric
+{
+namespace tests
+{
+
+/**
+ * @ingroup pfabric-tests
+ * @brief Every test of the pfabric module, as one suite for `./test.py -s pfabric`.
+ */
+class PfabricTestSuite : public TestSuite
+{
+  public:
+    PfabricTestSuite()
+        : TestSuite("pfabric", TestSuite::Type::UNIT)
+    {
+        for (auto make : {MakeQueueDiscTestCases, MakeQueueDiscHelperTestCases, MakePreemptionTestCases})
+        {
+            for (TestCase* testCase : make())
+            {
+                AddTestCase(testCase);
+            }
+        }
+    }
+};
+
+/// The suite's one instance, registered with ns-3's test runner at load time.
+static PfabricTestSuite g_pfabricTestSuite;
+
+} // namespace tests
+} // namespace pfabric
+} // namespace ns3

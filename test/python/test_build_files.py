@@ -1,0 +1,118 @@
+"""The three builds describe the same module: CMakeLists.txt (ns-3 >= 3.36 and standalone) and
+wscript (waf, ns-3 <= 3.35) list the same files, and every source file is listed."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CMAKE_KEYWORDS = {"LIBNAME", "SOURCE_FILES", "HEADER_FILES", "LIBRARIES_TO_LINK",
+                  "TEST_SOURCES", "NAME"}
+
+
+def cmake_calls(path: Path, function: str) -> list[dict[str, list[str]]]:
+    """The keyword arguments of each call of a CMake function in a file."""
+    calls = []
+    for body in re.findall(rf"^{function}\((.*?)^\)", path.read_text(), re.S | re.M):
+        arguments: dict[str, list[str]] = {}
+        keyword = None
+        for word in body.split():
+            if word in CMAKE_KEYWORDS:
+                keyword = word
+                arguments[keyword] = []
+            elif keyword:
+                arguments[keyword].append(word)
+        calls.append(arguments)
+    return calls
+
+
+class FakeWafTarget:
+    def __init__(self, name: str = "", dependencies: list[str] | None = None) -> None:
+        self.name = name
+        self.dependencies = dependencies or []
+        self.source: list[str] | str = []
+
+
+class FakeWafContext:
+    """Records what a wscript's build(bld) declares."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.env = type("Env", (), {"ENABLE_EXAMPLES": True})()
+        self.targets: dict[str, FakeWafTarget] = {}
+        self.programs: list[FakeWafTarget] = []
+
+    def create_ns3_module(self, name: str, dependencies: list[str]) -> FakeWafTarget:
+        return self.targets.setdefault("module", FakeWafTarget(name, dependencies))
+
+    def create_ns3_module_test_library(self, name: str) -> FakeWafTarget:
+        return self.targets.setdefault("test", FakeWafTarget(name))
+
+    def create_ns3_program(self, name: str, dependencies: list[str]) -> FakeWafTarget:
+        self.programs.append(FakeWafTarget(name, dependencies))
+        return self.programs[-1]
+
+    def __call__(self, features: str) -> FakeWafTarget:
+        assert features == "ns3header"
+        return self.targets.setdefault("headers", FakeWafTarget())
+
+    def recurse(self, subdirectory: str) -> None:
+        nested = run_wscript(self.directory / subdirectory)
+        self.programs += nested.programs
+
+
+def run_wscript(directory: Path) -> FakeWafContext:
+    scope: dict = {}
+    exec((directory / "wscript").read_text(), scope)
+    context = FakeWafContext(directory)
+    scope["build"](context)
+    return context
+
+
+def files(directory: str, suffix: str) -> set[str]:
+    return {str(p.relative_to(ROOT)) for p in (ROOT / directory).glob(f"*{suffix}")}
+
+
+def test_cmake_lists_every_source_header_and_test() -> None:
+    (lib,) = cmake_calls(ROOT / "CMakeLists.txt", "build_lib")
+    assert lib["LIBNAME"] == ["pfabric"]
+    assert set(lib["SOURCE_FILES"]) == files("model", ".cc") | files("helper", ".cc")
+    assert set(lib["HEADER_FILES"]) == files("model", ".h") | files("helper", ".h")
+    assert set(lib["TEST_SOURCES"]) == files("test", ".cc")
+
+
+def test_public_headers_are_named_pfabric() -> None:
+    (lib,) = cmake_calls(ROOT / "CMakeLists.txt", "build_lib")
+    assert all(Path(h).name.startswith("pfabric-") for h in lib["HEADER_FILES"])
+
+
+def test_wscript_matches_cmake() -> None:
+    (lib,) = cmake_calls(ROOT / "CMakeLists.txt", "build_lib")
+    waf = run_wscript(ROOT)
+    assert waf.targets["module"].name == "pfabric"
+    assert waf.targets["module"].source == lib["SOURCE_FILES"]
+    assert waf.targets["headers"].source == lib["HEADER_FILES"]
+    assert waf.targets["test"].source == lib["TEST_SOURCES"]
+    cmake_dependencies = [d.removeprefix("${lib").removesuffix("}")
+                          for d in lib["LIBRARIES_TO_LINK"]]
+    assert waf.targets["module"].dependencies == cmake_dependencies
+
+
+def test_examples_match_between_cmake_and_wscript() -> None:
+    cmake = {call["NAME"][0]: call for call in
+             cmake_calls(ROOT / "examples" / "CMakeLists.txt", "build_lib_example")}
+    waf = {program.name: program for program in run_wscript(ROOT).programs}
+    assert set(cmake) == set(waf)
+    assert set(cmake) == {Path(p).stem for p in files("examples", ".cc")}
+    for name, call in cmake.items():
+        assert call["SOURCE_FILES"] == [waf[name].source]
+        linked = {d.removeprefix("${lib").removesuffix("}") for d in call["LIBRARIES_TO_LINK"]}
+        assert linked | {"pfabric"} == set(waf[name].dependencies)
+
+
+def test_every_example_is_run_by_test_py() -> None:
+    scope: dict = {}
+    exec((ROOT / "test" / "examples-to-run.py").read_text(), scope)
+    listed = {command.split()[0] for command, _, _ in scope["cpp_examples"]}
+    assert listed == {Path(p).stem for p in files("examples", ".cc")}

@@ -1,0 +1,35 @@
+# -*- Mode: python; py-indent-offset: 4; indent-tabs-mode: nil; coding: utf-8; -*-
+# waf build of the pfabric module, for ns-3 trees up to 3.35 (CMake trees read CMakeLists.txt).
+# Keep these lists identical to CMakeLists.txt: test/python/test_build_files.py checks it.
+
+
+def build(bld):
+    module = bld.create_ns3_module(
+        'pfabric', ['internet', 'traffic-control', 'point-to-point', 'applications'])
+    module.source = [
+        'helper/pfabric-queue-disc-helper.cc',
+        'model/pfabric-buffer.cc',
+        'model/pfabric-priority-tag.cc',
+        'model/pfabric-queue-disc.cc',
+    ]
+
+    module_test = bld.create_ns3_module_test_library('pfabric')
+    module_test.source = [
+        'test/pfabric-test-suite.cc',
+        'test/pfabric-queue-disc-helper-test.cc',
+        'test/pfabric-queue-disc-test.cc',
+        'test/pfabric-preemption-test.cc',
+    ]
+
+    headers = bld(features='ns3header')
+    headers.module = 'pfabric'
+    headers.source = [
+        'helper/pfabric-queue-disc-helper.h',
+        'model/pfabric-buffer.h',
+        'model/pfabric-compat.h',
+        'model/pfabric-priority-tag.h',
+        'model/pfabric-queue-disc.h',
+    ]
+
+    if bld.env.ENABLE_EXAMPLES:
+        bld.recurse('examples')
