@@ -22,7 +22,7 @@ file(GLOB ns3_core_library "${NS3_PREFIX}/lib64/libns3.*-core.so")
 if(NOT ns3_core_library)
   message(FATAL_ERROR "NS3_PREFIX='${NS3_PREFIX}': no lib64/libns3.*-core.so")
 endif()
-string(REGEX REPLACE ".*/libns3\\.([0-9.]+)-core\\.so$" "\\1" NS3_VERSION "${ns3_core_library}")
+string(REGEX REPLACE ".*/libns(3\\.[0-9]+)-core\\.so$" "\\1" NS3_VERSION "${ns3_core_library}")
 message(STATUS "pfabric: building against ns-${NS3_VERSION} in ${NS3_PREFIX}")
 
 # The wheel's headers need C++20.
@@ -44,9 +44,9 @@ set(CMAKE_LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
 set(PFABRIC_HEADER_DIRECTORY ${CMAKE_BINARY_DIR}/include)
 
 # One imported target per ns-3 module of the wheel; ${lib<module>} names it, as in an ns-3 tree.
-file(GLOB ns3_libraries "${NS3_PREFIX}/lib64/libns3.${NS3_VERSION}-*.so")
+file(GLOB ns3_libraries "${NS3_PREFIX}/lib64/libns${NS3_VERSION}-*.so")
 foreach(library ${ns3_libraries})
-  string(REGEX REPLACE ".*/libns3\\.${NS3_VERSION}-(.+)\\.so$" "\\1" module "${library}")
+  string(REGEX REPLACE ".*/libns${NS3_VERSION}-(.+)\\.so$" "\\1" module "${library}")
   add_library(ns3wheel-${module} SHARED IMPORTED)
   set_target_properties(
     ns3wheel-${module}
@@ -60,7 +60,7 @@ endforeach()
 # Module dependencies, from the "Requires:" line of the wheel's pkg-config files
 # (e.g. internet requires bridge and traffic-control), so that linking a module links its own.
 foreach(library ${ns3_libraries})
-  string(REGEX REPLACE ".*/libns3\\.${NS3_VERSION}-(.+)\\.so$" "\\1" module "${library}")
+  string(REGEX REPLACE ".*/libns${NS3_VERSION}-(.+)\\.so$" "\\1" module "${library}")
   set(pc_file "${NS3_PREFIX}/lib64/pkgconfig/ns3-${module}.pc")
   if(EXISTS ${pc_file})
     file(STRINGS ${pc_file} requires REGEX "^Requires:")
