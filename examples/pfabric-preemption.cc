@@ -42,7 +42,9 @@ struct Parameters
 {
     std::string queue = "pfabric";        //!< pfabric or fifo
     std::string buffer = "22500B";        //!< every port's queue size
-    std::string dequeueMode = "MostUrgent"; //!< PfabricQueueDisc::DequeueMode
+    /// PfabricQueueDisc::DequeueMode. Not the model's default: the stand-in tagger gives a
+    /// window one priority, and MostUrgent's random ties would reorder ns-3 TCP's segments.
+    std::string dequeueMode = "EarliestOfMostUrgentFlow";
     uint32_t longBytes = 5000000;         //!< long flow size
     uint32_t shortBytes = 100000;         //!< short flow size
     double shortStartUs = 1000;           //!< short flow start, microseconds

@@ -7,7 +7,8 @@
 // End to end over one bottleneck: two senders, one switch, one receiver, all links 10 Gb/s.
 // A long TCP flow starts first; a short one starts while it runs. With pFabric ports and
 // remaining-size priorities the short flow preempts the long one and finishes at about its
-// stand-alone time; with a drop-tail FIFO of the same size it does not.
+// stand-alone time; with a drop-tail FIFO of the same size it does not. Measured: slowdown
+// 1.07 (pFabric) and 1.86 (FIFO) on ns-3.44, 1.41 (FIFO) on ns-3.37.
 //
 // ns-3's own TCP (NewReno, SACK) carries the flows and a "Tx" trace tags every data segment
 // with the bytes its flow still has to deliver: a stand-in for the MinTCP transport.
@@ -104,6 +105,10 @@ RunBottleneck(const Scenario& scenario)
         {
             PfabricQueueDiscHelper pfabric;
             pfabric.SetQueueDiscAttribute("MaxSize", QueueSizeValue(QueueSize(buffer)));
+            // The stand-in tagger gives a whole window one priority; random tie-breaking would
+            // reorder ns-3 TCP's segments and make its completion time depend on the RNG
+            // stream. The per-flow rule keeps each flow in order.
+            pfabric.SetQueueDiscAttribute("DequeueMode", StringValue("EarliestOfMostUrgentFlow"));
             pfabric.Install(devices);
         }
         else
