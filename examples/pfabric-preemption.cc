@@ -40,14 +40,14 @@ namespace
 /// The example's parameters, all settable on the command line.
 struct Parameters
 {
-    std::string queue = "pfabric";        //!< pfabric or fifo
-    std::string buffer = "22500B";        //!< every port's queue size
+    std::string queue = "pfabric"; //!< pfabric or fifo
+    std::string buffer = "22500B"; //!< every port's queue size
     /// PfabricQueueDisc::DequeueMode. Not the model's default: the stand-in tagger gives a
     /// window one priority, and MostUrgent's random ties would reorder ns-3 TCP's segments.
     std::string dequeueMode = "EarliestOfMostUrgentFlow";
-    uint32_t longBytes = 5000000;         //!< long flow size
-    uint32_t shortBytes = 100000;         //!< short flow size
-    double shortStartUs = 1000;           //!< short flow start, microseconds
+    uint32_t longBytes = 5000000; //!< long flow size
+    uint32_t shortBytes = 100000; //!< short flow size
+    double shortStartUs = 1000;   //!< short flow start, microseconds
 };
 
 /// Stop with one line naming the bad parameter.
@@ -145,16 +145,16 @@ Run(const Parameters& p, bool withLongFlow)
         PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
                                     InetSocketAddress(Ipv4Address::GetAny(), flow.port));
         Ptr<Application> sink = sinkHelper.Install(nodes.Get(3)).Get(0);
-        sink->TraceConnectWithoutContext(
-            "Rx",
-            Callback<void, Ptr<const Packet>, const Address&>(
-                [&flow](Ptr<const Packet> packet, const Address&) {
-                    flow.received += packet->GetSize();
-                    if (flow.received == flow.bytes)
-                    {
-                        flow.completion = Simulator::Now() - flow.start;
-                    }
-                }));
+        sink->TraceConnectWithoutContext("Rx",
+                                         Callback<void, Ptr<const Packet>, const Address&>(
+                                             [&flow](Ptr<const Packet> packet, const Address&) {
+                                                 flow.received += packet->GetSize();
+                                                 if (flow.received == flow.bytes)
+                                                 {
+                                                     flow.completion =
+                                                         Simulator::Now() - flow.start;
+                                                 }
+                                             }));
         BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(receiver, flow.port));
         source.SetAttribute("MaxBytes", UintegerValue(flow.bytes));
         Ptr<BulkSendApplication> bulk =

@@ -27,8 +27,7 @@ PfabricQueueDiscHelper::PfabricQueueDiscHelper()
 }
 
 void
-PfabricQueueDiscHelper::SetQueueDiscAttribute(const std::string& name,
-                                              const AttributeValue& value)
+PfabricQueueDiscHelper::SetQueueDiscAttribute(const std::string& name, const AttributeValue& value)
 {
     m_queueDiscFactory.Set(name, value);
 }
@@ -38,12 +37,11 @@ PfabricQueueDiscHelper::LimitDeviceQueue(Ptr<NetDevice> device)
 {
     NS_LOG_FUNCTION(device);
     PointerValue txQueue;
-    NS_ABORT_MSG_UNLESS(device->GetAttributeFailSafe("TxQueue", txQueue) &&
-                            txQueue.Get<QueueBase>(),
-                        "PfabricQueueDiscHelper: device " << device->GetIfIndex() << " of node "
-                                                          << device->GetNode()->GetId() << " ("
-                                                          << device->GetInstanceTypeId().GetName()
-                                                          << ") has no TxQueue to limit");
+    NS_ABORT_MSG_UNLESS(
+        device->GetAttributeFailSafe("TxQueue", txQueue) && txQueue.Get<QueueBase>(),
+        "PfabricQueueDiscHelper: device "
+            << device->GetIfIndex() << " of node " << device->GetNode()->GetId() << " ("
+            << device->GetInstanceTypeId().GetName() << ") has no TxQueue to limit");
     NS_ABORT_MSG_UNLESS(device->GetObject<NetDeviceQueueInterface>(),
                         "PfabricQueueDiscHelper: device "
                             << device->GetIfIndex() << " of node " << device->GetNode()->GetId()
@@ -68,9 +66,8 @@ PfabricQueueDiscHelper::Install(const NetDeviceContainer& devices) const
         LimitDeviceQueue(device);
         if (tc->GetRootQueueDiscOnDevice(device))
         {
-            NS_LOG_WARN("Replacing the root queue disc of device " << device->GetIfIndex()
-                                                                   << " of node "
-                                                                   << device->GetNode()->GetId());
+            NS_LOG_WARN("Replacing the root queue disc of device "
+                        << device->GetIfIndex() << " of node " << device->GetNode()->GetId());
             tc->DeleteRootQueueDiscOnDevice(device);
         }
         Ptr<QueueDisc> queueDisc = m_queueDiscFactory.Create<QueueDisc>();

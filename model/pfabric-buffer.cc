@@ -20,11 +20,10 @@ NS_OBJECT_ENSURE_REGISTERED(PfabricBuffer);
 TypeId
 PfabricBuffer::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::PfabricBuffer")
-            .SetParent<Queue<QueueDiscItem>>()
-            .SetGroupName("Pfabric")
-            .AddConstructor<PfabricBuffer>();
+    static TypeId tid = TypeId("ns3::PfabricBuffer")
+                            .SetParent<Queue<QueueDiscItem>>()
+                            .SetGroupName("Pfabric")
+                            .AddConstructor<PfabricBuffer>();
     return tid;
 }
 

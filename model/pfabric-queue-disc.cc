@@ -32,26 +32,27 @@ PfabricQueueDisc::GetTypeId()
             .SetParent<QueueDisc>()
             .SetGroupName("Pfabric")
             .AddConstructor<PfabricQueueDisc>()
-            .AddAttribute("MaxSize",
-                          "The buffer size, in packets (\"15p\") or bytes (\"22500B\"); sizes "
-                          "count IP packets with headers. The default is HotNets 2012's 22.5 KB, "
-                          "about one bandwidth-delay product of a 10 Gb/s fabric.",
-                          QueueSizeValue(QueueSize("22500B")),
-                          MakeQueueSizeAccessor(&PfabricQueueDisc::SetBufferSize,
-                                                static_cast<QueueSize (PfabricQueueDisc::*)() const>(
-                                                    &QueueDisc::GetMaxSize)),
-                          MakeQueueSizeChecker())
-            .AddAttribute("DequeueMode",
-                          "Which buffered packet a dequeue sends: MostUrgent (ties at random, "
-                          "HotNets 2012) or EarliestOfMostUrgentFlow (the earliest buffered "
-                          "packet of the most urgent packet's flow, SIGCOMM 2013).",
-                          EnumValue(MOST_URGENT),
-                          pfabric::MakeEnumAccessorCompat<DequeueMode>(
-                              &PfabricQueueDisc::m_dequeueMode),
-                          MakeEnumChecker(MOST_URGENT,
-                                          "MostUrgent",
-                                          EARLIEST_OF_MOST_URGENT_FLOW,
-                                          "EarliestOfMostUrgentFlow"))
+            .AddAttribute(
+                "MaxSize",
+                "The buffer size, in packets (\"15p\") or bytes (\"22500B\"); sizes "
+                "count IP packets with headers. The default is HotNets 2012's 22.5 KB, "
+                "about one bandwidth-delay product of a 10 Gb/s fabric.",
+                QueueSizeValue(QueueSize("22500B")),
+                MakeQueueSizeAccessor(
+                    &PfabricQueueDisc::SetBufferSize,
+                    static_cast<QueueSize (PfabricQueueDisc::*)() const>(&QueueDisc::GetMaxSize)),
+                MakeQueueSizeChecker())
+            .AddAttribute(
+                "DequeueMode",
+                "Which buffered packet a dequeue sends: MostUrgent (ties at random, "
+                "HotNets 2012) or EarliestOfMostUrgentFlow (the earliest buffered "
+                "packet of the most urgent packet's flow, SIGCOMM 2013).",
+                EnumValue(MOST_URGENT),
+                pfabric::MakeEnumAccessorCompat<DequeueMode>(&PfabricQueueDisc::m_dequeueMode),
+                MakeEnumChecker(MOST_URGENT,
+                                "MostUrgent",
+                                EARLIEST_OF_MOST_URGENT_FLOW,
+                                "EarliestOfMostUrgentFlow"))
             .AddAttribute("UntaggedPriority",
                           "Priority of packets without a PfabricPriorityTag (smaller is more "
                           "urgent). The default, 0, keeps ACKs and handshakes ahead of data.",
@@ -116,8 +117,7 @@ PfabricQueueDisc::GetFlowKey(Ptr<const QueueDiscItem> item)
         return {std::numeric_limits<uint64_t>::max(), ConstCast<QueueDiscItem>(item)->Hash(0)};
     }
     const Ipv4Header& header = ipv4->GetHeader();
-    uint64_t addresses = (uint64_t{header.GetSource().Get()} << 32) |
-                         header.GetDestination().Get();
+    uint64_t addresses = (uint64_t{header.GetSource().Get()} << 32) | header.GetDestination().Get();
     uint64_t ports = 0;
     constexpr uint8_t TCP = 6;
     constexpr uint8_t UDP = 17;

@@ -45,7 +45,8 @@ class PfabricQueueDisc : public QueueDisc
     enum DequeueMode
     {
         MOST_URGENT,                 //!< the most urgent packet, ties at random (HotNets 2012)
-        EARLIEST_OF_MOST_URGENT_FLOW //!< earliest packet of the most urgent one's flow (SIGCOMM 2013)
+        EARLIEST_OF_MOST_URGENT_FLOW //!< earliest packet of the most urgent one's flow (SIGCOMM
+                                     //!< 2013)
     };
 
     /// Drop reason of an arrival that is no more urgent than the packets it would displace.
@@ -86,7 +87,7 @@ class PfabricQueueDisc : public QueueDisc
     /// The exact identity of a packet's flow.
     struct FlowKey
     {
-        uint64_t addresses; //!< IPv4 source (high 32 bits) and destination (low 32 bits)
+        uint64_t addresses;        //!< IPv4 source (high 32 bits) and destination (low 32 bits)
         uint64_t portsAndProtocol; //!< source port, destination port, protocol; or a hash
         /**
          * @param other another key
@@ -127,10 +128,10 @@ class PfabricQueueDisc : public QueueDisc
      */
     Ptr<QueueDiscItem> TakeAt(std::size_t index);
 
-    DequeueMode m_dequeueMode;              //!< which packet a dequeue sends
-    uint64_t m_untaggedPriority;            //!< priority of packets without a PfabricPriorityTag
-    Ptr<PfabricBuffer> m_buffer;            //!< the packets, in arrival order
-    std::vector<Entry> m_entries;           //!< m_entries[i] describes the i-th buffered packet
+    DequeueMode m_dequeueMode;               //!< which packet a dequeue sends
+    uint64_t m_untaggedPriority;             //!< priority of packets without a PfabricPriorityTag
+    Ptr<PfabricBuffer> m_buffer;             //!< the packets, in arrival order
+    std::vector<Entry> m_entries;            //!< m_entries[i] describes the i-th buffered packet
     Ptr<UniformRandomVariable> m_tieBreaker; //!< picks among equally urgent packets
 };
 

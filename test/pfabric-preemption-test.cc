@@ -66,10 +66,10 @@ struct Completion
 /// What one run of the bottleneck scenario uses.
 struct Scenario
 {
-    std::string queue;           //!< "pfabric" or "fifo"
-    bool withLongFlow;           //!< false: the short flow runs alone
-    uint32_t longBytes = 5000000; //!< 5 MB, about 4 ms at 10 Gb/s
-    uint32_t shortBytes = 100000; //!< 100 kB, about 80 us at 10 Gb/s
+    std::string queue;                 //!< "pfabric" or "fifo"
+    bool withLongFlow;                 //!< false: the short flow runs alone
+    uint32_t longBytes = 5000000;      //!< 5 MB, about 4 ms at 10 Gb/s
+    uint32_t shortBytes = 100000;      //!< 100 kB, about 80 us at 10 Gb/s
     Time shortStart = MilliSeconds(1); //!< the long flow starts at 0
 };
 
@@ -133,6 +133,7 @@ RunBottleneck(const Scenario& scenario)
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 
     Completion completion;
+
     struct Flow
     {
         uint32_t sender;
@@ -141,7 +142,9 @@ RunBottleneck(const Scenario& scenario)
         Time start;
         Time* done;
     };
-    std::vector<Flow> flows{{1, 2000, scenario.shortBytes, scenario.shortStart, &completion.shortFlow}};
+
+    std::vector<Flow> flows{
+        {1, 2000, scenario.shortBytes, scenario.shortStart, &completion.shortFlow}};
     if (scenario.withLongFlow)
     {
         flows.push_back({0, 1000, scenario.longBytes, Seconds(0), &completion.longFlow});
@@ -216,7 +219,8 @@ class PreemptionTest : public TestCase
         NS_TEST_ASSERT_MSG_GT(pfabric.longFlow, Seconds(0), "long flow finishes too");
         Time shortEnd = pfabric.shortFlow + MilliSeconds(1);
         NS_TEST_ASSERT_MSG_LT(shortEnd, pfabric.longFlow, "the short flow finishes first");
-        double pfabricSlowdown = pfabric.shortFlow.GetSeconds() / pfabricAlone.shortFlow.GetSeconds();
+        double pfabricSlowdown =
+            pfabric.shortFlow.GetSeconds() / pfabricAlone.shortFlow.GetSeconds();
         NS_TEST_ASSERT_MSG_LT(pfabricSlowdown,
                               SLOWDOWN_TOLERANCE,
                               "short flow FCT " << pfabric.shortFlow.As(Time::US) << " vs alone "

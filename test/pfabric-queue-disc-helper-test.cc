@@ -80,10 +80,10 @@ class DeviceQueueTest : public TestCase
         NS_TEST_ASSERT_MSG_LT(CommittedInArrivalOrder(pfabric),
                               maxCommitted + 1,
                               "device queue limit");
-        NS_TEST_ASSERT_MSG_EQ(std::is_sorted(pfabric.begin() + CommittedInArrivalOrder(pfabric),
-                                             pfabric.end()),
-                              true,
-                              "after the committed packets, pFabric order on the wire");
+        NS_TEST_ASSERT_MSG_EQ(
+            std::is_sorted(pfabric.begin() + CommittedInArrivalOrder(pfabric), pfabric.end()),
+            true,
+            "after the committed packets, pFabric order on the wire");
         NS_TEST_ASSERT_MSG_EQ(CommittedInArrivalOrder(fifo),
                               BURST,
                               "control: through a 100-packet device queue, FIFO order");

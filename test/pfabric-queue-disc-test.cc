@@ -150,12 +150,12 @@ DrainPriorities(Ptr<QueueDisc> queueDisc)
 /// Records what a queue disc's trace sources report.
 struct TraceLog
 {
-    std::vector<Ptr<const QueueDiscItem>> enqueued;        //!< Enqueue
-    std::vector<Ptr<const QueueDiscItem>> dequeued;        //!< Dequeue
-    std::vector<Ptr<const QueueDiscItem>> droppedBefore;   //!< DropBeforeEnqueue
-    std::vector<Ptr<const QueueDiscItem>> droppedAfter;    //!< DropAfterDequeue
-    std::vector<std::string> reasonsBefore;                //!< DropBeforeEnqueue reasons
-    std::vector<std::string> reasonsAfter;                 //!< DropAfterDequeue reasons
+    std::vector<Ptr<const QueueDiscItem>> enqueued;      //!< Enqueue
+    std::vector<Ptr<const QueueDiscItem>> dequeued;      //!< Dequeue
+    std::vector<Ptr<const QueueDiscItem>> droppedBefore; //!< DropBeforeEnqueue
+    std::vector<Ptr<const QueueDiscItem>> droppedAfter;  //!< DropAfterDequeue
+    std::vector<std::string> reasonsBefore;              //!< DropBeforeEnqueue reasons
+    std::vector<std::string> reasonsAfter;               //!< DropAfterDequeue reasons
 
     /**
      * @brief Connect to every trace source above.
@@ -410,9 +410,9 @@ class FlowEarliestTest : public TestCase
             queueDisc->Enqueue(a(3));  // A3
             // Per-flow rule: A3 is the most urgent, so A's earliest packets go first, in order;
             // C1 is a different flow although only its destination port differs.
-            std::vector<uint64_t> expected =
-                mode == "MostUrgent" ? std::vector<uint64_t>{3, 8, 9, 10, 11}
-                                     : std::vector<uint64_t>{10, 8, 3, 9, 11};
+            std::vector<uint64_t> expected = mode == "MostUrgent"
+                                                 ? std::vector<uint64_t>{3, 8, 9, 10, 11}
+                                                 : std::vector<uint64_t>{10, 8, 3, 9, 11};
             NS_TEST_ASSERT_MSG_EQ((DrainPriorities(queueDisc) == expected), true, mode);
         }
     }
@@ -470,10 +470,9 @@ class RandomTieBreakTest : public TestCase
                 }
                 NS_TEST_ASSERT_MSG_LT(chiSquare,
                                       CRITICAL_CHI_SQUARE,
-                                      "tie-breaking is biased: counts " << firstOut[0] << " "
-                                                                       << firstOut[1] << " "
-                                                                       << firstOut[2] << " "
-                                                                       << firstOut[3]);
+                                      "tie-breaking is biased: counts "
+                                          << firstOut[0] << " " << firstOut[1] << " " << firstOut[2]
+                                          << " " << firstOut[3]);
             }
             else
             {
@@ -632,9 +631,10 @@ class ReferenceModelTest : public TestCase
                                       "evictions at op " << op);
                 for (std::size_t i = 0; i < modelEvicted.size(); ++i)
                 {
-                    NS_TEST_ASSERT_MSG_EQ(idOf.at(PeekPointer(log.droppedAfter[evictionsBefore + i])),
-                                          modelEvicted[i],
-                                          "evicted packet at op " << op);
+                    NS_TEST_ASSERT_MSG_EQ(
+                        idOf.at(PeekPointer(log.droppedAfter[evictionsBefore + i])),
+                        modelEvicted[i],
+                        "evicted packet at op " << op);
                 }
                 evicted += modelEvicted.size();
                 if (accept)
@@ -673,7 +673,9 @@ class ReferenceModelTest : public TestCase
                     }
                 }
                 NS_TEST_ASSERT_MSG_NE(item, nullptr, "a packet at op " << op);
-                NS_TEST_ASSERT_MSG_EQ(idOf.at(PeekPointer(item)), chosen->id, "dequeue at op " << op);
+                NS_TEST_ASSERT_MSG_EQ(idOf.at(PeekPointer(item)),
+                                      chosen->id,
+                                      "dequeue at op " << op);
                 model.erase(chosen);
                 ++dequeued;
             }

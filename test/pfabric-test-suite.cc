@@ -23,7 +23,8 @@ class PfabricTestSuite : public TestSuite
     PfabricTestSuite()
         : TestSuite("pfabric", TestSuite::Type::UNIT)
     {
-        for (auto make : {MakeQueueDiscTestCases, MakeQueueDiscHelperTestCases, MakePreemptionTestCases})
+        for (auto make :
+             {MakeQueueDiscTestCases, MakeQueueDiscHelperTestCases, MakePreemptionTestCases})
         {
             for (TestCase* testCase : make())
             {
