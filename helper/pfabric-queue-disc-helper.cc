@@ -10,6 +10,7 @@
 #include "ns3/log.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/node.h"
+#include "ns3/pfabric-queue-disc.h"
 #include "ns3/pointer.h"
 #include "ns3/queue.h"
 #include "ns3/traffic-control-layer.h"
@@ -48,6 +49,20 @@ PfabricQueueDiscHelper::LimitDeviceQueue(Ptr<NetDevice> device)
                             << " has no flow control (NetDeviceQueueInterface); its queue disc "
                                "would be bypassed");
     txQueue.Get<QueueBase>()->SetMaxSize(DEVICE_QUEUE_SIZE);
+}
+
+int64_t
+PfabricQueueDiscHelper::AssignStreams(const QueueDiscContainer& queueDiscs, int64_t stream)
+{
+    int64_t assigned = 0;
+    for (auto it = queueDiscs.Begin(); it != queueDiscs.End(); ++it)
+    {
+        Ptr<PfabricQueueDisc> queueDisc = DynamicCast<PfabricQueueDisc>(*it);
+        NS_ABORT_MSG_UNLESS(queueDisc,
+                            "PfabricQueueDiscHelper::AssignStreams: not a PfabricQueueDisc");
+        assigned += queueDisc->AssignStreams(stream + assigned);
+    }
+    return assigned;
 }
 
 QueueDiscContainer

@@ -52,6 +52,14 @@ class PfabricQueueDiscHelper
     QueueDiscContainer Install(const NetDeviceContainer& devices) const;
 
     /**
+     * @brief Fix the random streams of the queue discs' tie-breaking, one stream each.
+     * @param queueDiscs queue discs installed by this helper
+     * @param stream the first stream index
+     * @return the number of streams assigned
+     */
+    static int64_t AssignStreams(const QueueDiscContainer& queueDiscs, int64_t stream);
+
+    /**
      * @brief Limit a device's transmit queue to DEVICE_QUEUE_SIZE.
      * @param device a device with a "TxQueue" attribute and flow control
      */

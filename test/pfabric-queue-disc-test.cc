@@ -17,11 +17,13 @@
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/packet.h"
 #include "ns3/pfabric-priority-tag.h"
+#include "ns3/pfabric-queue-disc-helper.h"
 #include "ns3/pfabric-queue-disc.h"
 #include "ns3/string.h"
 #include "ns3/tcp-header.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -484,6 +486,59 @@ class RandomTieBreakTest : public TestCase
 
 /**
  * @ingroup pfabric-tests
+ * @brief AssignStreams makes tie-breaking reproducible: the same stream, the same choices.
+ */
+class TieBreakStreamTest : public TestCase
+{
+  public:
+    TieBreakStreamTest()
+        : TestCase("PfabricQueueDisc: AssignStreams fixes the tie-breaking sequence")
+    {
+    }
+
+  private:
+    /**
+     * @param stream the stream to assign, or -1 for none
+     * @return which of 8 tied packets left first, in each of 200 rounds
+     */
+    static std::vector<uint32_t> Choices(int64_t stream)
+    {
+        Ptr<PfabricQueueDisc> queueDisc = MakeQueueDisc("10p");
+        if (stream >= 0)
+        {
+            QueueDiscContainer container;
+            container.Add(queueDisc);
+            NS_ABORT_UNLESS(PfabricQueueDiscHelper::AssignStreams(container, stream) == 1);
+        }
+        std::vector<uint32_t> choices;
+        for (int round = 0; round < 200; ++round)
+        {
+            std::vector<Ptr<QueueDiscItem>> tied;
+            for (uint16_t i = 0; i < 8; ++i)
+            {
+                tied.push_back(Tagged(7, 1000 + i));
+                queueDisc->Enqueue(tied.back());
+            }
+            Ptr<QueueDiscItem> first = queueDisc->Dequeue();
+            choices.push_back(std::find(tied.begin(), tied.end(), first) - tied.begin());
+            Drain(queueDisc);
+        }
+        return choices;
+    }
+
+    void DoRun() override
+    {
+        NS_TEST_ASSERT_MSG_EQ((Choices(3) == Choices(3)), true, "same stream, same choices");
+        NS_TEST_ASSERT_MSG_EQ((Choices(3) != Choices(4)), true, "another stream, other choices");
+        Choices(-1); // an unassigned generator takes the next automatic stream...
+        NS_TEST_ASSERT_MSG_EQ((Choices(3) == Choices(3)),
+                              true,
+                              "...and does not disturb assigned ones");
+    }
+};
+
+/**
+ * @ingroup pfabric-tests
  * @brief Untagged packets get UntaggedPriority: by default the most urgent.
  */
 class UntaggedPacketTest : public TestCase
@@ -751,6 +806,7 @@ MakeQueueDiscTestCases()
             new ByteModeEvictionTest,
             new FlowEarliestTest,
             new RandomTieBreakTest,
+            new TieBreakStreamTest,
             new UntaggedPacketTest,
             new ReferenceModelTest,
             new PriorityTagTest};
