@@ -78,6 +78,44 @@ TagRemainingBytes(uint64_t flowBytes,
     }
 }
 
+/// One flow and its progress at the receiver.
+struct Flow
+{
+    uint32_t sender;               //!< node index of the sender
+    uint16_t port;                 //!< receiver port
+    uint32_t bytes;                //!< flow size
+    Time start;                    //!< when the application starts
+    uint64_t received = 0;         //!< bytes delivered so far
+    Time completion = Seconds(-1); //!< last byte delivered, relative to start; negative: not yet
+};
+
+/**
+ * @brief PacketSink "Rx" trace: count a flow's delivered bytes, note when the last one arrives.
+ * @param flow the flow
+ * @param packet the data received
+ */
+void
+CountReceived(Flow* flow, Ptr<const Packet> packet, const Address& /* from */)
+{
+    flow->received += packet->GetSize();
+    if (flow->received == flow->bytes)
+    {
+        flow->completion = Simulator::Now() - flow->start;
+    }
+}
+
+/**
+ * @brief Start tagging a bulk sender's segments (its socket exists once the application runs).
+ * @param bulk the application
+ * @param flowBytes its flow's size
+ */
+void
+StartTagging(Ptr<BulkSendApplication> bulk, uint64_t flowBytes)
+{
+    bulk->GetSocket()->TraceConnectWithoutContext("Tx",
+                                                  MakeBoundCallback(&TagRemainingBytes, flowBytes));
+}
+
 /**
  * @brief Run once.
  * @param p the parameters
@@ -125,47 +163,23 @@ Run(const Parameters& p, bool withLongFlow)
     Ipv4Address receiver = nodes.Get(3)->GetObject<Ipv4>()->GetAddress(1, 0).GetLocal();
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 
-    struct Flow
-    {
-        uint32_t sender;
-        uint16_t port;
-        uint32_t bytes;
-        Time start;
-        uint64_t received;
-        Time completion;
-    };
-
-    std::vector<Flow> flows{{1, 2000, p.shortBytes, MicroSeconds(p.shortStartUs), 0, Seconds(-1)}};
+    std::vector<Flow> flows{{1, 2000, p.shortBytes, MicroSeconds(p.shortStartUs)}};
     if (withLongFlow)
     {
-        flows.push_back({0, 1000, p.longBytes, Seconds(0), 0, Seconds(-1)});
+        flows.push_back({0, 1000, p.longBytes, Seconds(0)});
     }
-    for (Flow& flow : flows)
+    for (Flow& flow : flows) // the vector no longer changes: &flow stays valid
     {
         PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
                                     InetSocketAddress(Ipv4Address::GetAny(), flow.port));
         Ptr<Application> sink = sinkHelper.Install(nodes.Get(3)).Get(0);
-        sink->TraceConnectWithoutContext("Rx",
-                                         Callback<void, Ptr<const Packet>, const Address&>(
-                                             [&flow](Ptr<const Packet> packet, const Address&) {
-                                                 flow.received += packet->GetSize();
-                                                 if (flow.received == flow.bytes)
-                                                 {
-                                                     flow.completion =
-                                                         Simulator::Now() - flow.start;
-                                                 }
-                                             }));
+        sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&CountReceived, &flow));
         BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(receiver, flow.port));
         source.SetAttribute("MaxBytes", UintegerValue(flow.bytes));
         Ptr<BulkSendApplication> bulk =
             DynamicCast<BulkSendApplication>(source.Install(nodes.Get(flow.sender)).Get(0));
         bulk->SetStartTime(flow.start);
-        // The application creates its socket when it starts.
-        Simulator::Schedule(flow.start + NanoSeconds(1), [bulk, bytes = flow.bytes]() {
-            bulk->GetSocket()->TraceConnectWithoutContext(
-                "Tx",
-                MakeBoundCallback(&TagRemainingBytes, uint64_t{bytes}));
-        });
+        Simulator::Schedule(flow.start + NanoSeconds(1), &StartTagging, bulk, uint64_t{flow.bytes});
     }
     Simulator::Stop(Seconds(10));
     Simulator::Run();

@@ -42,36 +42,36 @@ bool
 PfabricBuffer::Enqueue(Ptr<QueueDiscItem> item)
 {
     NS_LOG_FUNCTION(this << item);
-    return DoEnqueue(GetContainer().end(), item);
+    return DoEnqueue(End(*this, 0), item);
 }
 
 Ptr<QueueDiscItem>
 PfabricBuffer::Dequeue()
 {
     NS_LOG_FUNCTION(this);
-    return DoDequeue(GetContainer().begin());
+    return DoDequeue(First(*this, 0));
 }
 
 Ptr<QueueDiscItem>
 PfabricBuffer::Remove()
 {
     NS_LOG_FUNCTION(this);
-    return DoRemove(GetContainer().begin());
+    return DoRemove(First(*this, 0));
 }
 
 Ptr<const QueueDiscItem>
 PfabricBuffer::Peek() const
 {
     NS_LOG_FUNCTION(this);
-    return DoPeek(GetContainer().begin());
+    return DoPeek(First(*this, 0));
 }
 
 Ptr<QueueDiscItem>
 PfabricBuffer::DequeueAt(std::size_t index)
 {
     NS_LOG_FUNCTION(this << index);
-    NS_ASSERT_MSG(index < GetContainer().size(), "PfabricBuffer: no packet at position " << index);
-    return DoDequeue(std::next(GetContainer().begin(), index));
+    NS_ASSERT_MSG(index < GetNPackets(), "PfabricBuffer: no packet at position " << index);
+    return DoDequeue(std::next(First(*this, 0), index));
 }
 
 } // namespace ns3

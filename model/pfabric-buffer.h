@@ -51,6 +51,46 @@ class PfabricBuffer : public Queue<QueueDiscItem>
     Ptr<QueueDiscItem> DequeueAt(std::size_t index);
 
   private:
+    /**
+     * @brief The first buffered position, on every supported ns-3 release.
+     *
+     * Queue exposes its container through GetContainer() from ns-3.37 and through protected
+     * begin()/end() before; overload resolution picks the one that exists.
+     *
+     * @param queue this buffer
+     * @return the position of the earliest packet
+     */
+    template <typename Q>
+    static auto First(const Q& queue, int) -> decltype(queue.GetContainer().begin())
+    {
+        return queue.GetContainer().begin();
+    }
+
+    /// @copydoc First
+    template <typename Q>
+    static auto First(const Q& queue, long) -> decltype(queue.begin())
+    {
+        return queue.begin();
+    }
+
+    /**
+     * @brief The position past the last buffered packet, on every supported ns-3 release.
+     * @param queue this buffer
+     * @return the end position
+     */
+    template <typename Q>
+    static auto End(const Q& queue, int) -> decltype(queue.GetContainer().end())
+    {
+        return queue.GetContainer().end();
+    }
+
+    /// @copydoc End
+    template <typename Q>
+    static auto End(const Q& queue, long) -> decltype(queue.end())
+    {
+        return queue.end();
+    }
+
     NS_LOG_TEMPLATE_DECLARE; //!< this class's log component, hiding the base class's
 };
 

@@ -56,6 +56,44 @@ TagRemainingBytes(uint64_t flowBytes,
     PfabricPriorityTag::Set(ConstCast<Packet>(packet), flowBytes - acked);
 }
 
+/// One flow of the scenario and its progress at the receiver.
+struct Flow
+{
+    uint32_t sender;               //!< node index of the sender
+    uint16_t port;                 //!< receiver port
+    uint32_t bytes;                //!< flow size
+    Time start;                    //!< when the application starts
+    uint64_t received = 0;         //!< bytes delivered so far
+    Time completion = Seconds(-1); //!< last byte delivered, relative to start; negative: not yet
+};
+
+/**
+ * @brief PacketSink "Rx" trace: count a flow's delivered bytes, note when the last one arrives.
+ * @param flow the flow
+ * @param packet the data received
+ */
+void
+CountReceived(Flow* flow, Ptr<const Packet> packet, const Address& /* from */)
+{
+    flow->received += packet->GetSize();
+    if (flow->received == flow->bytes)
+    {
+        flow->completion = Simulator::Now() - flow->start;
+    }
+}
+
+/**
+ * @brief Start tagging a bulk sender's segments (its socket exists once the application runs).
+ * @param bulk the application
+ * @param flowBytes its flow's size
+ */
+void
+StartTagging(Ptr<BulkSendApplication> bulk, uint64_t flowBytes)
+{
+    bulk->GetSocket()->TraceConnectWithoutContext("Tx",
+                                                  MakeBoundCallback(&TagRemainingBytes, flowBytes));
+}
+
 /// Completion times of the two flows, at the receiver (last byte delivered).
 struct Completion
 {
@@ -132,40 +170,17 @@ RunBottleneck(const Scenario& scenario)
     Ipv4Address receiver = nodes.Get(3)->GetObject<Ipv4>()->GetAddress(1, 0).GetLocal();
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 
-    Completion completion;
-
-    struct Flow
-    {
-        uint32_t sender;
-        uint16_t port;
-        uint32_t bytes;
-        Time start;
-        Time* done;
-    };
-
-    std::vector<Flow> flows{
-        {1, 2000, scenario.shortBytes, scenario.shortStart, &completion.shortFlow}};
+    std::vector<Flow> flows{{1, 2000, scenario.shortBytes, scenario.shortStart}};
     if (scenario.withLongFlow)
     {
-        flows.push_back({0, 1000, scenario.longBytes, Seconds(0), &completion.longFlow});
+        flows.push_back({0, 1000, scenario.longBytes, Seconds(0)});
     }
-    std::vector<uint64_t> receivedBytes(flows.size(), 0);
-    for (std::size_t f = 0; f < flows.size(); ++f)
+    for (Flow& flow : flows) // the vector no longer changes: &flow stays valid
     {
-        const Flow& flow = flows[f];
         PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
                                     InetSocketAddress(Ipv4Address::GetAny(), flow.port));
-        Ptr<PacketSink> sink = DynamicCast<PacketSink>(sinkHelper.Install(nodes.Get(3)).Get(0));
-        sink->TraceConnectWithoutContext(
-            "Rx",
-            Callback<void, Ptr<const Packet>, const Address&>(
-                [flow, f, &receivedBytes](Ptr<const Packet> packet, const Address&) {
-                    receivedBytes[f] += packet->GetSize();
-                    if (receivedBytes[f] == flow.bytes)
-                    {
-                        *flow.done = Simulator::Now() - flow.start;
-                    }
-                }));
+        Ptr<Application> sink = sinkHelper.Install(nodes.Get(3)).Get(0);
+        sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&CountReceived, &flow));
 
         BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(receiver, flow.port));
         source.SetAttribute("MaxBytes", UintegerValue(flow.bytes));
@@ -173,20 +188,17 @@ RunBottleneck(const Scenario& scenario)
         app.Start(flow.start);
         if (scenario.queue == "pfabric")
         {
-            Ptr<BulkSendApplication> bulk = DynamicCast<BulkSendApplication>(app.Get(0));
-            // The application creates its socket when it starts.
-            Simulator::Schedule(flow.start + NanoSeconds(1), [bulk, flow]() {
-                bulk->GetSocket()->TraceConnectWithoutContext(
-                    "Tx",
-                    MakeBoundCallback(&TagRemainingBytes, uint64_t{flow.bytes}));
-            });
+            Simulator::Schedule(flow.start + NanoSeconds(1),
+                                &StartTagging,
+                                DynamicCast<BulkSendApplication>(app.Get(0)),
+                                uint64_t{flow.bytes});
         }
     }
     Simulator::Stop(Seconds(1));
     Simulator::Run();
     Simulator::Destroy();
     Config::Reset();
-    return completion;
+    return {flows[0].completion, scenario.withLongFlow ? flows[1].completion : Seconds(-1)};
 }
 
 /**

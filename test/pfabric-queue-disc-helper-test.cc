@@ -51,6 +51,37 @@ DeviceQueueSize(Ptr<NetDevice> device)
 }
 
 /**
+ * @brief Socket receive callback: note the priority of every packet, in arrival order.
+ * @param received where to note them
+ * @param socket the receiving socket
+ */
+void
+RecordPriorities(std::vector<uint64_t>* received, Ptr<Socket> socket)
+{
+    while (Ptr<Packet> packet = socket->Recv())
+    {
+        PfabricPriorityTag tag;
+        received->push_back(packet->PeekPacketTag(tag) ? tag.GetPriority() : 0);
+    }
+}
+
+/**
+ * @brief Send priorities count, count-1, ..., 1 at once, least urgent first.
+ * @param source a connected UDP socket
+ * @param count the number of packets
+ */
+void
+SendBurst(Ptr<Socket> source, uint32_t count)
+{
+    for (uint64_t priority = count; priority >= 1; --priority)
+    {
+        Ptr<Packet> packet = Create<Packet>(1000);
+        PfabricPriorityTag::Set(packet, priority);
+        source->Send(packet);
+    }
+}
+
+/**
  * @ingroup pfabric-tests
  * @brief The helper limits device queues and replaces the default queue disc; a burst then
  * leaves in pFabric order, which a 100-packet device queue would turn into FIFO order.
@@ -160,23 +191,10 @@ class DeviceQueueTest : public TestCase
         std::vector<uint64_t> received;
         Ptr<Socket> sink = Socket::CreateSocket(nodes.Get(1), UdpSocketFactory::GetTypeId());
         sink->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
-        sink->SetRecvCallback([&received](Ptr<Socket> socket) {
-            while (Ptr<Packet> packet = socket->Recv())
-            {
-                PfabricPriorityTag tag;
-                received.push_back(packet->PeekPacketTag(tag) ? tag.GetPriority() : 0);
-            }
-        });
+        sink->SetRecvCallback(MakeBoundCallback(&RecordPriorities, &received));
         Ptr<Socket> source = Socket::CreateSocket(nodes.Get(0), UdpSocketFactory::GetTypeId());
         source->Connect(InetSocketAddress(interfaces.GetAddress(1), port));
-        Simulator::Schedule(MicroSeconds(1), [source]() {
-            for (uint64_t priority = BURST; priority >= 1; --priority)
-            {
-                Ptr<Packet> packet = Create<Packet>(1000);
-                PfabricPriorityTag::Set(packet, priority);
-                source->Send(packet);
-            }
-        });
+        Simulator::Schedule(MicroSeconds(1), &SendBurst, source, BURST);
         Simulator::Run();
         Simulator::Destroy();
         return received;
