@@ -114,7 +114,7 @@ PfabricQueueDisc::GetFlowKey(Ptr<const QueueDiscItem> item)
     if (!ipv4)
     {
         // Not IPv4: fall back on ns-3's 5-tuple hash, tagged so it never equals an IPv4 key.
-        return {std::numeric_limits<uint64_t>::max(), ConstCast<QueueDiscItem>(item)->Hash(0)};
+        return {std::numeric_limits<uint64_t>::max(), item->Hash(0)};
     }
     const Ipv4Header& header = ipv4->GetHeader();
     uint64_t addresses = (uint64_t{header.GetSource().Get()} << 32) | header.GetDestination().Get();

@@ -15,6 +15,9 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/ipv6-header.h"
+#include "ns3/ipv6-l3-protocol.h"
+#include "ns3/ipv6-queue-disc-item.h"
 #include "ns3/packet.h"
 #include "ns3/pfabric-priority-tag.h"
 #include "ns3/pfabric-queue-disc-helper.h"
@@ -417,6 +420,29 @@ class FlowEarliestTest : public TestCase
                                                  : std::vector<uint64_t>{10, 8, 3, 9, 11};
             NS_TEST_ASSERT_MSG_EQ((DrainPriorities(queueDisc) == expected), true, mode);
         }
+
+        // IPv6 packets are told apart by ns-3's 5-tuple hash.
+        auto ipv6 = [](uint64_t priority, uint16_t srcPort) {
+            TcpHeader tcp;
+            tcp.SetSourcePort(srcPort);
+            tcp.SetDestinationPort(80);
+            Ptr<Packet> packet = Create<Packet>(1000);
+            packet->AddHeader(tcp);
+            PfabricPriorityTag::Set(packet, priority);
+            Ipv6Header ip;
+            ip.SetSource(Ipv6Address("2001:db8::1"));
+            ip.SetDestination(Ipv6Address("2001:db8::2"));
+            ip.SetNextHeader(6);
+            ip.SetPayloadLength(packet->GetSize());
+            return Create<Ipv6QueueDiscItem>(packet, Address(), Ipv6L3Protocol::PROT_NUMBER, ip);
+        };
+        Ptr<PfabricQueueDisc> queueDisc = MakeQueueDisc("10p", "EarliestOfMostUrgentFlow");
+        queueDisc->Enqueue(ipv6(9, 2000));  // B1
+        queueDisc->Enqueue(ipv6(10, 1000)); // A1
+        queueDisc->Enqueue(ipv6(3, 1000));  // A2
+        NS_TEST_ASSERT_MSG_EQ((DrainPriorities(queueDisc) == std::vector<uint64_t>{10, 3, 9}),
+                              true,
+                              "IPv6 flows");
     }
 };
 
