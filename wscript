@@ -7,8 +7,14 @@ def build(bld):
     module = bld.create_ns3_module(
         'pfabric', ['internet', 'traffic-control', 'point-to-point', 'applications'])
     module.source = [
+        'helper/pfabric-fabric-helper.cc',
+        'helper/pfabric-fabric-routing-helper.cc',
+        'helper/pfabric-fat-tree-helper.cc',
+        'helper/pfabric-leaf-spine-helper.cc',
         'helper/pfabric-queue-disc-helper.cc',
+        'helper/pfabric-single-switch-helper.cc',
         'model/pfabric-buffer.cc',
+        'model/pfabric-fabric-routing.cc',
         'model/pfabric-priority-tag.cc',
         'model/pfabric-queue-disc.cc',
     ]
@@ -16,6 +22,7 @@ def build(bld):
     module_test = bld.create_ns3_module_test_library('pfabric')
     module_test.source = [
         'test/pfabric-test-suite.cc',
+        'test/pfabric-fabric-test.cc',
         'test/pfabric-queue-disc-helper-test.cc',
         'test/pfabric-queue-disc-test.cc',
         'test/pfabric-preemption-test.cc',
@@ -24,9 +31,15 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'pfabric'
     headers.source = [
+        'helper/pfabric-fabric-helper.h',
+        'helper/pfabric-fabric-routing-helper.h',
+        'helper/pfabric-fat-tree-helper.h',
+        'helper/pfabric-leaf-spine-helper.h',
         'helper/pfabric-queue-disc-helper.h',
+        'helper/pfabric-single-switch-helper.h',
         'model/pfabric-buffer.h',
         'model/pfabric-compat.h',
+        'model/pfabric-fabric-routing.h',
         'model/pfabric-priority-tag.h',
         'model/pfabric-queue-disc.h',
     ]

@@ -16,6 +16,7 @@
  */
 
 #include "ns3/enum.h"
+#include "ns3/ipv4-routing-protocol.h"
 
 #include <utility>
 
@@ -58,6 +59,62 @@ MakeEnumAccessorCompat(Target target)
 {
     return compat::MakeEnumAccessorFor<Enum>(target, 0);
 }
+
+/**
+ * @ingroup pfabric
+ * @brief An Ipv4RoutingProtocol whose RouteInput() is overridable on every supported release.
+ *
+ * ns-3.39 changed RouteInput()'s callback parameters from values to const references. This
+ * class defines both forms; the one that matches the running ns-3 overrides the base class, the
+ * other is an ordinary overload. Both forward to DoRouteInput().
+ */
+class Ipv4RoutingProtocolCompat : public Ipv4RoutingProtocol
+{
+  public:
+    /// RouteInput() as declared up to ns-3.38.
+    bool RouteInput(Ptr<const Packet> p, // NOLINT(modernize-use-override)
+                    const Ipv4Header& header,
+                    Ptr<const NetDevice> idev,
+                    UnicastForwardCallback ucb,
+                    MulticastForwardCallback mcb,
+                    LocalDeliverCallback lcb,
+                    ErrorCallback ecb)
+    {
+        return DoRouteInput(p, header, idev, ucb, mcb, lcb, ecb);
+    }
+
+    /// RouteInput() as declared from ns-3.39.
+    bool RouteInput(Ptr<const Packet> p, // NOLINT(modernize-use-override)
+                    const Ipv4Header& header,
+                    Ptr<const NetDevice> idev,
+                    const UnicastForwardCallback& ucb,
+                    const MulticastForwardCallback& mcb,
+                    const LocalDeliverCallback& lcb,
+                    const ErrorCallback& ecb)
+    {
+        return DoRouteInput(p, header, idev, ucb, mcb, lcb, ecb);
+    }
+
+  protected:
+    /**
+     * @brief Route a received packet; see Ipv4RoutingProtocol::RouteInput.
+     * @param p the packet
+     * @param header its IPv4 header
+     * @param idev the device it arrived on
+     * @param ucb called to forward it
+     * @param mcb called to forward it as multicast
+     * @param lcb called to deliver it locally
+     * @param ecb called on a routing error
+     * @return whether the packet was handled
+     */
+    virtual bool DoRouteInput(Ptr<const Packet> p,
+                              const Ipv4Header& header,
+                              Ptr<const NetDevice> idev,
+                              const UnicastForwardCallback& ucb,
+                              const MulticastForwardCallback& mcb,
+                              const LocalDeliverCallback& lcb,
+                              const ErrorCallback& ecb) = 0;
+};
 
 } // namespace pfabric
 } // namespace ns3

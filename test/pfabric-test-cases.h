@@ -27,6 +27,9 @@ std::vector<TestCase*> MakeQueueDiscTestCases();
 /// @return the PfabricQueueDiscHelper test cases: device queue limit, installation
 std::vector<TestCase*> MakeQueueDiscHelperTestCases();
 
+/// @return the fabric helper and PfabricFabricRouting test cases
+std::vector<TestCase*> MakeFabricTestCases();
+
 /// @return the end-to-end test cases over one pFabric bottleneck
 std::vector<TestCase*> MakePreemptionTestCases();
 

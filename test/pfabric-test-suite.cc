@@ -23,8 +23,10 @@ class PfabricTestSuite : public TestSuite
     PfabricTestSuite()
         : TestSuite("pfabric", TestSuite::Type::UNIT)
     {
-        for (auto make :
-             {MakeQueueDiscTestCases, MakeQueueDiscHelperTestCases, MakePreemptionTestCases})
+        for (auto make : {MakeQueueDiscTestCases,
+                          MakeQueueDiscHelperTestCases,
+                          MakeFabricTestCases,
+                          MakePreemptionTestCases})
         {
             for (TestCase* testCase : make())
             {

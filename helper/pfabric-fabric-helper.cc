@@ -1,0 +1,274 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-fabric-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/pfabric-fabric-routing.h"
+#include "ns3/point-to-point-helper.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfabricFabricHelper");
+
+PfabricFabricHelper::PfabricFabricHelper()
+    : m_hostLinkRate("10Gbps"),
+      m_fabricLinkRate("10Gbps"),
+      m_linkDelay(MicroSeconds(1)),
+      m_hostDelay(Seconds(0)),
+      m_mss(1460),
+      m_headerBytes(40),
+      m_ackBytes(40),
+      m_linkHeaderBytes(2),
+      m_built(false)
+{
+}
+
+PfabricFabricHelper::~PfabricFabricHelper() = default;
+
+void
+PfabricFabricHelper::SetHostLinkRate(DataRate rate)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "fabric: the host link rate must be positive");
+    m_hostLinkRate = rate;
+}
+
+void
+PfabricFabricHelper::SetFabricLinkRate(DataRate rate)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "fabric: the fabric link rate must be positive");
+    m_fabricLinkRate = rate;
+}
+
+void
+PfabricFabricHelper::SetLinkDelay(Time delay)
+{
+    NS_ABORT_MSG_IF(delay.IsStrictlyNegative(), "fabric: the link delay must not be negative");
+    m_linkDelay = delay;
+}
+
+void
+PfabricFabricHelper::SetHostDelay(Time delay)
+{
+    NS_ABORT_MSG_IF(delay.IsStrictlyNegative(), "fabric: the host delay must not be negative");
+    m_hostDelay = delay;
+}
+
+void
+PfabricFabricHelper::SetPacketSizes(uint32_t mss,
+                                    uint32_t headerBytes,
+                                    uint32_t ackBytes,
+                                    uint32_t linkHeaderBytes)
+{
+    NS_ABORT_MSG_IF(mss == 0, "fabric: the MSS must be positive");
+    m_mss = mss;
+    m_headerBytes = headerBytes;
+    m_ackBytes = ackBytes;
+    m_linkHeaderBytes = linkHeaderBytes;
+}
+
+void
+PfabricFabricHelper::SetRoutingAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_routing.Set(name, value);
+}
+
+void
+PfabricFabricHelper::Build()
+{
+    NS_ABORT_MSG_IF(m_built, "fabric: Build() was already called");
+    Validate();
+    DoBuild();
+    m_built = true;
+    NS_LOG_INFO("Built a fabric of " << m_hosts.GetN() << " hosts, " << m_switches.GetN()
+                                     << " switches and " << GetNLinks() << " links");
+}
+
+Ptr<Node>
+PfabricFabricHelper::AddHost(uint32_t pod, uint32_t rack, uint32_t host)
+{
+    Ptr<Node> node = CreateObject<Node>();
+    InternetStackHelper stack;
+    stack.SetRoutingHelper(m_routing);
+    stack.Install(node);
+    m_hostOfNode[node->GetId()] = m_hosts.GetN();
+    m_hosts.Add(node);
+    m_addresses.push_back(PfabricFabricRouting::HostAddress(pod, rack, host));
+    return node;
+}
+
+Ptr<Node>
+PfabricFabricHelper::AddSwitch()
+{
+    Ptr<Node> node = CreateObject<Node>();
+    InternetStackHelper stack;
+    stack.SetRoutingHelper(m_routing);
+    stack.Install(node);
+    m_switches.Add(node);
+    return node;
+}
+
+std::pair<uint32_t, uint32_t>
+PfabricFabricHelper::Connect(Ptr<Node> a, Ptr<Node> b)
+{
+    auto hostIndex = [this](Ptr<Node> node) -> int64_t {
+        auto it = m_hostOfNode.find(node->GetId());
+        return it == m_hostOfNode.end() ? -1 : int64_t{it->second};
+    };
+    const int64_t hostA = hostIndex(a);
+    const int64_t hostB = hostIndex(b);
+    const bool hostLink = hostA >= 0 || hostB >= 0;
+
+    PointToPointHelper link;
+    link.SetDeviceAttribute("DataRate",
+                            DataRateValue(hostLink ? m_hostLinkRate : m_fabricLinkRate));
+    link.SetChannelAttribute("Delay",
+                             TimeValue(hostLink ? m_linkDelay + m_hostDelay : m_linkDelay));
+    NetDeviceContainer devices = link.Install(a, b);
+    m_devices.Add(devices);
+
+    std::pair<uint32_t, uint32_t> interfaces;
+    for (uint32_t side = 0; side < 2; ++side)
+    {
+        Ptr<Node> node = side == 0 ? a : b;
+        Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
+        uint32_t interface = ipv4->AddInterface(devices.Get(side));
+        int64_t host = side == 0 ? hostA : hostB;
+        if (host >= 0)
+        {
+            ipv4->AddAddress(interface, Ipv4InterfaceAddress(m_addresses[host], "255.0.0.0"));
+            RoutingOf(node)->SetHost(m_addresses[host], interface);
+        }
+        ipv4->SetUp(interface);
+        (side == 0 ? interfaces.first : interfaces.second) = interface;
+    }
+    return interfaces;
+}
+
+Ptr<PfabricFabricRouting>
+PfabricFabricHelper::RoutingOf(Ptr<Node> node)
+{
+    Ptr<PfabricFabricRouting> routing =
+        DynamicCast<PfabricFabricRouting>(node->GetObject<Ipv4>()->GetRoutingProtocol());
+    NS_ASSERT_MSG(routing, "fabric: node " << node->GetId() << " has no PfabricFabricRouting");
+    return routing;
+}
+
+NodeContainer
+PfabricFabricHelper::GetHosts() const
+{
+    return m_hosts;
+}
+
+NodeContainer
+PfabricFabricHelper::GetSwitches() const
+{
+    return m_switches;
+}
+
+NetDeviceContainer
+PfabricFabricHelper::GetDevices() const
+{
+    return m_devices;
+}
+
+uint32_t
+PfabricFabricHelper::GetNHosts() const
+{
+    return m_hosts.GetN();
+}
+
+uint32_t
+PfabricFabricHelper::GetNLinks() const
+{
+    return m_devices.GetN() / 2;
+}
+
+Ipv4Address
+PfabricFabricHelper::GetHostAddress(uint32_t host) const
+{
+    NS_ABORT_MSG_UNLESS(host < m_addresses.size(), "fabric: no host " << host);
+    return m_addresses[host];
+}
+
+uint32_t
+PfabricFabricHelper::GetPod(uint32_t host) const
+{
+    return (GetHostAddress(host).Get() >> 16) & 0xff;
+}
+
+uint32_t
+PfabricFabricHelper::GetRack(uint32_t host) const
+{
+    return (GetHostAddress(host).Get() >> 8) & 0xff;
+}
+
+uint32_t
+PfabricFabricHelper::GetHopCount(uint32_t from, uint32_t to) const
+{
+    NS_ABORT_MSG_UNLESS(from < GetNHosts() && to < GetNHosts(),
+                        "fabric: no host " << std::max(from, to));
+    return from == to ? 0 : DoGetHopCount(from, to);
+}
+
+Time
+PfabricFabricHelper::GetBaseRtt(uint32_t from, uint32_t to) const
+{
+    return GetIdealFct(from, to, m_mss);
+}
+
+Time
+PfabricFabricHelper::GetIdealFct(uint32_t from, uint32_t to, uint64_t bytes) const
+{
+    const uint32_t hops = GetHopCount(from, to);
+    NS_ABORT_MSG_IF(hops < 2, "fabric: no path from host " << from << " to itself");
+
+    // The path: a host link, hops - 2 fabric links, a host link.
+    struct Link
+    {
+        DataRate rate;
+        Time delay;
+    };
+
+    std::vector<Link> path{{m_hostLinkRate, m_linkDelay + m_hostDelay}};
+    path.insert(path.end(), hops - 2, Link{m_fabricLinkRate, m_linkDelay});
+    path.push_back({m_hostLinkRate, m_linkDelay + m_hostDelay});
+
+    const uint64_t packets = bytes == 0 ? 1 : (bytes + m_mss - 1) / m_mss;
+    const uint32_t fullBytes = m_mss + m_headerBytes + m_linkHeaderBytes;
+    const uint32_t lastBytes =
+        uint32_t(bytes - (packets - 1) * m_mss) + m_headerBytes + m_linkHeaderBytes;
+    // The same rounding as the point-to-point device: DataRate::CalculateBytesTxTime.
+    auto serialise = [](const Link& link, uint32_t wireBytes) {
+        return link.rate.CalculateBytesTxTime(wireBytes);
+    };
+
+    Time lastArrival;
+    for (std::size_t bottleneck = 0; bottleneck < path.size(); ++bottleneck)
+    {
+        Time t = serialise(path[bottleneck], fullBytes) * int64_t(packets - 1);
+        for (std::size_t h = 0; h < path.size(); ++h)
+        {
+            t += h < bottleneck ? serialise(path[h], fullBytes) : serialise(path[h], lastBytes);
+        }
+        lastArrival = std::max(lastArrival, t);
+    }
+    Time ack;
+    for (const Link& link : path)
+    {
+        lastArrival += link.delay;
+        ack += serialise(link, m_ackBytes + m_linkHeaderBytes) + link.delay;
+    }
+    return lastArrival + ack;
+}
+
+} // namespace ns3

@@ -1,0 +1,188 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFABRIC_FABRIC_HELPER_H
+#define PFABRIC_FABRIC_HELPER_H
+
+#include "ns3/data-rate.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
+#include "ns3/pfabric-fabric-routing-helper.h"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+class PfabricFabricRouting;
+
+/**
+ * @ingroup pfabric
+ *
+ * @brief What every fabric helper shares: links, addresses, routing, and the idle-fabric timing.
+ *
+ * A subclass (FatTreeHelper, LeafSpineHelper, SingleSwitchHelper) lays out nodes and links in
+ * DoBuild() with AddHost(), AddSwitch() and Connect(), and tells how many links separate two
+ * hosts. Build() then has a complete fabric: point-to-point links (host links at the host rate
+ * with the link delay plus the host delay, switch-to-switch links at the fabric rate), the
+ * internet stack with PfabricFabricRouting on every node, and host addresses
+ * 10.<pod>.<rack>.<host + 1> (switch interfaces need none). No queue disc is installed: the
+ * transport schemes install theirs on GetDevices().
+ *
+ * Hosts are numbered in the order the subclass adds them (pod, then rack, then host): that index
+ * is what workloads and flow files use.
+ *
+ * Idle-fabric timing (GetIdealFct): a flow of n payload bytes is ceil(n / Mss) packets, each of
+ * Mss payload bytes but the last, plus HeaderBytes of TCP/IP headers and LinkHeaderBytes of
+ * framing on the wire. Every link stores and forwards whole packets, so the last packet arrives
+ * after max over links j of [sum over links before j of s_full + (packets - 1) s_full(j) + sum
+ * over links from j on of s_last] plus the propagation delays, where s is a packet's
+ * serialisation time on a link; then the ACK (AckBytes) returns over the same links. The base
+ * RTT (GetBaseRtt) is the ideal FCT of one full packet.
+ */
+class PfabricFabricHelper
+{
+  public:
+    PfabricFabricHelper();
+    virtual ~PfabricFabricHelper();
+
+    /// @param rate the rate of host links
+    void SetHostLinkRate(DataRate rate);
+    /// @param rate the rate of switch-to-switch links
+    void SetFabricLinkRate(DataRate rate);
+    /// @param delay the propagation delay of every link
+    void SetLinkDelay(Time delay);
+    /// @param delay extra delay on host links (the host stack and NIC)
+    void SetHostDelay(Time delay);
+    /**
+     * @brief Set the packet sizes that GetIdealFct() assumes.
+     * @param mss payload bytes of a full packet
+     * @param headerBytes TCP/IP header bytes of a data packet
+     * @param ackBytes IP bytes of an ACK
+     * @param linkHeaderBytes framing bytes added by the link (point-to-point: 2)
+     */
+    void SetPacketSizes(uint32_t mss,
+                        uint32_t headerBytes,
+                        uint32_t ackBytes,
+                        uint32_t linkHeaderBytes);
+    /**
+     * @brief Set an attribute of the routing protocol of every node, e.g. "LoadBalancing".
+     * @param name the attribute name
+     * @param value its value
+     */
+    void SetRoutingAttribute(const std::string& name, const AttributeValue& value);
+
+    /// @brief Create the fabric; stops with a message if a parameter is invalid.
+    void Build();
+
+    /// @return the hosts, in host-index order
+    NodeContainer GetHosts() const;
+    /// @return the switches
+    NodeContainer GetSwitches() const;
+    /// @return every network device of the fabric, host NICs included
+    NetDeviceContainer GetDevices() const;
+    /// @return the number of hosts
+    uint32_t GetNHosts() const;
+    /// @return the number of links
+    uint32_t GetNLinks() const;
+
+    /**
+     * @param host a host index
+     * @return its address
+     */
+    Ipv4Address GetHostAddress(uint32_t host) const;
+    /**
+     * @param host a host index
+     * @return its pod
+     */
+    uint32_t GetPod(uint32_t host) const;
+    /**
+     * @param host a host index
+     * @return its rack within its pod
+     */
+    uint32_t GetRack(uint32_t host) const;
+    /**
+     * @param from a host index
+     * @param to another host index
+     * @return the number of links a packet crosses from one to the other
+     */
+    uint32_t GetHopCount(uint32_t from, uint32_t to) const;
+    /**
+     * @param from a host index
+     * @param to another host index
+     * @return one full packet there and its ACK back in the idle fabric
+     */
+    Time GetBaseRtt(uint32_t from, uint32_t to) const;
+    /**
+     * @param from the sending host
+     * @param to the receiving host
+     * @param bytes the flow's payload bytes
+     * @return the flow's completion time alone in the idle fabric, ACK included
+     */
+    Time GetIdealFct(uint32_t from, uint32_t to, uint64_t bytes) const;
+
+  protected:
+    /// @brief Stop with a message naming the parameter if the shape is invalid.
+    virtual void Validate() const = 0;
+    /// @brief Add the nodes and links (AddHost, AddSwitch, Connect) and configure routing.
+    virtual void DoBuild() = 0;
+    /**
+     * @param from a host index
+     * @param to another host index, not equal
+     * @return the number of links between them
+     */
+    virtual uint32_t DoGetHopCount(uint32_t from, uint32_t to) const = 0;
+
+    /**
+     * @brief Add a host; its index is the number of hosts added before it.
+     * @param pod its pod
+     * @param rack its rack in the pod
+     * @param host its index in the rack
+     * @return the node
+     */
+    Ptr<Node> AddHost(uint32_t pod, uint32_t rack, uint32_t host);
+    /// @return a new switch
+    Ptr<Node> AddSwitch();
+    /**
+     * @brief Link two nodes (a host link if either is a host).
+     * @param a a node
+     * @param b another node
+     * @return the IPv4 interface index of the link on a and on b
+     */
+    std::pair<uint32_t, uint32_t> Connect(Ptr<Node> a, Ptr<Node> b);
+    /**
+     * @param node a node of this fabric
+     * @return its routing protocol
+     */
+    static Ptr<PfabricFabricRouting> RoutingOf(Ptr<Node> node);
+
+  private:
+    DataRate m_hostLinkRate;                             //!< host link rate
+    DataRate m_fabricLinkRate;                           //!< switch-to-switch link rate
+    Time m_linkDelay;                                    //!< propagation delay of every link
+    Time m_hostDelay;                                    //!< extra delay of host links
+    uint32_t m_mss;                                      //!< payload bytes of a full packet
+    uint32_t m_headerBytes;                              //!< TCP/IP header bytes
+    uint32_t m_ackBytes;                                 //!< IP bytes of an ACK
+    uint32_t m_linkHeaderBytes;                          //!< framing bytes per packet
+    PfabricFabricRoutingHelper m_routing;                //!< creates every node's routing protocol
+    NodeContainer m_hosts;                               //!< hosts, by index
+    NodeContainer m_switches;                            //!< switches
+    NetDeviceContainer m_devices;                        //!< every device
+    std::vector<Ipv4Address> m_addresses;                //!< host addresses, by index
+    std::unordered_map<uint32_t, uint32_t> m_hostOfNode; //!< host index by node id
+    bool m_built;                                        //!< Build() has run
+};
+
+} // namespace ns3
+
+#endif /* PFABRIC_FABRIC_HELPER_H */

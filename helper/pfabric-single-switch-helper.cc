@@ -1,0 +1,52 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-single-switch-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/pfabric-fabric-routing.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+SingleSwitchHelper::SingleSwitchHelper(uint32_t hosts)
+    : m_nHosts(hosts)
+{
+}
+
+void
+SingleSwitchHelper::Validate() const
+{
+    NS_ABORT_MSG_IF(m_nHosts < 2 || m_nHosts > 254,
+                    "SingleSwitchHelper: hosts must be 2 to 254, got " << m_nHosts);
+}
+
+void
+SingleSwitchHelper::DoBuild()
+{
+    std::vector<Ptr<Node>> hosts;
+    for (uint32_t host = 0; host < m_nHosts; ++host)
+    {
+        hosts.push_back(AddHost(0, 0, host));
+    }
+    Ptr<Node> sw = AddSwitch();
+    std::vector<uint32_t> down;
+    for (const auto& host : hosts)
+    {
+        down.push_back(Connect(host, sw).second);
+    }
+    RoutingOf(sw)->SetRackSwitch(0, 0, down, {});
+}
+
+uint32_t
+SingleSwitchHelper::DoGetHopCount(uint32_t /* from */, uint32_t /* to */) const
+{
+    return 2;
+}
+
+} // namespace ns3

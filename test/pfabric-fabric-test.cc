@@ -1,0 +1,564 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The fabric helpers and PfabricFabricRouting: shapes, reachability, load balancing, and the
+// documented idle-fabric timing against what the simulator does.
+
+#include "pfabric-test-cases.h"
+
+#include "ns3/enum.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4.h"
+#include "ns3/packet.h"
+#include "ns3/pfabric-fabric-routing.h"
+#include "ns3/pfabric-fat-tree-helper.h"
+#include "ns3/pfabric-leaf-spine-helper.h"
+#include "ns3/pfabric-single-switch-helper.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/string.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <vector>
+
+namespace ns3
+{
+namespace pfabric
+{
+namespace tests
+{
+namespace
+{
+
+/// UDP payload that makes a 1500-byte IP packet, and one that makes a 40-byte "ACK".
+constexpr uint32_t FULL_PAYLOAD = 1472;
+constexpr uint32_t ACK_PAYLOAD = 12;
+constexpr uint16_t PORT = 9;
+
+/// What arrived where.
+struct Deliveries
+{
+    std::map<uint32_t, std::vector<Ipv4Address>> sourcesAt; //!< sources heard, by host index
+};
+
+/**
+ * @brief Receive callback: note the source of every packet.
+ * @param deliveries where to note it
+ * @param host the receiving host index
+ * @param socket the socket
+ */
+void
+NoteSources(Deliveries* deliveries, uint32_t host, Ptr<Socket> socket)
+{
+    Address from;
+    while (Ptr<Packet> packet = socket->RecvFrom(from))
+    {
+        deliveries->sourcesAt[host].push_back(InetSocketAddress::ConvertFrom(from).GetIpv4());
+    }
+}
+
+/**
+ * @brief Open a UDP socket on every host, noting what arrives.
+ * @param fabric a built fabric
+ * @param deliveries where to note arrivals
+ */
+void
+ListenEverywhere(const PfabricFabricHelper& fabric, Deliveries* deliveries)
+{
+    for (uint32_t host = 0; host < fabric.GetNHosts(); ++host)
+    {
+        Ptr<Socket> sink =
+            Socket::CreateSocket(fabric.GetHosts().Get(host), UdpSocketFactory::GetTypeId());
+        sink->Bind(InetSocketAddress(Ipv4Address::GetAny(), PORT));
+        sink->SetRecvCallback(MakeBoundCallback(&NoteSources, deliveries, host));
+    }
+}
+
+/**
+ * @brief Send packets from one host to another now.
+ * @param source a socket of the sender
+ * @param to the destination
+ * @param count how many
+ * @param payload UDP payload bytes each
+ */
+void
+SendPackets(Ptr<Socket> source, Ipv4Address to, uint32_t count, uint32_t payload)
+{
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        source->SendTo(Create<Packet>(payload), 0, InetSocketAddress(to, PORT));
+    }
+}
+
+/**
+ * @param fabric a built fabric
+ * @param host a host index
+ * @param sourcePort local port, or 0 for any
+ * @return a UDP socket on that host
+ */
+Ptr<Socket>
+SocketOn(const PfabricFabricHelper& fabric, uint32_t host, uint16_t sourcePort = 0)
+{
+    Ptr<Socket> socket =
+        Socket::CreateSocket(fabric.GetHosts().Get(host), UdpSocketFactory::GetTypeId());
+    socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), sourcePort));
+    return socket;
+}
+
+/// Forwarding decisions: per switch node id, the interfaces chosen, in order.
+using Decisions = std::map<uint32_t, std::vector<uint32_t>>;
+
+/**
+ * @brief Forward trace sink.
+ * @param decisions where to note the decision
+ * @param node the switch's node id
+ * @param interface the interface chosen
+ */
+void
+NoteDecision(Decisions* decisions,
+             uint32_t node,
+             Ptr<const Packet> /* packet */,
+             const Ipv4Header& /* header */,
+             uint32_t interface)
+{
+    (*decisions)[node].push_back(interface);
+}
+
+/**
+ * @brief Record every switch's forwarding decisions.
+ * @param fabric a built fabric
+ * @param decisions where to note them
+ */
+void
+WatchSwitches(const PfabricFabricHelper& fabric, Decisions* decisions)
+{
+    for (uint32_t i = 0; i < fabric.GetSwitches().GetN(); ++i)
+    {
+        Ptr<Node> node = fabric.GetSwitches().Get(i);
+        node->GetObject<Ipv4>()->GetRoutingProtocol()->TraceConnectWithoutContext(
+            "Forward",
+            MakeBoundCallback(&NoteDecision, decisions, node->GetId()));
+    }
+}
+
+/**
+ * @ingroup pfabric-tests
+ * @brief Node, link and host counts of the three fabrics.
+ */
+class FabricShapeTest : public TestCase
+{
+  public:
+    FabricShapeTest()
+        : TestCase("Fabrics: node, link and host counts")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t k : {4, 6, 8})
+        {
+            FatTreeHelper fatTree(k);
+            fatTree.Build();
+            NS_TEST_ASSERT_MSG_EQ(fatTree.GetNHosts(), k * k * k / 4, "fat-tree hosts, k=" << k);
+            NS_TEST_ASSERT_MSG_EQ(fatTree.GetSwitches().GetN(),
+                                  k * k / 2 + k * k / 2 + k * k / 4,
+                                  "edge + aggregation + core switches, k=" << k);
+            NS_TEST_ASSERT_MSG_EQ(fatTree.GetNLinks(), 3 * k * k * k / 4, "links, k=" << k);
+            NS_TEST_ASSERT_MSG_EQ(fatTree.GetPod(fatTree.GetNHosts() - 1), k - 1, "last pod");
+            NS_TEST_ASSERT_MSG_EQ(fatTree.GetRack(fatTree.GetNHosts() - 1), k / 2 - 1, "rack");
+            Simulator::Destroy();
+        }
+
+        struct Shape
+        {
+            uint32_t leaves, hostsPerLeaf, spines;
+        };
+
+        for (Shape shape : {Shape{9, 16, 4}, Shape{2, 4, 2}, Shape{4, 4, 1}, Shape{3, 6, 3}})
+        {
+            LeafSpineHelper leafSpine(shape.leaves, shape.hostsPerLeaf, shape.spines);
+            leafSpine.Build();
+            NS_TEST_ASSERT_MSG_EQ(leafSpine.GetNHosts(), shape.leaves * shape.hostsPerLeaf, "");
+            NS_TEST_ASSERT_MSG_EQ(leafSpine.GetSwitches().GetN(), shape.leaves + shape.spines, "");
+            NS_TEST_ASSERT_MSG_EQ(leafSpine.GetNLinks(),
+                                  shape.leaves * (shape.hostsPerLeaf + shape.spines),
+                                  "host links + leaf-spine links");
+            NS_TEST_ASSERT_MSG_EQ(leafSpine.GetHopCount(0, shape.hostsPerLeaf - 1), 2, "rack");
+            if (shape.leaves > 1)
+            {
+                NS_TEST_ASSERT_MSG_EQ(leafSpine.GetHopCount(0, shape.hostsPerLeaf), 4, "racks");
+            }
+            Simulator::Destroy();
+        }
+        SingleSwitchHelper single(5);
+        single.Build();
+        NS_TEST_ASSERT_MSG_EQ(single.GetNHosts(), 5, "hosts");
+        NS_TEST_ASSERT_MSG_EQ(single.GetSwitches().GetN(), 1, "one switch");
+        NS_TEST_ASSERT_MSG_EQ(single.GetNLinks(), 5, "one link per host");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup pfabric-tests
+ * @brief Every host reaches every other host, and only it.
+ */
+class FabricReachabilityTest : public TestCase
+{
+  public:
+    FabricReachabilityTest()
+        : TestCase("Fabrics: every host reaches every other host")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FatTreeHelper fatTree(4);
+        Check(fatTree, "fat-tree k=4");
+        LeafSpineHelper leafSpine(3, 4, 2);
+        Check(leafSpine, "leaf-spine 3x4, 2 spines");
+        SingleSwitchHelper single(6);
+        Check(single, "single switch, 6 hosts");
+    }
+
+    /**
+     * @brief Send one packet between every ordered pair and check where they arrive.
+     * @param fabric an unbuilt fabric
+     * @param name for messages
+     */
+    void Check(PfabricFabricHelper& fabric, const std::string& name)
+    {
+        fabric.Build();
+        Deliveries deliveries;
+        ListenEverywhere(fabric, &deliveries);
+        const uint32_t n = fabric.GetNHosts();
+        for (uint32_t from = 0; from < n; ++from)
+        {
+            Ptr<Socket> source = SocketOn(fabric, from);
+            for (uint32_t to = 0; to < n; ++to)
+            {
+                if (to != from)
+                {
+                    Simulator::Schedule(MicroSeconds(10 * from + 1),
+                                        &SendPackets,
+                                        source,
+                                        fabric.GetHostAddress(to),
+                                        1,
+                                        100);
+                }
+            }
+        }
+        Simulator::Run();
+        for (uint32_t to = 0; to < n; ++to)
+        {
+            std::multiset<Ipv4Address> heard(deliveries.sourcesAt[to].begin(),
+                                             deliveries.sourcesAt[to].end());
+            NS_TEST_ASSERT_MSG_EQ(heard.size(), n - 1, name << ": packets at host " << to);
+            for (uint32_t from = 0; from < n; ++from)
+            {
+                NS_TEST_ASSERT_MSG_EQ(heard.count(fabric.GetHostAddress(from)),
+                                      (from == to ? 0U : 1U),
+                                      name << ": from host " << from << " at host " << to);
+            }
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup pfabric-tests
+ * @brief Spray spreads one flow evenly; ECMP pins a flow and spreads many; flowcells move on
+ * exactly at cell boundaries.
+ */
+class LoadBalancingTest : public TestCase
+{
+  public:
+    LoadBalancingTest()
+        : TestCase("Fabrics: spray, ECMP and flowcell load balancing")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        CheckSpray();
+        CheckEcmp();
+        CheckFlowcell();
+    }
+
+    /**
+     * @param loadBalancing the LoadBalancing attribute value
+     * @return a built k = 4 fat-tree with it, every host listening (no ICMP replies)
+     */
+    std::unique_ptr<FatTreeHelper> FatTree(const std::string& loadBalancing)
+    {
+        auto fatTree = std::make_unique<FatTreeHelper>(4);
+        fatTree->SetRoutingAttribute("LoadBalancing", StringValue(loadBalancing));
+        fatTree->SetRoutingAttribute("FlowcellBytes", UintegerValue(10 * 1028));
+        fatTree->Build();
+        m_deliveries = Deliveries();
+        ListenEverywhere(*fatTree, &m_deliveries);
+        return fatTree;
+    }
+
+    Deliveries m_deliveries; //!< what the hosts of the current fabric received
+
+    void CheckSpray()
+    {
+        auto fatTree = FatTree("Spray");
+        Decisions decisions;
+        WatchSwitches(*fatTree, &decisions);
+        // 1001 packets from pod 0 to pod 3: 2 up ports at the edge and at each aggregation.
+        Simulator::Schedule(MicroSeconds(1),
+                            &SendPackets,
+                            SocketOn(*fatTree, 0),
+                            fatTree->GetHostAddress(15),
+                            1001,
+                            100);
+        Simulator::Run();
+        uint32_t spreading = 0;
+        for (const auto& [node, interfaces] : decisions)
+        {
+            std::map<uint32_t, uint32_t> count;
+            for (uint32_t interface : interfaces)
+            {
+                ++count[interface];
+            }
+            if (count.size() > 1)
+            {
+                ++spreading;
+                auto [least, most] = std::minmax_element(
+                    count.begin(),
+                    count.end(),
+                    [](const auto& a, const auto& b) { return a.second < b.second; });
+                NS_TEST_ASSERT_MSG_LT(most->second - least->second,
+                                      2,
+                                      "round-robin counts differ by at most one at node " << node);
+                NS_TEST_ASSERT_MSG_EQ(count.size(), 2, "both up ports used at node " << node);
+            }
+        }
+        // The source edge and both aggregation switches of pod 0 spread the flow.
+        NS_TEST_ASSERT_MSG_EQ(spreading, 3, "switches with a choice");
+        Simulator::Destroy();
+    }
+
+    void CheckEcmp()
+    {
+        auto fatTree = FatTree("Ecmp");
+        Decisions decisions;
+        WatchSwitches(*fatTree, &decisions);
+        Simulator::Schedule(MicroSeconds(1),
+                            &SendPackets,
+                            SocketOn(*fatTree, 0, 5000),
+                            fatTree->GetHostAddress(15),
+                            200,
+                            100);
+        Simulator::Run();
+        for (const auto& [node, interfaces] : decisions)
+        {
+            NS_TEST_ASSERT_MSG_EQ(std::set<uint32_t>(interfaces.begin(), interfaces.end()).size(),
+                                  1,
+                                  "one flow keeps one path at node " << node);
+        }
+        Simulator::Destroy();
+
+        // Many flows (source ports) from one host: its edge switch uses both up ports.
+        auto many = FatTree("Ecmp");
+        Decisions manyDecisions;
+        WatchSwitches(*many, &manyDecisions);
+        for (uint16_t port = 6000; port < 6064; ++port)
+        {
+            Simulator::Schedule(MicroSeconds(1),
+                                &SendPackets,
+                                SocketOn(*many, 0, port),
+                                many->GetHostAddress(15),
+                                1,
+                                100);
+        }
+        Simulator::Run();
+        uint32_t sourceEdge = many->GetSwitches().Get(0)->GetId();
+        const auto& chosen = manyDecisions[sourceEdge];
+        std::map<uint32_t, uint32_t> count;
+        for (uint32_t interface : chosen)
+        {
+            ++count[interface];
+        }
+        NS_TEST_ASSERT_MSG_EQ(count.size(), 2, "64 flows use both up ports");
+        for (const auto& [interface, flows] : count)
+        {
+            // Binomial(64, 1/2): 32 +- 4; below 16 is a 1e-5 event for a fair hash.
+            NS_TEST_ASSERT_MSG_GT(flows, 15, "flows on interface " << interface);
+        }
+        Simulator::Destroy();
+    }
+
+    void CheckFlowcell()
+    {
+        // 1000 B UDP payloads make 1028 B IP packets; a cell holds 10 of them.
+        auto fatTree = FatTree("Flowcell");
+        Decisions decisions;
+        WatchSwitches(*fatTree, &decisions);
+        Simulator::Schedule(MicroSeconds(1),
+                            &SendPackets,
+                            SocketOn(*fatTree, 0, 7000),
+                            fatTree->GetHostAddress(15),
+                            95,
+                            1000);
+        Simulator::Run();
+        const auto& edge = decisions[fatTree->GetSwitches().Get(0)->GetId()];
+        NS_TEST_ASSERT_MSG_EQ(edge.size(), 95, "every packet forwarded by the source edge");
+        for (std::size_t i = 1; i < edge.size(); ++i)
+        {
+            bool boundary = i % 10 == 0;
+            NS_TEST_ASSERT_MSG_EQ((edge[i] != edge[i - 1]),
+                                  boundary,
+                                  "path changes exactly at cell boundaries (packet " << i << ")");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/// Times of a ping-pong or a lone flow.
+struct Exchange
+{
+    Time sent;     //!< first packet handed to the socket
+    Time answered; //!< reply received
+};
+
+/**
+ * @brief Receive callback of the destination: when the count is complete, reply with an ACK.
+ * @param remaining packets still to come
+ * @param socket the destination's socket
+ */
+void
+ReplyAfter(uint32_t* remaining, Ptr<Socket> socket)
+{
+    Address from;
+    while (Ptr<Packet> packet = socket->RecvFrom(from))
+    {
+        if (--*remaining == 0)
+        {
+            socket->SendTo(Create<Packet>(ACK_PAYLOAD), 0, from);
+        }
+    }
+}
+
+/**
+ * @brief Receive callback of the source: note when the reply arrives.
+ * @param exchange where to note it
+ * @param socket the source's socket
+ */
+void
+NoteReply(Exchange* exchange, Ptr<Socket> socket)
+{
+    while (socket->Recv())
+    {
+        exchange->answered = Simulator::Now();
+    }
+}
+
+/**
+ * @ingroup pfabric-tests
+ * @brief A ping-pong and a lone flow in an idle fabric take the documented base RTT and ideal
+ * FCT, within 1%, inside a rack, inside a pod and between pods.
+ */
+class IdleTimingTest : public TestCase
+{
+  public:
+    IdleTimingTest()
+        : TestCase("Fabrics: base RTT and ideal FCT match the simulator within 1%")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        constexpr double TOLERANCE = 0.01;
+        // fat-tree k = 4: host 1 shares host 0's rack, host 2 its pod, host 15 is in pod 3.
+        for (uint32_t to : {1, 2, 15})
+        {
+            for (uint32_t packets : {1, 50})
+            {
+                FatTreeHelper fatTree(4);
+                Compare(fatTree, to, packets, TOLERANCE, "fat-tree");
+            }
+        }
+        // leaf-spine defaults (10/40 Gb/s, 0.2 us + 2.5 us host delay), 2 leaves of 4 hosts.
+        for (uint32_t to : {1, 4})
+        {
+            for (uint32_t packets : {1, 50})
+            {
+                LeafSpineHelper leafSpine(2, 4, 2);
+                Compare(leafSpine, to, packets, TOLERANCE, "leaf-spine");
+            }
+        }
+    }
+
+    /**
+     * @brief Send packets full packets from host 0 to a host, which answers the last with an
+     * ACK, and compare the time with GetIdealFct.
+     * @param fabric an unbuilt fabric
+     * @param to the destination host
+     * @param packets how many full packets
+     * @param tolerance relative tolerance
+     * @param name for messages
+     */
+    void Compare(PfabricFabricHelper& fabric,
+                 uint32_t to,
+                 uint32_t packets,
+                 double tolerance,
+                 const std::string& name)
+    {
+        fabric.Build();
+        uint32_t remaining = packets;
+        Exchange exchange;
+        Ptr<Socket> sink = SocketOn(fabric, to, PORT);
+        sink->SetRecvCallback(MakeBoundCallback(&ReplyAfter, &remaining));
+        Ptr<Socket> source = SocketOn(fabric, 0);
+        source->SetRecvCallback(MakeBoundCallback(&NoteReply, &exchange));
+        exchange.sent = MicroSeconds(1);
+        Simulator::Schedule(exchange.sent,
+                            &SendPackets,
+                            source,
+                            fabric.GetHostAddress(to),
+                            packets,
+                            FULL_PAYLOAD);
+        Simulator::Run();
+        Time measured = exchange.answered - exchange.sent;
+        // A full UDP packet (1472 + 8 + 20 B) is as long on the wire as a full TCP one.
+        Time ideal = packets == 1 ? fabric.GetBaseRtt(0, to)
+                                  : fabric.GetIdealFct(0, to, uint64_t{packets} * 1460);
+        NS_TEST_ASSERT_MSG_EQ_TOL(measured.GetSeconds(),
+                                  ideal.GetSeconds(),
+                                  tolerance * ideal.GetSeconds(),
+                                  name << ", host 0 to " << to << ", " << packets
+                                       << " packets: measured " << measured.As(Time::US)
+                                       << ", documented " << ideal.As(Time::US));
+        Simulator::Destroy();
+    }
+};
+
+} // namespace
+
+std::vector<TestCase*>
+MakeFabricTestCases()
+{
+    return {new FabricShapeTest,
+            new FabricReachabilityTest,
+            new LoadBalancingTest,
+            new IdleTimingTest};
+}
+
+} // namespace tests
+} // namespace pfabric
+} // namespace ns3
