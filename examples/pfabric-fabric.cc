@@ -1,0 +1,118 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// pfabric-fabric: build a fat-tree, leaf-spine or single-switch fabric and print its shape, how
+// long building it took, and the idle-fabric base RTT and ideal FCT between host 0 and a host in
+// the same rack, the same pod and another pod.
+//
+//   ./pfabric run pfabric-fabric -- --topology=fattree --k=8
+//   ./pfabric run pfabric-fabric -- --topology=leafspine --leaves=9 --hostsPerLeaf=16 --spines=4
+
+#include "ns3/core-module.h"
+#include "ns3/pfabric-module.h"
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <string>
+
+using namespace ns3;
+
+int
+main(int argc, char* argv[])
+{
+    std::string topology = "fattree";
+    uint32_t k = 6;
+    uint32_t leaves = 9;
+    uint32_t hostsPerLeaf = 16;
+    uint32_t spines = 4;
+    uint32_t hosts = 16;
+    std::string hostRate;
+    std::string fabricRate;
+    std::string linkDelay;
+    std::string hostDelay;
+    uint64_t flowBytes = 100000;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("topology", "fattree, leafspine or single", topology);
+    cmd.AddValue("k", "fattree: ports per switch (even)", k);
+    cmd.AddValue("leaves", "leafspine: leaf switches", leaves);
+    cmd.AddValue("hostsPerLeaf", "leafspine: hosts per leaf", hostsPerLeaf);
+    cmd.AddValue("spines", "leafspine: spine switches (must divide hostsPerLeaf)", spines);
+    cmd.AddValue("hosts", "single: hosts", hosts);
+    cmd.AddValue("hostRate", "host link rate, e.g. 10Gbps (default: the topology's)", hostRate);
+    cmd.AddValue("fabricRate", "switch-to-switch link rate (default: the topology's)", fabricRate);
+    cmd.AddValue("linkDelay",
+                 "propagation delay per link, e.g. 1us (default: the topology's)",
+                 linkDelay);
+    cmd.AddValue("hostDelay", "extra delay on host links (default: the topology's)", hostDelay);
+    cmd.AddValue("flowBytes", "flow size for the ideal FCT printed", flowBytes);
+    cmd.Parse(argc, argv);
+
+    std::unique_ptr<PfabricFabricHelper> fabric;
+    if (topology == "fattree")
+    {
+        fabric = std::make_unique<FatTreeHelper>(k);
+    }
+    else if (topology == "leafspine")
+    {
+        fabric = std::make_unique<LeafSpineHelper>(leaves, hostsPerLeaf, spines);
+    }
+    else if (topology == "single")
+    {
+        fabric = std::make_unique<SingleSwitchHelper>(hosts);
+    }
+    else
+    {
+        std::cerr << "pfabric-fabric: error: --topology=" << topology
+                  << ": expected fattree, leafspine or single" << std::endl;
+        return 1;
+    }
+    // Rates and delays are checked by the helper's setters.
+    if (!hostRate.empty())
+    {
+        fabric->SetHostLinkRate(DataRate(hostRate));
+    }
+    if (!fabricRate.empty())
+    {
+        fabric->SetFabricLinkRate(DataRate(fabricRate));
+    }
+    if (!linkDelay.empty())
+    {
+        fabric->SetLinkDelay(Time(linkDelay));
+    }
+    if (!hostDelay.empty())
+    {
+        fabric->SetHostDelay(Time(hostDelay));
+    }
+
+    auto start = std::chrono::steady_clock::now();
+    fabric->Build();
+    std::chrono::duration<double> built = std::chrono::steady_clock::now() - start;
+
+    std::cout << "topology " << topology << ": " << fabric->GetNHosts() << " hosts, "
+              << fabric->GetSwitches().GetN() << " switches, " << fabric->GetNLinks()
+              << " links; built in " << built.count() << " s" << std::endl;
+    // One host of each kind of pair: same rack, another rack of the same pod, another pod.
+    bool shown[3] = {};
+    for (uint32_t to = 1; to < fabric->GetNHosts(); ++to)
+    {
+        uint32_t kind = fabric->GetPod(to) != fabric->GetPod(0)     ? 2
+                        : fabric->GetRack(to) != fabric->GetRack(0) ? 1
+                                                                    : 0;
+        if (!shown[kind])
+        {
+            shown[kind] = true;
+            const char* names[] = {"same rack", "other rack, same pod", "other pod"};
+            std::cout << "host 0 -> host " << to << " (" << fabric->GetHostAddress(to) << ", "
+                      << names[kind] << ", " << fabric->GetHopCount(0, to) << " links): base RTT "
+                      << fabric->GetBaseRtt(0, to).As(Time::US) << ", ideal FCT of " << flowBytes
+                      << " B " << fabric->GetIdealFct(0, to, flowBytes).As(Time::US) << std::endl;
+        }
+    }
+    Simulator::Destroy();
+    return 0;
+}

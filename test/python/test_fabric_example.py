@@ -1,0 +1,71 @@
+"""The fabric helpers through the pfabric-fabric example: bad shapes and rates stop at setup with
+a message naming the parameter; the paper-sized fabrics build (the example prints how long it
+took: the build-time benchmark). Needs the build that ./pfabric test passes in PFABRIC_BUILD_DIR."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+BUILD = os.environ.get("PFABRIC_BUILD_DIR")
+pytestmark = pytest.mark.skipif(not BUILD, reason="run through ./pfabric test")
+
+
+def run_fabric(*args: str) -> subprocess.CompletedProcess:
+    example = Path(BUILD) / "bin" / "pfabric-fabric"
+    return subprocess.run([str(example), *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--topology=fattree", "--k=5"], "FatTreeHelper: k must be even and at least 2, got k = 5"),
+        (["--topology=fattree", "--k=0"], "FatTreeHelper: k must be even and at least 2, got k = 0"),
+        (["--topology=single", "--hosts=0"], "SingleSwitchHelper: hosts must be 2 to 254, got 0"),
+        (["--topology=leafspine", "--hostsPerLeaf=0"],
+         "LeafSpineHelper: hostsPerLeaf must be 1 to 254, got 0"),
+        (["--topology=leafspine", "--leaves=0"], "LeafSpineHelper: leaves must be 1 to 256, got 0"),
+        (["--topology=leafspine", "--hostsPerLeaf=16", "--spines=3"],
+         "LeafSpineHelper: spines must divide hostsPerLeaf (16), got spines = 3"),
+        (["--hostRate=0Gbps"], "fabric: the host link rate must be positive"),
+        (["--topology=leafspine", "--fabricRate=0bps"], "fabric: the fabric link rate must be positive"),
+        (["--topology=ring"], "--topology=ring: expected fattree, leafspine or single"),
+    ],
+)
+def test_bad_parameter_stops_with_its_name(arguments: list[str], message: str) -> None:
+    result = run_fabric(*arguments)
+    assert result.returncode != 0
+    assert message in result.stderr
+    assert "built in" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("arguments", "hosts", "switches", "links"),
+    [
+        (["--topology=leafspine"], 144, 13, 144 + 36),  # sigcomm13: 9 x 16 hosts, 4 spines
+        (["--topology=fattree", "--k=8"], 128, 80, 384),
+        (["--topology=fattree"], 54, 45, 162),  # hotnets12: k = 6
+    ],
+)
+def test_paper_fabrics_build(arguments: list[str], hosts: int, switches: int, links: int) -> None:
+    result = run_fabric(*arguments)
+    assert result.returncode == 0, result.stderr
+    shape = re.search(r"(\d+) hosts, (\d+) switches, (\d+) links; built in ([0-9.e-]+) s",
+                      result.stdout)
+    assert shape, result.stdout
+    assert tuple(map(int, shape.groups()[:3])) == (hosts, switches, links)
+    print(f"{' '.join(arguments)}: built in {float(shape.group(4)):.3f} s")
+
+
+def test_sigcomm13_base_rtts_are_the_published_ones_plus_framing() -> None:
+    # pfabric-setups.md: 14.68 us between racks, 13.26 us inside a rack, for 1500 B packets and
+    # 40 B ACKs; ns-3's point-to-point links add 2 B of PPP framing to each packet.
+    result = run_fabric("--topology=leafspine")
+    rtts = dict(re.findall(r"\((?:[0-9.]+), ([a-z ,]+), \d+ links\): base RTT \+([0-9.]+)us",
+                           result.stdout))
+    assert abs(float(rtts["same rack"]) - 13.26) < 0.02
+    assert abs(float(rtts["other rack, same pod"]) - 14.68) < 0.02
