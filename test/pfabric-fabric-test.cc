@@ -99,6 +99,22 @@ SendPackets(Ptr<Socket> source, Ipv4Address to, uint32_t count, uint32_t payload
 }
 
 /**
+ * @brief Schedule packets one microsecond apart, so that none waits long at the sender's NIC.
+ * @param source a socket of the sender
+ * @param to the destination
+ * @param count how many
+ * @param payload UDP payload bytes each
+ */
+void
+SendPaced(Ptr<Socket> source, Ipv4Address to, uint32_t count, uint32_t payload)
+{
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        Simulator::Schedule(MicroSeconds(1 + i), &SendPackets, source, to, 1, payload);
+    }
+}
+
+/**
  * @param fabric a built fabric
  * @param host a host index
  * @param sourcePort local port, or 0 for any
@@ -278,13 +294,13 @@ class FabricReachabilityTest : public TestCase
 /**
  * @ingroup pfabric-tests
  * @brief Spray spreads one flow evenly; ECMP pins a flow and spreads many; flowcells move on
- * exactly at cell boundaries.
+ * exactly at cell boundaries; random spreads and is reproducible per stream.
  */
 class LoadBalancingTest : public TestCase
 {
   public:
     LoadBalancingTest()
-        : TestCase("Fabrics: spray, ECMP and flowcell load balancing")
+        : TestCase("Fabrics: spray, ECMP, flowcell and random load balancing")
     {
     }
 
@@ -294,6 +310,7 @@ class LoadBalancingTest : public TestCase
         CheckSpray();
         CheckEcmp();
         CheckFlowcell();
+        CheckRandom();
     }
 
     /**
@@ -311,6 +328,47 @@ class LoadBalancingTest : public TestCase
         return fatTree;
     }
 
+    /**
+     * @param stream the first random stream of the switches
+     * @return the up port chosen by the source edge switch for each of 1000 packets
+     */
+    std::vector<uint32_t> RandomChoices(int64_t stream)
+    {
+        auto fatTree = FatTree("Random");
+        for (uint32_t i = 0; i < fatTree->GetSwitches().GetN(); ++i)
+        {
+            Ptr<Node> node = fatTree->GetSwitches().Get(i);
+            DynamicCast<PfabricFabricRouting>(node->GetObject<Ipv4>()->GetRoutingProtocol())
+                ->AssignStreams(stream + i);
+        }
+        Decisions decisions;
+        WatchSwitches(*fatTree, &decisions);
+        SendPaced(SocketOn(*fatTree, 0), fatTree->GetHostAddress(15), 1000, 100);
+        Simulator::Run();
+        std::vector<uint32_t> edge = decisions[fatTree->GetSwitches().Get(0)->GetId()];
+        Simulator::Destroy();
+        return edge;
+    }
+
+    void CheckRandom()
+    {
+        std::vector<uint32_t> choices = RandomChoices(100);
+        NS_TEST_ASSERT_MSG_EQ(choices.size(), 1000, "the whole flow crossed the source edge");
+        std::map<uint32_t, uint32_t> count;
+        for (uint32_t interface : choices)
+        {
+            ++count[interface];
+        }
+        NS_TEST_ASSERT_MSG_EQ(count.size(), 2, "random uses both up ports");
+        for (const auto& [interface, packets] : count)
+        {
+            // Binomial(1000, 1/2): 500 +- 16; outside 400..600 is a 1e-9 event.
+            NS_TEST_ASSERT_MSG_GT(packets, 400, "packets on interface " << interface);
+        }
+        NS_TEST_ASSERT_MSG_EQ((RandomChoices(100) == choices), true, "AssignStreams: reproducible");
+        NS_TEST_ASSERT_MSG_EQ((RandomChoices(200) != choices), true, "another stream differs");
+    }
+
     Deliveries m_deliveries; //!< what the hosts of the current fabric received
 
     void CheckSpray()
@@ -319,12 +377,7 @@ class LoadBalancingTest : public TestCase
         Decisions decisions;
         WatchSwitches(*fatTree, &decisions);
         // 1001 packets from pod 0 to pod 3: 2 up ports at the edge and at each aggregation.
-        Simulator::Schedule(MicroSeconds(1),
-                            &SendPackets,
-                            SocketOn(*fatTree, 0),
-                            fatTree->GetHostAddress(15),
-                            1001,
-                            100);
+        SendPaced(SocketOn(*fatTree, 0), fatTree->GetHostAddress(15), 1001, 100);
         Simulator::Run();
         uint32_t spreading = 0;
         for (const auto& [node, interfaces] : decisions)
@@ -349,6 +402,9 @@ class LoadBalancingTest : public TestCase
         }
         // The source edge and both aggregation switches of pod 0 spread the flow.
         NS_TEST_ASSERT_MSG_EQ(spreading, 3, "switches with a choice");
+        NS_TEST_ASSERT_MSG_EQ(decisions[fatTree->GetSwitches().Get(0)->GetId()].size(),
+                              1001,
+                              "the whole flow crossed the source edge");
         Simulator::Destroy();
     }
 
@@ -357,12 +413,7 @@ class LoadBalancingTest : public TestCase
         auto fatTree = FatTree("Ecmp");
         Decisions decisions;
         WatchSwitches(*fatTree, &decisions);
-        Simulator::Schedule(MicroSeconds(1),
-                            &SendPackets,
-                            SocketOn(*fatTree, 0, 5000),
-                            fatTree->GetHostAddress(15),
-                            200,
-                            100);
+        SendPaced(SocketOn(*fatTree, 0, 5000), fatTree->GetHostAddress(15), 200, 100);
         Simulator::Run();
         for (const auto& [node, interfaces] : decisions)
         {
@@ -408,12 +459,7 @@ class LoadBalancingTest : public TestCase
         auto fatTree = FatTree("Flowcell");
         Decisions decisions;
         WatchSwitches(*fatTree, &decisions);
-        Simulator::Schedule(MicroSeconds(1),
-                            &SendPackets,
-                            SocketOn(*fatTree, 0, 7000),
-                            fatTree->GetHostAddress(15),
-                            95,
-                            1000);
+        SendPaced(SocketOn(*fatTree, 0, 7000), fatTree->GetHostAddress(15), 95, 1000);
         Simulator::Run();
         const auto& edge = decisions[fatTree->GetSwitches().Get(0)->GetId()];
         NS_TEST_ASSERT_MSG_EQ(edge.size(), 95, "every packet forwarded by the source edge");
