@@ -1,23 +1,14 @@
 """The fabric helpers through the pfabric-fabric example: bad shapes and rates stop at setup with
 a message naming the parameter; the paper-sized fabrics build (the example prints how long it
-took: the build-time benchmark). Needs the build that ./pfabric test passes in PFABRIC_BUILD_DIR."""
+took: the build-time benchmark)."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-from pathlib import Path
 
 import pytest
 
-BUILD = os.environ.get("PFABRIC_BUILD_DIR")
-pytestmark = pytest.mark.skipif(not BUILD, reason="run through ./pfabric test")
-
-
-def run_fabric(*args: str) -> subprocess.CompletedProcess:
-    example = Path(BUILD) / "bin" / "pfabric-fabric"
-    return subprocess.run([str(example), *args], capture_output=True, text=True, timeout=300)
+from conftest import RunExample
 
 
 @pytest.mark.parametrize(
@@ -36,8 +27,9 @@ def run_fabric(*args: str) -> subprocess.CompletedProcess:
         (["--topology=ring"], "--topology=ring: expected fattree, leafspine or single"),
     ],
 )
-def test_bad_parameter_stops_with_its_name(arguments: list[str], message: str) -> None:
-    result = run_fabric(*arguments)
+def test_bad_parameter_stops_with_its_name(run_example: RunExample, arguments: list[str],
+                                           message: str) -> None:
+    result = run_example("pfabric-fabric", *arguments)
     assert result.returncode != 0
     assert message in result.stderr
     assert "built in" not in result.stdout
@@ -51,8 +43,9 @@ def test_bad_parameter_stops_with_its_name(arguments: list[str], message: str) -
         (["--topology=fattree"], 54, 45, 162),  # hotnets12: k = 6
     ],
 )
-def test_paper_fabrics_build(arguments: list[str], hosts: int, switches: int, links: int) -> None:
-    result = run_fabric(*arguments)
+def test_paper_fabrics_build(run_example: RunExample, arguments: list[str], hosts: int,
+                             switches: int, links: int) -> None:
+    result = run_example("pfabric-fabric", *arguments)
     assert result.returncode == 0, result.stderr
     shape = re.search(r"(\d+) hosts, (\d+) switches, (\d+) links; built in ([0-9.e-]+) s",
                       result.stdout)
@@ -61,10 +54,10 @@ def test_paper_fabrics_build(arguments: list[str], hosts: int, switches: int, li
     print(f"{' '.join(arguments)}: built in {float(shape.group(4)):.3f} s")
 
 
-def test_sigcomm13_base_rtts_are_the_published_ones_plus_framing() -> None:
+def test_sigcomm13_base_rtts_are_the_published_ones_plus_framing(run_example: RunExample) -> None:
     # pfabric-setups.md: 14.68 us between racks, 13.26 us inside a rack, for 1500 B packets and
     # 40 B ACKs; ns-3's point-to-point links add 2 B of PPP framing to each packet.
-    result = run_fabric("--topology=leafspine")
+    result = run_example("pfabric-fabric", "--topology=leafspine")
     rtts = dict(re.findall(r"\((?:[0-9.]+), ([a-z ,]+), \d+ links\): base RTT \+([0-9.]+)us",
                            result.stdout))
     assert abs(float(rtts["same rack"]) - 13.26) < 0.02
