@@ -277,7 +277,7 @@ PfabricFabricRouting::DoRouteInput(Ptr<const Packet> p,
                                    const UnicastForwardCallback& ucb,
                                    const MulticastForwardCallback& /* mcb */,
                                    const LocalDeliverCallback& lcb,
-                                   const ErrorCallback& ecb)
+                                   const ErrorCallback& /* ecb */)
 {
     NS_LOG_FUNCTION(this << p << header << idev);
     if (m_role == HOST)
@@ -292,8 +292,8 @@ PfabricFabricRouting::DoRouteInput(Ptr<const Packet> p,
     int64_t interface = NextInterface(p, header);
     if (interface < 0)
     {
+        // Like ns-3's own protocols: not handled, so Ipv4L3Protocol drops it once (DROP_NO_ROUTE).
         NS_LOG_LOGIC("No route to " << header.GetDestination());
-        ecb(p, header, Socket::ERROR_NOROUTETOHOST);
         return false;
     }
     m_forwardTrace(p, header, interface);

@@ -182,8 +182,9 @@ class PfabricFabricRouting : public pfabric::Ipv4RoutingProtocolCompat
     uint32_t PickUp(Ptr<const Packet> p, const Ipv4Header& header);
 
     /**
-     * @param header an IPv4 header
-     * @return the interface its packet leaves by, or -1 if this node has no route
+     * @param p a packet whose transport header is at its start
+     * @param header its IPv4 header
+     * @return the interface it leaves by, or -1 if this node has no route for it
      */
     int64_t NextInterface(Ptr<const Packet> p, const Ipv4Header& header);
 
