@@ -17,6 +17,7 @@ def build(bld):
         'model/pfabric-fabric-routing.cc',
         'model/pfabric-priority-tag.cc',
         'model/pfabric-queue-disc.cc',
+        'model/pfabric-transport-ports.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('pfabric')
@@ -42,6 +43,7 @@ def build(bld):
         'model/pfabric-fabric-routing.h',
         'model/pfabric-priority-tag.h',
         'model/pfabric-queue-disc.h',
+        'model/pfabric-transport-ports.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

@@ -6,6 +6,8 @@
 
 #include "pfabric-fabric-routing.h"
 
+#include "pfabric-transport-ports.h"
+
 #include "ns3/abort.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
@@ -84,6 +86,7 @@ PfabricFabricRouting::PfabricFabricRouting()
       m_loadBalancing(SPRAY),
       m_flowcellBytes(65536),
       m_nextUp(0),
+      m_salt(Mix(0)),
       m_random(CreateObject<UniformRandomVariable>())
 {
     NS_LOG_FUNCTION(this);
@@ -165,20 +168,9 @@ PfabricFabricRouting::AssignStreams(int64_t stream)
 uint64_t
 PfabricFabricRouting::FlowHash(Ptr<const Packet> p, const Ipv4Header& header) const
 {
-    uint64_t ports = 0;
-    if ((header.GetProtocol() == 6 || header.GetProtocol() == 17) &&
-        header.GetFragmentOffset() == 0 && p->GetSize() >= 4)
-    {
-        // TCP and UDP both start with the 16-bit source and destination ports.
-        uint8_t bytes[4];
-        p->CopyData(bytes, 4);
-        ports = (uint64_t{bytes[0]} << 24) | (uint64_t{bytes[1]} << 16) |
-                (uint64_t{bytes[2]} << 8) | bytes[3];
-    }
+    uint64_t ports = pfabric::TransportPorts(p, header);
     uint64_t addresses = (uint64_t{header.GetSource().Get()} << 32) | header.GetDestination().Get();
-    // Salting with the node id keeps successive switches from making correlated choices.
-    uint64_t salt = m_ipv4 ? m_ipv4->GetObject<Node>()->GetId() : 0;
-    return Mix(Mix(addresses ^ Mix(salt)) ^ ((ports << 8) | header.GetProtocol()));
+    return Mix(Mix(addresses ^ m_salt) ^ ((ports << 8) | header.GetProtocol()));
 }
 
 uint32_t
@@ -342,6 +334,10 @@ void
 PfabricFabricRouting::SetIpv4(Ptr<Ipv4> ipv4)
 {
     m_ipv4 = ipv4;
+    // Salting the flow hash with the node id keeps successive switches from making correlated
+    // choices; computed once here, not per packet. The stack is aggregated to its node by now.
+    Ptr<Node> node = ipv4->GetObject<Node>();
+    m_salt = Mix(node ? node->GetId() : 0);
 }
 
 void

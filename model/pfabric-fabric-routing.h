@@ -170,7 +170,7 @@ class PfabricFabricRouting : public pfabric::Ipv4RoutingProtocolCompat
     /**
      * @param p a packet whose transport header is at its start
      * @param header its IPv4 header
-     * @return a hash of its 5-tuple, salted with this node's id
+     * @return a hash of its 5-tuple, salted with this node's id (m_salt)
      */
     uint64_t FlowHash(Ptr<const Packet> p, const Ipv4Header& header) const;
 
@@ -205,6 +205,7 @@ class PfabricFabricRouting : public pfabric::Ipv4RoutingProtocolCompat
     LoadBalancing m_loadBalancing;        //!< how an up port is chosen
     uint64_t m_flowcellBytes;             //!< Flowcell: IP bytes per cell
     uint32_t m_nextUp;                    //!< Spray: the next up port
+    uint64_t m_salt;                      //!< Ecmp, Flowcell: the mixed node id
     std::unordered_map<uint64_t, Flowcell> m_flowcells; //!< Flowcell: state per flow hash
     Ptr<UniformRandomVariable> m_random;                //!< Random: the generator
     TracedCallback<Ptr<const Packet>, const Ipv4Header&, uint32_t> m_forwardTrace; //!< Forward

@@ -9,6 +9,7 @@
 #include "pfabric-buffer.h"
 #include "pfabric-compat.h"
 #include "pfabric-priority-tag.h"
+#include "pfabric-transport-ports.h"
 
 #include "ns3/abort.h"
 #include "ns3/ipv4-queue-disc-item.h"
@@ -118,19 +119,7 @@ PfabricQueueDisc::GetFlowKey(Ptr<const QueueDiscItem> item)
     }
     const Ipv4Header& header = ipv4->GetHeader();
     uint64_t addresses = (uint64_t{header.GetSource().Get()} << 32) | header.GetDestination().Get();
-    uint64_t ports = 0;
-    constexpr uint8_t TCP = 6;
-    constexpr uint8_t UDP = 17;
-    bool hasPorts = (header.GetProtocol() == TCP || header.GetProtocol() == UDP) &&
-                    header.GetFragmentOffset() == 0 && item->GetPacket()->GetSize() >= 4;
-    if (hasPorts)
-    {
-        // Both TCP and UDP start with the 16-bit source and destination ports.
-        uint8_t bytes[4];
-        item->GetPacket()->CopyData(bytes, 4);
-        ports = (uint64_t{bytes[0]} << 24) | (uint64_t{bytes[1]} << 16) |
-                (uint64_t{bytes[2]} << 8) | bytes[3];
-    }
+    uint64_t ports = pfabric::TransportPorts(item->GetPacket(), header);
     return {addresses, (ports << 8) | header.GetProtocol()};
 }
 
