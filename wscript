@@ -12,11 +12,17 @@ def build(bld):
         'helper/pfabric-fat-tree-helper.cc',
         'helper/pfabric-leaf-spine-helper.cc',
         'helper/pfabric-queue-disc-helper.cc',
+        'helper/pfabric-scheme-helper.cc',
         'helper/pfabric-single-switch-helper.cc',
+        'model/pfabric-baseline-tcp-socket.cc',
         'model/pfabric-buffer.cc',
         'model/pfabric-fabric-routing.cc',
+        'model/pfabric-line-rate-congestion-ops.cc',
+        'model/pfabric-min-tcp-socket.cc',
+        'model/pfabric-preset.cc',
         'model/pfabric-priority-tag.cc',
         'model/pfabric-queue-disc.cc',
+        'model/pfabric-tcp-socket-factory.cc',
         'model/pfabric-transport-ports.cc',
     ]
 
@@ -27,6 +33,7 @@ def build(bld):
         'test/pfabric-queue-disc-helper-test.cc',
         'test/pfabric-queue-disc-test.cc',
         'test/pfabric-preemption-test.cc',
+        'test/pfabric-transport-test.cc',
     ]
 
     headers = bld(features='ns3header')
@@ -37,12 +44,18 @@ def build(bld):
         'helper/pfabric-fat-tree-helper.h',
         'helper/pfabric-leaf-spine-helper.h',
         'helper/pfabric-queue-disc-helper.h',
+        'helper/pfabric-scheme-helper.h',
         'helper/pfabric-single-switch-helper.h',
+        'model/pfabric-baseline-tcp-socket.h',
         'model/pfabric-buffer.h',
         'model/pfabric-compat.h',
         'model/pfabric-fabric-routing.h',
+        'model/pfabric-line-rate-congestion-ops.h',
+        'model/pfabric-min-tcp-socket.h',
+        'model/pfabric-preset.h',
         'model/pfabric-priority-tag.h',
         'model/pfabric-queue-disc.h',
+        'model/pfabric-tcp-socket-factory.h',
         'model/pfabric-transport-ports.h',
     ]
 

@@ -14,11 +14,10 @@
 //               switch --- receiver        all links 10 Gb/s, 1 us
 //   sender 1 ---+
 //
-// A long flow (sender 0) starts at 0; a short flow (sender 1) starts later. Every port runs the
-// chosen queue (pfabric: PfabricQueueDisc; fifo: drop-tail FifoQueueDisc of the same size and the
-// same one-packet device queue). The flows use ns-3's TCP; until this module's MinTCP transport
-// exists, a "Tx" trace tags each data segment with the bytes its flow has not yet had
-// acknowledged. Completion is measured at the receiver (last byte delivered).
+// A long flow (sender 0) starts at 0; a short flow (sender 1) starts later. Every node runs the
+// chosen scheme (PfabricSchemeHelper: MinTCP or LineRate end hosts over pFabric ports, or TCP over
+// drop-tail, or DCTCP over RED), every number from the chosen preset unless overridden.
+// Completion is measured at the receiver (last byte delivered).
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -39,48 +38,14 @@ namespace pfabric
 /// The scenario's parameters (the example's command-line options).
 struct PreemptionParameters
 {
-    std::string queue = "pfabric"; //!< pfabric or fifo
-    std::string buffer = "22500B"; //!< every port's queue size
-    /// PfabricQueueDisc::DequeueMode. Not the model's default: the stand-in tagger gives a
-    /// window one priority, and MostUrgent's random ties would reorder ns-3 TCP's segments.
-    std::string dequeueMode = "EarliestOfMostUrgentFlow";
-    uint32_t longBytes = 5000000; //!< long flow size
-    uint32_t shortBytes = 100000; //!< short flow size
-    double shortStartUs = 1000;   //!< short flow start, microseconds
-    double stopS = 10;            //!< simulated-time limit, seconds
+    std::string scheme = "pfabric";   //!< pfabric, linerate, tcp or dctcp
+    std::string preset = "hotnets12"; //!< hotnets12 or sigcomm13
+    std::string buffer;               //!< every port's queue size; empty: the preset's
+    uint32_t longBytes = 5000000;     //!< long flow size
+    uint32_t shortBytes = 100000;     //!< short flow size
+    double shortStartUs = 1000;       //!< short flow start, microseconds
+    double stopS = 10;                //!< simulated-time limit, seconds
 };
-
-/// ns-3 TCP for a microsecond fabric: full-size segments, an ACK per segment, microsecond timers.
-inline void
-ConfigureDatacenterTcp()
-{
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1460));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
-    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(12));
-    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MicroSeconds(200)));
-    Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(MicroSeconds(1)));
-    Config::SetDefault("ns3::RttEstimator::InitialEstimation", TimeValue(MicroSeconds(100)));
-}
-
-/**
- * @brief Tag a data segment with its flow's unacknowledged bytes; control segments stay untagged.
- * @param flowBytes the flow's size
- * @param packet the segment payload about to be sent
- * @param socket the sending socket
- */
-inline void
-TagRemainingBytes(uint64_t flowBytes,
-                  Ptr<const Packet> packet,
-                  const TcpHeader& /* header */,
-                  Ptr<const TcpSocketBase> socket)
-{
-    if (packet->GetSize() > 0)
-    {
-        // ns-3's initial sequence number is 0 and the SYN takes it: data starts at 1.
-        uint64_t acked = socket->GetTxBuffer()->HeadSequence().GetValue() - 1;
-        PfabricPriorityTag::Set(ConstCast<Packet>(packet), flowBytes - acked);
-    }
-}
 
 /// One flow and its progress at the receiver.
 struct Flow
@@ -109,19 +74,7 @@ CountReceived(Flow* flow, Ptr<const Packet> packet, const Address& /* from */)
 }
 
 /**
- * @brief Start tagging a bulk sender's segments (its socket exists once the application runs).
- * @param bulk the application
- * @param flowBytes its flow's size
- */
-inline void
-StartTagging(Ptr<BulkSendApplication> bulk, uint64_t flowBytes)
-{
-    bulk->GetSocket()->TraceConnectWithoutContext("Tx",
-                                                  MakeBoundCallback(&TagRemainingBytes, flowBytes));
-}
-
-/**
- * @brief Run the scenario once (configure TCP first: ConfigureDatacenterTcp).
+ * @brief Run the scenario once.
  * @param p the parameters
  * @param withLongFlow false: the short flow alone
  * @return completion time of the short flow and of the long flow (negative: none)
@@ -138,26 +91,13 @@ RunPreemption(const PreemptionParameters& p, bool withLongFlow)
                                           link.Install(nodes.Get(1), nodes.Get(2)),
                                           link.Install(nodes.Get(2), nodes.Get(3))};
     InternetStackHelper().Install(nodes);
-    for (const auto& devices : links)
+    PfabricSchemeHelper scheme(p.scheme, p.preset);
+    if (!p.buffer.empty())
     {
-        if (p.queue == "pfabric")
-        {
-            PfabricQueueDiscHelper pfabric;
-            pfabric.SetQueueDiscAttribute("MaxSize", QueueSizeValue(QueueSize(p.buffer)));
-            pfabric.SetQueueDiscAttribute("DequeueMode", StringValue(p.dequeueMode));
-            pfabric.Install(devices);
-        }
-        else
-        {
-            for (uint32_t i = 0; i < devices.GetN(); ++i)
-            {
-                PfabricQueueDiscHelper::LimitDeviceQueue(devices.Get(i));
-            }
-            TrafficControlHelper fifo;
-            fifo.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue(p.buffer));
-            fifo.Install(devices);
-        }
+        scheme.SetQueueDiscAttribute("MaxSize", QueueSizeValue(QueueSize(p.buffer)));
     }
+    QueueDiscContainer queueDiscs = scheme.Install(nodes);
+    PfabricSchemeHelper::AssignStreams(queueDiscs, 1);
     Ipv4AddressHelper addresses("10.1.1.0", "255.255.255.0");
     for (const auto& devices : links)
     {
@@ -174,16 +114,16 @@ RunPreemption(const PreemptionParameters& p, bool withLongFlow)
     }
     for (Flow& flow : flows) // the vector no longer changes: &flow stays valid
     {
-        PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
+        PacketSinkHelper sinkHelper(PfabricSchemeHelper::GetSocketFactoryType().GetName(),
                                     InetSocketAddress(Ipv4Address::GetAny(), flow.port));
         Ptr<Application> sink = sinkHelper.Install(nodes.Get(3)).Get(0);
         sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&CountReceived, &flow));
-        BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(receiver, flow.port));
+        BulkSendHelper source(PfabricSchemeHelper::GetSocketFactoryType().GetName(),
+                              InetSocketAddress(receiver, flow.port));
         source.SetAttribute("MaxBytes", UintegerValue(flow.bytes));
         Ptr<BulkSendApplication> bulk =
             DynamicCast<BulkSendApplication>(source.Install(nodes.Get(flow.sender)).Get(0));
         bulk->SetStartTime(flow.start);
-        Simulator::Schedule(flow.start + NanoSeconds(1), &StartTagging, bulk, uint64_t{flow.bytes});
     }
     Simulator::Stop(Seconds(p.stopS));
     Simulator::Run();

@@ -9,11 +9,12 @@
 // the short flow alone and then with the long one, and prints both flows' completion times and
 // the short flow's slowdown.
 //
-//   ./pfabric run pfabric-preemption -- --queue=fifo
-//   ./ns3 run "pfabric-preemption --queue=pfabric --shortBytes=50000"
+//   ./pfabric run pfabric-preemption -- --scheme=tcp
+//   ./ns3 run "pfabric-preemption --scheme=linerate --preset=sigcomm13 --shortBytes=50000"
 
 #include "pfabric-preemption-scenario.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -40,22 +41,28 @@ main(int argc, char* argv[])
 {
     pfabric::PreemptionParameters p;
     CommandLine cmd(__FILE__);
-    cmd.AddValue("queue", "Queue at every port: pfabric or fifo (drop-tail)", p.queue);
-    cmd.AddValue("buffer", "Queue size of every port, e.g. 22500B or 15p", p.buffer);
-    cmd.AddValue("dequeueMode",
-                 "PfabricQueueDisc dequeue: MostUrgent or EarliestOfMostUrgentFlow",
-                 p.dequeueMode);
+    cmd.AddValue("scheme", "pfabric, linerate, tcp or dctcp", p.scheme);
+    cmd.AddValue("preset", "hotnets12 or sigcomm13: every number of the scheme", p.preset);
+    cmd.AddValue("buffer",
+                 "Queue size of every port, e.g. 22500B or 15p (default: the preset's)",
+                 p.buffer);
     cmd.AddValue("longBytes", "Size of the long flow, bytes", p.longBytes);
     cmd.AddValue("shortBytes", "Size of the short flow, bytes", p.shortBytes);
     cmd.AddValue("shortStartUs", "Start of the short flow, microseconds", p.shortStartUs);
     cmd.AddValue("stopS", "Simulated-time limit, seconds", p.stopS);
     cmd.Parse(argc, argv);
 
-    if (p.queue != "pfabric" && p.queue != "fifo")
+    auto schemes = PfabricSchemeHelper::GetSchemes();
+    if (std::find(schemes.begin(), schemes.end(), p.scheme) == schemes.end())
     {
-        Fail("--queue=" + p.queue + ": expected pfabric or fifo");
+        Fail("--scheme=" + p.scheme + ": expected pfabric, linerate, tcp or dctcp");
     }
-    // --buffer and --dequeueMode are checked by PfabricQueueDisc itself when it is created.
+    auto presets = PfabricPreset::GetNames();
+    if (std::find(presets.begin(), presets.end(), p.preset) == presets.end())
+    {
+        Fail("--preset=" + p.preset + ": expected hotnets12 or sigcomm13");
+    }
+    // --buffer is checked by the queue disc itself when it is created.
     if (p.longBytes == 0 || p.shortBytes == 0)
     {
         Fail("--longBytes and --shortBytes must be positive");
@@ -69,11 +76,10 @@ main(int argc, char* argv[])
         Fail("--stopS must be positive");
     }
 
-    pfabric::ConfigureDatacenterTcp();
     Time alone = pfabric::RunPreemption(p, false).first;
     auto [shortFct, longFct] = pfabric::RunPreemption(p, true);
-    std::cout << "queue=" << p.queue << " buffer=" << p.buffer << " dequeueMode=" << p.dequeueMode
-              << "\n"
+    std::cout << "scheme=" << p.scheme << " preset=" << p.preset
+              << " buffer=" << (p.buffer.empty() ? "preset" : p.buffer) << "\n"
               << "long flow:  " << p.longBytes << " B from 0 us, completed in "
               << longFct.As(Time::US) << "\n"
               << "short flow: " << p.shortBytes << " B from " << p.shortStartUs

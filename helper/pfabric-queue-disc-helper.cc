@@ -34,6 +34,12 @@ PfabricQueueDiscHelper::SetQueueDiscAttribute(const std::string& name, const Att
 }
 
 void
+PfabricQueueDiscHelper::SetQueueDiscType(const std::string& type)
+{
+    m_queueDiscFactory = ObjectFactory(type);
+}
+
+void
 PfabricQueueDiscHelper::LimitDeviceQueue(Ptr<NetDevice> device)
 {
     NS_LOG_FUNCTION(device);

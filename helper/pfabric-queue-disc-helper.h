@@ -45,7 +45,15 @@ class PfabricQueueDiscHelper
     void SetQueueDiscAttribute(const std::string& name, const AttributeValue& value);
 
     /**
-     * @brief Install a PfabricQueueDisc on each device (nodes need the internet stack).
+     * @brief Install another queue disc type instead of PfabricQueueDisc (the baselines'
+     * drop-tail and RED ports get the same one-packet device queue); resets the attributes.
+     * @param type the queue disc's TypeId name, e.g. "ns3::FifoQueueDisc"
+     */
+    void SetQueueDiscType(const std::string& type);
+
+    /**
+     * @brief Install the queue disc (PfabricQueueDisc unless SetQueueDiscType) on each device
+     * (nodes need the internet stack).
      * @param devices the devices
      * @return the queue discs, in the order of the devices
      */

@@ -8,6 +8,7 @@
 
 #include "pfabric-buffer.h"
 #include "pfabric-compat.h"
+#include "pfabric-preset.h"
 #include "pfabric-priority-tag.h"
 #include "pfabric-transport-ports.h"
 
@@ -38,7 +39,7 @@ PfabricQueueDisc::GetTypeId()
                 "The buffer size, in packets (\"15p\") or bytes (\"22500B\"); sizes "
                 "count IP packets with headers. The default is HotNets 2012's 22.5 KB, "
                 "about one bandwidth-delay product of a 10 Gb/s fabric.",
-                QueueSizeValue(QueueSize("22500B")),
+                QueueSizeValue(PfabricPreset::Get("hotnets12").pfabricBuffer),
                 MakeQueueSizeAccessor(
                     &PfabricQueueDisc::SetBufferSize,
                     static_cast<QueueSize (PfabricQueueDisc::*)() const>(&QueueDisc::GetMaxSize)),

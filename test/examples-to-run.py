@@ -5,6 +5,9 @@
 
 cpp_examples = [
     ("pfabric-preemption", "True", "False"),
+    ("pfabric-preemption --scheme=linerate --preset=sigcomm13", "True", "False"),
+    ("pfabric-preemption --scheme=tcp", "True", "False"),
+    ("pfabric-preemption --scheme=dctcp --preset=sigcomm13", "True", "False"),
     ("pfabric-fabric --topology=fattree --k=4", "True", "False"),
     ("pfabric-fabric --topology=leafspine --leaves=3 --hostsPerLeaf=4 --spines=2", "True", "False"),
     ("pfabric-routing-cost --k=4 --packetsPerHost=50 --repeat=1", "True", "False"),

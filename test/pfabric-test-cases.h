@@ -33,6 +33,9 @@ std::vector<TestCase*> MakeFabricTestCases();
 /// @return the end-to-end test cases over one pFabric bottleneck
 std::vector<TestCase*> MakePreemptionTestCases();
 
+/// @return the transport test cases (MinTCP, LineRate, TCP, DCTCP)
+std::vector<TestCase*> MakeTransportTestCases();
+
 } // namespace tests
 } // namespace pfabric
 } // namespace ns3

@@ -26,7 +26,8 @@ class PfabricTestSuite : public TestSuite
         for (auto make : {MakeQueueDiscTestCases,
                           MakeQueueDiscHelperTestCases,
                           MakeFabricTestCases,
-                          MakePreemptionTestCases})
+                          MakePreemptionTestCases,
+                          MakeTransportTestCases})
         {
             for (TestCase* testCase : make())
             {

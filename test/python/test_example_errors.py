@@ -11,10 +11,10 @@ from conftest import RunExample
 @pytest.mark.parametrize(
     ("argument", "message"),
     [
-        ("--queue=red", "--queue=red: expected pfabric or fifo"),
+        ("--scheme=red", "--scheme=red: expected pfabric, linerate, tcp or dctcp"),
+        ("--preset=sigcomm14", "--preset=sigcomm14: expected hotnets12 or sigcomm13"),
         ("--shortBytes=0", "--longBytes and --shortBytes must be positive"),
         ("--buffer=0p", "PfabricQueueDisc: MaxSize must hold at least one packet or byte, got 0p"),
-        ("--dequeueMode=Fastest", "Fastest is not a valid enum value"),
     ],
 )
 def test_bad_parameter_stops_with_its_name(run_example: RunExample, argument: str,

@@ -1,0 +1,114 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFABRIC_SCHEME_HELPER_H
+#define PFABRIC_SCHEME_HELPER_H
+
+#include "ns3/attribute.h"
+#include "ns3/node-container.h"
+#include "ns3/pfabric-preset.h"
+#include "ns3/queue-disc-container.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup pfabric
+ *
+ * @brief Installs one of the four packet-level schemes of the pFabric comparison on a set of
+ * nodes, every number taken from a preset (PfabricPreset).
+ *
+ * | scheme   | end hosts (PfabricTcpSocketFactory) | every port, host NICs included       |
+ * |----------|-------------------------------------|--------------------------------------|
+ * | pfabric  | MinTCP                              | PfabricQueueDisc                     |
+ * | linerate | LineRate                            | PfabricQueueDisc                     |
+ * | tcp      | TCP (NewReno)                       | FifoQueueDisc (drop-tail)            |
+ * | dctcp    | DCTCP (TcpDctcp, ECN)               | RedQueueDisc marking at K            |
+ *
+ * Every device gets the one-packet device queue of PfabricQueueDiscHelper. Applications create
+ * sockets with GetSocketFactoryType(). Any preset number can be overridden with
+ * SetSocketFactoryAttribute / SetQueueDiscAttribute (applied after the preset).
+ */
+class PfabricSchemeHelper
+{
+  public:
+    /**
+     * @brief Choose a scheme and a preset (stops with a message naming the known ones).
+     * @param scheme pfabric, linerate, tcp or dctcp
+     * @param preset hotnets12 or sigcomm13
+     */
+    PfabricSchemeHelper(const std::string& scheme = "pfabric",
+                        const std::string& preset = "hotnets12");
+
+    /// @param scheme pfabric, linerate, tcp or dctcp
+    void SetScheme(const std::string& scheme);
+
+    /// @param preset hotnets12 or sigcomm13
+    void SetPreset(const std::string& preset);
+
+    /// @return the scheme's name
+    std::string GetScheme() const;
+
+    /// @return the preset in use
+    const PfabricPreset& GetPreset() const;
+
+    /**
+     * @brief Override an attribute of the nodes' PfabricTcpSocketFactory.
+     * @param name the attribute, e.g. "Rto"
+     * @param value its value
+     */
+    void SetSocketFactoryAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * @brief Override an attribute of the ports' queue discs.
+     * @param name the attribute, e.g. "MaxSize"
+     * @param value its value
+     */
+    void SetQueueDiscAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * @brief Install the scheme: a PfabricTcpSocketFactory on every node, the scheme's queue disc
+     * on every device other than loopback (nodes need the internet stack; any root queue disc
+     * is replaced).
+     * @param nodes hosts and switches
+     * @return the queue discs installed
+     */
+    QueueDiscContainer Install(NodeContainer nodes) const;
+
+    /// @return the TypeId applications create sockets with: ns3::PfabricTcpSocketFactory
+    static TypeId GetSocketFactoryType();
+
+    /// @return the names of the schemes
+    static std::vector<std::string> GetSchemes();
+
+    /// @return the display name used in figures, e.g. "MinTCP+pFabric"
+    std::string GetDisplayName() const;
+
+    /**
+     * @brief Fix the random streams of queue discs installed by a scheme.
+     * @param queueDiscs the queue discs
+     * @param stream the first stream index
+     * @return the number of streams assigned
+     */
+    static int64_t AssignStreams(const QueueDiscContainer& queueDiscs, int64_t stream);
+
+  private:
+    /// An attribute override.
+    using Override = std::pair<std::string, Ptr<AttributeValue>>;
+
+    std::string m_scheme;                       //!< pfabric, linerate, tcp or dctcp
+    const PfabricPreset* m_preset;              //!< the preset
+    std::vector<Override> m_socketOverrides;    //!< applied after the preset
+    std::vector<Override> m_queueDiscOverrides; //!< applied after the preset
+};
+
+} // namespace ns3
+
+#endif /* PFABRIC_SCHEME_HELPER_H */

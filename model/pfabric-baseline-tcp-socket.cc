@@ -1,0 +1,86 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-baseline-tcp-socket.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfabricBaselineTcpSocket");
+
+NS_OBJECT_ENSURE_REGISTERED(PfabricBaselineTcpSocket);
+
+TypeId
+PfabricBaselineTcpSocket::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::PfabricBaselineTcpSocket")
+                            .SetParent<TcpSocketBase>()
+                            .SetGroupName("Pfabric")
+                            .AddConstructor<PfabricBaselineTcpSocket>();
+    return tid;
+}
+
+PfabricBaselineTcpSocket::PfabricBaselineTcpSocket()
+    : TcpSocketBase(),
+      m_minDupAckThreshold(3),
+      m_dupAckWindowFraction(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+PfabricBaselineTcpSocket::PfabricBaselineTcpSocket(const PfabricBaselineTcpSocket& sock)
+    : TcpSocketBase(sock),
+      m_minDupAckThreshold(sock.m_minDupAckThreshold),
+      m_dupAckWindowFraction(sock.m_dupAckWindowFraction)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+PfabricBaselineTcpSocket::~PfabricBaselineTcpSocket()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+PfabricBaselineTcpSocket::SetAdaptiveDupAckThreshold(uint32_t minThreshold, double windowFraction)
+{
+    NS_ABORT_MSG_IF(minThreshold == 0 || windowFraction < 0,
+                    "PfabricBaselineTcpSocket: the duplicate-ACK threshold needs a minimum of at "
+                    "least 1 and a non-negative window fraction");
+    m_minDupAckThreshold = minThreshold;
+    m_dupAckWindowFraction = windowFraction;
+}
+
+Ptr<TcpSocketBase>
+PfabricBaselineTcpSocket::Fork()
+{
+    return CopyObject<PfabricBaselineTcpSocket>(this);
+}
+
+void
+PfabricBaselineTcpSocket::ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader)
+{
+    if (m_dupAckWindowFraction > 0)
+    {
+        double windowSegments =
+            static_cast<double>(m_tcb->m_cWnd.Get()) / static_cast<double>(m_tcb->m_segmentSize);
+        auto threshold = std::max(m_minDupAckThreshold,
+                                  static_cast<uint32_t>(m_dupAckWindowFraction * windowSegments));
+        if (threshold != GetRetxThresh())
+        {
+            SetRetxThresh(threshold);
+        }
+    }
+    TcpSocketBase::ReceivedAck(packet, tcpHeader);
+}
+
+} // namespace ns3

@@ -1,0 +1,287 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-tcp-socket-factory.h"
+
+#include "pfabric-baseline-tcp-socket.h"
+#include "pfabric-compat.h"
+#include "pfabric-line-rate-congestion-ops.h"
+#include "pfabric-min-tcp-socket.h"
+#include "pfabric-preset.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/loopback-net-device.h"
+#include "ns3/node.h"
+#include "ns3/rtt-estimator.h"
+#include "ns3/string.h"
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-dctcp.h"
+#include "ns3/tcp-l4-protocol.h"
+#include "ns3/tcp-recovery-ops.h"
+#include "ns3/uinteger.h"
+
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfabricTcpSocketFactory");
+
+NS_OBJECT_ENSURE_REGISTERED(PfabricTcpSocketFactory);
+
+namespace
+{
+/// Receive buffer, hence the largest advertised window (window scaling tops out at 1 GiB).
+constexpr uint32_t RECEIVE_BUFFER_BYTES = 1U << 30;
+} // namespace
+
+TypeId
+PfabricTcpSocketFactory::GetTypeId()
+{
+    const PfabricPreset& preset = PfabricPreset::Get("hotnets12");
+    static TypeId tid =
+        TypeId("ns3::PfabricTcpSocketFactory")
+            .SetParent<SocketFactory>()
+            .SetGroupName("Pfabric")
+            .AddConstructor<PfabricTcpSocketFactory>()
+            .AddAttribute(
+                "Transport",
+                "The end-host transport of the sockets this factory creates: MinTcp, "
+                "LineRate, Tcp (TcpNewReno) or Dctcp (TcpDctcp with ECN).",
+                EnumValue(MIN_TCP),
+                pfabric::MakeEnumAccessorCompat<Transport>(&PfabricTcpSocketFactory::m_transport),
+                MakeEnumChecker(MIN_TCP,
+                                "MinTcp",
+                                LINE_RATE,
+                                "LineRate",
+                                TCP,
+                                "Tcp",
+                                DCTCP,
+                                "Dctcp"))
+            .AddAttribute("SegmentSize",
+                          "TCP payload bytes per full segment (1460: 1500-byte IP packets).",
+                          UintegerValue(preset.segmentSize),
+                          MakeUintegerAccessor(&PfabricTcpSocketFactory::m_segmentSize),
+                          MakeUintegerChecker<uint32_t>(1, 65495))
+            .AddAttribute("HeaderBytes",
+                          "Bytes the network adds to a segment's payload (TCP, IP and link "
+                          "headers); LineRate paces by payload + HeaderBytes.",
+                          UintegerValue(preset.headerBytes + preset.linkHeaderBytes),
+                          MakeUintegerAccessor(&PfabricTcpSocketFactory::m_headerBytes),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("InitialWindow",
+                          "Initial congestion window, in segments (MinTCP and the baselines; "
+                          "LineRate's window exceeds any flow).",
+                          UintegerValue(preset.initialWindow),
+                          MakeUintegerAccessor(&PfabricTcpSocketFactory::m_initialWindow),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("MaxWindow",
+                          "MinTCP: largest congestion window, in segments; 0: no cap.",
+                          UintegerValue(preset.minTcpMaxWindow),
+                          MakeUintegerAccessor(&PfabricTcpSocketFactory::m_maxWindow),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Rto",
+                          "MinTCP and LineRate: the fixed retransmission timeout (no RTT "
+                          "estimation, no back-off).",
+                          TimeValue(preset.minTcpRto),
+                          MakeTimeAccessor(&PfabricTcpSocketFactory::m_rto),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("ProbeAfterTimeouts",
+                          "MinTCP and LineRate: after this many consecutive timeouts send "
+                          "one-byte probes until an ACK advances; 0: never.",
+                          UintegerValue(preset.probeAfterTimeouts),
+                          MakeUintegerAccessor(&PfabricTcpSocketFactory::m_probeAfterTimeouts),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("PriorityOffset",
+                          "MinTCP and LineRate: added to a data segment's remaining bytes, so "
+                          "that data never ties with ACKs (priority 0).",
+                          UintegerValue(preset.priorityOffset),
+                          MakeUintegerAccessor(&PfabricTcpSocketFactory::m_priorityOffset),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("LineRate",
+                          "LineRate: the rate it paces at; 0 bps: the DataRate of the node's "
+                          "first NIC.",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&PfabricTcpSocketFactory::m_lineRate),
+                          MakeDataRateChecker())
+            .AddAttribute("MinRto",
+                          "TCP and DCTCP: the minimum retransmission timeout.",
+                          TimeValue(preset.baselineMinRto),
+                          MakeTimeAccessor(&PfabricTcpSocketFactory::m_minRto),
+                          MakeTimeChecker())
+            .AddAttribute("ClockGranularity",
+                          "TCP and DCTCP: the RTO calculation's clock granularity.",
+                          TimeValue(preset.clockGranularity),
+                          MakeTimeAccessor(&PfabricTcpSocketFactory::m_clockGranularity),
+                          MakeTimeChecker())
+            .AddAttribute("FastRetransmit",
+                          "TCP and DCTCP: retransmit on duplicate ACKs (off in HotNets 2012: "
+                          "spraying reorders).",
+                          BooleanValue(preset.baselineFastRetransmit),
+                          MakeBooleanAccessor(&PfabricTcpSocketFactory::m_fastRetransmit),
+                          MakeBooleanChecker())
+            .AddAttribute("DupAckThreshold",
+                          "TCP and DCTCP with FastRetransmit: the (smallest) duplicate-ACK "
+                          "threshold.",
+                          UintegerValue(preset.dupAckThreshold),
+                          MakeUintegerAccessor(&PfabricTcpSocketFactory::m_dupAckThreshold),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("DupAckWindowFraction",
+                          "TCP and DCTCP with FastRetransmit: the threshold is max("
+                          "DupAckThreshold, fraction * cwnd in segments); 0: fixed.",
+                          DoubleValue(preset.dupAckWindowFraction),
+                          MakeDoubleAccessor(&PfabricTcpSocketFactory::m_dupAckWindowFraction),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("DctcpG",
+                          "DCTCP: the gain g of the marked-fraction estimate.",
+                          DoubleValue(preset.dctcpG),
+                          MakeDoubleAccessor(&PfabricTcpSocketFactory::m_dctcpG),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddTraceSource("SocketCreated",
+                            "A socket was created and configured (accepted connections are "
+                            "forks of their listening socket and are not reported).",
+                            MakeTraceSourceAccessor(&PfabricTcpSocketFactory::m_socketCreatedTrace),
+                            "ns3::PfabricTcpSocketFactory::SocketCreatedCallback");
+    return tid;
+}
+
+PfabricTcpSocketFactory::PfabricTcpSocketFactory()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+PfabricTcpSocketFactory::~PfabricTcpSocketFactory()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+PfabricTcpSocketFactory::Transport
+PfabricTcpSocketFactory::GetTransport() const
+{
+    return m_transport;
+}
+
+DataRate
+PfabricTcpSocketFactory::GetPacingLineRate() const
+{
+    if (m_lineRate.GetBitRate() > 0)
+    {
+        return m_lineRate;
+    }
+    Ptr<Node> node = GetObject<Node>();
+    for (uint32_t i = 0; i < node->GetNDevices(); ++i)
+    {
+        Ptr<NetDevice> device = node->GetDevice(i);
+        DataRateValue rate;
+        if (!DynamicCast<LoopbackNetDevice>(device) &&
+            device->GetAttributeFailSafe("DataRate", rate))
+        {
+            return rate.Get();
+        }
+    }
+    NS_ABORT_MSG("PfabricTcpSocketFactory: node " << node->GetId()
+                                                  << " has no NIC with a DataRate; set LineRate");
+    return DataRate(0);
+}
+
+void
+PfabricTcpSocketFactory::ConfigureCommon(Ptr<TcpSocketBase> socket,
+                                         uint32_t initialWindow,
+                                         Time initialRtt) const
+{
+    Ptr<Node> node = GetObject<Node>();
+    NS_ABORT_MSG_IF(node == nullptr,
+                    "PfabricTcpSocketFactory: aggregate the factory to a node before use");
+    Ptr<TcpL4Protocol> tcp = node->GetObject<TcpL4Protocol>();
+    NS_ABORT_MSG_IF(tcp == nullptr,
+                    "PfabricTcpSocketFactory: node " << node->GetId() << " has no TCP; install "
+                                                     << "the Internet stack first");
+    socket->SetNode(node);
+    socket->SetTcp(tcp);
+    socket->SetRtt(
+        CreateObjectWithAttributes<RttMeanDeviation>("InitialEstimation", TimeValue(initialRtt)));
+    socket->SetRecoveryAlgorithm(CreateObject<TcpClassicRecovery>());
+    socket->SetAttribute("SegmentSize", UintegerValue(m_segmentSize));
+    socket->SetAttribute("InitialCwnd", UintegerValue(initialWindow));
+    socket->SetAttribute("DelAckCount", UintegerValue(1));
+    socket->SetAttribute("TcpNoDelay", BooleanValue(true));
+    socket->SetAttribute("Sack", BooleanValue(true));
+    socket->SetAttribute("Timestamp", BooleanValue(false));
+    socket->SetAttribute("LimitedTransmit", BooleanValue(false));
+    socket->SetAttribute("DataRetries", UintegerValue(std::numeric_limits<uint32_t>::max()));
+    socket->SetAttribute("SndBufSize", UintegerValue(std::numeric_limits<uint32_t>::max()));
+    socket->SetAttribute("RcvBufSize", UintegerValue(RECEIVE_BUFFER_BYTES));
+}
+
+Ptr<Socket>
+PfabricTcpSocketFactory::CreateSocket()
+{
+    NS_LOG_FUNCTION(this);
+    Ptr<TcpSocketBase> socket;
+    if (m_transport == MIN_TCP || m_transport == LINE_RATE)
+    {
+        auto minTcp = CreateObject<PfabricMinTcpSocket>();
+        bool lineRate = m_transport == LINE_RATE;
+        ConfigureCommon(minTcp,
+                        lineRate ? RECEIVE_BUFFER_BYTES / m_segmentSize : m_initialWindow,
+                        m_rto);
+        minTcp->SetCongestionControlAlgorithm(
+            lineRate ? Ptr<TcpCongestionOps>(CreateObject<PfabricLineRateCongestionOps>())
+                     : Ptr<TcpCongestionOps>(CreateObject<TcpNewReno>()));
+        minTcp->SetAttribute("ReTxThreshold", UintegerValue(NO_FAST_RETRANSMIT));
+        // The estimate is never used for the timer, but keep ns-3's RTO arithmetic tame.
+        minTcp->SetAttribute("MinRto", TimeValue(m_rto));
+        minTcp->SetAttribute("ClockGranularity", TimeValue(NanoSeconds(1)));
+        minTcp->SetFixedRto(m_rto);
+        minTcp->SetMaxWindow(lineRate ? 0 : m_maxWindow);
+        minTcp->SetProbeAfterTimeouts(m_probeAfterTimeouts);
+        minTcp->SetPriorityOffset(m_priorityOffset);
+        if (lineRate)
+        {
+            minTcp->SetLineRate(GetPacingLineRate(), m_headerBytes);
+        }
+        socket = minTcp;
+    }
+    else
+    {
+        auto baseline = CreateObject<PfabricBaselineTcpSocket>();
+        // ns-2 started the estimate at the minimum RTO (rtxcur_init_), not at ns-3's 1 s.
+        ConfigureCommon(baseline, m_initialWindow, m_minRto);
+        if (m_transport == DCTCP)
+        {
+            auto dctcp = CreateObject<TcpDctcp>();
+            dctcp->SetAttribute("DctcpShiftG", DoubleValue(m_dctcpG));
+            baseline->SetCongestionControlAlgorithm(dctcp);
+            baseline->SetAttribute("UseEcn", StringValue("On"));
+        }
+        else
+        {
+            baseline->SetCongestionControlAlgorithm(CreateObject<TcpNewReno>());
+        }
+        baseline->SetAttribute("MinRto", TimeValue(m_minRto));
+        baseline->SetAttribute("ClockGranularity", TimeValue(m_clockGranularity));
+        if (m_fastRetransmit)
+        {
+            baseline->SetAttribute("ReTxThreshold", UintegerValue(m_dupAckThreshold));
+            if (m_dupAckWindowFraction > 0)
+            {
+                baseline->SetAdaptiveDupAckThreshold(m_dupAckThreshold, m_dupAckWindowFraction);
+            }
+        }
+        else
+        {
+            baseline->SetAttribute("ReTxThreshold", UintegerValue(NO_FAST_RETRANSMIT));
+        }
+        socket = baseline;
+    }
+    m_socketCreatedTrace(socket);
+    return socket;
+}
+
+} // namespace ns3

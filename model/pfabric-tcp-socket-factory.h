@@ -1,0 +1,106 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFABRIC_TCP_SOCKET_FACTORY_H
+#define PFABRIC_TCP_SOCKET_FACTORY_H
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/socket-factory.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+class TcpSocketBase;
+
+/**
+ * @ingroup pfabric
+ *
+ * @brief Creates the TCP sockets of the four pFabric schemes' end hosts, configured for a
+ * microsecond fabric: MinTCP, LineRate, and the TCP and DCTCP baselines.
+ *
+ * Aggregate one to a node (PfabricSchemeHelper does) and create sockets with its TypeId, e.g.
+ * PacketSinkHelper("ns3::PfabricTcpSocketFactory", ...). ns-3's TcpSocketFactory always creates
+ * a plain TcpSocketBase configured from global defaults; this factory creates the socket class
+ * the Transport needs (PfabricMinTcpSocket, PfabricBaselineTcpSocket) and configures each one
+ * from its own attributes, so that different nodes can run different schemes and the attributes
+ * are visible on every ns-3 release (a TcpSocketBase subclass cannot show its own).
+ *
+ * Common to every transport: SegmentSize payload bytes per segment, an ACK for every segment,
+ * SACK, no timestamps (ACKs stay 40 bytes, as the ideal FCT assumes), Nagle off, never giving up
+ * on a connection, and buffers larger than any flow (the application hands the whole flow to the
+ * socket at once).
+ */
+class PfabricTcpSocketFactory : public SocketFactory
+{
+  public:
+    /// The end-host transport.
+    enum Transport
+    {
+        MIN_TCP,   //!< PfabricMinTcpSocket: fixed RTO, window cut only on timeout
+        LINE_RATE, //!< PfabricMinTcpSocket::SetLineRate: no rate control
+        TCP,       //!< PfabricBaselineTcpSocket with ns-3's TcpNewReno
+        DCTCP      //!< PfabricBaselineTcpSocket with ns-3's TcpDctcp and ECN
+    };
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    PfabricTcpSocketFactory();
+    ~PfabricTcpSocketFactory() override;
+
+    /**
+     * @brief Create a socket of the configured transport on the node this factory is
+     * aggregated to.
+     * @return the socket
+     */
+    Ptr<Socket> CreateSocket() override;
+
+    /// @return the configured transport
+    Transport GetTransport() const;
+
+    /// The fast-retransmit threshold that turns fast retransmit off (ns-2: dynamic_dupack_).
+    static constexpr uint32_t NO_FAST_RETRANSMIT = 1000000;
+
+  private:
+    /// @return the line rate a LineRate socket paces at: LineRate, or the node's NIC rate
+    DataRate GetPacingLineRate() const;
+
+    /**
+     * @brief Configure what every transport shares.
+     * @param socket the new socket
+     * @param initialWindow its initial window, in segments
+     * @param initialRtt the RTT estimate before the first sample
+     */
+    void ConfigureCommon(Ptr<TcpSocketBase> socket, uint32_t initialWindow, Time initialRtt) const;
+
+    Transport m_transport;         //!< which transport to create
+    uint32_t m_segmentSize;        //!< payload bytes per segment
+    uint32_t m_headerBytes;        //!< TCP/IP and link-layer bytes added to a segment
+    uint32_t m_initialWindow;      //!< initial window, segments (MinTCP, baselines)
+    uint32_t m_maxWindow;          //!< MinTCP window cap, segments, 0: none
+    Time m_rto;                    //!< MinTCP / LineRate fixed RTO
+    uint32_t m_probeAfterTimeouts; //!< MinTCP probe mode, 0: off
+    uint64_t m_priorityOffset;     //!< added to remaining bytes in data priorities
+    DataRate m_lineRate;           //!< LineRate pacing rate, 0: the node's NIC rate
+    Time m_minRto;                 //!< baselines: minimum RTO
+    Time m_clockGranularity;       //!< baselines: RTO clock granularity
+    bool m_fastRetransmit;         //!< baselines: fast retransmit on
+    uint32_t m_dupAckThreshold;    //!< baselines: (smallest) duplicate-ACK threshold
+    double m_dupAckWindowFraction; //!< baselines: threshold as a fraction of cwnd, 0: fixed
+    double m_dctcpG;               //!< DCTCP's estimation gain g
+    TracedCallback<Ptr<TcpSocketBase>> m_socketCreatedTrace; //!< "SocketCreated"
+};
+
+} // namespace ns3
+
+#endif /* PFABRIC_TCP_SOCKET_FACTORY_H */

@@ -1,0 +1,812 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The end hosts of the four schemes (MinTCP, LineRate, TCP, DCTCP) on small fabrics: what each
+// one sends, when, and with which priority, checked segment by segment.
+
+#include "pfabric-test-cases.h"
+
+#include "ns3/error-model.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/loopback-net-device.h"
+#include "ns3/packet.h"
+#include "ns3/pfabric-min-tcp-socket.h"
+#include "ns3/pfabric-priority-tag.h"
+#include "ns3/pfabric-scheme-helper.h"
+#include "ns3/pfabric-single-switch-helper.h"
+#include "ns3/pfabric-tcp-socket-factory.h"
+#include "ns3/pointer.h"
+#include "ns3/queue-disc.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/tcp-header.h"
+#include "ns3/tcp-socket-base.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+namespace pfabric
+{
+namespace tests
+{
+namespace
+{
+
+constexpr uint32_t MSS = 1460;
+/// Flows start long after their connections are open.
+const Time FLOW_START = MicroSeconds(100);
+
+/// One segment as its socket handed it to IP.
+struct Segment
+{
+    Time at;           //!< when
+    uint32_t seq;      //!< first sequence number
+    uint32_t bytes;    //!< payload
+    uint64_t priority; //!< PfabricPriorityTag value; UINT64_MAX: none
+    bool retransmit;   //!< below the highest sequence sent before
+};
+
+/// A flow on a pre-opened connection, and everything its two sockets did.
+struct Flow
+{
+    uint32_t src = 0;                              //!< sending host
+    uint32_t dst = 1;                              //!< receiving host
+    uint32_t bytes = 0;                            //!< flow size
+    Time start = FLOW_START;                       //!< when the whole flow is handed to the socket
+    Ptr<Socket> sender;                            //!< sending socket
+    Ptr<Socket> receiver;                          //!< accepted socket
+    std::vector<Segment> sent;                     //!< the sender's segments
+    std::vector<Segment> acks;                     //!< the receiver's segments
+    std::vector<std::pair<Time, uint32_t>> acksIn; //!< ACK numbers the sender received
+    std::vector<std::pair<uint32_t, uint32_t>> windowCuts; //!< cwnd (old, new) decreases
+    uint32_t highestSent = 0;                              //!< highest sequence sent + 1
+    uint64_t delivered = 0;                                //!< bytes the receiver read
+    Time fct = Seconds(-1); //!< start to last byte acknowledged; negative: unfinished
+};
+
+/**
+ * @brief A flow to hand to Bed::Add.
+ * @param bytes its size
+ * @param src sending host
+ * @param dst receiving host
+ * @return the flow
+ */
+Flow
+FlowOf(uint32_t bytes, uint32_t src = 0, uint32_t dst = 1)
+{
+    Flow flow;
+    flow.bytes = bytes;
+    flow.src = src;
+    flow.dst = dst;
+    return flow;
+}
+
+uint64_t
+PriorityOf(Ptr<const Packet> packet)
+{
+    PfabricPriorityTag tag;
+    return packet->PeekPacketTag(tag) ? tag.GetPriority() : UINT64_MAX;
+}
+
+void
+RecordSent(Flow* flow, Ptr<const Packet> packet, const TcpHeader& header, Ptr<const TcpSocketBase>)
+{
+    uint32_t seq = header.GetSequenceNumber().GetValue();
+    bool retransmit = packet->GetSize() > 0 && seq < flow->highestSent;
+    flow->sent.push_back(
+        {Simulator::Now(), seq, packet->GetSize(), PriorityOf(packet), retransmit});
+    flow->highestSent = std::max(flow->highestSent, seq + packet->GetSize());
+}
+
+void
+RecordAckSent(Flow* flow,
+              Ptr<const Packet> packet,
+              const TcpHeader& header,
+              Ptr<const TcpSocketBase>)
+{
+    flow->acks.push_back({Simulator::Now(),
+                          header.GetSequenceNumber().GetValue(),
+                          packet->GetSize(),
+                          PriorityOf(packet),
+                          false});
+}
+
+void
+RecordAckReceived(Flow* flow, Ptr<const Packet>, const TcpHeader& header, Ptr<const TcpSocketBase>)
+{
+    if ((header.GetFlags() & TcpHeader::ACK) == 0 || Simulator::Now() < flow->start)
+    {
+        return;
+    }
+    uint32_t ack = header.GetAckNumber().GetValue();
+    flow->acksIn.emplace_back(Simulator::Now(), ack);
+    // ns-3's initial sequence number is 0 and the SYN takes it: the flow's data starts at 1.
+    if (ack == 1 + flow->bytes && flow->fct.IsNegative())
+    {
+        flow->fct = Simulator::Now() - flow->start;
+    }
+}
+
+void
+RecordWindow(Flow* flow, uint32_t oldValue, uint32_t newValue)
+{
+    if (newValue < oldValue)
+    {
+        flow->windowCuts.emplace_back(oldValue, newValue);
+    }
+}
+
+void
+Drain(Flow* flow, Ptr<Socket> socket)
+{
+    while (Ptr<Packet> packet = socket->Recv())
+    {
+        flow->delivered += packet->GetSize();
+    }
+}
+
+void
+Accepted(Flow* flow, Ptr<Socket> socket, const Address&)
+{
+    flow->receiver = socket;
+    socket->SetRecvCallback(MakeBoundCallback(&Drain, flow));
+    socket->TraceConnectWithoutContext("Tx", MakeBoundCallback(&RecordAckSent, flow));
+}
+
+void
+Connect(Ptr<Socket> socket, Ipv4Address address, uint16_t port)
+{
+    socket->Connect(InetSocketAddress(address, port));
+}
+
+void
+StartFlow(Flow* flow)
+{
+    flow->sender->Send(Create<Packet>(flow->bytes));
+}
+
+Ptr<NetDevice>
+Nic(Ptr<Node> node)
+{
+    for (uint32_t i = 0; i < node->GetNDevices(); ++i)
+    {
+        if (!DynamicCast<LoopbackNetDevice>(node->GetDevice(i)))
+        {
+            return node->GetDevice(i);
+        }
+    }
+    return nullptr;
+}
+
+/// A single-switch fabric running one scheme.
+class Bed
+{
+  public:
+    /**
+     * @brief Build the fabric.
+     * @param hosts number of hosts
+     * @param scheme pfabric, linerate, tcp or dctcp
+     * @param preset hotnets12 or sigcomm13
+     */
+    Bed(uint32_t hosts, const std::string& scheme, const std::string& preset = "hotnets12")
+        : fabric(hosts),
+          scheme(scheme, preset)
+    {
+        fabric.Build();
+    }
+
+    /// Install the scheme (after any overrides).
+    void Install()
+    {
+        queueDiscs = scheme.Install(NodeContainer(fabric.GetHosts(), fabric.GetSwitches()));
+        PfabricSchemeHelper::AssignStreams(queueDiscs, 1);
+    }
+
+    /**
+     * @brief Open a connection now and hand it a flow at flow->start.
+     * @param flow the flow (kept by the bed)
+     * @return the flow
+     */
+    Flow* Add(Flow flow)
+    {
+        flows.push_back(std::make_unique<Flow>(flow));
+        Flow* f = flows.back().get();
+        uint16_t port = 1000 + flows.size();
+        TypeId factory = PfabricSchemeHelper::GetSocketFactoryType();
+        Ptr<Socket> listener = Socket::CreateSocket(fabric.GetHosts().Get(f->dst), factory);
+        listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
+        listener->Listen();
+        listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                    MakeBoundCallback(&Accepted, f));
+        f->sender = Socket::CreateSocket(fabric.GetHosts().Get(f->src), factory);
+        f->sender->TraceConnectWithoutContext("Tx", MakeBoundCallback(&RecordSent, f));
+        f->sender->TraceConnectWithoutContext("Rx", MakeBoundCallback(&RecordAckReceived, f));
+        f->sender->TraceConnectWithoutContext("CongestionWindow",
+                                              MakeBoundCallback(&RecordWindow, f));
+        f->sender->Bind();
+        // Connect once the simulation runs: ns-3 wires the queue discs up when nodes initialise.
+        Simulator::ScheduleNow(&Connect, f->sender, fabric.GetHostAddress(f->dst), port);
+        Simulator::Schedule(f->start, &StartFlow, f);
+        return f;
+    }
+
+    /// @return the sender of flow i as a MinTCP socket
+    Ptr<PfabricMinTcpSocket> MinTcp(uint32_t i) const
+    {
+        return DynamicCast<PfabricMinTcpSocket>(flows.at(i)->sender);
+    }
+
+    /// Run to the end and clean up.
+    void Run(Time stop = Seconds(1))
+    {
+        Simulator::Stop(stop);
+        Simulator::Run();
+        Simulator::Destroy();
+    }
+
+    SingleSwitchHelper fabric;                //!< the fabric
+    PfabricSchemeHelper scheme;               //!< the scheme
+    QueueDiscContainer queueDiscs;            //!< every port
+    std::vector<std::unique_ptr<Flow>> flows; //!< the flows
+};
+
+/// Data segments only.
+std::vector<Segment>
+DataOf(const std::vector<Segment>& segments)
+{
+    std::vector<Segment> data;
+    std::copy_if(segments.begin(), segments.end(), std::back_inserter(data), [](const Segment& s) {
+        return s.bytes > 0;
+    });
+    return data;
+}
+
+/**
+ * MinTCP's initial window: exactly 12 segments leave before the first ACK returns, and each
+ * one carries the whole flow as its remaining size.
+ */
+class InitialWindowTest : public TestCase
+{
+  public:
+    InitialWindowTest()
+        : TestCase("MinTCP sends exactly its 12-segment initial window before the first ACK")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Bed bed(2, "pfabric");
+        bed.Install();
+        Flow* flow = bed.Add(FlowOf(100 * MSS));
+        bed.Run();
+        NS_TEST_ASSERT_MSG_EQ(flow->acksIn.empty(), false, "no ACK came back");
+        Time firstAck = flow->acksIn.front().first;
+        auto data = DataOf(flow->sent);
+        auto before = std::count_if(data.begin(), data.end(), [firstAck](const Segment& s) {
+            return s.at < firstAck;
+        });
+        NS_TEST_ASSERT_MSG_EQ(before, 12, "segments sent before the first ACK");
+        for (int i = 0; i < 12; ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(data[i].bytes, MSS, "a full segment");
+            NS_TEST_ASSERT_MSG_EQ(data[i].priority, 100 * MSS + 10, "remaining size + offset");
+        }
+        NS_TEST_ASSERT_MSG_EQ(flow->delivered, 100 * MSS, "the flow was delivered");
+        NS_TEST_ASSERT_MSG_EQ(flow->fct.IsStrictlyPositive(), true, "the flow completed");
+    }
+};
+
+/**
+ * One lost segment under MinTCP: the duplicate ACKs that follow trigger nothing; the fixed
+ * timeout resends exactly the hole, tagged with the remaining size at that moment.
+ *
+ * Ten segments leave at once; the receiver loses the fourth (index 3). It acknowledges three
+ * segments, then selectively acknowledges six with duplicate ACKs. At the timeout 3 * 1460 bytes
+ * are acknowledged and 6 * 1460 SACKed: the retransmission's priority is 1460 + 10.
+ */
+class LossRecoveryTest : public TestCase
+{
+  public:
+    LossRecoveryTest()
+        : TestCase("MinTCP ignores duplicate ACKs; the fixed RTO resends with the current "
+                   "remaining size")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Bed bed(2, "pfabric");
+        bed.Install();
+        // Receiver NIC packet indices: 0 SYN, 1 handshake ACK, then data segments from 2.
+        auto loss = CreateObject<ReceiveListErrorModel>();
+        loss->SetList({2 + 3});
+        Nic(bed.fabric.GetHosts().Get(1))->SetAttribute("ReceiveErrorModel", PointerValue(loss));
+        Flow* flow = bed.Add(FlowOf(10 * MSS));
+        bed.Run();
+
+        const uint32_t hole = 1 + 3 * MSS;
+        Time lastNewAck;
+        uint32_t highestAck = 0;
+        int dupAcks = 0;
+        for (const auto& [at, ack] : flow->acksIn)
+        {
+            if (ack > highestAck)
+            {
+                if (ack > hole)
+                {
+                    break;
+                }
+                highestAck = ack;
+                lastNewAck = at;
+            }
+            else if (ack == hole)
+            {
+                ++dupAcks;
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(highestAck, hole, "the cumulative ACK stopped at the hole");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(dupAcks, 3, "at least three duplicate ACKs");
+
+        std::vector<Segment> retransmissions;
+        for (const auto& s : DataOf(flow->sent))
+        {
+            if (s.retransmit)
+            {
+                retransmissions.push_back(s);
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(retransmissions.size(), 1, "exactly one segment resent");
+        const Segment& resent = retransmissions.front();
+        NS_TEST_ASSERT_MSG_EQ(resent.seq, hole, "the hole was resent");
+        NS_TEST_ASSERT_MSG_EQ(resent.at,
+                              lastNewAck + MicroSeconds(40),
+                              "resent one fixed RTO after the last new ACK, not on dupacks");
+        NS_TEST_ASSERT_MSG_EQ(resent.priority,
+                              MSS + 10,
+                              "priority: 10*1460 - 3*1460 - 6*1460 + 10");
+        NS_TEST_ASSERT_MSG_EQ(flow->delivered, 10 * MSS, "the flow was delivered");
+    }
+};
+
+/**
+ * Timeouts under MinTCP fire at exactly the fixed RTO, again and again, without back-off: the
+ * receiver hears nothing, and every retransmission comes one RTO after the previous one.
+ */
+class FixedRtoTest : public TestCase
+{
+  public:
+    /**
+     * @param preset hotnets12 (40 us) or sigcomm13 (45 us; probe mode off for this test)
+     * @param rto the preset's RTO
+     */
+    FixedRtoTest(const std::string& preset, Time rto)
+        : TestCase("MinTCP's timeouts fire every " + std::to_string(rto.GetMicroSeconds()) +
+                   " us without back-off (" + preset + ")"),
+          m_preset(preset),
+          m_rto(rto)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Bed bed(2, "pfabric", m_preset);
+        bed.scheme.SetSocketFactoryAttribute("ProbeAfterTimeouts", UintegerValue(0));
+        bed.Install();
+        auto blackhole = CreateObject<RateErrorModel>();
+        blackhole->SetAttribute("ErrorRate", DoubleValue(1));
+        blackhole->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+        blackhole->Disable();
+        Nic(bed.fabric.GetHosts().Get(1))
+            ->SetAttribute("ReceiveErrorModel", PointerValue(blackhole));
+        Simulator::Schedule(FLOW_START, &ErrorModel::Enable, blackhole);
+        Flow* flow = bed.Add(FlowOf(5 * MSS));
+        bed.Run(FLOW_START + m_rto * 20 + m_rto / 2);
+
+        auto data = DataOf(flow->sent);
+        NS_TEST_ASSERT_MSG_EQ(data.size(), 5 + 20, "five segments, then one per timeout");
+        const Time firstSent = data.front().at;
+        for (uint32_t i = 5; i < data.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(data[i].at,
+                                  firstSent + m_rto * (i - 4),
+                                  "timeout " << i - 4 << " at exactly that many RTOs");
+            NS_TEST_ASSERT_MSG_EQ(data[i].seq, 1, "the head resent");
+            NS_TEST_ASSERT_MSG_EQ(data[i].bytes, MSS, "a full segment");
+        }
+        NS_TEST_ASSERT_MSG_EQ(bed.flows.size(), 1, "one flow");
+    }
+
+    std::string m_preset; //!< preset
+    Time m_rto;           //!< its RTO
+};
+
+/**
+ * Priorities on a loss-free flow: every data segment carries the flow's size less what the
+ * sender has seen acknowledged, plus 10; they fall as ACKs arrive; ACKs, SYNs and FINs carry 0.
+ */
+class PriorityTagTest : public TestCase
+{
+  public:
+    PriorityTagTest()
+        : TestCase("MinTCP tags data with the remaining size, falling as ACKs arrive; control "
+                   "segments with 0")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Bed bed(2, "pfabric");
+        bed.Install();
+        // Small enough that slow start never overflows the sender's 15-packet NIC buffer: no
+        // loss, so nothing is selectively acknowledged and remaining = size - cumulative ACK.
+        Flow* flow = bed.Add(FlowOf(20 * MSS + 123));
+        bed.Run();
+        NS_TEST_ASSERT_MSG_EQ(flow->delivered, 20 * MSS + 123, "the flow was delivered");
+
+        auto data = DataOf(flow->sent);
+        std::size_t ackIndex = 0;
+        uint32_t acked = 0;
+        uint64_t previous = UINT64_MAX;
+        uint32_t falls = 0;
+        for (const auto& s : data)
+        {
+            while (ackIndex < flow->acksIn.size() && flow->acksIn[ackIndex].first <= s.at)
+            {
+                acked = std::max(acked, flow->acksIn[ackIndex].second - 1);
+                ++ackIndex;
+            }
+            NS_TEST_ASSERT_MSG_EQ(s.priority,
+                                  uint64_t{flow->bytes} - acked + 10,
+                                  "segment " << s.seq << ": remaining size + 10");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(s.priority, previous, "priorities never rise");
+            falls += s.priority < previous && previous != UINT64_MAX;
+            previous = s.priority;
+        }
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(falls, 5, "priorities fell as ACKs arrived");
+        NS_TEST_ASSERT_MSG_EQ(data.size(), 21, "no segment resent");
+        NS_TEST_ASSERT_MSG_EQ(DataOf(flow->acks).empty(), true, "the receiver sends no data");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(flow->acks.size(), 21, "an ACK per segment");
+        for (const auto& ack : flow->acks)
+        {
+            NS_TEST_ASSERT_MSG_EQ(ack.priority, 0, "ACKs are most urgent");
+        }
+        for (const auto& s : flow->sent)
+        {
+            if (s.bytes == 0)
+            {
+                NS_TEST_ASSERT_MSG_EQ(s.priority, 0, "the sender's SYN and ACKs are most urgent");
+            }
+        }
+    }
+};
+
+/**
+ * Probe mode (sigcomm13): the receiver hears nothing for a while. Timeouts 1 to 4 resend a full
+ * segment, timeouts 5, 6, ... send one-byte probes; the first probe that gets through is
+ * acknowledged, and full segments resume.
+ */
+class ProbeModeTest : public TestCase
+{
+  public:
+    ProbeModeTest()
+        : TestCase("MinTCP probes with one byte after 5 consecutive timeouts, until an ACK "
+                   "advances")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Bed bed(2, "pfabric", "sigcomm13");
+        bed.Install();
+        const Time rto = MicroSeconds(45);
+        auto blackhole = CreateObject<RateErrorModel>();
+        blackhole->SetAttribute("ErrorRate", DoubleValue(1));
+        blackhole->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+        blackhole->Disable();
+        Nic(bed.fabric.GetHosts().Get(1))
+            ->SetAttribute("ReceiveErrorModel", PointerValue(blackhole));
+        Simulator::Schedule(FLOW_START, &ErrorModel::Enable, blackhole);
+        // Heal between timeout 6 and 7: probe 3 (timeout 7) is the first to get through.
+        Simulator::Schedule(FLOW_START + rto * 6 + rto / 2, &ErrorModel::Disable, blackhole);
+        Flow* flow = bed.Add(FlowOf(5 * MSS));
+        std::vector<std::pair<Time, bool>> probing;
+        for (int i = 1; i <= 8; ++i)
+        {
+            Simulator::Schedule(FLOW_START + rto * i + NanoSeconds(10), [&probing, &bed]() {
+                probing.emplace_back(Simulator::Now(), bed.MinTcp(0)->IsProbing());
+            });
+        }
+        bed.Run();
+
+        auto data = DataOf(flow->sent);
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(data.size(), 5 + 7, "segments");
+        const Time firstSent = data.front().at;
+        for (int timeout = 1; timeout <= 7; ++timeout)
+        {
+            const Segment& s = data[4 + timeout];
+            NS_TEST_ASSERT_MSG_EQ(s.at, firstSent + rto * timeout, "timeout " << timeout);
+            NS_TEST_ASSERT_MSG_EQ(s.seq, 1, "the head");
+            uint32_t expected = timeout < 5 ? MSS : 1;
+            NS_TEST_ASSERT_MSG_EQ(s.bytes,
+                                  expected,
+                                  "timeout " << timeout << ": full segment before 5, probe after");
+            NS_TEST_ASSERT_MSG_EQ(s.priority, 5 * MSS + 10, "nothing acknowledged yet");
+        }
+        for (int timeout = 1; timeout <= 8; ++timeout)
+        {
+            // Probe 3 (timeout 7) is acknowledged a few microseconds after it leaves.
+            bool expected = timeout >= 5 && timeout <= 7;
+            NS_TEST_ASSERT_MSG_EQ(probing[timeout - 1].second,
+                                  expected,
+                                  "probing just after timeout " << timeout);
+        }
+        const Segment& afterProbe = data[4 + 8];
+        NS_TEST_ASSERT_MSG_GT(afterProbe.bytes, 1, "full segments resume after the ACK");
+        NS_TEST_ASSERT_MSG_LT(afterProbe.at, firstSent + rto * 8, "without waiting for a timeout");
+        NS_TEST_ASSERT_MSG_EQ(flow->delivered, 5 * MSS, "the flow was delivered");
+        NS_TEST_ASSERT_MSG_EQ(bed.MinTcp(0)->GetConsecutiveTimeouts(), 0, "counter reset");
+    }
+};
+
+/// NIC transmissions of data packets.
+struct NicBusy
+{
+    std::vector<Time> begins; //!< PhyTxBegin of each data packet
+    std::vector<Time> ends;   //!< PhyTxEnd of each data packet
+};
+
+void
+NoteTxBegin(NicBusy* busy, Ptr<const Packet> packet)
+{
+    if (packet->GetSize() > 100)
+    {
+        busy->begins.push_back(Simulator::Now());
+    }
+}
+
+void
+NoteTxEnd(NicBusy* busy, Ptr<const Packet> packet)
+{
+    if (packet->GetSize() > 100)
+    {
+        busy->ends.push_back(Simulator::Now());
+    }
+}
+
+/**
+ * A lone LineRate flow keeps its NIC busy from its first packet to its last, and completes in
+ * the fabric's ideal FCT.
+ */
+class LineRateAloneTest : public TestCase
+{
+  public:
+    LineRateAloneTest()
+        : TestCase("A lone LineRate flow keeps its NIC busy and completes in its ideal FCT")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Bed bed(2, "linerate");
+        bed.Install();
+        NicBusy busy;
+        Ptr<NetDevice> nic = Nic(bed.fabric.GetHosts().Get(0));
+        nic->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&NoteTxBegin, &busy));
+        nic->TraceConnectWithoutContext("PhyTxEnd", MakeBoundCallback(&NoteTxEnd, &busy));
+        const uint32_t bytes = 1000000;
+        Flow* flow = bed.Add(FlowOf(bytes));
+        Time ideal = bed.fabric.GetIdealFct(0, 1, bytes);
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(flow->delivered, bytes, "the flow was delivered");
+        NS_TEST_ASSERT_MSG_EQ(busy.begins.size(), (bytes + MSS - 1) / MSS, "no packet resent");
+        NS_TEST_ASSERT_MSG_EQ(busy.begins.front(),
+                              DataOf(flow->sent).front().at,
+                              "the first packet goes on the wire as it leaves the socket");
+        for (std::size_t i = 1; i < busy.begins.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL(busy.begins[i],
+                                      busy.ends[i - 1],
+                                      NanoSeconds(1),
+                                      "packet " << i << " follows the previous one on the wire");
+        }
+        NS_TEST_ASSERT_MSG_EQ_TOL(flow->fct.GetSeconds(),
+                                  ideal.GetSeconds(),
+                                  0.01 * ideal.GetSeconds(),
+                                  "FCT within 1% of the ideal " << ideal);
+    }
+};
+
+/**
+ * LineRate never reduces its window: two LineRate flows collide at the receiver's port, lose
+ * packets, time out, and the congestion window of neither ever falls. A MinTCP control in the
+ * same collision does cut its window.
+ */
+class LineRateWindowTest : public TestCase
+{
+  public:
+    LineRateWindowTest()
+        : TestCase("LineRate never reduces its window, even across losses and timeouts")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (std::string scheme : {"linerate", "pfabric"})
+        {
+            Bed bed(3, scheme);
+            bed.Install();
+            Flow* a = bed.Add(FlowOf(500000, 0, 2));
+            Flow* b = bed.Add(FlowOf(500000, 1, 2));
+            bed.Run();
+            int resent = 0;
+            for (Flow* f : {a, b})
+            {
+                NS_TEST_ASSERT_MSG_EQ(f->delivered, f->bytes, scheme << ": delivered");
+                for (const auto& s : f->sent)
+                {
+                    resent += s.retransmit;
+                }
+            }
+            NS_TEST_ASSERT_MSG_GT(resent, 0, scheme << ": the collision lost packets");
+            std::size_t cuts = a->windowCuts.size() + b->windowCuts.size();
+            if (scheme == "linerate")
+            {
+                NS_TEST_ASSERT_MSG_EQ(cuts, 0, "LineRate's window never falls");
+            }
+            else
+            {
+                NS_TEST_ASSERT_MSG_GT(cuts, 0, "MinTCP's window falls on timeouts (control)");
+            }
+        }
+    }
+};
+
+/// Queue occupancy at every ECN mark of a port.
+void
+NoteMark(std::vector<uint32_t>* occupancy,
+         Ptr<QueueDisc> queueDisc,
+         Ptr<const QueueDiscItem>,
+         const char*)
+{
+    occupancy->push_back(queueDisc->GetNPackets());
+}
+
+/**
+ * DCTCP: the switch marks only packets that arrive to K = 15 or more packets, and the senders'
+ * windows shrink in proportion to the marked fraction (by alpha/2: the first cut, with alpha
+ * still 1, halves; later cuts are gentler), without a single loss or timeout.
+ */
+class DctcpTest : public TestCase
+{
+  public:
+    DctcpTest()
+        : TestCase("DCTCP marks above K and its window reacts to the marked fraction")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Bed bed(3, "dctcp");
+        bed.Install();
+        std::vector<uint32_t> occupancy;
+        for (auto it = bed.queueDiscs.Begin(); it != bed.queueDiscs.End(); ++it)
+        {
+            (*it)->TraceConnectWithoutContext("Mark",
+                                              MakeBoundCallback(&NoteMark, &occupancy, *it));
+        }
+        Flow* a = bed.Add(FlowOf(3000000, 0, 2));
+        Flow* b = bed.Add(FlowOf(3000000, 1, 2));
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_GT(occupancy.size(), 10, "packets were marked");
+        for (uint32_t packets : occupancy)
+        {
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(packets, 15, "marked only at K = 15 packets or more");
+        }
+        uint64_t drops = 0;
+        for (auto it = bed.queueDiscs.Begin(); it != bed.queueDiscs.End(); ++it)
+        {
+            drops += (*it)->GetStats().nTotalDroppedPackets;
+        }
+        NS_TEST_ASSERT_MSG_EQ(drops, 0, "no packet dropped");
+        for (Flow* f : {a, b})
+        {
+            NS_TEST_ASSERT_MSG_EQ(f->delivered, f->bytes, "delivered");
+            NS_TEST_ASSERT_MSG_EQ(std::count_if(f->sent.begin(),
+                                                f->sent.end(),
+                                                [](const Segment& s) { return s.retransmit; }),
+                                  0,
+                                  "no retransmission");
+            NS_TEST_ASSERT_MSG_GT(f->windowCuts.size(), 1, "the window reacted to marks");
+            double gentlest = 0;
+            for (const auto& [before, after] : f->windowCuts)
+            {
+                double ratio = double(after) / before;
+                NS_TEST_ASSERT_MSG_GT_OR_EQ(ratio, 0.5 - 1e-3, "never more than halved");
+                gentlest = std::max(gentlest, ratio);
+            }
+            NS_TEST_ASSERT_MSG_GT(gentlest, 0.75, "cuts shrink with the marked fraction");
+        }
+    }
+};
+
+/**
+ * The pFabric claim in miniature: a 1 MB and a 10 KB flow start together from one host to
+ * another. Under MinTCP+pFabric the short flow jumps the long one's queue and finishes within one
+ * base RTT of its ideal; under TCP-DropTail it waits behind the long flow's initial window, more
+ * than two base RTTs late.
+ */
+class ShortFlowPreemptionTest : public TestCase
+{
+  public:
+    ShortFlowPreemptionTest()
+        : TestCase("A 10 KB flow beside a 1 MB flow: near ideal under pFabric, late under "
+                   "TCP-DropTail")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (std::string scheme : {"pfabric", "linerate", "tcp", "dctcp"})
+        {
+            Bed bed(2, scheme);
+            bed.Install();
+            Flow* longFlow = bed.Add(FlowOf(1000000));
+            Flow* shortFlow = bed.Add(FlowOf(10000));
+            Time ideal = bed.fabric.GetIdealFct(0, 1, 10000);
+            Time baseRtt = bed.fabric.GetBaseRtt(0, 1);
+            bed.Run();
+            NS_TEST_ASSERT_MSG_EQ(longFlow->delivered, longFlow->bytes, scheme << ": long");
+            NS_TEST_ASSERT_MSG_EQ(shortFlow->delivered, shortFlow->bytes, scheme << ": short");
+            Time late = shortFlow->fct - ideal;
+            if (scheme == "pfabric" || scheme == "linerate")
+            {
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(late, baseRtt, scheme << ": within a base RTT");
+            }
+            else
+            {
+                NS_TEST_ASSERT_MSG_GT(late, baseRtt * 2, scheme << ": over two base RTTs late");
+            }
+        }
+    }
+};
+
+} // namespace
+
+std::vector<TestCase*>
+MakeTransportTestCases()
+{
+    return {new InitialWindowTest,
+            new LossRecoveryTest,
+            new FixedRtoTest("hotnets12", MicroSeconds(40)),
+            new FixedRtoTest("sigcomm13", MicroSeconds(45)),
+            new PriorityTagTest,
+            new ProbeModeTest,
+            new LineRateAloneTest,
+            new LineRateWindowTest,
+            new DctcpTest,
+            new ShortFlowPreemptionTest};
+}
+
+} // namespace tests
+} // namespace pfabric
+} // namespace ns3
