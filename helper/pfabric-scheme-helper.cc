@@ -23,6 +23,8 @@
 #include "ns3/uinteger.h"
 
 #include <sstream>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -65,6 +67,59 @@ FindScheme(const std::string& name)
     NS_ABORT_MSG("unknown scheme '" << name << "'; known:" << known.str());
     return SCHEMES[0];
 }
+
+/**
+ * @brief Whether the user configured an attribute's default (Config::SetDefault, or
+ * --ns3::Type::Name on the command line); such a default wins over the preset.
+ * @param type the type
+ * @param name the attribute
+ * @return true if its default differs from the one the type declares
+ */
+bool
+IsConfigured(const std::string& type, const std::string& name)
+{
+    TypeId::AttributeInformation info;
+    NS_ABORT_MSG_UNLESS(TypeId::LookupByName(type).LookupAttributeByName(name, &info),
+                        "PfabricSchemeHelper: " << type << " has no attribute " << name);
+    return info.initialValue->SerializeToString(info.checker) !=
+           info.originalInitialValue->SerializeToString(info.checker);
+}
+
+/// Preset values for one type's attributes; the user's configured defaults win.
+class PresetValues
+{
+  public:
+    /// @param type the TypeId name of the objects the values are for
+    explicit PresetValues(std::string type)
+        : m_type(std::move(type))
+    {
+    }
+
+    /**
+     * @brief Add a preset value.
+     * @param name the attribute
+     * @param value the preset's value
+     * @return this
+     */
+    PresetValues& Add(const std::string& name, const AttributeValue& value)
+    {
+        if (!IsConfigured(m_type, name))
+        {
+            m_values.emplace_back(name, value.Copy());
+        }
+        return *this;
+    }
+
+    /// @return the values to apply
+    const std::vector<std::pair<std::string, Ptr<AttributeValue>>>& Get() const
+    {
+        return m_values;
+    }
+
+  private:
+    std::string m_type;                                                //!< the type
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_values; //!< what to set
+};
 
 bool
 UsesPfabricQueues(const std::string& scheme)
@@ -146,50 +201,62 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
     NS_LOG_FUNCTION(this << m_scheme << m_preset->name);
     const PfabricPreset& p = *m_preset;
 
+    PresetValues transport("ns3::PfabricTcpSocketFactory");
+    transport.Add("SegmentSize", UintegerValue(p.segmentSize))
+        .Add("HeaderBytes", UintegerValue(p.headerBytes + p.linkHeaderBytes))
+        .Add("InitialWindow", UintegerValue(p.initialWindow))
+        .Add("MaxWindow", UintegerValue(p.minTcpMaxWindow))
+        .Add("Rto", TimeValue(p.minTcpRto))
+        .Add("ProbeAfterTimeouts", UintegerValue(p.probeAfterTimeouts))
+        .Add("PriorityOffset", UintegerValue(p.priorityOffset))
+        .Add("MinRto", TimeValue(p.baselineMinRto))
+        .Add("ClockGranularity", TimeValue(p.clockGranularity))
+        .Add("FastRetransmit", BooleanValue(p.baselineFastRetransmit))
+        .Add("DupAckThreshold", UintegerValue(p.dupAckThreshold))
+        .Add("DupAckWindowFraction", DoubleValue(p.dupAckWindowFraction))
+        .Add("DctcpG", DoubleValue(p.dctcpG));
     ObjectFactory socketFactory("ns3::PfabricTcpSocketFactory");
     socketFactory.Set("Transport", StringValue(FindScheme(m_scheme).transport));
-    socketFactory.Set("SegmentSize", UintegerValue(p.segmentSize));
-    socketFactory.Set("HeaderBytes", UintegerValue(p.headerBytes + p.linkHeaderBytes));
-    socketFactory.Set("InitialWindow", UintegerValue(p.initialWindow));
-    socketFactory.Set("MaxWindow", UintegerValue(p.minTcpMaxWindow));
-    socketFactory.Set("Rto", TimeValue(p.minTcpRto));
-    socketFactory.Set("ProbeAfterTimeouts", UintegerValue(p.probeAfterTimeouts));
-    socketFactory.Set("PriorityOffset", UintegerValue(p.priorityOffset));
-    socketFactory.Set("MinRto", TimeValue(p.baselineMinRto));
-    socketFactory.Set("ClockGranularity", TimeValue(p.clockGranularity));
-    socketFactory.Set("FastRetransmit", BooleanValue(p.baselineFastRetransmit));
-    socketFactory.Set("DupAckThreshold", UintegerValue(p.dupAckThreshold));
-    socketFactory.Set("DupAckWindowFraction", DoubleValue(p.dupAckWindowFraction));
-    socketFactory.Set("DctcpG", DoubleValue(p.dctcpG));
+    for (const auto& [name, value] : transport.Get())
+    {
+        socketFactory.Set(name, *value);
+    }
     for (const auto& [name, value] : m_socketOverrides)
     {
         socketFactory.Set(name, *value);
     }
 
-    PfabricQueueDiscHelper ports;
+    std::string queueDiscType = UsesPfabricQueues(m_scheme) ? "ns3::PfabricQueueDisc"
+                                : m_scheme == "tcp"         ? "ns3::FifoQueueDisc"
+                                                            : "ns3::RedQueueDisc";
+    PresetValues port(queueDiscType);
     if (UsesPfabricQueues(m_scheme))
     {
-        ports.SetQueueDiscAttribute("MaxSize", QueueSizeValue(p.pfabricBuffer));
-        ports.SetQueueDiscAttribute("DequeueMode", StringValue(p.pfabricDequeueMode));
+        port.Add("MaxSize", QueueSizeValue(p.pfabricBuffer))
+            .Add("DequeueMode", StringValue(p.pfabricDequeueMode));
     }
     else if (m_scheme == "tcp")
     {
-        ports.SetQueueDiscType("ns3::FifoQueueDisc");
-        ports.SetQueueDiscAttribute("MaxSize", QueueSizeValue(p.baselineBuffer));
+        port.Add("MaxSize", QueueSizeValue(p.baselineBuffer));
     }
     else
     {
         // DCTCP's switch: mark every packet that arrives to K or more packets, never drop early
         // (ns-3's dctcp example; Alizadeh et al., SIGCOMM 2010).
-        ports.SetQueueDiscType("ns3::RedQueueDisc");
-        ports.SetQueueDiscAttribute("MaxSize", QueueSizeValue(p.baselineBuffer));
-        ports.SetQueueDiscAttribute("MinTh", DoubleValue(p.dctcpMarkingThreshold));
-        ports.SetQueueDiscAttribute("MaxTh", DoubleValue(p.dctcpMarkingThreshold));
-        ports.SetQueueDiscAttribute("QW", DoubleValue(1));
-        ports.SetQueueDiscAttribute("UseEcn", BooleanValue(true));
-        ports.SetQueueDiscAttribute("UseHardDrop", BooleanValue(false));
-        ports.SetQueueDiscAttribute("Gentle", BooleanValue(false));
-        ports.SetQueueDiscAttribute("MeanPktSize", UintegerValue(p.segmentSize + p.headerBytes));
+        port.Add("MaxSize", QueueSizeValue(p.baselineBuffer))
+            .Add("MinTh", DoubleValue(p.dctcpMarkingThreshold))
+            .Add("MaxTh", DoubleValue(p.dctcpMarkingThreshold))
+            .Add("QW", DoubleValue(1))
+            .Add("UseEcn", BooleanValue(true))
+            .Add("UseHardDrop", BooleanValue(false))
+            .Add("Gentle", BooleanValue(false))
+            .Add("MeanPktSize", UintegerValue(p.segmentSize + p.headerBytes));
+    }
+    PfabricQueueDiscHelper ports;
+    ports.SetQueueDiscType(queueDiscType);
+    for (const auto& [name, value] : port.Get())
+    {
+        ports.SetQueueDiscAttribute(name, *value);
     }
     for (const auto& [name, value] : m_queueDiscOverrides)
     {

@@ -33,8 +33,10 @@ namespace ns3
  * | dctcp    | DCTCP (TcpDctcp, ECN)               | RedQueueDisc marking at K            |
  *
  * Every device gets the one-packet device queue of PfabricQueueDiscHelper. Applications create
- * sockets with GetSocketFactoryType(). Any preset number can be overridden with
- * SetSocketFactoryAttribute / SetQueueDiscAttribute (applied after the preset).
+ * sockets with GetSocketFactoryType(). Any preset number can be overridden, in order of
+ * precedence: SetSocketFactoryAttribute / SetQueueDiscAttribute; a default the user configured
+ * (Config::SetDefault, or --ns3::PfabricTcpSocketFactory::Rto=50us on the command line); the
+ * preset.
  */
 class PfabricSchemeHelper
 {

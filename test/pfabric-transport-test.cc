@@ -9,11 +9,14 @@
 
 #include "pfabric-test-cases.h"
 
+#include "ns3/config.h"
+#include "ns3/double.h"
 #include "ns3/error-model.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/loopback-net-device.h"
 #include "ns3/packet.h"
 #include "ns3/pfabric-min-tcp-socket.h"
+#include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-tag.h"
 #include "ns3/pfabric-scheme-helper.h"
 #include "ns3/pfabric-single-switch-helper.h"
@@ -790,6 +793,163 @@ class ShortFlowPreemptionTest : public TestCase
     }
 };
 
+/**
+ * MinTCP never gives up: the receiver hears nothing for 1,000 consecutive timeouts (40 ms, far
+ * beyond ns-3's default of 6 data retries), then recovers, and the flow completes.
+ */
+class NeverGivesUpTest : public TestCase
+{
+  public:
+    NeverGivesUpTest()
+        : TestCase("MinTCP never gives up: a flow cut off for 1000 timeouts still completes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Bed bed(2, "pfabric");
+        bed.Install();
+        auto blackhole = CreateObject<RateErrorModel>();
+        blackhole->SetAttribute("ErrorRate", DoubleValue(1));
+        blackhole->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+        blackhole->Disable();
+        Nic(bed.fabric.GetHosts().Get(1))
+            ->SetAttribute("ReceiveErrorModel", PointerValue(blackhole));
+        Simulator::Schedule(FLOW_START, &ErrorModel::Enable, blackhole);
+        Simulator::Schedule(FLOW_START + MicroSeconds(40) * 1000 + MicroSeconds(20),
+                            &ErrorModel::Disable,
+                            blackhole);
+        Flow* flow = bed.Add(FlowOf(100 * MSS));
+        bed.Run();
+        auto data = DataOf(flow->sent);
+        auto resent =
+            std::count_if(data.begin(), data.end(), [](const Segment& s) { return s.retransmit; });
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(resent, 1000, "a retransmission per timeout");
+        NS_TEST_ASSERT_MSG_EQ(flow->delivered, 100 * MSS, "the flow was delivered");
+        NS_TEST_ASSERT_MSG_GT(flow->fct, MicroSeconds(40) * 1000, "after the outage");
+    }
+};
+
+/**
+ * PfabricSchemeHelper puts every preset number where it belongs: the scheme's queue disc with the
+ * preset's size on every device of every node, host NICs included, and a socket factory with the
+ * preset's transport settings on every node; the helper's overrides and the user's configured
+ * defaults win over the preset.
+ */
+class SchemeInstallTest : public TestCase
+{
+  public:
+    SchemeInstallTest()
+        : TestCase("PfabricSchemeHelper installs each scheme with its preset's numbers")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        struct Expected
+        {
+            std::string scheme;
+            std::string preset;
+            std::string queueDisc;
+            std::string maxSize;
+            std::string transport;
+            Time rto;
+        };
+
+        for (const Expected& e : std::vector<Expected>{
+                 {"pfabric",
+                  "hotnets12",
+                  "ns3::PfabricQueueDisc",
+                  "22500B",
+                  "MinTcp",
+                  MicroSeconds(40)},
+                 {"pfabric",
+                  "sigcomm13",
+                  "ns3::PfabricQueueDisc",
+                  "35999B",
+                  "MinTcp",
+                  MicroSeconds(45)},
+                 {"linerate",
+                  "sigcomm13",
+                  "ns3::PfabricQueueDisc",
+                  "35999B",
+                  "LineRate",
+                  MicroSeconds(45)},
+                 {"tcp", "hotnets12", "ns3::FifoQueueDisc", "150p", "Tcp", MicroSeconds(40)},
+                 {"dctcp", "sigcomm13", "ns3::RedQueueDisc", "150p", "Dctcp", MicroSeconds(45)}})
+        {
+            Bed bed(3, e.scheme, e.preset);
+            bed.Install();
+            const PfabricPreset& preset = PfabricPreset::Get(e.preset);
+            NS_TEST_ASSERT_MSG_EQ(bed.queueDiscs.GetN(), 6, "a queue disc per device (3 links)");
+            for (auto it = bed.queueDiscs.Begin(); it != bed.queueDiscs.End(); ++it)
+            {
+                NS_TEST_ASSERT_MSG_EQ((*it)->GetInstanceTypeId().GetName(), e.queueDisc, e.scheme);
+                NS_TEST_ASSERT_MSG_EQ((*it)->GetMaxSize(), QueueSize(e.maxSize), e.scheme);
+                if (e.scheme == "dctcp")
+                {
+                    DoubleValue minTh;
+                    DoubleValue maxTh;
+                    (*it)->GetAttribute("MinTh", minTh);
+                    (*it)->GetAttribute("MaxTh", maxTh);
+                    NS_TEST_ASSERT_MSG_EQ(minTh.Get(), preset.dctcpMarkingThreshold, "K");
+                    NS_TEST_ASSERT_MSG_EQ(maxTh.Get(), preset.dctcpMarkingThreshold, "K");
+                }
+            }
+            for (uint32_t i = 0; i < 4; ++i)
+            {
+                Ptr<Node> node =
+                    i < 3 ? bed.fabric.GetHosts().Get(i) : bed.fabric.GetSwitches().Get(0);
+                auto factory = node->GetObject<PfabricTcpSocketFactory>();
+                NS_TEST_ASSERT_MSG_NE(factory, nullptr, "a socket factory on node " << i);
+                StringValue transport;
+                factory->GetAttribute("Transport", transport);
+                NS_TEST_ASSERT_MSG_EQ(transport.Get(), e.transport, e.scheme);
+                TimeValue rto;
+                factory->GetAttribute("Rto", rto);
+                NS_TEST_ASSERT_MSG_EQ(rto.Get(), e.rto, e.scheme << " " << e.preset);
+                UintegerValue maxWindow;
+                factory->GetAttribute("MaxWindow", maxWindow);
+                NS_TEST_ASSERT_MSG_EQ(maxWindow.Get(), preset.minTcpMaxWindow, e.preset);
+            }
+            Simulator::Destroy();
+        }
+
+        // Precedence: the helper's override, then a configured default, then the preset.
+        Config::SetDefault("ns3::PfabricTcpSocketFactory::Rto", TimeValue(MicroSeconds(60)));
+        Config::SetDefault("ns3::PfabricTcpSocketFactory::InitialWindow", UintegerValue(8));
+        {
+            Bed bed(2, "pfabric", "sigcomm13");
+            bed.scheme.SetSocketFactoryAttribute("Rto", TimeValue(MicroSeconds(50)));
+            bed.Install();
+            auto factory = bed.fabric.GetHosts().Get(0)->GetObject<PfabricTcpSocketFactory>();
+            TimeValue rto;
+            factory->GetAttribute("Rto", rto);
+            NS_TEST_ASSERT_MSG_EQ(rto.Get(), MicroSeconds(50), "the helper's override wins");
+            UintegerValue window;
+            factory->GetAttribute("InitialWindow", window);
+            NS_TEST_ASSERT_MSG_EQ(window.Get(), 8, "a configured default beats the preset");
+            UintegerValue probe;
+            factory->GetAttribute("ProbeAfterTimeouts", probe);
+            NS_TEST_ASSERT_MSG_EQ(probe.Get(), 5, "untouched: the preset");
+            Simulator::Destroy();
+        }
+        {
+            Bed bed(2, "pfabric", "sigcomm13");
+            bed.Install();
+            Flow* flow = bed.Add(FlowOf(MSS));
+            bed.Run();
+            NS_TEST_ASSERT_MSG_EQ(bed.MinTcp(0)->GetFixedRto(),
+                                  MicroSeconds(60),
+                                  "the socket's RTO");
+            NS_TEST_ASSERT_MSG_EQ(flow->delivered, MSS, "delivered");
+        }
+        Config::Reset();
+    }
+};
+
 } // namespace
 
 std::vector<TestCase*>
@@ -804,7 +964,9 @@ MakeTransportTestCases()
             new LineRateAloneTest,
             new LineRateWindowTest,
             new DctcpTest,
-            new ShortFlowPreemptionTest};
+            new ShortFlowPreemptionTest,
+            new NeverGivesUpTest,
+            new SchemeInstallTest};
 }
 
 } // namespace tests
