@@ -25,10 +25,12 @@ int
 main(int argc, char* argv[])
 {
     std::string topology = "fattree";
-    uint32_t k = 6;
-    uint32_t leaves = 9;
-    uint32_t hostsPerLeaf = 16;
-    uint32_t spines = 4;
+    const PfabricPreset& hotnets12 = PfabricPreset::Get("hotnets12");
+    const PfabricPreset& sigcomm13 = PfabricPreset::Get("sigcomm13");
+    uint32_t k = hotnets12.fatTreeK;
+    uint32_t leaves = sigcomm13.leaves;
+    uint32_t hostsPerLeaf = sigcomm13.hostsPerLeaf;
+    uint32_t spines = sigcomm13.spines;
     uint32_t hosts = 16;
     std::string hostRate;
     std::string fabricRate;

@@ -50,7 +50,7 @@ struct PreemptionParameters
 /// One flow and its progress at the receiver.
 struct Flow
 {
-    uint32_t sender;               //!< node index of the sender
+    uint32_t sender;               //!< host index of the sender
     uint16_t port;                 //!< receiver port
     uint32_t bytes;                //!< flow size
     Time start;                    //!< when the application starts
@@ -82,30 +82,20 @@ CountReceived(Flow* flow, Ptr<const Packet> packet, const Address& /* from */)
 inline std::pair<Time, Time>
 RunPreemption(const PreemptionParameters& p, bool withLongFlow)
 {
-    NodeContainer nodes; // senders 0 and 1, switch 2, receiver 3
-    nodes.Create(4);
-    PointToPointHelper link;
-    link.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
-    link.SetChannelAttribute("Delay", StringValue("1us"));
-    std::vector<NetDeviceContainer> links{link.Install(nodes.Get(0), nodes.Get(2)),
-                                          link.Install(nodes.Get(1), nodes.Get(2)),
-                                          link.Install(nodes.Get(2), nodes.Get(3))};
-    InternetStackHelper().Install(nodes);
+    SingleSwitchHelper fabric(3); // senders: hosts 0 and 1; receiver: host 2
+    fabric.SetHostLinkRate(DataRate("10Gbps"));
+    fabric.SetLinkDelay(MicroSeconds(1));
+    fabric.Build();
     PfabricSchemeHelper scheme(p.scheme, p.preset);
     if (!p.buffer.empty())
     {
         scheme.SetQueueDiscAttribute("MaxSize", QueueSizeValue(QueueSize(p.buffer)));
     }
-    QueueDiscContainer queueDiscs = scheme.Install(nodes);
+    QueueDiscContainer queueDiscs =
+        scheme.Install(NodeContainer(fabric.GetHosts(), fabric.GetSwitches()));
     PfabricSchemeHelper::AssignStreams(queueDiscs, 1);
-    Ipv4AddressHelper addresses("10.1.1.0", "255.255.255.0");
-    for (const auto& devices : links)
-    {
-        addresses.Assign(devices);
-        addresses.NewNetwork();
-    }
-    Ipv4Address receiver = nodes.Get(3)->GetObject<Ipv4>()->GetAddress(1, 0).GetLocal();
-    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    Ptr<Node> receiverNode = fabric.GetHosts().Get(2);
+    Ipv4Address receiver = fabric.GetHostAddress(2);
 
     std::vector<Flow> flows{{1, 2000, p.shortBytes, MicroSeconds(p.shortStartUs)}};
     if (withLongFlow)
@@ -116,13 +106,13 @@ RunPreemption(const PreemptionParameters& p, bool withLongFlow)
     {
         PacketSinkHelper sinkHelper(PfabricSchemeHelper::GetSocketFactoryType().GetName(),
                                     InetSocketAddress(Ipv4Address::GetAny(), flow.port));
-        Ptr<Application> sink = sinkHelper.Install(nodes.Get(3)).Get(0);
+        Ptr<Application> sink = sinkHelper.Install(receiverNode).Get(0);
         sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&CountReceived, &flow));
         BulkSendHelper source(PfabricSchemeHelper::GetSocketFactoryType().GetName(),
                               InetSocketAddress(receiver, flow.port));
         source.SetAttribute("MaxBytes", UintegerValue(flow.bytes));
-        Ptr<BulkSendApplication> bulk =
-            DynamicCast<BulkSendApplication>(source.Install(nodes.Get(flow.sender)).Get(0));
+        Ptr<BulkSendApplication> bulk = DynamicCast<BulkSendApplication>(
+            source.Install(fabric.GetHosts().Get(flow.sender)).Get(0));
         bulk->SetStartTime(flow.start);
     }
     Simulator::Stop(Seconds(p.stopS));

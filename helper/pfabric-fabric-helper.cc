@@ -11,6 +11,7 @@
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/pfabric-fabric-routing.h"
+#include "ns3/pfabric-preset.h"
 #include "ns3/point-to-point-helper.h"
 
 #include <algorithm>
@@ -21,16 +22,24 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("PfabricFabricHelper");
 
 PfabricFabricHelper::PfabricFabricHelper()
-    : m_hostLinkRate("10Gbps"),
-      m_fabricLinkRate("10Gbps"),
-      m_linkDelay(MicroSeconds(1)),
-      m_hostDelay(Seconds(0)),
-      m_mss(1460),
-      m_headerBytes(40),
-      m_ackBytes(40),
-      m_linkHeaderBytes(2),
-      m_built(false)
+    : m_built(false)
 {
+    SetPreset("hotnets12");
+}
+
+void
+PfabricFabricHelper::SetPreset(const std::string& name)
+{
+    const PfabricPreset& preset = PfabricPreset::Get(name);
+    SetHostLinkRate(preset.hostLinkRate);
+    SetFabricLinkRate(preset.fabricLinkRate);
+    SetLinkDelay(preset.linkDelay);
+    SetHostDelay(preset.hostDelay);
+    // A pure ACK is a data packet's headers without payload (no TCP options).
+    SetPacketSizes(preset.segmentSize,
+                   preset.headerBytes,
+                   preset.headerBytes,
+                   preset.linkHeaderBytes);
 }
 
 PfabricFabricHelper::~PfabricFabricHelper() = default;

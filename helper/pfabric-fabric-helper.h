@@ -52,8 +52,16 @@ class PfabricFabricRouting;
 class PfabricFabricHelper
 {
   public:
+    /// Rates, delays and packet sizes of the hotnets12 preset (PfabricPreset).
     PfabricFabricHelper();
     virtual ~PfabricFabricHelper();
+
+    /**
+     * @brief Take rates, delays and packet sizes from a preset (load balancing is the
+     * routing's LoadBalancing attribute: SetRoutingAttribute).
+     * @param name hotnets12 or sigcomm13 (PfabricPreset)
+     */
+    void SetPreset(const std::string& name);
 
     /// @param rate the rate of host links
     void SetHostLinkRate(DataRate rate);

@@ -8,11 +8,17 @@
 
 #include "ns3/abort.h"
 #include "ns3/pfabric-fabric-routing.h"
+#include "ns3/pfabric-preset.h"
 
 #include <vector>
 
 namespace ns3
 {
+
+FatTreeHelper::FatTreeHelper()
+    : FatTreeHelper(PfabricPreset::Get("hotnets12").fatTreeK)
+{
+}
 
 FatTreeHelper::FatTreeHelper(uint32_t k)
     : m_k(k)

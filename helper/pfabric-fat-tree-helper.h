@@ -28,8 +28,11 @@ namespace ns3
 class FatTreeHelper : public PfabricFabricHelper
 {
   public:
+    /// The hotnets12 preset's fat-tree (k = 6).
+    FatTreeHelper();
+
     /// @param k the switch port count: even, at least 2
-    explicit FatTreeHelper(uint32_t k = 6);
+    explicit FatTreeHelper(uint32_t k);
 
     /// @return k
     uint32_t GetK() const;

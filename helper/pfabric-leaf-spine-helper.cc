@@ -8,21 +8,26 @@
 
 #include "ns3/abort.h"
 #include "ns3/pfabric-fabric-routing.h"
+#include "ns3/pfabric-preset.h"
 
 #include <vector>
 
 namespace ns3
 {
 
+LeafSpineHelper::LeafSpineHelper()
+    : LeafSpineHelper(PfabricPreset::Get("sigcomm13").leaves,
+                      PfabricPreset::Get("sigcomm13").hostsPerLeaf,
+                      PfabricPreset::Get("sigcomm13").spines)
+{
+}
+
 LeafSpineHelper::LeafSpineHelper(uint32_t leaves, uint32_t hostsPerLeaf, uint32_t spines)
     : m_leaves(leaves),
       m_hostsPerLeaf(hostsPerLeaf),
       m_spines(spines)
 {
-    SetHostLinkRate(DataRate("10Gbps"));
-    SetFabricLinkRate(DataRate("40Gbps"));
-    SetLinkDelay(NanoSeconds(200));
-    SetHostDelay(NanoSeconds(2500));
+    SetPreset("sigcomm13");
 }
 
 void

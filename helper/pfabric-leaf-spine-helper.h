@@ -27,12 +27,16 @@ namespace ns3
 class LeafSpineHelper : public PfabricFabricHelper
 {
   public:
+    /// The sigcomm13 preset's leaf-spine (9 x 16 hosts, 4 spines), with its rates and delays.
+    LeafSpineHelper();
+
     /**
+     * @brief A leaf-spine of the given shape, with the sigcomm13 preset's rates and delays.
      * @param leaves number of leaf switches (racks)
      * @param hostsPerLeaf hosts per leaf
      * @param spines number of spine switches
      */
-    LeafSpineHelper(uint32_t leaves = 9, uint32_t hostsPerLeaf = 16, uint32_t spines = 4);
+    LeafSpineHelper(uint32_t leaves, uint32_t hostsPerLeaf, uint32_t spines);
 
   private:
     void Validate() const override;
