@@ -207,6 +207,7 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
         .Add("InitialWindow", UintegerValue(p.initialWindow))
         .Add("MaxWindow", UintegerValue(p.minTcpMaxWindow))
         .Add("Rto", TimeValue(p.minTcpRto))
+        .Add("ProbeMode", BooleanValue(p.probeMode))
         .Add("ProbeAfterTimeouts", UintegerValue(p.probeAfterTimeouts))
         .Add("PriorityOffset", UintegerValue(p.priorityOffset))
         .Add("MinRto", TimeValue(p.baselineMinRto))

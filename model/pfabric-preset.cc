@@ -47,7 +47,8 @@ MakeHotnets12()
     p.minTcpRto = MicroSeconds(40);
     p.initialWindow = 12;
     p.minTcpMaxWindow = 0;
-    p.probeAfterTimeouts = 0;
+    p.probeMode = false;
+    p.probeAfterTimeouts = 5;
     p.priorityOffset = 10;                // not stated; the original code's constant
     p.baselineBuffer = QueueSize("150p"); // 225 KB of 1500-byte packets
     p.baselineMinRto = MicroSeconds(200);
@@ -75,7 +76,7 @@ MakeSigcomm13()
     p.pfabricBuffer = QueueSize("35999B");
     p.minTcpRto = MicroSeconds(45);
     p.minTcpMaxWindow = 23;
-    p.probeAfterTimeouts = 5;
+    p.probeMode = true;
     p.baselineFastRetransmit = true;
     p.dupAckWindowFraction = 0.75; // max(3, 0.75 cwnd)
     return p;

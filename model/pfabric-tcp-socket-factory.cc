@@ -92,12 +92,17 @@ PfabricTcpSocketFactory::GetTypeId()
                           TimeValue(preset.minTcpRto),
                           MakeTimeAccessor(&PfabricTcpSocketFactory::m_rto),
                           MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("ProbeMode",
+                          "MinTCP and LineRate: after ProbeAfterTimeouts consecutive timeouts "
+                          "send one-byte probes until an ACK advances (SIGCOMM 2013).",
+                          BooleanValue(preset.probeMode),
+                          MakeBooleanAccessor(&PfabricTcpSocketFactory::m_probeMode),
+                          MakeBooleanChecker())
             .AddAttribute("ProbeAfterTimeouts",
-                          "MinTCP and LineRate: after this many consecutive timeouts send "
-                          "one-byte probes until an ACK advances; 0: never.",
+                          "Probe mode: the consecutive timeouts after which probing starts.",
                           UintegerValue(preset.probeAfterTimeouts),
                           MakeUintegerAccessor(&PfabricTcpSocketFactory::m_probeAfterTimeouts),
-                          MakeUintegerChecker<uint32_t>())
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("PriorityOffset",
                           "MinTCP and LineRate: added to a data segment's remaining bytes, so "
                           "that data never ties with ACKs (priority 0).",
@@ -240,7 +245,7 @@ PfabricTcpSocketFactory::CreateSocket()
         minTcp->SetAttribute("ClockGranularity", TimeValue(NanoSeconds(1)));
         minTcp->SetFixedRto(m_rto);
         minTcp->SetMaxWindow(lineRate ? 0 : m_maxWindow);
-        minTcp->SetProbeAfterTimeouts(m_probeAfterTimeouts);
+        minTcp->SetProbeAfterTimeouts(m_probeMode ? m_probeAfterTimeouts : 0);
         minTcp->SetPriorityOffset(m_priorityOffset);
         if (lineRate)
         {

@@ -89,7 +89,8 @@ class PfabricTcpSocketFactory : public SocketFactory
     uint32_t m_initialWindow;      //!< initial window, segments (MinTCP, baselines)
     uint32_t m_maxWindow;          //!< MinTCP window cap, segments, 0: none
     Time m_rto;                    //!< MinTCP / LineRate fixed RTO
-    uint32_t m_probeAfterTimeouts; //!< MinTCP probe mode, 0: off
+    bool m_probeMode;              //!< MinTCP / LineRate probe mode on
+    uint32_t m_probeAfterTimeouts; //!< consecutive timeouts before probing
     uint64_t m_priorityOffset;     //!< added to remaining bytes in data priorities
     DataRate m_lineRate;           //!< LineRate pacing rate, 0: the node's NIC rate
     Time m_minRto;                 //!< baselines: minimum RTO

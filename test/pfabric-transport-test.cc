@@ -9,6 +9,7 @@
 
 #include "pfabric-test-cases.h"
 
+#include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/error-model.h"
@@ -405,7 +406,7 @@ class FixedRtoTest : public TestCase
     void DoRun() override
     {
         Bed bed(2, "pfabric", m_preset);
-        bed.scheme.SetSocketFactoryAttribute("ProbeAfterTimeouts", UintegerValue(0));
+        bed.scheme.SetSocketFactoryAttribute("ProbeMode", BooleanValue(false));
         bed.Install();
         auto blackhole = CreateObject<RateErrorModel>();
         blackhole->SetAttribute("ErrorRate", DoubleValue(1));
@@ -844,6 +845,68 @@ class NeverGivesUpTest : public TestCase
 };
 
 /**
+ * The baselines' fast retransmit. One segment (the third of 30) is lost. hotnets12 (fast
+ * retransmit off) waits for the timeout, at least the 200 us minimum RTO after the loss;
+ * sigcomm13 resends after max(3, 0.75 cwnd) duplicate ACKs: with a window of 12 to 14 segments
+ * that is 9 or 10, never the fixed 3, and long before the timeout.
+ */
+class BaselineFastRetransmitTest : public TestCase
+{
+  public:
+    BaselineFastRetransmitTest()
+        : TestCase("TCP baseline: no fast retransmit (hotnets12), max(3, 0.75 cwnd) dupacks "
+                   "(sigcomm13)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (std::string preset : {"hotnets12", "sigcomm13"})
+        {
+            Bed bed(2, "tcp", preset);
+            bed.Install();
+            auto loss = CreateObject<ReceiveListErrorModel>();
+            loss->SetList({2 + 2});
+            Nic(bed.fabric.GetHosts().Get(1))
+                ->SetAttribute("ReceiveErrorModel", PointerValue(loss));
+            Flow* flow = bed.Add(FlowOf(30 * MSS));
+            bed.Run();
+            NS_TEST_ASSERT_MSG_EQ(flow->delivered, 30 * MSS, preset << ": delivered");
+
+            const uint32_t hole = 1 + 2 * MSS;
+            auto data = DataOf(flow->sent);
+            auto resent = std::find_if(data.begin(), data.end(), [hole](const Segment& s) {
+                return s.retransmit && s.seq == hole;
+            });
+            bool found = resent != data.end();
+            NS_TEST_ASSERT_MSG_EQ(found, true, preset << ": the hole was resent");
+            int dupAcksBefore = 0;
+            for (const auto& [at, ack] : flow->acksIn)
+            {
+                dupAcksBefore += ack == hole && at <= resent->at;
+            }
+            --dupAcksBefore; // the first ACK for the hole is not a duplicate
+            if (preset == "hotnets12")
+            {
+                NS_TEST_ASSERT_MSG_GT_OR_EQ(resent->at,
+                                            data.front().at + MicroSeconds(200),
+                                            "resent by the timeout");
+                NS_TEST_ASSERT_MSG_GT(dupAcksBefore, 10, "after all the duplicate ACKs");
+            }
+            else
+            {
+                NS_TEST_ASSERT_MSG_LT(resent->at,
+                                      data.front().at + MicroSeconds(100),
+                                      "resent long before the timeout");
+                NS_TEST_ASSERT_MSG_GT_OR_EQ(dupAcksBefore, 9, "0.75 x 12 duplicate ACKs at least");
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(dupAcksBefore, 11, "about 0.75 cwnd, not more");
+            }
+        }
+    }
+};
+
+/**
  * PfabricSchemeHelper puts every preset number where it belongs: the scheme's queue disc with the
  * preset's size on every device of every node, host NICs included, and a socket factory with the
  * preset's transport settings on every node; the helper's overrides and the user's configured
@@ -943,9 +1006,9 @@ class SchemeInstallTest : public TestCase
             UintegerValue window;
             factory->GetAttribute("InitialWindow", window);
             NS_TEST_ASSERT_MSG_EQ(window.Get(), 8, "a configured default beats the preset");
-            UintegerValue probe;
-            factory->GetAttribute("ProbeAfterTimeouts", probe);
-            NS_TEST_ASSERT_MSG_EQ(probe.Get(), 5, "untouched: the preset");
+            BooleanValue probe;
+            factory->GetAttribute("ProbeMode", probe);
+            NS_TEST_ASSERT_MSG_EQ(probe.Get(), true, "untouched: the preset");
             Simulator::Destroy();
         }
         {
@@ -978,6 +1041,7 @@ MakeTransportTestCases()
             new DctcpTest,
             new ShortFlowPreemptionTest,
             new NeverGivesUpTest,
+            new BaselineFastRetransmitTest,
             new SchemeInstallTest};
 }
 
