@@ -263,6 +263,26 @@ class Bed
     std::vector<std::unique_ptr<Flow>> flows; //!< the flows
 };
 
+/**
+ * @brief Make a host's NIC drop everything it receives for a while.
+ * @param bed the fabric
+ * @param host the host
+ * @param from when the outage starts
+ * @param until when it ends
+ */
+void
+CutOff(Bed& bed, uint32_t host, Time from, Time until)
+{
+    auto blackhole = CreateObject<RateErrorModel>();
+    blackhole->SetAttribute("ErrorRate", DoubleValue(1));
+    blackhole->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+    blackhole->Disable();
+    Nic(bed.fabric.GetHosts().Get(host))
+        ->SetAttribute("ReceiveErrorModel", PointerValue(blackhole));
+    Simulator::Schedule(from, &ErrorModel::Enable, blackhole);
+    Simulator::Schedule(until, &ErrorModel::Disable, blackhole);
+}
+
 /// Data segments only.
 std::vector<Segment>
 DataOf(const std::vector<Segment>& segments)
@@ -408,13 +428,7 @@ class FixedRtoTest : public TestCase
         Bed bed(2, "pfabric", m_preset);
         bed.scheme.SetSocketFactoryAttribute("ProbeMode", BooleanValue(false));
         bed.Install();
-        auto blackhole = CreateObject<RateErrorModel>();
-        blackhole->SetAttribute("ErrorRate", DoubleValue(1));
-        blackhole->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
-        blackhole->Disable();
-        Nic(bed.fabric.GetHosts().Get(1))
-            ->SetAttribute("ReceiveErrorModel", PointerValue(blackhole));
-        Simulator::Schedule(FLOW_START, &ErrorModel::Enable, blackhole);
+        CutOff(bed, 1, FLOW_START, Seconds(1));
         Flow* flow = bed.Add(FlowOf(5 * MSS));
         bed.Run(FLOW_START + m_rto * 20 + m_rto / 2);
 
@@ -528,15 +542,8 @@ class ProbeModeTest : public TestCase
         Bed bed(2, "pfabric", "sigcomm13");
         bed.Install();
         const Time rto = MicroSeconds(45);
-        auto blackhole = CreateObject<RateErrorModel>();
-        blackhole->SetAttribute("ErrorRate", DoubleValue(1));
-        blackhole->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
-        blackhole->Disable();
-        Nic(bed.fabric.GetHosts().Get(1))
-            ->SetAttribute("ReceiveErrorModel", PointerValue(blackhole));
-        Simulator::Schedule(FLOW_START, &ErrorModel::Enable, blackhole);
         // Heal between timeout 6 and 7: probe 3 (timeout 7) is the first to get through.
-        Simulator::Schedule(FLOW_START + rto * 6 + rto / 2, &ErrorModel::Disable, blackhole);
+        CutOff(bed, 1, FLOW_START, FLOW_START + rto * 6 + rto / 2);
         Flow* flow = bed.Add(FlowOf(5 * MSS));
         std::vector<bool> probing;
         for (int i = 1; i <= 8; ++i)
@@ -823,16 +830,7 @@ class NeverGivesUpTest : public TestCase
     {
         Bed bed(2, "pfabric");
         bed.Install();
-        auto blackhole = CreateObject<RateErrorModel>();
-        blackhole->SetAttribute("ErrorRate", DoubleValue(1));
-        blackhole->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
-        blackhole->Disable();
-        Nic(bed.fabric.GetHosts().Get(1))
-            ->SetAttribute("ReceiveErrorModel", PointerValue(blackhole));
-        Simulator::Schedule(FLOW_START, &ErrorModel::Enable, blackhole);
-        Simulator::Schedule(FLOW_START + MicroSeconds(40) * 1000 + MicroSeconds(20),
-                            &ErrorModel::Disable,
-                            blackhole);
+        CutOff(bed, 1, FLOW_START, FLOW_START + MicroSeconds(40) * 1000 + MicroSeconds(20));
         Flow* flow = bed.Add(FlowOf(100 * MSS));
         bed.Run();
         auto data = DataOf(flow->sent);
