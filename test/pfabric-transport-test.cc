@@ -331,6 +331,52 @@ class InitialWindowTest : public TestCase
 };
 
 /**
+ * The window cap (sigcomm13: 23 segments): a 300-segment flow never has more than 23 segments
+ * unacknowledged; without the cap (hotnets12) slow start goes past it.
+ */
+class MaxWindowTest : public TestCase
+{
+  public:
+    MaxWindowTest()
+        : TestCase("MinTCP's window cap bounds the data in flight (sigcomm13: 23 segments)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (std::string preset : {"sigcomm13", "hotnets12"})
+        {
+            Bed bed(2, "pfabric", preset);
+            bed.Install();
+            Flow* flow = bed.Add(FlowOf(300 * MSS));
+            bed.Run();
+            NS_TEST_ASSERT_MSG_EQ(flow->delivered, 300 * MSS, preset << ": delivered");
+            uint32_t maxInFlight = 0;
+            std::size_t ackIndex = 0;
+            uint32_t acked = 1;
+            for (const auto& s : DataOf(flow->sent))
+            {
+                while (ackIndex < flow->acksIn.size() && flow->acksIn[ackIndex].first <= s.at)
+                {
+                    acked = std::max(acked, flow->acksIn[ackIndex].second);
+                    ++ackIndex;
+                }
+                maxInFlight = std::max(maxInFlight, s.seq + s.bytes - acked);
+            }
+            if (preset == "sigcomm13")
+            {
+                NS_TEST_ASSERT_MSG_EQ(maxInFlight, 23 * MSS, "the cap is reached, never passed");
+            }
+            else
+            {
+                NS_TEST_ASSERT_MSG_GT(maxInFlight, 23 * MSS, "uncapped (control)");
+            }
+        }
+    }
+};
+
+/**
  * One lost segment under MinTCP: the duplicate ACKs that follow trigger nothing; the fixed
  * timeout resends exactly the hole, tagged with the remaining size at that moment.
  *
@@ -1029,6 +1075,7 @@ std::vector<TestCase*>
 MakeTransportTestCases()
 {
     return {new InitialWindowTest,
+            new MaxWindowTest,
             new LossRecoveryTest,
             new FixedRtoTest("hotnets12", MicroSeconds(40)),
             new FixedRtoTest("sigcomm13", MicroSeconds(45)),
