@@ -747,10 +747,11 @@ class LineRateWindowTest : public TestCase
     }
 };
 
-/// Queue occupancy at every ECN mark of a port.
+/// Queue occupancy at every ECN mark of a port (a raw pointer: a Ptr bound into the queue
+/// disc's own trace would keep it alive forever).
 void
 NoteMark(std::vector<uint32_t>* occupancy,
-         Ptr<QueueDisc> queueDisc,
+         const QueueDisc* queueDisc,
          Ptr<const QueueDiscItem>,
          const char*)
 {
@@ -778,8 +779,9 @@ class DctcpTest : public TestCase
         std::vector<uint32_t> occupancy;
         for (auto it = bed.queueDiscs.Begin(); it != bed.queueDiscs.End(); ++it)
         {
-            (*it)->TraceConnectWithoutContext("Mark",
-                                              MakeBoundCallback(&NoteMark, &occupancy, *it));
+            (*it)->TraceConnectWithoutContext(
+                "Mark",
+                MakeBoundCallback(&NoteMark, &occupancy, PeekPointer(*it)));
         }
         Flow* a = bed.Add(FlowOf(3000000, 0, 2));
         Flow* b = bed.Add(FlowOf(3000000, 1, 2));
