@@ -10,6 +10,7 @@ def build(bld):
         'helper/pfabric-fabric-helper.cc',
         'helper/pfabric-fabric-routing-helper.cc',
         'helper/pfabric-fat-tree-helper.cc',
+        'helper/pfabric-flow-size-distribution.cc',
         'helper/pfabric-leaf-spine-helper.cc',
         'helper/pfabric-queue-disc-helper.cc',
         'helper/pfabric-scheme-helper.cc',
@@ -34,6 +35,7 @@ def build(bld):
         'test/pfabric-queue-disc-test.cc',
         'test/pfabric-preemption-test.cc',
         'test/pfabric-transport-test.cc',
+        'test/pfabric-workload-test.cc',
     ]
 
     headers = bld(features='ns3header')
@@ -42,6 +44,7 @@ def build(bld):
         'helper/pfabric-fabric-helper.h',
         'helper/pfabric-fabric-routing-helper.h',
         'helper/pfabric-fat-tree-helper.h',
+        'helper/pfabric-flow-size-distribution.h',
         'helper/pfabric-leaf-spine-helper.h',
         'helper/pfabric-queue-disc-helper.h',
         'helper/pfabric-scheme-helper.h',

@@ -36,6 +36,9 @@ std::vector<TestCase*> MakePreemptionTestCases();
 /// @return the transport test cases (MinTCP, LineRate, TCP, DCTCP)
 std::vector<TestCase*> MakeTransportTestCases();
 
+/// @return the workload test cases (flow-size distributions)
+std::vector<TestCase*> MakeWorkloadTestCases();
+
 } // namespace tests
 } // namespace pfabric
 } // namespace ns3

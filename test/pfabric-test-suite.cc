@@ -27,7 +27,8 @@ class PfabricTestSuite : public TestSuite
                           MakeQueueDiscHelperTestCases,
                           MakeFabricTestCases,
                           MakePreemptionTestCases,
-                          MakeTransportTestCases})
+                          MakeTransportTestCases,
+                          MakeWorkloadTestCases})
         {
             for (TestCase* testCase : make())
             {

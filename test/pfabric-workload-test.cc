@@ -1,0 +1,243 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Flow sizes from empirical CDFs: the shipped files, both file forms, the ns-2 sampling rule,
+// the exact mean, and the one-line errors for malformed files.
+
+#include "pfabric-test-cases.h"
+
+#include "ns3/pfabric-flow-size-distribution.h"
+#include "ns3/rng-seed-manager.h"
+
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+namespace pfabric
+{
+namespace tests
+{
+namespace
+{
+
+constexpr uint32_t MSS = 1460;
+
+/**
+ * @brief Write a file.
+ * @param path where
+ * @param text what
+ */
+void
+WriteFile(const std::string& path, const std::string& text)
+{
+    std::ofstream(path) << text;
+}
+
+/**
+ * @brief Load a distribution that must load.
+ * @param path file or shipped name
+ * @param interpolation how sizes are interpolated
+ * @return the distribution
+ */
+PfabricFlowSizeDistribution
+MustLoad(
+    const std::string& path,
+    PfabricFlowSizeDistribution::Interpolation interpolation = PfabricFlowSizeDistribution::PACKETS)
+{
+    PfabricFlowSizeDistribution distribution;
+    std::string error;
+    bool loaded = distribution.Load(path, MSS, interpolation, &error);
+    NS_ABORT_MSG_UNLESS(loaded, error);
+    return distribution;
+}
+
+/**
+ * The shipped CDFs, in both file forms, sampled as ns-2 did: the empirical CDF of 10^6 draws
+ * matches every point of the file within 0.003 (the Dvoretzky-Kiefer-Wolfowitz bound for 10^6
+ * draws exceeds 0.0023 with probability 1e-4), the sample mean matches GetMean() (1.2% web search,
+ * 4% data mining: about five standard errors), and the exact means are the published ones.
+ */
+class FlowSizeSamplingTest : public TestCase
+{
+  public:
+    FlowSizeSamplingTest()
+        : TestCase("Flow sizes: the shipped CDFs in both file forms, sampled as ns-2 did")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        struct Workload
+        {
+            std::string name;
+            double pointMass;       //!< probability of the first point
+            double meanBytesLinear; //!< piecewise-linear mean, bytes (published)
+            double meanTolerance;   //!< relative, sample mean vs exact
+        };
+
+        for (const Workload& w : std::vector<Workload>{{"websearch", 0.15, 1665831, 0.012},
+                                                       {"datamining", 0.5, 7470236, 0.04}})
+        {
+            PfabricFlowSizeDistribution shipped = MustLoad(w.name);
+            NS_TEST_ASSERT_MSG_EQ(shipped.GetPath().empty(), false, w.name << " found");
+
+            // The ns-2 form of the same file: packets, 1, probability.
+            std::string threeColumns = CreateTempDirFilename(w.name + "-ns2.cdf");
+            std::ostringstream text;
+            text << "# " << w.name << " in the ns-2 form\n";
+            for (const auto& [bytes, probability] : shipped.GetPoints())
+            {
+                text << bytes / MSS << " 1 " << probability << "\n";
+            }
+            WriteFile(threeColumns, text.str());
+            PfabricFlowSizeDistribution ns2Form = MustLoad(threeColumns);
+            NS_TEST_ASSERT_MSG_EQ_TOL(ns2Form.GetMean(), shipped.GetMean(), 1e-6, w.name);
+
+            // Every point is a whole number of packets, so rounding a size drawn uniformly
+            // between two of them up to a whole packet adds exactly half a packet on average,
+            // to every flow outside the point mass (web search: 1141.4 packets, as published).
+            NS_TEST_ASSERT_MSG_EQ_TOL(shipped.GetMean() / MSS,
+                                      w.meanBytesLinear / MSS + 0.5 * (1 - w.pointMass),
+                                      0.001,
+                                      w.name << ": mean with ns-2's rounding, packets");
+            PfabricFlowSizeDistribution bytes =
+                MustLoad(w.name, PfabricFlowSizeDistribution::BYTES);
+            NS_TEST_ASSERT_MSG_EQ_TOL(bytes.GetMean(),
+                                      w.meanBytesLinear,
+                                      1.0,
+                                      w.name << ": piecewise-linear mean, bytes (+ half a byte)");
+
+            for (PfabricFlowSizeDistribution* d : {&shipped, &ns2Form})
+            {
+                d->AssignStreams(7);
+                constexpr int DRAWS = 1000000;
+                std::vector<uint64_t> draws(DRAWS);
+                double sum = 0;
+                for (auto& size : draws)
+                {
+                    size = d->Sample();
+                    sum += size;
+                    NS_ABORT_MSG_IF(size % MSS != 0, "whole packets only");
+                }
+                std::sort(draws.begin(), draws.end());
+                const auto& points = d->GetPoints();
+                for (std::size_t i = 0; i < points.size(); ++i)
+                {
+                    const auto& [size, probability] = points[i];
+                    if (i + 1 < points.size() && points[i + 1].first == size)
+                    {
+                        continue; // a point mass: the CDF at a size is its last probability
+                    }
+                    double empirical =
+                        double(std::upper_bound(draws.begin(), draws.end(), uint64_t(size)) -
+                               draws.begin()) /
+                        DRAWS;
+                    NS_TEST_ASSERT_MSG_EQ_TOL(empirical,
+                                              probability,
+                                              0.003,
+                                              w.name << ": P(size <= " << size << ")");
+                }
+                NS_TEST_ASSERT_MSG_EQ_TOL(sum / DRAWS / d->GetMean(),
+                                          1.0,
+                                          w.meanTolerance,
+                                          w.name << ": sample mean");
+            }
+        }
+    }
+};
+
+/// The inverse CDF by hand: point mass, interpolation in packets, rounding up; and in bytes.
+class FlowSizeQuantileTest : public TestCase
+{
+  public:
+    FlowSizeQuantileTest()
+        : TestCase("Flow sizes: the inverse CDF, point mass, packets and bytes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PfabricFlowSizeDistribution packets = MustLoad("websearch");
+        // (0, 0.15]: the point mass at 6 packets.
+        NS_TEST_ASSERT_MSG_EQ(packets.Quantile(1e-9), 6 * MSS, "point mass");
+        NS_TEST_ASSERT_MSG_EQ(packets.Quantile(0.15), 6 * MSS, "point mass, its edge");
+        // 0.175: halfway from 6 packets (0.15) to 13 (0.2): 9.5, rounded up to 10.
+        NS_TEST_ASSERT_MSG_EQ(packets.Quantile(0.175), 10 * MSS, "interpolated in packets");
+        NS_TEST_ASSERT_MSG_EQ(packets.Quantile(1.0), 29200000, "the largest flow");
+        PfabricFlowSizeDistribution bytes =
+            MustLoad("websearch", PfabricFlowSizeDistribution::BYTES);
+        // Halfway from 8760 to 18980 bytes.
+        NS_TEST_ASSERT_MSG_EQ(bytes.Quantile(0.175), 13870, "interpolated in bytes");
+        NS_TEST_ASSERT_MSG_EQ(bytes.Quantile(0.1), 8760, "point mass in bytes");
+    }
+};
+
+/// Malformed files: one line naming the file, the line and what is wrong.
+class FlowSizeFileErrorTest : public TestCase
+{
+  public:
+    FlowSizeFileErrorTest()
+        : TestCase("Flow sizes: malformed CDF files are refused with file, line and reason")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::pair<std::string, std::string>> cases{
+            {"# ok\n100 0.5\n200 x\n", ":3: 'x' is not a number"},
+            {"100 0.5\n200 1.5\n", ":2: probability 1.5 is outside [0, 1]"},
+            {"100 0.5\n200 0.4\n300 1\n", ":2: probability 0.4 is below the previous one (0.5)"},
+            {"100 0.5\n50 0.7\n300 1\n", ":2: size 50 is below the previous one"},
+            {"0 0.5\n300 1\n", ":1: size 0 is not positive"},
+            {"-3 0.5\n300 1\n", ":1: size -3 is not positive"},
+            {"100 0.5\n300 0.9\n", ": the last probability is 0.9, not 1"},
+            {"100 0.5 7 8\n", ":1: expected 2 columns (size_bytes cumulative_probability) or 3"},
+            {"100 0.5\n3 1 1\n", ":2: 3 columns, but earlier lines have 2"},
+            {"# nothing\n\n", ": no points"},
+        };
+        int i = 0;
+        for (const auto& [text, message] : cases)
+        {
+            std::string path = CreateTempDirFilename("bad-" + std::to_string(i++) + ".cdf");
+            WriteFile(path, text);
+            PfabricFlowSizeDistribution distribution;
+            std::string error;
+            bool loaded =
+                distribution.Load(path, MSS, PfabricFlowSizeDistribution::PACKETS, &error);
+            NS_TEST_ASSERT_MSG_EQ(loaded, false, "refused: " << message);
+            NS_TEST_ASSERT_MSG_EQ(error.rfind(path, 0), 0, "starts with the file: " << error);
+            NS_TEST_ASSERT_MSG_NE(error.find(message), std::string::npos, error);
+            NS_TEST_ASSERT_MSG_EQ(error.find('\n'), std::string::npos, "one line");
+        }
+        PfabricFlowSizeDistribution distribution;
+        std::string error;
+        std::string missing = CreateTempDirFilename("missing.cdf");
+        NS_TEST_ASSERT_MSG_EQ(
+            distribution.Load(missing, MSS, PfabricFlowSizeDistribution::PACKETS, &error),
+            false,
+            "a missing file");
+        NS_TEST_ASSERT_MSG_EQ(error, missing + ": cannot read the file", "its message");
+    }
+};
+
+} // namespace
+
+std::vector<TestCase*>
+MakeWorkloadTestCases()
+{
+    return {new FlowSizeSamplingTest, new FlowSizeQuantileTest, new FlowSizeFileErrorTest};
+}
+
+} // namespace tests
+} // namespace pfabric
+} // namespace ns3
