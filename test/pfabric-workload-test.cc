@@ -9,6 +9,7 @@
 
 #include "pfabric-test-cases.h"
 
+#include "ns3/pfabric-flow-list.h"
 #include "ns3/pfabric-flow-size-distribution.h"
 #include "ns3/rng-seed-manager.h"
 
@@ -230,12 +231,158 @@ class FlowSizeFileErrorTest : public TestCase
     }
 };
 
+/**
+ * Generated flows: the offered load (wire bytes over the host links' capacity until the last
+ * start) is the requested one within 3%, for both workloads at two loads; sources and
+ * destinations are uniform (every host within 10% of its share of 40,000 flows), no host sends to
+ * itself, starts never decrease, and the same streams give the same flows, other streams others.
+ */
+class FlowGenerationTest : public TestCase
+{
+  public:
+    FlowGenerationTest()
+        : TestCase("Flow lists: Poisson arrivals at the requested load, uniform hosts, "
+                   "reproducible")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t hosts = 16;
+        const DataRate rate("10Gbps");
+        const double wirePerPayload = 1500.0 / 1460;
+        for (std::string workload : PfabricFlowSizeDistribution::SHIPPED)
+        {
+            for (double load : {0.3, 0.8})
+            {
+                PfabricFlowSizeDistribution sizes = MustLoad(workload);
+                sizes.AssignStreams(100);
+                const uint32_t n = workload == "websearch" ? 40000 : 200000;
+                auto flows =
+                    PfabricFlowList::Generate(sizes, hosts, rate, load, n, wirePerPayload, 200);
+                NS_TEST_ASSERT_MSG_EQ(flows.size(), n, "flows");
+                double wireBytes = 0;
+                std::vector<uint32_t> sent(hosts, 0);
+                std::vector<uint32_t> received(hosts, 0);
+                for (uint32_t i = 0; i < flows.size(); ++i)
+                {
+                    const PfabricFlow& f = flows[i];
+                    NS_TEST_ASSERT_MSG_EQ(f.id, i, "ids in order");
+                    NS_TEST_ASSERT_MSG_NE(f.src, f.dst, "no flow to itself");
+                    NS_TEST_ASSERT_MSG_LT(f.dst, hosts, "a host of the fabric");
+                    if (i > 0)
+                    {
+                        NS_TEST_ASSERT_MSG_GT_OR_EQ(f.start, flows[i - 1].start, "in start order");
+                    }
+                    wireBytes += f.bytes * wirePerPayload;
+                    ++sent[f.src];
+                    ++received[f.dst];
+                }
+                double capacityBytes =
+                    hosts * rate.GetBitRate() / 8.0 * flows.back().start.GetSeconds();
+                NS_TEST_ASSERT_MSG_EQ_TOL(wireBytes / capacityBytes,
+                                          load,
+                                          0.03 * load,
+                                          workload << " offered load");
+                for (uint32_t h = 0; h < hosts; ++h)
+                {
+                    NS_TEST_ASSERT_MSG_EQ_TOL(sent[h], n / hosts, 0.1 * n / hosts, "sources");
+                    NS_TEST_ASSERT_MSG_EQ_TOL(received[h], n / hosts, 0.1 * n / hosts, "dests");
+                }
+            }
+        }
+
+        PfabricFlowSizeDistribution sizes = MustLoad("websearch");
+        auto draw = [&sizes, rate, wirePerPayload](int64_t stream) {
+            sizes.AssignStreams(stream);
+            return PfabricFlowList::Generate(sizes, 16, rate, 0.5, 100, wirePerPayload, stream + 1);
+        };
+        auto a = draw(10);
+        auto b = draw(10);
+        auto c = draw(20);
+        bool same = true;
+        bool differ = false;
+        for (uint32_t i = 0; i < 100; ++i)
+        {
+            same = same && a[i].src == b[i].src && a[i].dst == b[i].dst &&
+                   a[i].bytes == b[i].bytes && a[i].start == b[i].start;
+            differ = differ || a[i].start != c[i].start || a[i].bytes != c[i].bytes;
+        }
+        NS_TEST_ASSERT_MSG_EQ(same, true, "same streams, same flows");
+        NS_TEST_ASSERT_MSG_EQ(differ, true, "other streams, other flows");
+    }
+};
+
+/// A written flow list reads back exactly; bad flow files and unwritable paths are refused.
+class FlowFileTest : public TestCase
+{
+  public:
+    FlowFileTest()
+        : TestCase("Flow lists: CSV round trip to the nanosecond, bad files refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PfabricFlowSizeDistribution sizes = MustLoad("datamining");
+        sizes.AssignStreams(1);
+        auto flows =
+            PfabricFlowList::Generate(sizes, 54, DataRate("10Gbps"), 0.7, 1000, 1500.0 / 1460, 2);
+        std::string path = CreateTempDirFilename("flows.csv");
+        std::string error;
+        NS_TEST_ASSERT_MSG_EQ(PfabricFlowList::Write(path, flows, &error), true, error);
+        std::vector<PfabricFlow> back;
+        NS_TEST_ASSERT_MSG_EQ(PfabricFlowList::Read(path, 54, &back, &error), true, error);
+        NS_TEST_ASSERT_MSG_EQ(back.size(), flows.size(), "every flow");
+        for (std::size_t i = 0; i < flows.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(back[i].src, flows[i].src, "src");
+            NS_TEST_ASSERT_MSG_EQ(back[i].dst, flows[i].dst, "dst");
+            NS_TEST_ASSERT_MSG_EQ(back[i].bytes, flows[i].bytes, "size");
+            NS_TEST_ASSERT_MSG_EQ(back[i].start, flows[i].start, "start, to the nanosecond");
+        }
+
+        const std::string header = PfabricFlowList::CSV_HEADER + "\n";
+        const std::vector<std::pair<std::string, std::string>> cases{
+            {"src,dst,bytes,start\n0,1,10,0\n",
+             ":1: the header must be src,dst,size_bytes,start_s"},
+            {header + "0,1,10\n", ":2: expected 4 fields"},
+            {header + "0,1,10,0\n0,54,10,0\n", ":3: host 54 is outside the fabric (hosts 0 to 53)"},
+            {header + "0,1,-5,0\n", ":2: size_bytes '-5' is not a positive integer"},
+            {header + "0,1,0,0\n", ":2: size_bytes '0' is not a positive integer"},
+            {header + "3,3,10,0\n", ":2: a flow from host 3 to itself"},
+            {header + "0,1,10,-1\n", ":2: start_s '-1' is not a non-negative number"},
+            {header + "0,x,10,0\n", ":2: hosts must be non-negative integers"},
+        };
+        int i = 0;
+        for (const auto& [text, message] : cases)
+        {
+            std::string bad = CreateTempDirFilename("bad-flows-" + std::to_string(i++) + ".csv");
+            WriteFile(bad, text);
+            std::vector<PfabricFlow> read;
+            NS_TEST_ASSERT_MSG_EQ(PfabricFlowList::Read(bad, 54, &read, &error), false, message);
+            NS_TEST_ASSERT_MSG_EQ(error.rfind(bad + message, 0), 0, error);
+        }
+
+        std::string unwritable = CreateTempDirFilename("no-such-directory/flows.csv");
+        NS_TEST_ASSERT_MSG_EQ(PfabricFlowList::Write(unwritable, flows, &error), false, "refused");
+        NS_TEST_ASSERT_MSG_EQ(error, unwritable + ": cannot write the file", "its message");
+        NS_TEST_ASSERT_MSG_EQ(std::ifstream(unwritable).good(), false, "nothing written");
+    }
+};
+
 } // namespace
 
 std::vector<TestCase*>
 MakeWorkloadTestCases()
 {
-    return {new FlowSizeSamplingTest, new FlowSizeQuantileTest, new FlowSizeFileErrorTest};
+    return {new FlowSizeSamplingTest,
+            new FlowSizeQuantileTest,
+            new FlowSizeFileErrorTest,
+            new FlowGenerationTest,
+            new FlowFileTest};
 }
 
 } // namespace tests

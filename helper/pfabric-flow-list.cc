@@ -1,0 +1,218 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-flow-list.h"
+
+#include "pfabric-flow-size-distribution.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/random-variable-stream.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfabricFlowList");
+
+const std::string PfabricFlowList::CSV_HEADER = "src,dst,size_bytes,start_s";
+
+namespace
+{
+
+/**
+ * @brief Parse a whole token as a non-negative integer.
+ * @param token the text
+ * @param[out] value the number
+ * @return true on success
+ */
+bool
+ParseCount(const std::string& token, uint64_t* value)
+{
+    if (token.empty() || token.find_first_not_of("0123456789") != std::string::npos)
+    {
+        return false;
+    }
+    errno = 0;
+    *value = std::strtoull(token.c_str(), nullptr, 10);
+    return errno == 0;
+}
+
+} // namespace
+
+double
+PfabricFlowList::ArrivalRate(double meanPayloadBytes,
+                             DataRate hostRate,
+                             double load,
+                             double wireBytesPerPayloadByte)
+{
+    return load * static_cast<double>(hostRate.GetBitRate()) /
+           (8 * meanPayloadBytes * wireBytesPerPayloadByte);
+}
+
+std::vector<PfabricFlow>
+PfabricFlowList::Generate(const PfabricFlowSizeDistribution& sizes,
+                          uint32_t hosts,
+                          DataRate hostRate,
+                          double load,
+                          uint32_t flows,
+                          double wireBytesPerPayloadByte,
+                          int64_t stream)
+{
+    NS_LOG_FUNCTION(hosts << hostRate << load << flows << stream);
+    NS_ABORT_MSG_IF(hosts < 2, "PfabricFlowList: at least 2 hosts");
+    NS_ABORT_MSG_IF(load <= 0 || load >= 1, "PfabricFlowList: load must be in (0, 1)");
+    double perHost = ArrivalRate(sizes.GetMean(), hostRate, load, wireBytesPerPayloadByte);
+    auto gap = CreateObject<ExponentialRandomVariable>();
+    gap->SetAttribute("Mean", DoubleValue(1 / (perHost * hosts)));
+    gap->SetAttribute("Bound", DoubleValue(0));
+    gap->SetStream(stream);
+    auto pick = CreateObject<UniformRandomVariable>();
+    pick->SetStream(stream + 1);
+
+    std::vector<PfabricFlow> list;
+    list.reserve(flows);
+    double now = 0;
+    for (uint32_t id = 0; id < flows; ++id)
+    {
+        now += gap->GetValue();
+        auto src = pick->GetInteger(0, hosts - 1);
+        auto dst = pick->GetInteger(0, hosts - 2);
+        dst += dst >= src ? 1 : 0;
+        list.push_back({id, src, dst, sizes.Sample(), Seconds(now)});
+    }
+    return list;
+}
+
+bool
+PfabricFlowList::Read(const std::string& path,
+                      uint32_t hosts,
+                      std::vector<PfabricFlow>* flows,
+                      std::string* error)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        *error = path + ": cannot read the file";
+        return false;
+    }
+    std::string line;
+    if (!std::getline(in, line) || (line != CSV_HEADER && line != CSV_HEADER + "\r"))
+    {
+        *error = path + ":1: the header must be " + CSV_HEADER;
+        return false;
+    }
+    flows->clear();
+    for (uint32_t lineNumber = 2; std::getline(in, line); ++lineNumber)
+    {
+        if (!line.empty() && line.back() == '\r')
+        {
+            line.pop_back();
+        }
+        if (line.empty())
+        {
+            continue;
+        }
+        std::vector<std::string> fields;
+        std::istringstream columns(line);
+        for (std::string field; std::getline(columns, field, ',');)
+        {
+            fields.push_back(field);
+        }
+        std::string where = path + ":" + std::to_string(lineNumber) + ": ";
+        if (fields.size() != 4)
+        {
+            *error = where + "expected 4 fields (" + CSV_HEADER + "), got " +
+                     std::to_string(fields.size());
+            return false;
+        }
+        uint64_t src;
+        uint64_t dst;
+        uint64_t bytes;
+        if (!ParseCount(fields[0], &src) || !ParseCount(fields[1], &dst))
+        {
+            *error = where + "hosts must be non-negative integers";
+            return false;
+        }
+        if (src >= hosts || dst >= hosts)
+        {
+            *error = where + "host " + std::to_string(src >= hosts ? src : dst) +
+                     " is outside the fabric (hosts 0 to " + std::to_string(hosts - 1) + ")";
+            return false;
+        }
+        if (src == dst)
+        {
+            *error = where + "a flow from host " + std::to_string(src) + " to itself";
+            return false;
+        }
+        if (!ParseCount(fields[2], &bytes) || bytes == 0)
+        {
+            *error = where + "size_bytes '" + fields[2] + "' is not a positive integer";
+            return false;
+        }
+        const char* begin = fields[3].c_str();
+        char* end = nullptr;
+        errno = 0;
+        double start = std::strtod(begin, &end);
+        if (end == begin || *end != '\0' || errno != 0 || !std::isfinite(start) || start < 0)
+        {
+            *error = where + "start_s '" + fields[3] + "' is not a non-negative number";
+            return false;
+        }
+        flows->push_back({static_cast<uint32_t>(flows->size()),
+                          static_cast<uint32_t>(src),
+                          static_cast<uint32_t>(dst),
+                          bytes,
+                          // To the nearest nanosecond: what Write() prints reads back exactly.
+                          NanoSeconds(std::llround(start * 1e9))});
+    }
+    return true;
+}
+
+bool
+PfabricFlowList::Write(const std::string& path,
+                       const std::vector<PfabricFlow>& flows,
+                       std::string* error)
+{
+    std::string temporary = path + ".partial";
+    {
+        std::ofstream out(temporary);
+        if (!out)
+        {
+            *error = path + ": cannot write the file";
+            return false;
+        }
+        out << CSV_HEADER << "\n";
+        for (const auto& flow : flows)
+        {
+            out << flow.src << "," << flow.dst << "," << flow.bytes << "," << std::fixed
+                << std::setprecision(9) << flow.start.GetSeconds() << "\n";
+        }
+        if (!out.flush())
+        {
+            *error = path + ": cannot write the file";
+            std::remove(temporary.c_str());
+            return false;
+        }
+    }
+    if (std::rename(temporary.c_str(), path.c_str()) != 0)
+    {
+        *error = path + ": cannot write the file";
+        std::remove(temporary.c_str());
+        return false;
+    }
+    return true;
+}
+
+} // namespace ns3

@@ -1,0 +1,121 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFABRIC_FLOW_LIST_H
+#define PFABRIC_FLOW_LIST_H
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class PfabricFlowSizeDistribution;
+
+/**
+ * @ingroup pfabric
+ *
+ * @brief One flow of a workload: who sends how much to whom, and when it is handed to the
+ * transport. Hosts are fabric host indices (PfabricFabricHelper).
+ */
+struct PfabricFlow
+{
+    uint32_t id;    //!< index in the flow list
+    uint32_t src;   //!< sending host
+    uint32_t dst;   //!< receiving host
+    uint64_t bytes; //!< payload bytes
+    Time start;     //!< when the application hands the flow to the transport
+};
+
+/**
+ * @ingroup pfabric
+ *
+ * @brief A list of flows: generated from a flow-size distribution and a load, or read from a
+ * CSV file; written in the same CSV form so that every scheme, and other simulators, can run the
+ * same flows.
+ *
+ * CSV: a header line "src,dst,size_bytes,start_s", then one flow per line; hosts are fabric host
+ * indices, start_s is in seconds (written with 9 decimals, i.e. to the nanosecond).
+ */
+class PfabricFlowList
+{
+  public:
+    /// The CSV header.
+    static const std::string CSV_HEADER;
+
+    /**
+     * @brief Generate flows: Poisson arrivals at every host, destinations uniform over the other
+     * hosts, sizes from a distribution.
+     *
+     * Each host starts flows at rate lambda = load * hostRate / (8 * mean wire bytes), where a
+     * flow's wire bytes are its payload times wireBytesPerPayloadByte (1500 / 1460: the load is a
+     * fraction of the host link in on-wire bytes). N independent Poisson processes of rate lambda
+     * are drawn as one of rate N * lambda whose every arrival picks its source uniformly, which
+     * is the same process. Sizes use the distribution's own random stream; arrival times, sources
+     * and destinations use the given streams.
+     *
+     * @param sizes the flow-size distribution (streams assigned by the caller)
+     * @param hosts number of hosts, at least 2
+     * @param hostRate the host link rate
+     * @param load fraction of the host link, in (0, 1)
+     * @param flows number of flows
+     * @param wireBytesPerPayloadByte on-wire bytes per payload byte of a full packet
+     * @param stream first random stream index for arrivals, sources and destinations
+     * @return the flows, in start order, ids 0 .. flows - 1
+     */
+    static std::vector<PfabricFlow> Generate(const PfabricFlowSizeDistribution& sizes,
+                                             uint32_t hosts,
+                                             DataRate hostRate,
+                                             double load,
+                                             uint32_t flows,
+                                             double wireBytesPerPayloadByte,
+                                             int64_t stream);
+
+    /**
+     * @brief Per-host arrival rate of the load formula.
+     * @param meanPayloadBytes the mean flow size
+     * @param hostRate the host link rate
+     * @param load fraction of the host link
+     * @param wireBytesPerPayloadByte on-wire bytes per payload byte
+     * @return flows per second per host
+     */
+    static double ArrivalRate(double meanPayloadBytes,
+                              DataRate hostRate,
+                              double load,
+                              double wireBytesPerPayloadByte);
+
+    /**
+     * @brief Read a flow list.
+     * @param path the CSV file
+     * @param hosts number of hosts of the fabric (indices must be below it)
+     * @param[out] flows the flows, in file order, ids 0 ..
+     * @param[out] error on failure, one line: "<file>:<line>: <what is wrong>"
+     * @return true on success
+     */
+    static bool Read(const std::string& path,
+                     uint32_t hosts,
+                     std::vector<PfabricFlow>* flows,
+                     std::string* error);
+
+    /**
+     * @brief Write a flow list, whole or not at all (a temporary file renamed into place).
+     * @param path the CSV file
+     * @param flows the flows
+     * @param[out] error on failure, one line
+     * @return true on success
+     */
+    static bool Write(const std::string& path,
+                      const std::vector<PfabricFlow>& flows,
+                      std::string* error);
+};
+
+} // namespace ns3
+
+#endif /* PFABRIC_FLOW_LIST_H */
