@@ -7,6 +7,7 @@ def build(bld):
     module = bld.create_ns3_module(
         'pfabric', ['internet', 'traffic-control', 'point-to-point', 'applications'])
     module.source = [
+        'helper/pfabric-experiment.cc',
         'helper/pfabric-fabric-helper.cc',
         'helper/pfabric-fabric-routing-helper.cc',
         'helper/pfabric-fat-tree-helper.cc',
@@ -42,6 +43,7 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'pfabric'
     headers.source = [
+        'helper/pfabric-experiment.h',
         'helper/pfabric-fabric-helper.h',
         'helper/pfabric-fabric-routing-helper.h',
         'helper/pfabric-fat-tree-helper.h',

@@ -95,7 +95,8 @@ void
 PfabricFabricHelper::Build()
 {
     NS_ABORT_MSG_IF(m_built, "fabric: Build() was already called");
-    Validate();
+    std::string shapeError = GetShapeError();
+    NS_ABORT_MSG_IF(!shapeError.empty(), shapeError);
     DoBuild();
     m_built = true;
     NS_LOG_INFO("Built a fabric of " << m_hosts.GetN() << " hosts, " << m_switches.GetN()

@@ -138,9 +138,13 @@ class PfabricFabricHelper
      */
     Time GetIdealFct(uint32_t from, uint32_t to, uint64_t bytes) const;
 
+    /**
+     * @brief What is wrong with the shape, checked without building anything.
+     * @return one line naming the parameter, or "" if the shape is valid
+     */
+    virtual std::string GetShapeError() const = 0;
+
   protected:
-    /// @brief Stop with a message naming the parameter if the shape is invalid.
-    virtual void Validate() const = 0;
     /// @brief Add the nodes and links (AddHost, AddSwitch, Connect) and configure routing.
     virtual void DoBuild() = 0;
     /**

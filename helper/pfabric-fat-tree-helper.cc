@@ -31,12 +31,18 @@ FatTreeHelper::GetK() const
     return m_k;
 }
 
-void
-FatTreeHelper::Validate() const
+std::string
+FatTreeHelper::GetShapeError() const
 {
-    NS_ABORT_MSG_IF(m_k < 2 || m_k % 2 != 0,
-                    "FatTreeHelper: k must be even and at least 2, got k = " << m_k);
-    NS_ABORT_MSG_IF(m_k > 254, "FatTreeHelper: k must be at most 254, got k = " << m_k);
+    if (m_k < 2 || m_k % 2 != 0)
+    {
+        return "FatTreeHelper: k must be even and at least 2, got k = " + std::to_string(m_k);
+    }
+    if (m_k > 254)
+    {
+        return "FatTreeHelper: k must be at most 254, got k = " + std::to_string(m_k);
+    }
+    return "";
 }
 
 void

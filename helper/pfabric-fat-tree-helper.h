@@ -38,7 +38,7 @@ class FatTreeHelper : public PfabricFabricHelper
     uint32_t GetK() const;
 
   private:
-    void Validate() const override;
+    std::string GetShapeError() const override;
     void DoBuild() override;
     uint32_t DoGetHopCount(uint32_t from, uint32_t to) const override;
 

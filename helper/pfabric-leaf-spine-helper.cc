@@ -30,16 +30,24 @@ LeafSpineHelper::LeafSpineHelper(uint32_t leaves, uint32_t hostsPerLeaf, uint32_
     SetPreset("sigcomm13");
 }
 
-void
-LeafSpineHelper::Validate() const
+std::string
+LeafSpineHelper::GetShapeError() const
 {
-    NS_ABORT_MSG_IF(m_leaves == 0 || m_leaves > 256,
-                    "LeafSpineHelper: leaves must be 1 to 256, got " << m_leaves);
-    NS_ABORT_MSG_IF(m_hostsPerLeaf == 0 || m_hostsPerLeaf > 254,
-                    "LeafSpineHelper: hostsPerLeaf must be 1 to 254, got " << m_hostsPerLeaf);
-    NS_ABORT_MSG_IF(m_spines == 0 || m_hostsPerLeaf % m_spines != 0,
-                    "LeafSpineHelper: spines must divide hostsPerLeaf ("
-                        << m_hostsPerLeaf << "), got spines = " << m_spines);
+    if (m_leaves == 0 || m_leaves > 256)
+    {
+        return "LeafSpineHelper: leaves must be 1 to 256, got " + std::to_string(m_leaves);
+    }
+    if (m_hostsPerLeaf == 0 || m_hostsPerLeaf > 254)
+    {
+        return "LeafSpineHelper: hostsPerLeaf must be 1 to 254, got " +
+               std::to_string(m_hostsPerLeaf);
+    }
+    if (m_spines == 0 || m_hostsPerLeaf % m_spines != 0)
+    {
+        return "LeafSpineHelper: spines must divide hostsPerLeaf (" +
+               std::to_string(m_hostsPerLeaf) + "), got spines = " + std::to_string(m_spines);
+    }
+    return "";
 }
 
 void

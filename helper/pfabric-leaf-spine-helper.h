@@ -39,7 +39,7 @@ class LeafSpineHelper : public PfabricFabricHelper
     LeafSpineHelper(uint32_t leaves, uint32_t hostsPerLeaf, uint32_t spines);
 
   private:
-    void Validate() const override;
+    std::string GetShapeError() const override;
     void DoBuild() override;
     uint32_t DoGetHopCount(uint32_t from, uint32_t to) const override;
 

@@ -19,11 +19,14 @@ SingleSwitchHelper::SingleSwitchHelper(uint32_t hosts)
 {
 }
 
-void
-SingleSwitchHelper::Validate() const
+std::string
+SingleSwitchHelper::GetShapeError() const
 {
-    NS_ABORT_MSG_IF(m_nHosts < 2 || m_nHosts > 254,
-                    "SingleSwitchHelper: hosts must be 2 to 254, got " << m_nHosts);
+    if (m_nHosts < 2 || m_nHosts > 254)
+    {
+        return "SingleSwitchHelper: hosts must be 2 to 254, got " + std::to_string(m_nHosts);
+    }
+    return "";
 }
 
 void

@@ -26,7 +26,7 @@ class SingleSwitchHelper : public PfabricFabricHelper
     explicit SingleSwitchHelper(uint32_t hosts);
 
   private:
-    void Validate() const override;
+    std::string GetShapeError() const override;
     void DoBuild() override;
     uint32_t DoGetHopCount(uint32_t from, uint32_t to) const override;
 

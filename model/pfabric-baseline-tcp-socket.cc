@@ -8,6 +8,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/tcp-tx-buffer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -32,7 +33,8 @@ PfabricBaselineTcpSocket::GetTypeId()
 PfabricBaselineTcpSocket::PfabricBaselineTcpSocket()
     : TcpSocketBase(),
       m_minDupAckThreshold(3),
-      m_dupAckWindowFraction(0)
+      m_dupAckWindowFraction(0),
+      m_timeouts(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -40,7 +42,8 @@ PfabricBaselineTcpSocket::PfabricBaselineTcpSocket()
 PfabricBaselineTcpSocket::PfabricBaselineTcpSocket(const PfabricBaselineTcpSocket& sock)
     : TcpSocketBase(sock),
       m_minDupAckThreshold(sock.m_minDupAckThreshold),
-      m_dupAckWindowFraction(sock.m_dupAckWindowFraction)
+      m_dupAckWindowFraction(sock.m_dupAckWindowFraction),
+      m_timeouts(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -58,6 +61,22 @@ PfabricBaselineTcpSocket::SetAdaptiveDupAckThreshold(uint32_t minThreshold, doub
                     "least 1 and a non-negative window fraction");
     m_minDupAckThreshold = minThreshold;
     m_dupAckWindowFraction = windowFraction;
+}
+
+uint64_t
+PfabricBaselineTcpSocket::GetTimeouts() const
+{
+    return m_timeouts;
+}
+
+void
+PfabricBaselineTcpSocket::ReTxTimeout()
+{
+    if (m_state != CLOSED && m_state != TIME_WAIT && m_state != SYN_SENT && m_txBuffer->Size() > 0)
+    {
+        ++m_timeouts;
+    }
+    TcpSocketBase::ReTxTimeout();
 }
 
 Ptr<TcpSocketBase>

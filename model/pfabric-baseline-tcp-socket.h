@@ -55,13 +55,18 @@ class PfabricBaselineTcpSocket : public TcpSocketBase
      */
     void SetAdaptiveDupAckThreshold(uint32_t minThreshold, double windowFraction);
 
+    /// @return every retransmission timeout of this connection with data outstanding
+    uint64_t GetTimeouts() const;
+
   protected:
     Ptr<TcpSocketBase> Fork() override;
     void ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader) override;
+    void ReTxTimeout() override;
 
   private:
     uint32_t m_minDupAckThreshold; //!< smallest adaptive threshold
     double m_dupAckWindowFraction; //!< fraction of cwnd, 0: fixed threshold
+    uint64_t m_timeouts;           //!< timeouts with data outstanding
 };
 
 } // namespace ns3

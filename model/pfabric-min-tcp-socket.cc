@@ -41,6 +41,7 @@ PfabricMinTcpSocket::PfabricMinTcpSocket()
       m_priorityOffset(1),
       m_lineRate(false),
       m_consecutiveTimeouts(0),
+      m_timeouts(0),
       m_probing(false)
 {
     NS_LOG_FUNCTION(this);
@@ -55,6 +56,7 @@ PfabricMinTcpSocket::PfabricMinTcpSocket(const PfabricMinTcpSocket& sock)
       m_priorityOffset(sock.m_priorityOffset),
       m_lineRate(sock.m_lineRate),
       m_consecutiveTimeouts(0),
+      m_timeouts(0),
       m_probing(false)
 {
     NS_LOG_FUNCTION(this);
@@ -135,6 +137,12 @@ uint32_t
 PfabricMinTcpSocket::GetConsecutiveTimeouts() const
 {
     return m_consecutiveTimeouts;
+}
+
+uint64_t
+PfabricMinTcpSocket::GetTimeouts() const
+{
+    return m_timeouts;
 }
 
 uint64_t
@@ -225,6 +233,7 @@ PfabricMinTcpSocket::ReTxTimeout()
         return;
     }
     ++m_consecutiveTimeouts;
+    ++m_timeouts;
     NS_LOG_INFO("Timeout " << m_consecutiveTimeouts << " in a row, head "
                            << m_txBuffer->HeadSequence());
     if (m_probeAfterTimeouts > 0 && m_consecutiveTimeouts >= m_probeAfterTimeouts)

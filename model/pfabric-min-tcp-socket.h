@@ -110,6 +110,9 @@ class PfabricMinTcpSocket : public TcpSocketBase
     /// @return the timeouts since an ACK last advanced
     uint32_t GetConsecutiveTimeouts() const;
 
+    /// @return every retransmission timeout of this connection
+    uint64_t GetTimeouts() const;
+
     /**
      * @brief The flow's remaining bytes: the end of the data handed to the socket, less the
      * cumulative ACK, less the bytes selectively acknowledged above it.
@@ -159,6 +162,7 @@ class PfabricMinTcpSocket : public TcpSocketBase
     uint64_t m_priorityOffset;      //!< added to a data segment's remaining bytes
     bool m_lineRate;                //!< LineRate sender
     uint32_t m_consecutiveTimeouts; //!< timeouts since an ACK last advanced
+    uint64_t m_timeouts;            //!< every timeout
     bool m_probing;                 //!< sending one-byte probes
 };
 

@@ -10,6 +10,9 @@ cpp_examples = [
     ("pfabric-preemption --scheme=dctcp --preset=sigcomm13", "True", "False"),
     ("pfabric-fabric --topology=fattree --k=4", "True", "False"),
     ("pfabric-fabric --topology=leafspine --leaves=3 --hostsPerLeaf=4 --spines=2", "True", "False"),
+    ("pfabric-websearch --flows=100 --quiet --out=results/ci-websearch", "True", "False"),
+    ("pfabric-datamining --flows=50 --scheme=tcp --maxSimTime=0.002 --quiet "
+     "--out=results/ci-datamining", "True", "False"),
     ("pfabric-routing-cost --k=4 --packetsPerHost=50 --repeat=1", "True", "False"),
 ]
 

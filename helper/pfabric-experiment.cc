@@ -1,0 +1,775 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-experiment.h"
+
+#include "pfabric-fat-tree-helper.h"
+#include "pfabric-leaf-spine-helper.h"
+#include "pfabric-single-switch-helper.h"
+
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/pfabric-baseline-tcp-socket.h"
+#include "ns3/pfabric-fabric-routing.h"
+#include "ns3/pfabric-min-tcp-socket.h"
+#include "ns3/pfabric-preset.h"
+#include "ns3/queue-size.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/string.h"
+#include "ns3/tcp-socket-base.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <regex>
+#include <sstream>
+#include <sys/resource.h>
+
+#ifndef PFABRIC_VERSION
+#define PFABRIC_VERSION "unknown"
+#endif
+#ifndef PFABRIC_NS3_VERSION
+#define PFABRIC_NS3_VERSION "unknown"
+#endif
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfabricExperiment");
+
+namespace
+{
+
+/// Port every host listens on.
+constexpr uint16_t PORT = 5000;
+/// Size bins of the summary: (0, 100 KB], (100 KB, 10 MB], (10 MB, inf); KB = 1000 B.
+constexpr uint64_t SMALL_FLOW_BYTES = 100000;
+constexpr uint64_t LARGE_FLOW_BYTES = 10000000;
+
+double
+WallSeconds()
+{
+    using namespace std::chrono;
+    return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+/// @return the text with JSON escapes
+std::string
+JsonString(const std::string& text)
+{
+    std::ostringstream out;
+    out << '"';
+    for (char c : text)
+    {
+        switch (c)
+        {
+        case '"':
+            out << "\\\"";
+            break;
+        case '\\':
+            out << "\\\\";
+            break;
+        case '\n':
+            out << "\\n";
+            break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20)
+            {
+                out << "\\u" << std::hex << std::setw(4) << std::setfill('0') << int(c) << std::dec;
+            }
+            else
+            {
+                out << c;
+            }
+        }
+    }
+    out << '"';
+    return out.str();
+}
+
+/// @return a number as the shortest text that reads back the same
+std::string
+Number(double value)
+{
+    std::ostringstream out;
+    out << std::setprecision(15) << value;
+    return out.str();
+}
+
+/**
+ * @brief Write a file whole or not at all.
+ * @param path the file
+ * @param text its contents
+ * @param[out] error on failure
+ * @return true on success
+ */
+bool
+WriteAtomically(const std::string& path, const std::string& text, std::string* error)
+{
+    std::string temporary = path + ".partial";
+    {
+        std::ofstream out(temporary);
+        out << text;
+        if (!out.flush())
+        {
+            std::remove(temporary.c_str());
+            *error = path + ": cannot write the file";
+            return false;
+        }
+    }
+    if (std::rename(temporary.c_str(), path.c_str()) != 0)
+    {
+        std::remove(temporary.c_str());
+        *error = path + ": cannot write the file";
+        return false;
+    }
+    return true;
+}
+
+void
+Drain(Ptr<Socket> socket)
+{
+    while (socket->Recv())
+    {
+    }
+}
+
+void
+CloseAccepted(Ptr<Socket> socket)
+{
+    socket->Close();
+}
+
+void
+Accepted(Ptr<Socket> socket, const Address&)
+{
+    socket->SetRecvCallback(MakeCallback(&Drain));
+    socket->SetCloseCallbacks(MakeCallback(&CloseAccepted), MakeNullCallback<void, Ptr<Socket>>());
+}
+
+} // namespace
+
+/// A flow's connection and progress.
+struct PfabricExperiment::FlowState
+{
+    PfabricFlow flow;         //!< the flow
+    Ptr<Socket> socket;       //!< its sender
+    bool connected = false;   //!< the handshake completed
+    bool started = false;     //!< handed to the socket
+    Time fct = Seconds(-1);   //!< negative: unfinished
+    uint64_t timeouts = 0;    //!< retransmission timeouts
+    PfabricExperiment* owner; //!< the experiment
+};
+
+PfabricExperiment::PfabricExperiment(const std::string& workload)
+    : m_createdOutDir(false),
+      m_done(0),
+      m_connectedLate(0),
+      m_wallSeconds(0),
+      m_lastProgressWall(0),
+      m_wallStart(0),
+      m_events(0)
+{
+    m_p.workload = workload;
+}
+
+PfabricExperiment::~PfabricExperiment() = default;
+
+PfabricExperiment::Parameters&
+PfabricExperiment::GetParameters()
+{
+    return m_p;
+}
+
+void
+PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
+{
+    cmd.AddValue("preset", "hotnets12 or sigcomm13: every number of fabric and scheme", m_p.preset);
+    cmd.AddValue("scheme", "pfabric, linerate, tcp or dctcp", m_p.scheme);
+    cmd.AddValue("load",
+                 "offered load, fraction of the host link in wire bytes, in (0, 1)",
+                 m_p.load);
+    cmd.AddValue("flows", "number of flows to generate", m_p.flows);
+    cmd.AddValue("topology", "fattree, leafspine or star (default: the preset's)", m_p.topology);
+    cmd.AddValue("k", "fattree: switch radix (default: the preset's)", m_p.k);
+    cmd.AddValue("leaves", "leafspine: leaf switches (default: the preset's)", m_p.leaves);
+    cmd.AddValue("spines", "leafspine: spine switches (default: the preset's)", m_p.spines);
+    cmd.AddValue("hostsPerLeaf",
+                 "leafspine: hosts per leaf (default: the preset's)",
+                 m_p.hostsPerLeaf);
+    cmd.AddValue("hosts", "star: hosts on the single switch", m_p.hosts);
+    cmd.AddValue("lb", "load balancing: spray, ecmp, flowcell or random", m_p.lb);
+    cmd.AddValue("buffer",
+                 "switch buffer, e.g. 22500B or 150p (default: the preset's)",
+                 m_p.buffer);
+    cmd.AddValue("rto", "MinTCP/LineRate fixed RTO, e.g. 40us (default: the preset's)", m_p.rto);
+    cmd.AddValue("cdf", "flow-size CDF: websearch, datamining or a file", m_p.cdf);
+    cmd.AddValue("sampling", "flow-size interpolation: packets (ns-2) or bytes", m_p.sampling);
+    cmd.AddValue("flow-file",
+                 "replay the flows of this CSV (src,dst,size_bytes,start_s)",
+                 m_p.flowFile);
+    cmd.AddValue("dump-flows", "write the flows run to this CSV", m_p.dumpFlows);
+    cmd.AddValue("seed", "ns-3 random seed", m_p.seed);
+    cmd.AddValue("run", "ns-3 run number (independent replications)", m_p.run);
+    cmd.AddValue("out", "run directory (default: results/<named after the parameters>)", m_p.out);
+    cmd.AddValue("quiet", "no progress on stderr", m_p.quiet);
+    cmd.AddValue("maxSimTime", "safety limit on simulated time, seconds", m_p.maxSimTime);
+    cmd.AddValue("connectLeadUs",
+                 "open each flow's connection this long before it, us",
+                 m_p.connectLeadUs);
+}
+
+std::string
+PfabricExperiment::CheckChoices() const
+{
+    auto presets = PfabricPreset::GetNames();
+    if (std::find(presets.begin(), presets.end(), m_p.preset) == presets.end())
+    {
+        return "--preset=" + m_p.preset + ": expected hotnets12 or sigcomm13";
+    }
+    auto schemes = PfabricSchemeHelper::GetSchemes();
+    if (std::find(schemes.begin(), schemes.end(), m_p.scheme) == schemes.end())
+    {
+        return "--scheme=" + m_p.scheme + ": expected pfabric, linerate, tcp or dctcp";
+    }
+    if (!m_p.topology.empty() && m_p.topology != "fattree" && m_p.topology != "leafspine" &&
+        m_p.topology != "star")
+    {
+        return "--topology=" + m_p.topology + ": expected fattree, leafspine or star";
+    }
+    if (m_p.lb != "spray" && m_p.lb != "ecmp" && m_p.lb != "flowcell" && m_p.lb != "random")
+    {
+        return "--lb=" + m_p.lb + ": expected spray, ecmp, flowcell or random";
+    }
+    if (!(m_p.load > 0 && m_p.load < 1))
+    {
+        return "--load=" + Number(m_p.load) + ": expected a load in (0, 1)";
+    }
+    if (m_p.flowFile.empty() && m_p.flows == 0)
+    {
+        return "--flows=0: expected at least one flow";
+    }
+    if (m_p.sampling != "packets" && m_p.sampling != "bytes")
+    {
+        return "--sampling=" + m_p.sampling + ": expected packets or bytes";
+    }
+    if (!m_p.buffer.empty() &&
+        !std::regex_match(m_p.buffer, std::regex("[1-9][0-9]*(p|B|KB|MB|KiB|MiB)")))
+    {
+        return "--buffer=" + m_p.buffer + ": expected a positive size such as 22500B or 150p";
+    }
+    if (!m_p.rto.empty() && !std::regex_match(m_p.rto, std::regex("[0-9]*\\.?[0-9]+(ns|us|ms|s)")))
+    {
+        return "--rto=" + m_p.rto + ": expected a time such as 40us";
+    }
+    if (!m_p.rto.empty() && !Time(m_p.rto).IsStrictlyPositive())
+    {
+        return "--rto=" + m_p.rto + ": expected a positive time";
+    }
+    if (!(m_p.maxSimTime > 0))
+    {
+        return "--maxSimTime must be positive";
+    }
+    if (!(m_p.connectLeadUs >= 0))
+    {
+        return "--connectLeadUs must not be negative";
+    }
+    if (m_p.seed == 0)
+    {
+        return "--seed=0: ns-3 seeds start at 1";
+    }
+    return "";
+}
+
+std::string
+PfabricExperiment::PrepareOutput()
+{
+    m_outDir = m_p.out;
+    if (m_outDir.empty())
+    {
+        std::ostringstream name;
+        name << "results/" << m_p.workload << "-" << m_p.preset << "-" << m_p.scheme;
+        if (m_p.flowFile.empty())
+        {
+            name << "-load" << Number(m_p.load) << "-flows" << m_p.flows;
+        }
+        else
+        {
+            name << "-" << std::filesystem::path(m_p.flowFile).stem().string();
+        }
+        name << "-seed" << m_p.seed << "-run" << m_p.run;
+        m_outDir = name.str();
+    }
+    std::error_code code;
+    bool existed = std::filesystem::is_directory(m_outDir, code);
+    if (!existed)
+    {
+        std::filesystem::create_directories(m_outDir, code);
+        if (code)
+        {
+            return "--out=" + m_outDir + ": cannot create the directory (" + code.message() + ")";
+        }
+        m_createdOutDir = true;
+    }
+    std::string probe = m_outDir + "/.write-test";
+    bool writable = static_cast<bool>(std::ofstream(probe) << "");
+    std::remove(probe.c_str());
+    if (!writable)
+    {
+        if (m_createdOutDir)
+        {
+            std::filesystem::remove(m_outDir, code);
+        }
+        return "--out=" + m_outDir + ": the directory cannot be written";
+    }
+    return "";
+}
+
+bool
+PfabricExperiment::Prepare(std::string* error)
+{
+    *error = CheckChoices();
+    if (!error->empty())
+    {
+        return false;
+    }
+    const PfabricPreset& preset = PfabricPreset::Get(m_p.preset);
+    std::string topology = m_p.topology.empty() ? preset.topology : m_p.topology;
+    if (topology == "fattree")
+    {
+        m_fabric = std::make_unique<FatTreeHelper>(m_p.k ? m_p.k : preset.fatTreeK);
+    }
+    else if (topology == "leafspine")
+    {
+        m_fabric = std::make_unique<LeafSpineHelper>(m_p.leaves ? m_p.leaves : preset.leaves,
+                                                     m_p.hostsPerLeaf ? m_p.hostsPerLeaf
+                                                                      : preset.hostsPerLeaf,
+                                                     m_p.spines ? m_p.spines : preset.spines);
+    }
+    else
+    {
+        m_fabric = std::make_unique<SingleSwitchHelper>(m_p.hosts);
+    }
+    *error = m_fabric->GetShapeError();
+    if (!error->empty())
+    {
+        return false;
+    }
+    m_fabric->SetPreset(m_p.preset);
+    std::string lb = m_p.lb;
+    lb[0] = std::toupper(lb[0]);
+    m_fabric->SetRoutingAttribute("LoadBalancing", StringValue(lb));
+
+    RngSeedManager::SetSeed(m_p.seed);
+    RngSeedManager::SetRun(m_p.run);
+    m_fabric->Build();
+    const uint32_t hosts = m_fabric->GetNHosts();
+
+    if (m_p.flowFile.empty())
+    {
+        std::string cdf = m_p.cdf.empty() ? m_p.workload : m_p.cdf;
+        auto interpolation = m_p.sampling == "packets" ? PfabricFlowSizeDistribution::PACKETS
+                                                       : PfabricFlowSizeDistribution::BYTES;
+        if (!m_sizes.Load(cdf, preset.segmentSize, interpolation, error))
+        {
+            return false;
+        }
+        // Fixed streams, independent of the scheme: every scheme runs the same flows.
+        m_sizes.AssignStreams(1);
+        double wirePerPayload =
+            double(preset.segmentSize + preset.headerBytes) / preset.segmentSize;
+        m_flows = PfabricFlowList::Generate(m_sizes,
+                                            hosts,
+                                            preset.hostLinkRate,
+                                            m_p.load,
+                                            m_p.flows,
+                                            wirePerPayload,
+                                            2);
+    }
+    else if (!PfabricFlowList::Read(m_p.flowFile, hosts, &m_flows, error))
+    {
+        return false;
+    }
+    if (m_flows.empty())
+    {
+        *error = m_p.flowFile + ": no flows";
+        return false;
+    }
+
+    *error = PrepareOutput();
+    if (!error->empty())
+    {
+        return false;
+    }
+    if (!m_p.dumpFlows.empty() && !PfabricFlowList::Write(m_p.dumpFlows, m_flows, error))
+    {
+        if (m_createdOutDir)
+        {
+            std::error_code code;
+            std::filesystem::remove(m_outDir, code);
+        }
+        return false;
+    }
+
+    m_scheme = std::make_unique<PfabricSchemeHelper>(m_p.scheme, m_p.preset);
+    if (!m_p.buffer.empty())
+    {
+        m_scheme->SetQueueDiscAttribute("MaxSize", QueueSizeValue(QueueSize(m_p.buffer)));
+    }
+    if (!m_p.rto.empty())
+    {
+        m_scheme->SetSocketFactoryAttribute("Rto", TimeValue(Time(m_p.rto)));
+    }
+    return true;
+}
+
+void
+PfabricExperiment::Connect(FlowState* state)
+{
+    const PfabricFlow& f = state->flow;
+    state->socket = Socket::CreateSocket(m_fabric->GetHosts().Get(f.src),
+                                         PfabricSchemeHelper::GetSocketFactoryType());
+    state->socket->SetConnectCallback(MakeBoundCallback(&PfabricExperiment::Connected, state),
+                                      MakeNullCallback<void, Ptr<Socket>>());
+    state->socket->TraceConnectWithoutContext(
+        "HighestRxAck",
+        MakeBoundCallback(&PfabricExperiment::AckTrace, state));
+    state->socket->Bind();
+    state->socket->Connect(InetSocketAddress(m_fabric->GetHostAddress(f.dst), PORT));
+}
+
+void
+PfabricExperiment::Connected(FlowState* state, Ptr<Socket>)
+{
+    state->connected = true;
+}
+
+void
+PfabricExperiment::AckTrace(FlowState* state, SequenceNumber32 oldValue, SequenceNumber32 newValue)
+{
+    state->owner->AckAdvanced(state, oldValue, newValue);
+}
+
+void
+PfabricExperiment::Start(FlowState* state)
+{
+    if (!state->connected)
+    {
+        ++m_connectedLate;
+    }
+    state->started = true;
+    state->socket->Send(Create<Packet>(state->flow.bytes));
+}
+
+void
+PfabricExperiment::AckAdvanced(FlowState* state, SequenceNumber32, SequenceNumber32 newValue)
+{
+    // ns-3's initial sequence number is 0 and the SYN takes it: the last byte is acknowledged
+    // by ACK number 1 + bytes.
+    if (!state->started || !state->fct.IsNegative() || newValue.GetValue() < 1 + state->flow.bytes)
+    {
+        return;
+    }
+    state->fct = Simulator::Now() - state->flow.start;
+    if (auto minTcp = DynamicCast<PfabricMinTcpSocket>(state->socket))
+    {
+        state->timeouts = minTcp->GetTimeouts();
+    }
+    else if (auto baseline = DynamicCast<PfabricBaselineTcpSocket>(state->socket))
+    {
+        state->timeouts = baseline->GetTimeouts();
+    }
+    // The connection stays open: closing it here lets a late, reordered ACK with SACK blocks
+    // reach ns-3's TcpTxBuffer::Update in FIN_WAIT, which crashes (ns-3.44). Memory for
+    // finished connections is therefore held to the end of the run.
+    if (++m_done == m_states.size())
+    {
+        Simulator::Stop();
+    }
+}
+
+void
+PfabricExperiment::Progress()
+{
+    double now = WallSeconds();
+    if (!m_p.quiet && now - m_lastProgressWall >= 5)
+    {
+        m_lastProgressWall = now;
+        double elapsed = now - m_wallStart;
+        std::cerr << "pfabric-" << m_p.workload << ": simulated " << std::fixed
+                  << std::setprecision(4) << Simulator::Now().GetSeconds() << " s, flows done "
+                  << m_done << "/" << m_states.size() << ", wall " << std::setprecision(0)
+                  << elapsed << " s";
+        if (m_done > 0)
+        {
+            std::cerr << ", ETA ~" << elapsed * (m_states.size() - m_done) / m_done << " s";
+        }
+        std::cerr << std::defaultfloat << std::endl;
+    }
+    Simulator::Schedule(MilliSeconds(1), &PfabricExperiment::Progress, this);
+}
+
+bool
+PfabricExperiment::Run(std::string* error)
+{
+    m_wallStart = WallSeconds();
+    m_lastProgressWall = m_wallStart;
+    NodeContainer nodes(m_fabric->GetHosts(), m_fabric->GetSwitches());
+    QueueDiscContainer queueDiscs = m_scheme->Install(nodes);
+    int64_t stream = 1000;
+    stream += PfabricSchemeHelper::AssignStreams(queueDiscs, stream);
+    for (auto node = nodes.Begin(); node != nodes.End(); ++node)
+    {
+        auto routing =
+            DynamicCast<PfabricFabricRouting>((*node)->GetObject<Ipv4>()->GetRoutingProtocol());
+        if (routing)
+        {
+            stream += routing->AssignStreams(stream);
+        }
+    }
+
+    NodeContainer hosts = m_fabric->GetHosts();
+    for (auto host = hosts.Begin(); host != hosts.End(); ++host)
+    {
+        Ptr<Socket> listener =
+            Socket::CreateSocket(*host, PfabricSchemeHelper::GetSocketFactoryType());
+        listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), PORT));
+        listener->Listen();
+        listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                    MakeCallback(&Accepted));
+    }
+
+    const Time lead = MicroSeconds(m_p.connectLeadUs);
+    m_states.clear();
+    for (const PfabricFlow& flow : m_flows)
+    {
+        auto state = std::make_unique<FlowState>();
+        state->flow = flow;
+        state->owner = this;
+        Time connectAt = flow.start > lead ? flow.start - lead : Seconds(0);
+        Simulator::Schedule(connectAt, &PfabricExperiment::Connect, this, state.get());
+        Simulator::Schedule(flow.start, &PfabricExperiment::Start, this, state.get());
+        m_states.push_back(std::move(state));
+    }
+    Simulator::Schedule(MilliSeconds(1), &PfabricExperiment::Progress, this);
+    Simulator::Stop(Seconds(m_p.maxSimTime));
+    Simulator::Run();
+    m_endTime = Simulator::Now();
+    m_events = Simulator::GetEventCount();
+
+    m_results.clear();
+    for (const auto& state : m_states)
+    {
+        m_results.push_back(
+            {state->flow,
+             state->fct,
+             m_fabric->GetIdealFct(state->flow.src, state->flow.dst, state->flow.bytes),
+             state->timeouts});
+    }
+    Simulator::Destroy();
+    m_wallSeconds = WallSeconds() - m_wallStart;
+    return WriteAtomically(m_outDir + "/fct.csv", FctCsv(), error) &&
+           WriteAtomically(m_outDir + "/meta.json", MetaJson(), error);
+}
+
+const std::vector<PfabricExperiment::Result>&
+PfabricExperiment::GetResults() const
+{
+    return m_results;
+}
+
+std::string
+PfabricExperiment::GetOutputDirectory() const
+{
+    return m_outDir;
+}
+
+std::string
+PfabricExperiment::FctCsv() const
+{
+    std::ostringstream out;
+    out << "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed\n";
+    out << std::fixed << std::setprecision(9);
+    for (const Result& r : m_results)
+    {
+        out << r.flow.id << "," << r.flow.src << "," << r.flow.dst << "," << r.flow.bytes << ","
+            << r.flow.start.GetSeconds() << ",";
+        if (!r.fct.IsNegative())
+        {
+            out << r.fct.GetSeconds();
+        }
+        out << "," << r.idealFct.GetSeconds() << "," << r.timeouts << ","
+            << (r.fct.IsNegative() ? 0 : 1) << "\n";
+    }
+    return out.str();
+}
+
+std::string
+PfabricExperiment::MetaJson() const
+{
+    const PfabricPreset& preset = PfabricPreset::Get(m_p.preset);
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    uint32_t unfinished = m_states.size() - m_done;
+    std::ostringstream out;
+    out << "{\n";
+    out << "  \"program\": " << JsonString("pfabric-" + m_p.workload) << ",\n";
+    out << "  \"command_line\": " << JsonString(m_commandLine) << ",\n";
+    out << "  \"parameters\": {\n";
+    out << "    \"preset\": " << JsonString(m_p.preset) << ",\n";
+    out << "    \"scheme\": " << JsonString(m_p.scheme) << ",\n";
+    out << "    \"load\": " << Number(m_p.load) << ",\n";
+    out << "    \"flows\": " << m_p.flows << ",\n";
+    out << "    \"topology\": " << JsonString(m_p.topology.empty() ? preset.topology : m_p.topology)
+        << ",\n";
+    out << "    \"k\": " << m_p.k << ",\n";
+    out << "    \"leaves\": " << m_p.leaves << ",\n";
+    out << "    \"spines\": " << m_p.spines << ",\n";
+    out << "    \"hostsPerLeaf\": " << m_p.hostsPerLeaf << ",\n";
+    out << "    \"hosts\": " << m_p.hosts << ",\n";
+    out << "    \"lb\": " << JsonString(m_p.lb) << ",\n";
+    out << "    \"buffer\": " << JsonString(m_p.buffer) << ",\n";
+    out << "    \"rto\": " << JsonString(m_p.rto) << ",\n";
+    out << "    \"cdf\": " << JsonString(m_p.cdf.empty() ? m_p.workload : m_p.cdf) << ",\n";
+    out << "    \"sampling\": " << JsonString(m_p.sampling) << ",\n";
+    out << "    \"flow-file\": " << JsonString(m_p.flowFile) << ",\n";
+    out << "    \"dump-flows\": " << JsonString(m_p.dumpFlows) << ",\n";
+    out << "    \"seed\": " << m_p.seed << ",\n";
+    out << "    \"run\": " << m_p.run << ",\n";
+    out << "    \"maxSimTime\": " << Number(m_p.maxSimTime) << ",\n";
+    out << "    \"connectLeadUs\": " << Number(m_p.connectLeadUs) << "\n";
+    out << "  },\n";
+    out << "  \"workload\": " << JsonString(m_p.workload) << ",\n";
+    out << "  \"cdf_file\": " << JsonString(m_sizes.GetPath()) << ",\n";
+    out << "  \"mean_flow_bytes\": " << Number(m_sizes.GetMean()) << ",\n";
+    out << "  \"hosts\": " << m_fabric->GetNHosts() << ",\n";
+    out << "  \"switches\": " << m_fabric->GetSwitches().GetN() << ",\n";
+    out << "  \"ns3_version\": " << JsonString(PFABRIC_NS3_VERSION) << ",\n";
+    out << "  \"module_version\": " << JsonString(PFABRIC_VERSION) << ",\n";
+    out << "  \"wall_time_s\": " << Number(m_wallSeconds) << ",\n";
+    out << "  \"simulated_time_s\": " << Number(m_endTime.GetSeconds()) << ",\n";
+    out << "  \"events\": " << m_events << ",\n";
+    out << "  \"peak_rss_bytes\": " << uint64_t(usage.ru_maxrss) * 1024 << ",\n";
+    out << "  \"flows_total\": " << m_states.size() << ",\n";
+    out << "  \"flows_completed\": " << m_done << ",\n";
+    out << "  \"flows_unfinished\": " << unfinished << ",\n";
+    out << "  \"flows_started_before_connected\": " << m_connectedLate << "\n";
+    out << "}\n";
+    return out.str();
+}
+
+std::string
+PfabricExperiment::Summarize() const
+{
+    struct Bin
+    {
+        std::string name;
+        uint64_t low;
+        uint64_t high;
+        std::vector<double> slowdowns;
+        uint32_t unfinished = 0;
+    };
+
+    std::vector<Bin> bins{{"(0,100KB]", 0, SMALL_FLOW_BYTES, {}},
+                          {"(100KB,10MB]", SMALL_FLOW_BYTES, LARGE_FLOW_BYTES, {}},
+                          {"(10MB,inf)", LARGE_FLOW_BYTES, UINT64_MAX, {}},
+                          {"all", 0, UINT64_MAX, {}}};
+    for (const Result& r : m_results)
+    {
+        for (Bin& bin : bins)
+        {
+            if (r.flow.bytes > bin.low && r.flow.bytes <= bin.high)
+            {
+                if (r.fct.IsNegative())
+                {
+                    ++bin.unfinished;
+                }
+                else
+                {
+                    bin.slowdowns.push_back(r.fct.GetSeconds() / r.idealFct.GetSeconds());
+                }
+            }
+        }
+    }
+    std::ostringstream out;
+    out << "FCT / ideal FCT (KB = 1000 B)\n";
+    out << std::left << std::setw(14) << "size" << std::right << std::setw(8) << "flows"
+        << std::setw(10) << "mean" << std::setw(10) << "p99" << std::setw(12) << "unfinished"
+        << "\n";
+    for (Bin& bin : bins)
+    {
+        std::sort(bin.slowdowns.begin(), bin.slowdowns.end());
+        out << std::left << std::setw(14) << bin.name << std::right << std::setw(8)
+            << bin.slowdowns.size();
+        if (bin.slowdowns.empty())
+        {
+            out << std::setw(10) << "-" << std::setw(10) << "-";
+        }
+        else
+        {
+            double sum = 0;
+            for (double s : bin.slowdowns)
+            {
+                sum += s;
+            }
+            // Nearest rank.
+            std::size_t rank = static_cast<std::size_t>(std::ceil(0.99 * bin.slowdowns.size()));
+            out << std::fixed << std::setprecision(3) << std::setw(10) << sum / bin.slowdowns.size()
+                << std::setw(10) << bin.slowdowns[rank - 1] << std::defaultfloat;
+        }
+        out << std::setw(12) << bin.unfinished << "\n";
+    }
+    return out.str();
+}
+
+int
+PfabricExperiment::Main(int argc, char* argv[], const std::string& workload)
+{
+    const std::string program = "pfabric-" + workload;
+    PfabricExperiment experiment(workload);
+    CommandLine cmd(program + ".cc");
+    experiment.AddCommandLineOptions(cmd);
+    cmd.Parse(argc, argv);
+    for (int i = 0; i < argc; ++i)
+    {
+        experiment.m_commandLine += (i ? " " : "") + std::string(argv[i]);
+    }
+    std::string error;
+    if (!experiment.Prepare(&error))
+    {
+        std::cerr << program << ": error: " << error << std::endl;
+        return 1;
+    }
+    if (!experiment.m_p.quiet)
+    {
+        std::cerr << program << ": " << experiment.m_flows.size() << " flows, "
+                  << experiment.m_p.scheme << " on " << experiment.m_fabric->GetNHosts()
+                  << " hosts (" << experiment.m_p.preset << "), output in "
+                  << experiment.GetOutputDirectory() << std::endl;
+    }
+    if (!experiment.Run(&error))
+    {
+        std::cerr << program << ": error: " << error << std::endl;
+        return 1;
+    }
+    std::cout << experiment.Summarize();
+    std::cout << "files: " << experiment.GetOutputDirectory() << "/fct.csv, "
+              << experiment.GetOutputDirectory() << "/meta.json" << std::endl;
+    return 0;
+}
+
+} // namespace ns3

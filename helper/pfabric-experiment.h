@@ -1,0 +1,187 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFABRIC_EXPERIMENT_H
+#define PFABRIC_EXPERIMENT_H
+
+#include "ns3/command-line.h"
+#include "ns3/nstime.h"
+#include "ns3/pfabric-fabric-helper.h"
+#include "ns3/pfabric-flow-list.h"
+#include "ns3/pfabric-flow-size-distribution.h"
+#include "ns3/pfabric-scheme-helper.h"
+#include "ns3/sequence-number.h"
+#include "ns3/socket.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup pfabric
+ *
+ * @brief The FCT experiment behind pfabric-websearch and pfabric-datamining: a fabric, a scheme,
+ * a workload of flows, every flow's completion time written to a run directory.
+ *
+ * Every flow has a TCP connection of its own, opened ConnectLead before the flow starts, so no
+ * handshake is inside an FCT and concurrent flows between the same hosts never share a
+ * connection (a MinTCP connection's priority is then exactly its flow's remaining size). The FCT
+ * runs from the moment the whole flow is handed to the socket to the moment the sender sees its
+ * last byte acknowledged. The simulation ends when the last flow completes, or at MaxSimTime, in
+ * which case unfinished flows are written with completed = 0.
+ *
+ * Output, in the run directory: fct.csv (flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,
+ * timeouts,completed) and meta.json (parameters, seed and run, versions, wall and simulated time,
+ * events, peak memory), each written to a temporary name and renamed.
+ */
+class PfabricExperiment
+{
+  public:
+    /// Every knob of the experiment (the examples' command-line options).
+    struct Parameters
+    {
+        std::string workload;             //!< websearch or datamining: names the run
+        std::string preset = "hotnets12"; //!< PfabricPreset
+        std::string scheme = "pfabric";   //!< pfabric, linerate, tcp, dctcp
+        double load = 0.6;                //!< fraction of the host link
+        uint32_t flows = 3000;            //!< flows to generate
+        std::string topology;             //!< fattree, leafspine, star; empty: the preset's
+        uint32_t k = 0;                   //!< fat-tree radix; 0: the preset's
+        uint32_t leaves = 0;              //!< leaf-spine leaves; 0: the preset's
+        uint32_t spines = 0;              //!< leaf-spine spines; 0: the preset's
+        uint32_t hostsPerLeaf = 0;        //!< leaf-spine hosts per leaf; 0: the preset's
+        uint32_t hosts = 16;              //!< star: hosts
+        std::string lb = "spray";         //!< spray, ecmp, flowcell, random
+        std::string buffer;               //!< switch buffer; empty: the preset's
+        std::string rto;                  //!< MinTCP / LineRate RTO; empty: the preset's
+        std::string cdf;                  //!< flow sizes: name or file; empty: workload
+        std::string sampling = "packets"; //!< packets (ns-2) or bytes
+        std::string flowFile;             //!< replay these flows instead of generating
+        std::string dumpFlows;            //!< write the flows run here
+        uint32_t seed = 1;                //!< ns-3 RNG seed
+        uint32_t run = 1;                 //!< ns-3 RNG run
+        std::string out;                  //!< run directory; empty: named after the parameters
+        bool quiet = false;               //!< no progress on stderr
+        double maxSimTime = 100;          //!< safety limit on simulated time, seconds
+        double connectLeadUs = 1000;      //!< connections open this long before their flow
+    };
+
+    /// One flow's outcome.
+    struct Result
+    {
+        PfabricFlow flow;  //!< the flow
+        Time fct;          //!< completion time; negative: unfinished
+        Time idealFct;     //!< the fabric's idle-path FCT
+        uint64_t timeouts; //!< retransmission timeouts of its connection
+    };
+
+    /**
+     * @param workload websearch or datamining: the default flow sizes and the run's name
+     */
+    explicit PfabricExperiment(const std::string& workload);
+    ~PfabricExperiment();
+
+    /// @return the parameters (set them before Prepare)
+    Parameters& GetParameters();
+
+    /**
+     * @brief Register every parameter as a command-line option.
+     * @param cmd the command line
+     */
+    void AddCommandLineOptions(CommandLine& cmd);
+
+    /**
+     * @brief Check every parameter and input, build the fabric and the flow list, and make
+     * sure the outputs can be written; nothing is simulated.
+     * @param[out] error on failure, one line naming the parameter or file
+     * @return true on success
+     */
+    bool Prepare(std::string* error);
+
+    /**
+     * @brief Simulate (after Prepare) and write fct.csv and meta.json.
+     * @param[out] error on failure to write, one line
+     * @return true on success
+     */
+    bool Run(std::string* error);
+
+    /// @return the results, in flow-id order (after Run)
+    const std::vector<Result>& GetResults() const;
+
+    /// @return the run directory
+    std::string GetOutputDirectory() const;
+
+    /// @return a short table: per size bin, flows, mean and 99th percentile of FCT / ideal
+    std::string Summarize() const;
+
+    /**
+     * @brief The whole program of pfabric-websearch and pfabric-datamining.
+     * @param argc argument count
+     * @param argv arguments
+     * @param workload websearch or datamining
+     * @return the exit status
+     */
+    static int Main(int argc, char* argv[], const std::string& workload);
+
+  private:
+    /// A flow's connection and progress.
+    struct FlowState;
+
+    /// @return "" or what is wrong with the choice parameters
+    std::string CheckChoices() const;
+    /// @return "" or what is wrong with the output directory (created if missing)
+    std::string PrepareOutput();
+    /**
+     * @brief Socket callback: a flow's connection is open.
+     * @param state the flow
+     */
+    static void Connected(FlowState* state, Ptr<Socket>);
+    /**
+     * @brief Socket trace "HighestRxAck" of a flow's sender.
+     * @param state the flow
+     * @param oldValue previous highest ACK
+     * @param newValue new highest ACK
+     */
+    static void AckTrace(FlowState* state, SequenceNumber32 oldValue, SequenceNumber32 newValue);
+    /// Open the connection of a flow.
+    void Connect(FlowState* state);
+    /// Hand a flow to its socket.
+    void Start(FlowState* state);
+    /// The sender's highest acknowledgement moved.
+    void AckAdvanced(FlowState* state, SequenceNumber32 oldValue, SequenceNumber32 newValue);
+    /// Print progress now and then.
+    void Progress();
+    /// @return the fct.csv text
+    std::string FctCsv() const;
+    /// @return the meta.json text
+    std::string MetaJson() const;
+
+    Parameters m_p;                                   //!< parameters
+    std::string m_commandLine;                        //!< the program's arguments
+    PfabricFlowSizeDistribution m_sizes;              //!< flow sizes (when generating)
+    std::unique_ptr<PfabricFabricHelper> m_fabric;    //!< the fabric
+    std::unique_ptr<PfabricSchemeHelper> m_scheme;    //!< the scheme
+    std::vector<PfabricFlow> m_flows;                 //!< the flows
+    std::vector<std::unique_ptr<FlowState>> m_states; //!< per flow
+    std::vector<Result> m_results;                    //!< per flow, after Run
+    std::string m_outDir;                             //!< run directory
+    bool m_createdOutDir;                             //!< Prepare created it
+    uint32_t m_done;                                  //!< flows completed
+    uint32_t m_connectedLate;                         //!< flows handed over before connected
+    double m_wallSeconds;                             //!< wall time of Run
+    double m_lastProgressWall;                        //!< wall time of the last progress line
+    double m_wallStart;                               //!< wall clock at Run's start
+    Time m_endTime;                                   //!< simulated time at the end
+    uint64_t m_events;                                //!< events executed
+};
+
+} // namespace ns3
+
+#endif /* PFABRIC_EXPERIMENT_H */
