@@ -220,6 +220,10 @@ PfabricTcpSocketFactory::ConfigureCommon(Ptr<TcpSocketBase> socket,
     socket->SetAttribute("Timestamp", BooleanValue(false));
     socket->SetAttribute("LimitedTransmit", BooleanValue(false));
     socket->SetAttribute("DataRetries", UintegerValue(std::numeric_limits<uint32_t>::max()));
+    // A lost SYN is resent after the data timeout, not ns-3's 3 s (ns-3 doubles it for each
+    // retry; 24 retries outlast any run).
+    socket->SetAttribute("ConnTimeout", TimeValue(initialRtt));
+    socket->SetAttribute("ConnCount", UintegerValue(24));
     socket->SetAttribute("SndBufSize", UintegerValue(std::numeric_limits<uint32_t>::max()));
     socket->SetAttribute("RcvBufSize", UintegerValue(RECEIVE_BUFFER_BYTES));
 }

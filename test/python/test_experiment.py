@@ -1,0 +1,178 @@
+"""pfabric-websearch / pfabric-datamining end to end: outputs, provenance, determinism,
+conservation, the bad inputs that must stop a run before it starts, and pFabric against
+TCP-DropTail on the same flows."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import RunExample
+
+ROOT = Path(__file__).resolve().parents[2]
+# A 4-host star keeps these runs to a second or two.
+STAR = ("--topology=star", "--hosts=4", "--quiet")
+
+
+def read_fct(directory: Path) -> list[dict[str, str]]:
+    with open(directory / "fct.csv", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_outputs_and_provenance(run_example: RunExample, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", *STAR, "--flows=30", "--load=0.4", "--seed=3",
+                         "--run=2", f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    assert "(0,100KB]" in result.stdout and f"{out}/fct.csv" in result.stdout
+    rows = read_fct(out)
+    assert list(rows[0]) == ["flow_id", "src", "dst", "size_bytes", "start_s", "fct_s",
+                             "ideal_fct_s", "timeouts", "completed"]
+    assert len(rows) == 30 and all(r["completed"] == "1" for r in rows)
+    assert all(float(r["fct_s"]) >= float(r["ideal_fct_s"]) * 0.999 for r in rows)
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["parameters"]["scheme"] == "pfabric"
+    assert meta["parameters"]["seed"] == 3 and meta["parameters"]["run"] == 2
+    assert meta["parameters"]["load"] == 0.4
+    assert meta["ns3_version"] == "3.44"
+    assert meta["module_version"] == (ROOT / "VERSION").read_text().strip()
+    assert meta["flows_completed"] == 30 and meta["flows_unfinished"] == 0
+    assert meta["events"] > 0 and meta["peak_rss_bytes"] > 0 and meta["wall_time_s"] > 0
+    assert meta["simulated_time_s"] == pytest.approx(
+        max(float(r["start_s"]) + float(r["fct_s"]) for r in rows), abs=1e-9)
+    assert not list(out.glob("*.partial"))
+
+
+def test_same_seed_same_flows_other_run_other_flows(run_example: RunExample,
+                                                    tmp_path: Path) -> None:
+    texts = []
+    for name, run in (("a", "1"), ("b", "1"), ("c", "2")):
+        result = run_example("pfabric-websearch", *STAR, "--flows=40", "--load=0.5",
+                             f"--run={run}", f"--out={tmp_path / name}")
+        assert result.returncode == 0, result.stderr
+        texts.append((tmp_path / name / "fct.csv").read_bytes())
+    assert texts[0] == texts[1]
+    assert texts[0] != texts[2]
+
+
+def test_dumped_flows_replay_identically(run_example: RunExample, tmp_path: Path) -> None:
+    flows = tmp_path / "flows.csv"
+    first = run_example("pfabric-websearch", *STAR, "--flows=40", "--scheme=tcp",
+                        f"--dump-flows={flows}", f"--out={tmp_path / 'generated'}")
+    assert first.returncode == 0, first.stderr
+    again = run_example("pfabric-websearch", *STAR, "--scheme=tcp", f"--flow-file={flows}",
+                        f"--out={tmp_path / 'replayed'}")
+    assert again.returncode == 0, again.stderr
+    assert ((tmp_path / "generated" / "fct.csv").read_bytes()
+            == (tmp_path / "replayed" / "fct.csv").read_bytes())
+
+
+def test_every_replayed_flow_appears_once_with_its_size(run_example: RunExample,
+                                                         tmp_path: Path) -> None:
+    flows = tmp_path / "flows.csv"
+    lines = ["src,dst,size_bytes,start_s"]
+    expected = []
+    for i in range(25):
+        src, dst, size = i % 4, (i + 1 + i // 4) % 4, 1000 + 7919 * i
+        if src == dst:
+            dst = (dst + 1) % 4
+        lines.append(f"{src},{dst},{size},{0.0001 * i:.9f}")
+        expected.append((src, dst, size))
+    flows.write_text("\n".join(lines) + "\n")
+    for scheme in ("pfabric", "linerate", "tcp", "dctcp"):
+        out = tmp_path / scheme
+        result = run_example("pfabric-websearch", *STAR, f"--scheme={scheme}",
+                             f"--flow-file={flows}", f"--out={out}")
+        assert result.returncode == 0, result.stderr
+        rows = read_fct(out)
+        assert [int(r["flow_id"]) for r in rows] == list(range(25))
+        assert [(int(r["src"]), int(r["dst"]), int(r["size_bytes"])) for r in rows] == expected
+        assert all(r["completed"] == "1" for r in rows), scheme
+
+
+def test_a_safety_limit_writes_unfinished_flows(run_example: RunExample, tmp_path: Path) -> None:
+    out = tmp_path / "cut"
+    result = run_example("pfabric-datamining", *STAR, "--flows=20", "--maxSimTime=0.001",
+                         f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    rows = read_fct(out)
+    assert len(rows) == 20
+    unfinished = [r for r in rows if r["completed"] == "0"]
+    assert unfinished and all(r["fct_s"] == "" for r in unfinished)
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["flows_unfinished"] == len(unfinished)
+
+
+def bad_files(tmp: Path) -> dict[str, Path]:
+    files = {
+        "cdf": "100 0.5\n200 x\n300 1\n",
+        "header": "source,dst,size_bytes,start_s\n0,1,100,0\n",
+        "negative": "src,dst,size_bytes,start_s\n0,1,-5,0\n",
+        "outside": "src,dst,size_bytes,start_s\n0,9,100,0\n",
+    }
+    paths = {}
+    for name, text in files.items():
+        paths[name] = tmp / f"{name}.txt"
+        paths[name].write_text(text)
+    (tmp / "plain-file").write_text("")
+    return paths
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (("--load=0",), "--load=0: expected a load in (0, 1)"),
+        (("--load=1",), "--load=1: expected a load in (0, 1)"),
+        (("--scheme=xcp",), "--scheme=xcp: expected pfabric, linerate, tcp or dctcp"),
+        (("--preset=sigcomm14",), "--preset=sigcomm14: expected hotnets12 or sigcomm13"),
+        (("--lb=hash",), "--lb=hash: expected spray, ecmp, flowcell or random"),
+        (("--topology=ring",), "--topology=ring: expected fattree, leafspine or star"),
+        (("--topology=fattree", "--k=5"), "FatTreeHelper: k must be even and at least 2, got k = 5"),
+        (("--buffer=lots",), "--buffer=lots: expected a positive size such as 22500B or 150p"),
+        (("--rto=soon",), "--rto=soon: expected a time such as 40us"),
+        (("--cdf={cdf}",), "{cdf}:2: 'x' is not a number"),
+        (("--flow-file={header}",), "{header}:1: the header must be src,dst,size_bytes,start_s"),
+        (("--flow-file={negative}",), "{negative}:2: size_bytes '-5' is not a positive integer"),
+        (("--flow-file={outside}",), "{outside}:2: host 9 is outside the fabric (hosts 0 to 3)"),
+        (("--out={tmp}/plain-file/run",), "--out={tmp}/plain-file/run: cannot create the directory"),
+    ],
+)
+def test_bad_input_stops_before_the_run_and_leaves_nothing(run_example: RunExample,
+                                                          tmp_path: Path,
+                                                          arguments: tuple[str, ...],
+                                                          message: str) -> None:
+    paths = {name: str(path) for name, path in bad_files(tmp_path).items()}
+    paths["tmp"] = str(tmp_path)
+    out = tmp_path / "out"
+    arguments = tuple(a.format(**paths) for a in arguments)
+    if not any(a.startswith("--out=") for a in arguments):
+        arguments += (f"--out={out}",)
+    result = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=5",
+                         *arguments)
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert lines == [f"pfabric-websearch: error: {message.format(**paths)}"] or (
+        len(lines) == 1 and message.format(**paths) in lines[0]), result.stderr
+    assert not out.exists()
+    assert result.stdout == ""
+
+
+def test_pfabric_beats_tcp_for_small_flows_on_the_same_flows(run_example: RunExample,
+                                                              tmp_path: Path) -> None:
+    """hotnets12 fat-tree, web search at load 0.5, 200 flows (about 100 of them small)."""
+    flows = tmp_path / "flows.csv"
+    means = {}
+    for scheme in ("pfabric", "tcp"):
+        arguments = ["--quiet", f"--scheme={scheme}", "--load=0.5", "--flows=200",
+                     f"--out={tmp_path / scheme}"]
+        arguments.append(f"--flow-file={flows}" if flows.exists() else f"--dump-flows={flows}")
+        result = run_example("pfabric-websearch", *arguments)
+        assert result.returncode == 0, result.stderr
+        small = [float(r["fct_s"]) / float(r["ideal_fct_s"]) for r in read_fct(tmp_path / scheme)
+                 if int(r["size_bytes"]) <= 100000]
+        assert len(small) > 80
+        means[scheme] = sum(small) / len(small)
+    assert means["pfabric"] < means["tcp"], means
