@@ -116,8 +116,7 @@ function(build_lib)
   set(lib${BLIB_LIBNAME} ns3-${BLIB_LIBNAME})
   add_library(${lib${BLIB_LIBNAME}} SHARED ${BLIB_SOURCE_FILES})
   target_include_directories(${lib${BLIB_LIBNAME}} PUBLIC ${PFABRIC_HEADER_DIRECTORY})
-  target_compile_definitions(${lib${BLIB_LIBNAME}} PRIVATE NS3_MODULE_COMPILATION
-      PFABRIC_SOURCE_WORKLOADS_DIR="${PROJECT_SOURCE_DIR}/workloads")
+  target_compile_definitions(${lib${BLIB_LIBNAME}} PRIVATE NS3_MODULE_COMPILATION)
   target_link_libraries(${lib${BLIB_LIBNAME}} PUBLIC ${BLIB_LIBRARIES_TO_LINK})
 
   # ns-3's test-runner, for this module's suites only: its main() is TestRunner::Run.

@@ -51,7 +51,7 @@ class PfabricExperiment
         std::string preset = "hotnets12"; //!< PfabricPreset
         std::string scheme = "pfabric";   //!< pfabric, linerate, tcp, dctcp
         double load = 0.6;                //!< fraction of the host link
-        uint32_t flows = 3000;            //!< flows to generate
+        uint32_t flows = 2000;            //!< flows to generate
         std::string topology;             //!< fattree, leafspine, star; empty: the preset's
         uint32_t k = 0;                   //!< fat-tree radix; 0: the preset's
         uint32_t leaves = 0;              //!< leaf-spine leaves; 0: the preset's
