@@ -33,9 +33,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iomanip>
 #include <iostream>
-#include <regex>
 #include <sstream>
 #include <sys/resource.h>
 
@@ -65,6 +65,24 @@ WallSeconds()
 {
     using namespace std::chrono;
     return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+/**
+ * @brief Whether a text is a number followed by one of the given units.
+ * @param text e.g. "22500B"
+ * @param units the accepted units, e.g. {"p", "B"}
+ * @param allowFraction whether the number may have a decimal point
+ * @return true if it is
+ */
+bool
+IsQuantity(const std::string& text, std::initializer_list<const char*> units, bool allowFraction)
+{
+    std::size_t end = text.find_first_not_of(allowFraction ? "0123456789." : "0123456789");
+    std::string number = text.substr(0, end);
+    std::string unit = end == std::string::npos ? "" : text.substr(end);
+    bool digits = number.find_first_of("0123456789") != std::string::npos &&
+                  std::count(number.begin(), number.end(), '.') <= 1;
+    return digits && std::find(units.begin(), units.end(), unit) != units.end();
 }
 
 /// @return the text with JSON escapes
@@ -268,11 +286,12 @@ PfabricExperiment::CheckChoices() const
         return "--sampling=" + m_p.sampling + ": expected packets or bytes";
     }
     if (!m_p.buffer.empty() &&
-        !std::regex_match(m_p.buffer, std::regex("[1-9][0-9]*(p|B|KB|MB|KiB|MiB)")))
+        (!IsQuantity(m_p.buffer, {"p", "B", "KB", "MB", "KiB", "MiB"}, false) ||
+         m_p.buffer[0] == '0'))
     {
         return "--buffer=" + m_p.buffer + ": expected a positive size such as 22500B or 150p";
     }
-    if (!m_p.rto.empty() && !std::regex_match(m_p.rto, std::regex("[0-9]*\\.?[0-9]+(ns|us|ms|s)")))
+    if (!m_p.rto.empty() && !IsQuantity(m_p.rto, {"ns", "us", "ms", "s"}, true))
     {
         return "--rto=" + m_p.rto + ": expected a time such as 40us";
     }
