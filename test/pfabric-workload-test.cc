@@ -13,8 +13,10 @@
 #include "ns3/pfabric-flow-size-distribution.h"
 #include "ns3/rng-seed-manager.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
