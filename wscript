@@ -29,6 +29,13 @@ def build(bld):
         'model/pfabric-transport-ports.cc',
     ]
 
+    # Provenance for meta.json and the shipped workloads' directory (CMakeLists.txt sets the same).
+    module.env.append_value('DEFINES', [
+        'PFABRIC_VERSION="%s"' % bld.path.find_node('VERSION').read().strip(),
+        'PFABRIC_NS3_VERSION="%s"' % bld.env['VERSION'],
+        'PFABRIC_SOURCE_WORKLOADS_DIR="%s"' % bld.path.find_dir('workloads').abspath(),
+    ])
+
     module_test = bld.create_ns3_module_test_library('pfabric')
     module_test.source = [
         'test/pfabric-test-suite.cc',
