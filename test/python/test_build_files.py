@@ -27,11 +27,46 @@ def cmake_calls(path: Path, function: str) -> list[dict[str, list[str]]]:
     return calls
 
 
+class FakeWafEnv:
+    """A waf environment: attributes, item access and append_value."""
+
+    def __init__(self, **values: object) -> None:
+        self.__dict__.update(values)
+
+    def __getitem__(self, key: str) -> object:
+        return self.__dict__.get(key, "")
+
+    def append_value(self, key: str, values: list[str]) -> None:
+        self.__dict__.setdefault(key, []).extend(values)
+
+
+class FakeWafNode:
+    """A waf node of the module's source tree."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def find_node(self, name: str) -> "FakeWafNode":
+        assert (self.path / name).is_file(), name
+        return FakeWafNode(self.path / name)
+
+    def find_dir(self, name: str) -> "FakeWafNode":
+        assert (self.path / name).is_dir(), name
+        return FakeWafNode(self.path / name)
+
+    def read(self) -> str:
+        return self.path.read_text()
+
+    def abspath(self) -> str:
+        return str(self.path)
+
+
 class FakeWafTarget:
     def __init__(self, name: str = "", dependencies: list[str] | None = None) -> None:
         self.name = name
         self.dependencies = dependencies or []
         self.source: list[str] | str = []
+        self.env = FakeWafEnv()
 
 
 class FakeWafContext:
@@ -39,7 +74,8 @@ class FakeWafContext:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self.env = type("Env", (), {"ENABLE_EXAMPLES": True})()
+        self.env = FakeWafEnv(ENABLE_EXAMPLES=True, VERSION="3.35")
+        self.path = FakeWafNode(directory)
         self.targets: dict[str, FakeWafTarget] = {}
         self.programs: list[FakeWafTarget] = []
 
@@ -68,6 +104,13 @@ def run_wscript(directory: Path) -> FakeWafContext:
     context = FakeWafContext(directory)
     scope["build"](context)
     return context
+
+
+def test_waf_defines_what_cmake_defines() -> None:
+    module = run_wscript(ROOT).targets["module"]
+    defines = {d.split("=")[0] for d in module.env.DEFINES}
+    cmake = (ROOT / "CMakeLists.txt").read_text()
+    assert defines == set(re.findall(r"(PFABRIC_[A-Z0-9_]+)=", cmake))
 
 
 def files(directory: str, suffix: str) -> set[str]:
