@@ -7,6 +7,7 @@ def build(bld):
     module = bld.create_ns3_module(
         'pfabric', ['internet', 'traffic-control', 'point-to-point', 'applications'])
     module.source = [
+        'helper/pfabric-atomic-file.cc',
         'helper/pfabric-experiment.cc',
         'helper/pfabric-fabric-helper.cc',
         'helper/pfabric-fabric-routing-helper.cc',
@@ -50,6 +51,7 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'pfabric'
     headers.source = [
+        'helper/pfabric-atomic-file.h',
         'helper/pfabric-experiment.h',
         'helper/pfabric-fabric-helper.h',
         'helper/pfabric-fabric-routing-helper.h',

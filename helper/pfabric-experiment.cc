@@ -6,6 +6,7 @@
 
 #include "pfabric-experiment.h"
 
+#include "pfabric-atomic-file.h"
 #include "pfabric-fat-tree-helper.h"
 #include "pfabric-leaf-spine-helper.h"
 #include "pfabric-single-switch-helper.h"
@@ -126,36 +127,6 @@ Number(double value)
     std::ostringstream out;
     out << std::setprecision(15) << value;
     return out.str();
-}
-
-/**
- * @brief Write a file whole or not at all.
- * @param path the file
- * @param text its contents
- * @param[out] error on failure
- * @return true on success
- */
-bool
-WriteAtomically(const std::string& path, const std::string& text, std::string* error)
-{
-    std::string temporary = path + ".partial";
-    {
-        std::ofstream out(temporary);
-        out << text;
-        if (!out.flush())
-        {
-            std::remove(temporary.c_str());
-            *error = path + ": cannot write the file";
-            return false;
-        }
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    {
-        std::remove(temporary.c_str());
-        *error = path + ": cannot write the file";
-        return false;
-    }
-    return true;
 }
 
 void
@@ -601,8 +572,8 @@ PfabricExperiment::Run(std::string* error)
     }
     Simulator::Destroy();
     m_wallSeconds = WallSeconds() - m_wallStart;
-    return WriteAtomically(m_outDir + "/fct.csv", FctCsv(), error) &&
-           WriteAtomically(m_outDir + "/meta.json", MetaJson(), error);
+    return pfabric::WriteFileAtomically(m_outDir + "/fct.csv", FctCsv(), error) &&
+           pfabric::WriteFileAtomically(m_outDir + "/meta.json", MetaJson(), error);
 }
 
 const std::vector<PfabricExperiment::Result>&

@@ -6,6 +6,7 @@
 
 #include "pfabric-flow-list.h"
 
+#include "pfabric-atomic-file.h"
 #include "pfabric-flow-size-distribution.h"
 
 #include "ns3/abort.h"
@@ -185,34 +186,14 @@ PfabricFlowList::Write(const std::string& path,
                        const std::vector<PfabricFlow>& flows,
                        std::string* error)
 {
-    std::string temporary = path + ".partial";
+    std::ostringstream out;
+    out << CSV_HEADER << "\n";
+    for (const auto& flow : flows)
     {
-        std::ofstream out(temporary);
-        if (!out)
-        {
-            *error = path + ": cannot write the file";
-            return false;
-        }
-        out << CSV_HEADER << "\n";
-        for (const auto& flow : flows)
-        {
-            out << flow.src << "," << flow.dst << "," << flow.bytes << "," << std::fixed
-                << std::setprecision(9) << flow.start.GetSeconds() << "\n";
-        }
-        if (!out.flush())
-        {
-            *error = path + ": cannot write the file";
-            std::remove(temporary.c_str());
-            return false;
-        }
+        out << flow.src << "," << flow.dst << "," << flow.bytes << "," << std::fixed
+            << std::setprecision(9) << flow.start.GetSeconds() << "\n";
     }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    {
-        *error = path + ": cannot write the file";
-        std::remove(temporary.c_str());
-        return false;
-    }
-    return true;
+    return pfabric::WriteFileAtomically(path, out.str(), error);
 }
 
 } // namespace ns3

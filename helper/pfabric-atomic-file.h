@@ -1,0 +1,30 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFABRIC_ATOMIC_FILE_H
+#define PFABRIC_ATOMIC_FILE_H
+
+#include <string>
+
+namespace ns3
+{
+namespace pfabric
+{
+
+/**
+ * @ingroup pfabric
+ * @brief Write a file whole or not at all: to "<path>.partial", then renamed to path.
+ * @param path the file
+ * @param text its contents
+ * @param[out] error on failure, one line: "<path>: cannot write the file"
+ * @return true on success; on failure no file is left behind
+ */
+bool WriteFileAtomically(const std::string& path, const std::string& text, std::string* error);
+
+} // namespace pfabric
+} // namespace ns3
+
+#endif /* PFABRIC_ATOMIC_FILE_H */
