@@ -176,3 +176,21 @@ def test_pfabric_beats_tcp_for_small_flows_on_the_same_flows(run_example: RunExa
         assert len(small) > 80
         means[scheme] = sum(small) / len(small)
     assert means["pfabric"] < means["tcp"], means
+
+
+def test_python_summary_agrees_with_the_program(run_example: RunExample, tmp_path: Path) -> None:
+    """pfabric-analysis summarize reads fct.csv back to the numbers the program printed."""
+    from pfabric_analysis.runs import read_run, summarize
+
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", *STAR, "--flows=60", "--load=0.6", f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    printed = {line.split()[0]: line.split()[1:] for line in result.stdout.splitlines()
+               if line.startswith(("(", "all"))}
+    table = summarize(read_run(out).fct).set_index("bin")
+    for name, (flows, mean, p99, unfinished) in printed.items():
+        assert int(flows) == table.loc[name, "flows"]
+        assert int(unfinished) == table.loc[name, "unfinished"]
+        if mean != "-":
+            assert float(mean) == pytest.approx(table.loc[name, "mean"], abs=5e-4)
+            assert float(p99) == pytest.approx(table.loc[name, "p99"], abs=5e-4)

@@ -1,0 +1,107 @@
+"""Reading run directories (fct.csv + meta.json written by pfabric-websearch/-datamining) and
+summarising their normalised flow completion times: small pure functions over pandas frames."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+FCT_COLUMNS = ["flow_id", "src", "dst", "size_bytes", "start_s", "fct_s", "ideal_fct_s",
+               "timeouts", "completed"]
+# Parameters that may differ between runs that are pooled: replications and where files went.
+REPLICATION_PARAMETERS = {"seed", "run", "out", "dump-flows"}
+BIN_NAMES = ["(0,100KB]", "(100KB,10MB]", "(10MB,inf)"]
+
+
+class AnalysisError(Exception):
+    """Bad input; the message is one line naming the file or parameter."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run directory."""
+
+    directory: Path
+    fct: pd.DataFrame
+    meta: dict
+
+
+def read_run(directory: Path) -> Run:
+    """Read and check a run directory."""
+    fct_path = directory / "fct.csv"
+    meta_path = directory / "meta.json"
+    for path in (fct_path, meta_path):
+        if not path.is_file():
+            raise AnalysisError(f"{path}: missing")
+    try:
+        fct = pd.read_csv(fct_path)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
+        raise AnalysisError(f"{fct_path}: not a CSV file ({error})".splitlines()[0]) from error
+    missing = [c for c in FCT_COLUMNS if c not in fct.columns]
+    if missing:
+        raise AnalysisError(f"{fct_path}: missing column(s) {', '.join(missing)}")
+    if not set(fct["completed"].unique()) <= {0, 1}:
+        raise AnalysisError(f"{fct_path}: 'completed' must be 0 or 1")
+    if fct.loc[fct["completed"] == 1, ["fct_s", "ideal_fct_s"]].isna().any().any():
+        raise AnalysisError(f"{fct_path}: a completed flow without fct_s or ideal_fct_s")
+    try:
+        meta = json.loads(meta_path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise AnalysisError(f"{meta_path}: not JSON ({error})") from error
+    if not isinstance(meta, dict) or not isinstance(meta.get("parameters"), dict):
+        raise AnalysisError(f"{meta_path}: no 'parameters' object")
+    return Run(directory, fct, meta)
+
+
+def check_poolable(runs: list[Run]) -> None:
+    """Refuse to pool runs whose parameters differ beyond replication (seed, run, outputs)."""
+    first = runs[0]
+    for run in runs[1:]:
+        keys = set(first.meta["parameters"]) | set(run.meta["parameters"])
+        for key in sorted(keys - REPLICATION_PARAMETERS):
+            a = first.meta["parameters"].get(key)
+            b = run.meta["parameters"].get(key)
+            if a != b:
+                raise AnalysisError(f"{run.directory}: parameter {key} is {b!r}, but "
+                                    f"{first.directory} has {a!r}; not the same experiment")
+
+
+def size_bins(size_bytes: pd.Series, kb: int = 1000) -> pd.Series:
+    """The size bin of each flow: (0,100KB], (100KB,10MB], (10MB,inf)."""
+    edges = [0, 100 * kb, 10 * kb * kb, np.inf]
+    return pd.cut(size_bytes, bins=edges, labels=BIN_NAMES, right=True)
+
+
+def normalise(fct: pd.DataFrame) -> pd.DataFrame:
+    """Add slowdown = fct_s / ideal_fct_s (NaN for unfinished flows)."""
+    out = fct.copy()
+    out["slowdown"] = np.where(out["completed"] == 1, out["fct_s"] / out["ideal_fct_s"], np.nan)
+    return out
+
+
+def percentile_nearest_rank(values: pd.Series, q: float) -> float:
+    """The q-th percentile by nearest rank (as pfabric-websearch prints it)."""
+    values = values.dropna()
+    if values.empty:
+        return float("nan")
+    return float(np.percentile(values.to_numpy(), q, method="inverted_cdf"))
+
+
+def summarize(fct: pd.DataFrame, kb: int = 1000) -> pd.DataFrame:
+    """Per size bin and overall: completed flows, mean and p99 slowdown, unfinished flows."""
+    frame = normalise(fct)
+    frame["bin"] = size_bins(frame["size_bytes"], kb)
+    rows = []
+    groups = [(name, frame[frame["bin"] == name]) for name in BIN_NAMES] + [("all", frame)]
+    for name, group in groups:
+        done = group["slowdown"].dropna()
+        rows.append({"bin": name,
+                     "flows": int(done.size),
+                     "mean": float(done.mean()) if done.size else float("nan"),
+                     "p99": percentile_nearest_rank(done, 99),
+                     "unfinished": int((group["completed"] == 0).sum())})
+    return pd.DataFrame(rows)

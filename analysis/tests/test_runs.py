@@ -1,0 +1,103 @@
+"""Reading run directories and summarising them, on hand-made frames and files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pfabric_analysis.cli import main
+from pfabric_analysis.runs import (AnalysisError, check_poolable, normalise, read_run, size_bins,
+                                   summarize)
+
+
+def frame(rows: list[tuple[int, float, float, int]]) -> pd.DataFrame:
+    """Flows from (size_bytes, fct_s, ideal_fct_s, completed)."""
+    return pd.DataFrame([{"flow_id": i, "src": 0, "dst": 1, "size_bytes": size, "start_s": 0.0,
+                          "fct_s": fct if done else np.nan, "ideal_fct_s": ideal,
+                          "timeouts": 0, "completed": done}
+                         for i, (size, fct, ideal, done) in enumerate(rows)])
+
+
+def write_run(directory: Path, fct: pd.DataFrame, **parameters: object) -> Path:
+    directory.mkdir(parents=True)
+    fct.to_csv(directory / "fct.csv", index=False)
+    meta = {"parameters": {"scheme": "pfabric", "load": 0.5, "seed": 1, "run": 1, **parameters}}
+    (directory / "meta.json").write_text(json.dumps(meta))
+    return directory
+
+
+def test_bin_edges_at_exactly_100kb_and_10mb() -> None:
+    sizes = pd.Series([1, 100000, 100001, 10000000, 10000001])
+    assert list(size_bins(sizes)) == ["(0,100KB]", "(0,100KB]", "(100KB,10MB]", "(100KB,10MB]",
+                                      "(10MB,inf)"]
+    kib = pd.Series([102400, 102401, 10485760, 10485761])
+    assert list(size_bins(kib, kb=1024)) == ["(0,100KB]", "(100KB,10MB]", "(100KB,10MB]",
+                                             "(10MB,inf)"]
+
+
+def test_normalise_divides_by_the_ideal_and_leaves_unfinished_flows_empty() -> None:
+    out = normalise(frame([(1000, 3e-5, 1.5e-5, 1), (2000, 0, 1e-5, 0)]))
+    assert out["slowdown"].iloc[0] == pytest.approx(2.0)
+    assert np.isnan(out["slowdown"].iloc[1])
+
+
+def test_summary_by_hand() -> None:
+    rows = [(50000, 1.0, 1.0, 1), (100000, 3.0, 1.0, 1),      # small: slowdowns 1, 3
+            (100001, 2.0, 1.0, 1), (5000000, 4.0, 2.0, 1),    # medium: 2, 2
+            (20000000, 0.0, 1.0, 0)]                          # large: unfinished
+    table = summarize(frame(rows)).set_index("bin")
+    assert table.loc["(0,100KB]", "flows"] == 2
+    assert table.loc["(0,100KB]", "mean"] == pytest.approx(2.0)
+    assert table.loc["(0,100KB]", "p99"] == pytest.approx(3.0)  # nearest rank: the largest
+    assert table.loc["(100KB,10MB]", "mean"] == pytest.approx(2.0)
+    assert table.loc["(10MB,inf)", "flows"] == 0
+    assert table.loc["(10MB,inf)", "unfinished"] == 1
+    assert np.isnan(table.loc["(10MB,inf)", "mean"])
+    assert table.loc["all", "flows"] == 4 and table.loc["all", "unfinished"] == 1
+    assert table.loc["all", "mean"] == pytest.approx(2.0)
+
+
+def test_p99_is_the_nearest_rank() -> None:
+    rows = [(1000, float(i), 1.0, 1) for i in range(1, 201)]  # slowdowns 1..200
+    table = summarize(frame(rows)).set_index("bin")
+    assert table.loc["(0,100KB]", "p99"] == 198.0  # ceil(0.99 * 200) = 198th value
+
+
+def test_read_run_refuses_missing_and_malformed_files(tmp_path: Path) -> None:
+    with pytest.raises(AnalysisError, match="fct.csv: missing"):
+        read_run(tmp_path)
+    good = frame([(1000, 1.0, 1.0, 1)])
+    broken = write_run(tmp_path / "no-column", good.drop(columns=["ideal_fct_s"]))
+    with pytest.raises(AnalysisError, match="missing column\\(s\\) ideal_fct_s"):
+        read_run(broken)
+    bad_meta = write_run(tmp_path / "bad-meta", good)
+    (bad_meta / "meta.json").write_text("{not json")
+    with pytest.raises(AnalysisError, match="meta.json: not JSON"):
+        read_run(bad_meta)
+
+
+def test_runs_of_different_experiments_are_not_pooled(tmp_path: Path) -> None:
+    flows = frame([(1000, 1.0, 1.0, 1)])
+    a = read_run(write_run(tmp_path / "a", flows, run=1))
+    b = read_run(write_run(tmp_path / "b", flows, run=2))
+    check_poolable([a, b])  # replications pool
+    c = read_run(write_run(tmp_path / "c", flows, scheme="tcp"))
+    with pytest.raises(AnalysisError, match="parameter scheme is 'tcp'"):
+        check_poolable([a, c])
+
+
+def test_cli_summarizes_and_fails_with_one_line(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    run = write_run(tmp_path / "run", frame([(1000, 2.0, 1.0, 1), (200000, 3.0, 1.0, 1)]))
+    table_csv = tmp_path / "table.csv"
+    assert main(["summarize", str(run), "--csv", str(table_csv)]) == 0
+    out = capsys.readouterr().out
+    assert "(0,100KB]" in out and "2.000" in out
+    assert pd.read_csv(table_csv)["flows"].tolist() == [1, 1, 0, 2]
+    assert main(["summarize", str(tmp_path / "nowhere")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"pfabric-analysis: error: {tmp_path / 'nowhere' / 'fct.csv'}: missing"]
