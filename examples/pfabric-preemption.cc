@@ -14,7 +14,6 @@
 
 #include "pfabric-preemption-scenario.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -52,15 +51,10 @@ main(int argc, char* argv[])
     cmd.AddValue("stopS", "Simulated-time limit, seconds", p.stopS);
     cmd.Parse(argc, argv);
 
-    auto schemes = PfabricSchemeHelper::GetSchemes();
-    if (std::find(schemes.begin(), schemes.end(), p.scheme) == schemes.end())
+    std::string choice = PfabricSchemeHelper::CheckChoice(p.scheme, p.preset);
+    if (!choice.empty())
     {
-        Fail("--scheme=" + p.scheme + ": expected pfabric, linerate, tcp or dctcp");
-    }
-    auto presets = PfabricPreset::GetNames();
-    if (std::find(presets.begin(), presets.end(), p.preset) == presets.end())
-    {
-        Fail("--preset=" + p.preset + ": expected hotnets12 or sigcomm13");
+        Fail(choice);
     }
     // --buffer is checked by the queue disc itself when it is created.
     if (p.longBytes == 0 || p.shortBytes == 0)

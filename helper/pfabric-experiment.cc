@@ -60,6 +60,9 @@ constexpr uint16_t PORT = 5000;
 /// Size bins of the summary: (0, 100 KB], (100 KB, 10 MB], (10 MB, inf); KB = 1000 B.
 constexpr uint64_t SMALL_FLOW_BYTES = 100000;
 constexpr uint64_t LARGE_FLOW_BYTES = 10000000;
+/// Progress: a line on stderr at most this often (wall clock), looked for this often (simulated).
+constexpr double PROGRESS_EVERY_WALL_S = 5;
+constexpr int64_t PROGRESS_CHECK_US = 1000;
 
 double
 WallSeconds()
@@ -138,16 +141,9 @@ Drain(Ptr<Socket> socket)
 }
 
 void
-CloseAccepted(Ptr<Socket> socket)
-{
-    socket->Close();
-}
-
-void
 Accepted(Ptr<Socket> socket, const Address&)
 {
     socket->SetRecvCallback(MakeCallback(&Drain));
-    socket->SetCloseCallbacks(MakeCallback(&CloseAccepted), MakeNullCallback<void, Ptr<Socket>>());
 }
 
 } // namespace
@@ -225,15 +221,10 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
 std::string
 PfabricExperiment::CheckChoices() const
 {
-    auto presets = PfabricPreset::GetNames();
-    if (std::find(presets.begin(), presets.end(), m_p.preset) == presets.end())
+    std::string choice = PfabricSchemeHelper::CheckChoice(m_p.scheme, m_p.preset);
+    if (!choice.empty())
     {
-        return "--preset=" + m_p.preset + ": expected hotnets12 or sigcomm13";
-    }
-    auto schemes = PfabricSchemeHelper::GetSchemes();
-    if (std::find(schemes.begin(), schemes.end(), m_p.scheme) == schemes.end())
-    {
-        return "--scheme=" + m_p.scheme + ": expected pfabric, linerate, tcp or dctcp";
+        return choice;
     }
     if (!m_p.topology.empty() && m_p.topology != "fattree" && m_p.topology != "leafspine" &&
         m_p.topology != "star")
@@ -496,7 +487,7 @@ void
 PfabricExperiment::Progress()
 {
     double now = WallSeconds();
-    if (!m_p.quiet && now - m_lastProgressWall >= 5)
+    if (!m_p.quiet && now - m_lastProgressWall >= PROGRESS_EVERY_WALL_S)
     {
         m_lastProgressWall = now;
         double elapsed = now - m_wallStart;
@@ -510,7 +501,7 @@ PfabricExperiment::Progress()
         }
         std::cerr << std::defaultfloat << std::endl;
     }
-    Simulator::Schedule(MilliSeconds(1), &PfabricExperiment::Progress, this);
+    Simulator::Schedule(MicroSeconds(PROGRESS_CHECK_US), &PfabricExperiment::Progress, this);
 }
 
 bool
@@ -555,7 +546,7 @@ PfabricExperiment::Run(std::string* error)
         Simulator::Schedule(flow.start, &PfabricExperiment::Start, this, state.get());
         m_states.push_back(std::move(state));
     }
-    Simulator::Schedule(MilliSeconds(1), &PfabricExperiment::Progress, this);
+    Simulator::Schedule(MicroSeconds(PROGRESS_CHECK_US), &PfabricExperiment::Progress, this);
     Simulator::Stop(Seconds(m_p.maxSimTime));
     Simulator::Run();
     m_endTime = Simulator::Now();

@@ -22,6 +22,7 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -34,20 +35,31 @@ NS_LOG_COMPONENT_DEFINE("PfabricSchemeHelper");
 namespace
 {
 
-/// A scheme: its transport and how it is shown.
+/// A scheme and its end-host transport.
 struct Scheme
 {
-    const char* name;        //!< command-line name
-    const char* transport;   //!< PfabricTcpSocketFactory::Transport value
-    const char* displayName; //!< the paper's name
+    const char* name;      //!< command-line name
+    const char* transport; //!< PfabricTcpSocketFactory::Transport value
 };
 
 constexpr Scheme SCHEMES[] = {
-    {"pfabric", "MinTcp", "MinTCP+pFabric"},
-    {"linerate", "LineRate", "LineRate+pFabric"},
-    {"tcp", "Tcp", "TCP-DropTail"},
-    {"dctcp", "Dctcp", "DCTCP"},
+    {"pfabric", "MinTcp"},
+    {"linerate", "LineRate"},
+    {"tcp", "Tcp"},
+    {"dctcp", "Dctcp"},
 };
+
+/// @return the names as "a, b or c"
+std::string
+JoinNames(const std::vector<std::string>& names)
+{
+    std::string joined;
+    for (std::size_t i = 0; i < names.size(); ++i)
+    {
+        joined += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    }
+    return joined;
+}
 
 const Scheme&
 FindScheme(const std::string& name)
@@ -160,12 +172,6 @@ PfabricSchemeHelper::GetPreset() const
     return *m_preset;
 }
 
-std::string
-PfabricSchemeHelper::GetDisplayName() const
-{
-    return FindScheme(m_scheme).displayName;
-}
-
 void
 PfabricSchemeHelper::SetSocketFactoryAttribute(const std::string& name, const AttributeValue& value)
 {
@@ -182,6 +188,22 @@ TypeId
 PfabricSchemeHelper::GetSocketFactoryType()
 {
     return PfabricTcpSocketFactory::GetTypeId();
+}
+
+std::string
+PfabricSchemeHelper::CheckChoice(const std::string& scheme, const std::string& preset)
+{
+    auto schemes = GetSchemes();
+    if (std::find(schemes.begin(), schemes.end(), scheme) == schemes.end())
+    {
+        return "--scheme=" + scheme + ": expected " + JoinNames(schemes);
+    }
+    auto presets = PfabricPreset::GetNames();
+    if (std::find(presets.begin(), presets.end(), preset) == presets.end())
+    {
+        return "--preset=" + preset + ": expected " + JoinNames(presets);
+    }
+    return "";
 }
 
 std::vector<std::string>

@@ -90,8 +90,13 @@ class PfabricSchemeHelper
     /// @return the names of the schemes
     static std::vector<std::string> GetSchemes();
 
-    /// @return the display name used in figures, e.g. "MinTCP+pFabric"
-    std::string GetDisplayName() const;
+    /**
+     * @brief Check a scheme and a preset name, as given on a command line.
+     * @param scheme the --scheme value
+     * @param preset the --preset value
+     * @return "" if both are known, else one line naming the option and the known names
+     */
+    static std::string CheckChoice(const std::string& scheme, const std::string& preset);
 
     /**
      * @brief Fix the random streams of queue discs installed by a scheme.

@@ -122,12 +122,6 @@ PfabricMinTcpSocket::SetLineRate(DataRate rate, uint32_t overheadBytes)
 }
 
 bool
-PfabricMinTcpSocket::IsLineRate() const
-{
-    return m_lineRate;
-}
-
-bool
 PfabricMinTcpSocket::IsProbing() const
 {
     return m_probing;
@@ -164,10 +158,9 @@ PfabricMinTcpSocket::TagSegment(Ptr<const Packet> packet,
                                 const TcpHeader& /* header */,
                                 Ptr<const TcpSocketBase> socket)
 {
-    Ptr<const PfabricMinTcpSocket> self = DynamicCast<const PfabricMinTcpSocket>(socket);
-    NS_LOG_DEBUG("Tagging " << packet->GetSize() << " bytes: buffered " << self->m_txBuffer->Size()
-                            << ", SACKed " << self->m_txBuffer->GetSacked() << ", head "
-                            << self->m_txBuffer->HeadSequence());
+    // Connected only to this class's own trace (constructor, copy constructor): no check needed
+    // on this per-segment path.
+    Ptr<const PfabricMinTcpSocket> self = StaticCast<const PfabricMinTcpSocket>(socket);
     PfabricPriorityTag::Set(ConstCast<Packet>(packet), self->GetSegmentPriority(packet->GetSize()));
 }
 

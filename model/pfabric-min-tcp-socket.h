@@ -101,9 +101,6 @@ class PfabricMinTcpSocket : public TcpSocketBase
      */
     void SetLineRate(DataRate rate, uint32_t overheadBytes);
 
-    /// @return true if this socket is a LineRate sender
-    bool IsLineRate() const;
-
     /// @return true while the socket sends one-byte probes
     bool IsProbing() const;
 

@@ -166,12 +166,6 @@ PfabricTcpSocketFactory::~PfabricTcpSocketFactory()
     NS_LOG_FUNCTION(this);
 }
 
-PfabricTcpSocketFactory::Transport
-PfabricTcpSocketFactory::GetTransport() const
-{
-    return m_transport;
-}
-
 DataRate
 PfabricTcpSocketFactory::GetPacingLineRate() const
 {

@@ -65,9 +65,6 @@ class PfabricTcpSocketFactory : public SocketFactory
      */
     Ptr<Socket> CreateSocket() override;
 
-    /// @return the configured transport
-    Transport GetTransport() const;
-
     /// The fast-retransmit threshold that turns fast retransmit off (ns-2: dynamic_dupack_).
     static constexpr uint32_t NO_FAST_RETRANSMIT = 1000000;
 
