@@ -639,6 +639,9 @@ PfabricExperiment::MetaJson() const
     out << "  \"mean_flow_bytes\": " << Number(m_sizes.GetMean()) << ",\n";
     out << "  \"hosts\": " << m_fabric->GetNHosts() << ",\n";
     out << "  \"switches\": " << m_fabric->GetSwitches().GetN() << ",\n";
+    out << "  \"host_link_bps\": " << m_fabric->GetHostLinkRate().GetBitRate() << ",\n";
+    out << "  \"segment_bytes\": " << m_fabric->GetMss() << ",\n";
+    out << "  \"packet_overhead_bytes\": " << m_fabric->GetPacketOverheadBytes() << ",\n";
     out << "  \"ns3_version\": " << JsonString(PFABRIC_NS3_VERSION) << ",\n";
     out << "  \"module_version\": " << JsonString(PFABRIC_VERSION) << ",\n";
     out << "  \"wall_time_s\": " << Number(m_wallSeconds) << ",\n";

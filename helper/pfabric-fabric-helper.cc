@@ -230,6 +230,24 @@ PfabricFabricHelper::GetHopCount(uint32_t from, uint32_t to) const
     return from == to ? 0 : DoGetHopCount(from, to);
 }
 
+DataRate
+PfabricFabricHelper::GetHostLinkRate() const
+{
+    return m_hostLinkRate;
+}
+
+uint32_t
+PfabricFabricHelper::GetMss() const
+{
+    return m_mss;
+}
+
+uint32_t
+PfabricFabricHelper::GetPacketOverheadBytes() const
+{
+    return m_headerBytes + m_linkHeaderBytes;
+}
+
 Time
 PfabricFabricHelper::GetBaseRtt(uint32_t from, uint32_t to) const
 {

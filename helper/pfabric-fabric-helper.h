@@ -102,6 +102,12 @@ class PfabricFabricHelper
     uint32_t GetNHosts() const;
     /// @return the number of links
     uint32_t GetNLinks() const;
+    /// @return the rate of host links
+    DataRate GetHostLinkRate() const;
+    /// @return payload bytes of a full packet (SetPacketSizes)
+    uint32_t GetMss() const;
+    /// @return the bytes a data packet carries on the wire beyond its payload (headers, framing)
+    uint32_t GetPacketOverheadBytes() const;
 
     /**
      * @param host a host index

@@ -232,6 +232,7 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
         .Add("ProbeMode", BooleanValue(p.probeMode))
         .Add("ProbeAfterTimeouts", UintegerValue(p.probeAfterTimeouts))
         .Add("PriorityOffset", UintegerValue(p.priorityOffset))
+        .Add("HostPacing", BooleanValue(p.hostPacing))
         .Add("MinRto", TimeValue(p.baselineMinRto))
         .Add("ClockGranularity", TimeValue(p.clockGranularity))
         .Add("FastRetransmit", BooleanValue(p.baselineFastRetransmit))

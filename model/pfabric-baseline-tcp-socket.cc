@@ -6,6 +6,8 @@
 
 #include "pfabric-baseline-tcp-socket.h"
 
+#include "pfabric-host-pacing.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/tcp-tx-buffer.h"
@@ -67,6 +69,20 @@ uint64_t
 PfabricBaselineTcpSocket::GetTimeouts() const
 {
     return m_timeouts;
+}
+
+void
+PfabricBaselineTcpSocket::SetPacingLineRate(DataRate rate, uint32_t overheadBytes)
+{
+    NS_LOG_FUNCTION(this << rate << overheadBytes);
+    pfabric::PaceAtLineRate(m_tcb, rate, overheadBytes);
+}
+
+uint32_t
+PfabricBaselineTcpSocket::SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck)
+{
+    pfabric::KeepLineRatePacing(*m_tcb);
+    return TcpSocketBase::SendDataPacket(seq, maxSize, withAck);
 }
 
 void

@@ -7,6 +7,7 @@
 #ifndef PFABRIC_BASELINE_TCP_SOCKET_H
 #define PFABRIC_BASELINE_TCP_SOCKET_H
 
+#include "ns3/data-rate.h"
 #include "ns3/tcp-socket-base.h"
 
 #include <cstdint>
@@ -58,10 +59,19 @@ class PfabricBaselineTcpSocket : public TcpSocketBase
     /// @return every retransmission timeout of this connection with data outstanding
     uint64_t GetTimeouts() const;
 
+    /**
+     * @brief Pace this sender at its NIC's line rate (pfabric::PaceAtLineRate): window bursts
+     * wait in the socket, not in the NIC's queue.
+     * @param rate the NIC's line rate
+     * @param overheadBytes the bytes the network adds to a segment's payload
+     */
+    void SetPacingLineRate(DataRate rate, uint32_t overheadBytes);
+
   protected:
     Ptr<TcpSocketBase> Fork() override;
     void ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader) override;
     void ReTxTimeout() override;
+    uint32_t SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck) override;
 
   private:
     uint32_t m_minDupAckThreshold; //!< smallest adaptive threshold

@@ -6,6 +6,7 @@
 
 #include "pfabric-min-tcp-socket.h"
 
+#include "pfabric-host-pacing.h"
 #include "pfabric-priority-tag.h"
 
 #include "ns3/abort.h"
@@ -14,7 +15,7 @@
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-tx-buffer.h"
 
-#include <cmath>
+#include <algorithm>
 
 namespace ns3
 {
@@ -108,17 +109,15 @@ void
 PfabricMinTcpSocket::SetLineRate(DataRate rate, uint32_t overheadBytes)
 {
     NS_LOG_FUNCTION(this << rate << overheadBytes);
-    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "PfabricMinTcpSocket: the line rate must be positive");
     m_lineRate = true;
-    // ns-3 paces by payload bytes: scale the rate so that a full segment's gap is its wire time.
-    // Rounding the rate up keeps the gap no longer than the NIC's serialisation time.
-    double segment = m_tcb->m_segmentSize;
-    auto payloadRate = static_cast<uint64_t>(
-        std::ceil(static_cast<double>(rate.GetBitRate()) * segment / (segment + overheadBytes)));
-    m_tcb->m_pacing = true;
-    m_tcb->m_paceInitialWindow = true;
-    m_tcb->m_maxPacingRate = DataRate(payloadRate);
-    m_tcb->m_pacingRate = DataRate(payloadRate);
+    SetPacingLineRate(rate, overheadBytes);
+}
+
+void
+PfabricMinTcpSocket::SetPacingLineRate(DataRate rate, uint32_t overheadBytes)
+{
+    NS_LOG_FUNCTION(this << rate << overheadBytes);
+    pfabric::PaceAtLineRate(m_tcb, rate, overheadBytes);
 }
 
 bool
@@ -175,6 +174,7 @@ PfabricMinTcpSocket::SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool
 {
     // ns-3 doubles m_rto on a timeout before it resends; the resend arms the timer from m_rto.
     m_rto = m_fixedRto;
+    pfabric::KeepLineRatePacing(*m_tcb);
     return TcpSocketBase::SendDataPacket(seq, maxSize, withAck);
 }
 

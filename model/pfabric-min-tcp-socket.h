@@ -101,6 +101,15 @@ class PfabricMinTcpSocket : public TcpSocketBase
      */
     void SetLineRate(DataRate rate, uint32_t overheadBytes);
 
+    /**
+     * @brief Pace this MinTCP sender at its NIC's line rate (pfabric::PaceAtLineRate): window
+     * bursts wait in the socket, not in the NIC's queue. LineRate senders are always paced.
+     *
+     * @param rate the NIC's line rate
+     * @param overheadBytes the bytes the network adds to a segment's payload
+     */
+    void SetPacingLineRate(DataRate rate, uint32_t overheadBytes);
+
     /// @return true while the socket sends one-byte probes
     bool IsProbing() const;
 

@@ -34,9 +34,10 @@ MakeHotnets12()
     p.spines = 4;
     p.hostLinkRate = DataRate("10Gbps");
     p.fabricLinkRate = DataRate("10Gbps");
-    // "~12 us across 6 hops": 1 us per link over the 12 link traversals of a round trip
-    // (serialisation comes on top; see doc/pfabric.rst).
-    p.linkDelay = MicroSeconds(1);
+    // "~12 us across 6 hops", serialisation included: 12 x 0.4 us of propagation plus 6 full
+    // packets and 6 ACKs serialised make 12.2 us. It must include serialisation: flows "start
+    // with a window of at least a BDP", 12 packets, and 1 us per link would make it 16.
+    p.linkDelay = NanoSeconds(400);
     p.hostDelay = Seconds(0);
     p.loadBalancing = "Spray";
     p.pfabricBuffer = QueueSize("22500B");
@@ -49,7 +50,10 @@ MakeHotnets12()
     p.minTcpMaxWindow = 0;
     p.probeMode = false;
     p.probeAfterTimeouts = 5;
-    p.priorityOffset = 10;                // not stated; the original code's constant
+    p.priorityOffset = 10; // not stated; the original code's constant
+    // Not stated: a host does not drop its own segments. Real stacks make a socket wait for its
+    // NIC (Linux's TCP Small Queues); here a sender leaves no more than line rate into its NIC.
+    p.hostPacing = true;
     p.baselineBuffer = QueueSize("150p"); // 225 KB of 1500-byte packets
     p.baselineMinRto = MicroSeconds(200);
     p.clockGranularity = MicroSeconds(1);

@@ -67,6 +67,9 @@ struct PfabricPreset
     uint32_t probeAfterTimeouts;    //!< consecutive timeouts before probing
     uint64_t priorityOffset;        //!< added to remaining bytes in data priorities
 
+    // End hosts, every window-based transport (MinTCP, TCP, DCTCP)
+    bool hostPacing; //!< senders paced at their NIC's line rate
+
     // Baselines (TCP-DropTail, DCTCP)
     QueueSize baselineBuffer;       //!< drop-tail and RED buffer
     Time baselineMinRto;            //!< minimum RTO

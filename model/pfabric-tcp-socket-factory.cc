@@ -109,8 +109,15 @@ PfabricTcpSocketFactory::GetTypeId()
                           UintegerValue(preset.priorityOffset),
                           MakeUintegerAccessor(&PfabricTcpSocketFactory::m_priorityOffset),
                           MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("HostPacing",
+                          "MinTCP, TCP and DCTCP: pace senders at LineRate, so that a window "
+                          "burst waits in the socket rather than overflowing its own NIC's "
+                          "queue (LineRate senders are always paced).",
+                          BooleanValue(preset.hostPacing),
+                          MakeBooleanAccessor(&PfabricTcpSocketFactory::m_hostPacing),
+                          MakeBooleanChecker())
             .AddAttribute("LineRate",
-                          "LineRate: the rate it paces at; 0 bps: the DataRate of the node's "
+                          "The rate senders are paced at; 0 bps: the DataRate of the node's "
                           "first NIC.",
                           DataRateValue(DataRate(0)),
                           MakeDataRateAccessor(&PfabricTcpSocketFactory::m_lineRate),
@@ -249,6 +256,10 @@ PfabricTcpSocketFactory::CreateSocket()
         {
             minTcp->SetLineRate(GetPacingLineRate(), m_headerBytes);
         }
+        else if (m_hostPacing)
+        {
+            minTcp->SetPacingLineRate(GetPacingLineRate(), m_headerBytes);
+        }
         socket = minTcp;
     }
     else
@@ -280,6 +291,10 @@ PfabricTcpSocketFactory::CreateSocket()
         else
         {
             baseline->SetAttribute("ReTxThreshold", UintegerValue(NO_FAST_RETRANSMIT));
+        }
+        if (m_hostPacing)
+        {
+            baseline->SetPacingLineRate(GetPacingLineRate(), m_headerBytes);
         }
         socket = baseline;
     }

@@ -89,7 +89,8 @@ class PfabricTcpSocketFactory : public SocketFactory
     bool m_probeMode;              //!< MinTCP / LineRate probe mode on
     uint32_t m_probeAfterTimeouts; //!< consecutive timeouts before probing
     uint64_t m_priorityOffset;     //!< added to remaining bytes in data priorities
-    DataRate m_lineRate;           //!< LineRate pacing rate, 0: the node's NIC rate
+    bool m_hostPacing;             //!< window-based senders paced at the line rate
+    DataRate m_lineRate;           //!< pacing rate, 0: the node's NIC rate
     Time m_minRto;                 //!< baselines: minimum RTO
     Time m_clockGranularity;       //!< baselines: RTO clock granularity
     bool m_fastRetransmit;         //!< baselines: fast retransmit on

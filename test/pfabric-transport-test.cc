@@ -310,6 +310,8 @@ class InitialWindowTest : public TestCase
     void DoRun() override
     {
         Bed bed(2, "pfabric");
+        // The window alone: host pacing would spread it at line rate, over more than an RTT.
+        bed.scheme.SetSocketFactoryAttribute("HostPacing", BooleanValue(false));
         bed.Install();
         Flow* flow = bed.Add(FlowOf(100 * MSS));
         bed.Run();
@@ -348,6 +350,8 @@ class MaxWindowTest : public TestCase
         for (std::string preset : {"sigcomm13", "hotnets12"})
         {
             Bed bed(2, "pfabric", preset);
+            // The window alone: paced at line rate, a lone flow never fills it.
+            bed.scheme.SetSocketFactoryAttribute("HostPacing", BooleanValue(false));
             bed.Install();
             Flow* flow = bed.Add(FlowOf(300 * MSS));
             bed.Run();
