@@ -208,6 +208,9 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
                  "replay the flows of this CSV (src,dst,size_bytes,start_s)",
                  m_p.flowFile);
     cmd.AddValue("dump-flows", "write the flows run to this CSV", m_p.dumpFlows);
+    cmd.AddValue("flows-only",
+                 "with --dump-flows: write the flow list and stop, simulating nothing",
+                 m_p.flowsOnly);
     cmd.AddValue("seed", "ns-3 random seed", m_p.seed);
     cmd.AddValue("run", "ns-3 run number (independent replications)", m_p.run);
     cmd.AddValue("out", "run directory (default: results/<named after the parameters>)", m_p.out);
@@ -391,6 +394,15 @@ PfabricExperiment::Prepare(std::string* error)
         return false;
     }
 
+    if (m_p.flowsOnly)
+    {
+        if (m_p.dumpFlows.empty())
+        {
+            *error = "--flows-only: needs --dump-flows=PATH";
+            return false;
+        }
+        return PfabricFlowList::Write(m_p.dumpFlows, m_flows, error);
+    }
     *error = PrepareOutput();
     if (!error->empty())
     {
@@ -737,6 +749,12 @@ PfabricExperiment::Main(int argc, char* argv[], const std::string& workload)
     {
         std::cerr << program << ": error: " << error << std::endl;
         return 1;
+    }
+    if (experiment.m_p.flowsOnly)
+    {
+        std::cout << "flows: " << experiment.m_p.dumpFlows << " (" << experiment.m_flows.size()
+                  << ")" << std::endl;
+        return 0;
     }
     if (!experiment.m_p.quiet)
     {

@@ -69,6 +69,7 @@ class PfabricExperiment
         uint32_t run = 1;                 //!< ns-3 RNG run
         std::string out;                  //!< run directory; empty: named after the parameters
         bool quiet = false;               //!< no progress on stderr
+        bool flowsOnly = false;           //!< write --dump-flows and simulate nothing
         double maxSimTime = 100;          //!< safety limit on simulated time, seconds
         double connectLeadUs = 1000;      //!< connections open this long before their flow
     };

@@ -124,6 +124,19 @@ def test_dumped_flows_replay_identically(run_example: RunExample, tmp_path: Path
             == (tmp_path / "replayed" / "fct.csv").read_bytes())
 
 
+def test_flows_only_writes_the_flows_a_run_would_and_simulates_nothing(
+        run_example: RunExample, tmp_path: Path) -> None:
+    only = run_example("pfabric-websearch", *STAR, "--flows=40", "--flows-only",
+                       f"--dump-flows={tmp_path / 'only.csv'}", f"--out={tmp_path / 'none'}")
+    assert only.returncode == 0, only.stderr
+    assert only.stdout == f"flows: {tmp_path / 'only.csv'} (40)\n"
+    assert not (tmp_path / "none").exists()
+    run = run_example("pfabric-websearch", *STAR, "--flows=40", "--scheme=dctcp",
+                      f"--dump-flows={tmp_path / 'run.csv'}", f"--out={tmp_path / 'run'}")
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "only.csv").read_bytes() == (tmp_path / "run.csv").read_bytes()
+
+
 def test_every_replayed_flow_appears_once_with_its_size(run_example: RunExample,
                                                          tmp_path: Path) -> None:
     flows = tmp_path / "flows.csv"
@@ -192,6 +205,7 @@ def bad_files(tmp: Path) -> dict[str, Path]:
         (("--flow-file={negative}",), "{negative}:2: size_bytes '-5' is not a positive integer"),
         (("--flow-file={outside}",), "{outside}:2: host 9 is outside the fabric (hosts 0 to 3)"),
         (("--out={tmp}/plain-file/run",), "--out={tmp}/plain-file/run: cannot create the directory"),
+        (("--flows-only",), "--flows-only: needs --dump-flows=PATH"),
     ],
 )
 def test_bad_input_stops_before_the_run_and_leaves_nothing(run_example: RunExample,
