@@ -104,6 +104,15 @@ PfabricBaselineTcpSocket::Fork()
 void
 PfabricBaselineTcpSocket::ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader)
 {
+    // ns-3 counts duplicate ACKs in CA_CWR (after an ECN echo) without leaving that state. The ACK
+    // that ends CWR puts the socket back in CA_OPEN with that count; if it also carries new SACK
+    // blocks it is one more duplicate ACK, and ns-3 asserts "From OPEN->DISORDER but with N dup
+    // ACKs" (release builds skip straight towards fast retransmit). Sprayed DCTCP meets this
+    // within milliseconds: count afresh when CWR ends, as when recovery ends.
+    if (m_tcb->m_congState == TcpSocketState::CA_CWR && tcpHeader.GetAckNumber() > m_recover)
+    {
+        m_dupAckCount = 0;
+    }
     if (m_dupAckWindowFraction > 0)
     {
         double windowSegments =

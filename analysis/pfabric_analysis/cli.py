@@ -1,10 +1,11 @@
-"""The pfabric-analysis command: summarise runs of pfabric-websearch / pfabric-datamining, and
-report the versions that provenance records need."""
+"""The pfabric-analysis command: summarise runs, compute the Ideal scheme, run sweeps (locally or on
+a Dask cluster), draw Figures 2-4 of the paper, and report the versions provenance records need."""
 
 from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import os
 import sys
 from pathlib import Path
 
@@ -15,12 +16,27 @@ from pfabric_analysis.runs import AnalysisError, check_poolable, read_run, summa
 def versions() -> dict[str, str]:
     """The module version and the installed versions of the packages analysis depends on."""
     found = {"pfabric": __version__}
-    for package in ("ns3", "numpy", "pandas", "scipy", "matplotlib"):
+    for package in ("ns3", "numpy", "pandas", "scipy", "matplotlib", "dask", "distributed"):
         try:
             found[package] = importlib.metadata.version(package)
         except importlib.metadata.PackageNotFoundError:
             found[package] = "not installed"
     return found
+
+
+def add_sweep_options(parser: argparse.ArgumentParser, required_out: bool) -> None:
+    """Where a sweep runs and writes: shared by sweep and reproduce."""
+    parser.add_argument("--out", type=Path, required=required_out, metavar="SWEEP_DIR",
+                        help="sweep directory (a re-run resumes it)"
+                             + ("" if required_out else "; default results/reproduce-quick|full"))
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                        help="local processes at once (default: one per core)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run on this Dask distributed scheduler (tcp://host:8786) instead")
+    parser.add_argument("--bin-dir", type=Path,
+                        help="where pfabric-websearch/-datamining are (default: $PFABRIC_BUILD_DIR"
+                             "/bin, else build/bin of the module)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,10 +50,98 @@ def main(argv: list[str] | None = None) -> int:
     summary.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
                          help="bytes per KB of the size bins (default 1000)")
     summary.add_argument("--csv", type=Path, help="also write the table to this CSV file")
+    figures = sub.add_parser("figures", help="Figures 2-4 (PNG, PDF), figures.csv and figures.md "
+                                             "of a sweep directory of runs")
+    figures.add_argument("sweep", type=Path, metavar="SWEEP_DIR")
+    figures.add_argument("--out", type=Path, metavar="DIR", help="default SWEEP_DIR/figures")
+    figures.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
+                         help="bytes per KB of the size bins (default 1000)")
+    ideal = sub.add_parser("ideal", help="the Ideal scheme (greedy shortest-remaining-first over "
+                                         "host links) on a packet run's flows")
+    ideal.add_argument("flow_list", type=Path, metavar="FLOWS_CSV",
+                       help="flow list as --dump-flows wrote it (src,dst,size_bytes,start_s)")
+    ideal.add_argument("--like", type=Path, required=True, metavar="RUN_DIR",
+                       help="packet run on the same flows: ideal_fct_s, link, parameters")
+    ideal.add_argument("--out", type=Path, required=True, metavar="OUT_DIR",
+                       help="run directory to write (fct.csv, meta.json)")
+    ideal.add_argument("--force", action="store_true", help="replace an existing OUT_DIR/fct.csv")
+    ideal.add_argument("--rate-bps", type=float, help="host line rate (default: RUN_DIR's)")
+    ideal.add_argument("--segment-bytes", type=int, help="payload per packet (default: RUN_DIR's)")
+    ideal.add_argument("--overhead-bytes", type=int,
+                       help="header bytes per packet (default: RUN_DIR's)")
+    bench = sub.add_parser("ideal-bench", help="time the Ideal scheduler on synthetic flows")
+    bench.add_argument("--flows", type=int, default=100000)
+    bench.add_argument("--load", type=float, default=0.8)
+    bench.add_argument("--hosts", type=int, default=144)
+    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--cdf", type=Path, help="flow size CDF (default workloads/websearch.cdf)")
+    grid = sub.add_parser("sweep", help="run a grid of experiments (local processes or Dask), "
+                                        "resumable, one run directory per point")
+    add_sweep_options(grid, required_out=True)
+    grid.add_argument("--workloads", default="websearch",
+                      help="comma-separated: websearch, datamining (default websearch)")
+    grid.add_argument("--schemes", default="pfabric,linerate,tcp,dctcp,ideal",
+                      help="comma-separated: pfabric, linerate, tcp, dctcp, ideal (default all)")
+    grid.add_argument("--loads", default="0.5", help="comma-separated loads (default 0.5)")
+    grid.add_argument("--runs", default="1", help="comma-separated run numbers (default 1)")
+    grid.add_argument("--flows", default="1000",
+                      help="flows per point: N, or websearch=N,datamining=M (default 1000)")
+    grid.add_argument("--seed", type=int, default=1)
+    grid.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                      help="any other option of the programs, e.g. --set preset=sigcomm13 "
+                           "(repeatable)")
+    again = sub.add_parser("reproduce", help="the paper's Figures 2-4: both workloads, all five "
+                                             "schemes, loads 0.1 to 0.8, then the figures")
+    size = again.add_mutually_exclusive_group(required=True)
+    size.add_argument("--quick", action="store_true", help="about 30 minutes on 2 cores")
+    size.add_argument("--full", action="store_true", help="the paper's 100,000 flows per point "
+                                                          "(a cluster: --scheduler)")
+    add_sweep_options(again, required_out=False)
     args = parser.parse_args(argv)
     if args.command == "versions":
         for name, version in versions().items():
             print(f"{name} {version}")
+        return 0
+    if args.command in ("sweep", "reproduce"):
+        from pfabric_analysis import reproduce
+
+        try:
+            return reproduce.main(args)
+        except AnalysisError as error:
+            print(f"pfabric-analysis: error: {error}", file=sys.stderr)
+            return 1
+    if args.command == "figures":
+        from pfabric_analysis.figures import write_figures  # matplotlib only when drawing
+
+        try:
+            written = write_figures(args.sweep, args.out or args.sweep / "figures", args.kb)
+        except AnalysisError as error:
+            print(f"pfabric-analysis: error: {error}", file=sys.stderr)
+            return 1
+        for path in written:
+            print(f"wrote {path}")
+        return 0
+    if args.command in ("ideal", "ideal-bench"):
+        from pfabric_analysis import ideal as scheduler
+
+        try:
+            if args.command == "ideal":
+                result = scheduler.run_ideal(args.flow_list, args.like, args.out, args.force,
+                                             args.rate_bps, args.segment_bytes,
+                                             args.overhead_bytes, scheduler.command_line())
+                print(f"ideal: {len(result.finish_s)} flows, {result.events} events, "
+                      f"{result.preemptions} preemptions -> {args.out}")
+            else:
+                figures = scheduler.bench(args.flows, args.load, args.hosts, args.seed,
+                                          args.cdf or scheduler.default_cdf())
+                print(f"ideal-bench: {args.hosts} hosts, load {args.load}, seed {args.seed}")
+                for name in ("flows", "events", "preemptions", "peak_active"):
+                    print(f"{name} {figures[name]}")
+                print(f"wall time {figures['wall_time_s']:.3f} s")
+                print(f"flows/s {figures['flows_per_s']:.0f}")
+        except AnalysisError as error:
+            print(f"pfabric-analysis: error: {error}", file=sys.stderr)
+            return 1
         return 0
     try:
         runs = [read_run(directory) for directory in args.runs]

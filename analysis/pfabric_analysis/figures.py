@@ -1,0 +1,369 @@
+"""Figures 2, 3 and 4 of the pFabric HotNets'12 paper from a sweep directory of runs.
+
+A sweep directory holds run directories (fct.csv + meta.json, anywhere below it). Runs of one
+(workload, scheme, load) are replications and are pooled; every other run of a workload must be
+the same experiment (same preset, topology, flow count, ...), so that a figure never silently
+mixes setups. The plotted numbers go to a tidy table (`figures.csv`, with provenance) and a
+markdown summary (`figures.md`), so that every point in a picture can be checked by hand.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib
+import pandas as pd
+# Figures are drawn on Agg canvases directly, never through pyplot: no window, no global state.
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from pfabric_analysis.runs import AnalysisError, Run, check_poolable, read_run, summarize
+
+# Scheme name in meta.json -> legend name in the paper, and a fixed look, in the paper's order.
+SCHEMES: dict[str, dict[str, str]] = {
+    "tcp": {"label": "TCP-DropTail", "color": "#1f77b4", "marker": "o", "linestyle": "-"},
+    "dctcp": {"label": "DCTCP", "color": "#d62728", "marker": "s", "linestyle": "-"},
+    "pfabric": {"label": "MinTCP+pFabric", "color": "#2ca02c", "marker": "^", "linestyle": "-"},
+    "linerate": {"label": "LineRate+pFabric", "color": "#9467bd", "marker": "D", "linestyle": "-"},
+    "ideal": {"label": "Ideal", "color": "#000000", "marker": "x", "linestyle": "--"},
+}
+# Workload name in meta.json -> name in the paper, in the order of Figure 2's panels.
+WORKLOADS: dict[str, str] = {"websearch": "Web search workload",
+                             "datamining": "Data mining workload"}
+# Figures 3 and 4: (panel, size bin, statistic, title), as in the paper.
+BREAKDOWN_PANELS = [("a", "(0,100KB]", "mean", "(a) (0, 100KB]: Avg"),
+                    ("b", "(0,100KB]", "p99", "(b) (0, 100KB]: 99th Percentile"),
+                    ("c", "(100KB,10MB]", "mean", "(c) (100KB, 10MB]: Avg"),
+                    ("d", "(10MB,inf)", "mean", "(d) (10MB, \u221e): Avg")]
+BREAKDOWN_FIGURES = {"datamining": "fig3", "websearch": "fig4"}
+FIGURE_FILES = {"fig2": "fig2-overall", "fig3": "fig3-datamining", "fig4": "fig4-websearch"}
+FIGURE_CAPTIONS = {
+    "fig2": "Figure 2: Overall average flow completion time (normalized to the best possible FCT)",
+    "fig3": "Figure 3: Data mining workload: Normalized FCT statistics across flow sizes",
+    "fig4": "Figure 4: Web search workload: Normalized FCT statistics across flow sizes",
+}
+# Parameters that may differ between runs of one workload: what a sweep varies, and where files
+# were read from or written to.
+SWEEP_PARAMETERS = {"scheme", "load", "run", "seed", "flow-file", "dump-flows", "out"}
+TABLE_COLUMNS = ["figure", "panel", "title", "workload", "scheme", "label", "load", "bin",
+                 "statistic", "value", "flows", "unfinished", "runs", "run_dirs", "kb",
+                 "parameters", "module_version", "ns3_version"]
+# Every file write_figures may write; the ones not written this time are stale and removed.
+OUTPUT_NAMES = [f"{stem}.{ext}" for stem in FIGURE_FILES.values() for ext in ("png", "pdf")] + [
+    "figures.csv", "figures.md"]
+# Readable when the figure is printed at its own size (a column or page of a paper).
+STYLE = {"font.size": 9, "axes.titlesize": 9, "axes.labelsize": 9, "xtick.labelsize": 8,
+         "ytick.labelsize": 8, "legend.fontsize": 8, "lines.linewidth": 1.3,
+         "lines.markersize": 4.5, "axes.grid": True, "grid.alpha": 0.3, "pdf.fonttype": 42}
+
+
+@dataclass(frozen=True)
+class SweepRun:
+    """A run of a sweep with the fields the figures are grouped by."""
+
+    run: Run
+    relative: str  # the run directory relative to the sweep directory (provenance)
+    workload: str
+    scheme: str
+    load: float
+
+
+def find_run_directories(sweep_dir: Path) -> list[Path]:
+    """Directories below sweep_dir holding fct.csv or meta.json, sorted so output is stable.
+
+    A directory with only one of the two is returned too: read_run then names the missing
+    file, rather than a broken run silently dropping out of a figure."""
+    if not sweep_dir.is_dir():
+        raise AnalysisError(f"{sweep_dir}: not a directory")
+    found = {path.parent for name in ("fct.csv", "meta.json") for path in sweep_dir.rglob(name)}
+    if not found:
+        raise AnalysisError(f"{sweep_dir}: no run directories (fct.csv + meta.json) below it")
+    return sorted(found)
+
+
+def classify(run: Run, sweep_dir: Path) -> SweepRun:
+    """Workload, scheme and load of a run, checked: a run the figures cannot place is an error."""
+    meta_path = run.directory / "meta.json"
+    parameters = run.meta["parameters"]
+    workload = run.meta.get("workload")
+    if workload not in WORKLOADS:
+        raise AnalysisError(f"{meta_path}: workload {workload!r} is not one of "
+                            f"{', '.join(WORKLOADS)}")
+    scheme = parameters.get("scheme")
+    if scheme not in SCHEMES:
+        raise AnalysisError(f"{meta_path}: unknown scheme {scheme!r} (expected one of "
+                            f"{', '.join(SCHEMES)})")
+    load = parameters.get("load")
+    if isinstance(load, bool) or not isinstance(load, (int, float)) or not math.isfinite(load):
+        raise AnalysisError(f"{meta_path}: parameter load {load!r} is not a number")
+    replication = parameters.get("run")
+    if isinstance(replication, bool) or not isinstance(replication, int):
+        raise AnalysisError(f"{meta_path}: parameter run {replication!r} is not an integer")
+    relative = run.directory.relative_to(sweep_dir).as_posix() or "."
+    return SweepRun(run, relative, workload, scheme, float(load))
+
+
+def check_same_experiment(runs: list[SweepRun]) -> None:
+    """Refuse runs of one workload that differ in anything but scheme, load, replication or
+    file paths: a figure must compare schemes on one setup, not mix presets or topologies.
+    A parameter missing from one run and present in another counts as different."""
+    first: dict[str, SweepRun] = {}
+    for run in runs:
+        reference = first.setdefault(run.workload, run)
+        a = reference.run.meta["parameters"]
+        b = run.run.meta["parameters"]
+        for key in sorted((set(a) | set(b)) - SWEEP_PARAMETERS):
+            if a.get(key, "<absent>") != b.get(key, "<absent>"):
+                raise AnalysisError(
+                    f"{run.run.directory}: parameter {key} is {b.get(key, '<absent>')!r}, but "
+                    f"{reference.run.directory} has {a.get(key, '<absent>')!r}; runs of one "
+                    f"workload must differ only in {', '.join(sorted(SWEEP_PARAMETERS))}")
+
+
+def group_replications(runs: list[SweepRun]) -> dict[tuple[str, str, float], list[SweepRun]]:
+    """Runs per (workload, scheme, load), checked to be poolable replications.
+
+    The same (seed, run) twice is the same replication counted twice, not more data: refused."""
+    groups: dict[tuple[str, str, float], list[SweepRun]] = {}
+    for run in runs:
+        groups.setdefault((run.workload, run.scheme, run.load), []).append(run)
+    for members in groups.values():
+        check_poolable([member.run for member in members])
+        seen: dict[tuple[object, object], SweepRun] = {}
+        for member in members:
+            parameters = member.run.meta["parameters"]
+            key = (parameters.get("seed"), parameters.get("run"))
+            if key in seen:
+                raise AnalysisError(f"{member.run.directory}: the same replication (seed {key[0]}, "
+                                    f"run {key[1]}) as {seen[key].run.directory}")
+            seen[key] = member
+    return dict(sorted(groups.items(), key=lambda item: (
+        list(WORKLOADS).index(item[0][0]), list(SCHEMES).index(item[0][1]), item[0][2])))
+
+
+def shared_parameters(runs: list[Run]) -> dict:
+    """The meta.json parameters all the pooled runs agree on (their common provenance)."""
+    first = runs[0].meta["parameters"]
+    return {key: value for key, value in sorted(first.items())
+            if all(run.meta["parameters"].get(key, object()) == value for run in runs[1:])}
+
+
+def _joined(values: Iterable[object]) -> str:
+    """Distinct values, ';'-joined (one value when the runs agree, as they should)."""
+    return ";".join(sorted({str(value) for value in values if value is not None}))
+
+
+def figure_table(groups: dict[tuple[str, str, float], list[SweepRun]], kb: int = 1000
+                 ) -> pd.DataFrame:
+    """The tidy table of every plotted point: one row per (figure, panel, workload, scheme,
+    load), with the statistic, its flow counts and where it came from."""
+    workloads = [w for w in WORKLOADS if any(key[0] == w for key in groups)]
+    overall_panel = {w: "abcdefgh"[i] for i, w in enumerate(workloads)}
+    rows = []
+    for (workload, scheme, load), members in groups.items():
+        runs = [member.run for member in members]
+        table = summarize(pd.concat([run.fct for run in runs], ignore_index=True), kb=kb)
+        table = table.set_index("bin")
+        common = {"workload": workload, "scheme": scheme, "label": SCHEMES[scheme]["label"],
+                  "load": load, "runs": len(runs),
+                  "run_dirs": ";".join(member.relative for member in members), "kb": kb,
+                  "parameters": json.dumps(shared_parameters(runs), sort_keys=True),
+                  "module_version": _joined(run.meta.get("module_version") for run in runs),
+                  "ns3_version": _joined(run.meta.get("ns3_version") for run in runs)}
+        panels = [("fig2", overall_panel[workload],
+                   f"({overall_panel[workload]}) {WORKLOADS[workload]}", "all", "mean")]
+        panels += [(BREAKDOWN_FIGURES[workload], panel, title, size_bin, statistic)
+                   for panel, size_bin, statistic, title in BREAKDOWN_PANELS]
+        for figure, panel, title, size_bin, statistic in panels:
+            rows.append({**common, "figure": figure, "panel": panel, "title": title,
+                         "bin": size_bin, "statistic": statistic,
+                         "value": float(table.loc[size_bin, statistic]),
+                         "flows": int(table.loc[size_bin, "flows"]),
+                         "unfinished": int(table.loc[size_bin, "unfinished"])})
+    frame = pd.DataFrame(rows, columns=TABLE_COLUMNS)
+    order = {"figure": list(FIGURE_FILES), "workload": list(WORKLOADS), "scheme": list(SCHEMES)}
+    return frame.sort_values(
+        ["figure", "panel", "scheme", "load"],
+        key=lambda column: column.map(order[column.name].index) if column.name in order
+        else column).reset_index(drop=True)
+
+
+def load_sweep(sweep_dir: Path, kb: int = 1000) -> pd.DataFrame:
+    """Read, check and tabulate a sweep directory (figure_table of its runs)."""
+    if kb not in (1000, 1024):
+        raise AnalysisError(f"--kb {kb}: must be 1000 or 1024")
+    runs = [classify(read_run(directory), sweep_dir)
+            for directory in find_run_directories(sweep_dir)]
+    check_same_experiment(runs)
+    return figure_table(group_replications(runs), kb)
+
+
+def _plot_panel(ax, rows: pd.DataFrame, title: str, loads: list[float]) -> None:
+    """One panel: a line per scheme (paper order, fixed look), normalised FCT against load."""
+    for scheme, look in SCHEMES.items():
+        series = rows[rows["scheme"] == scheme].sort_values("load")
+        if series.empty:
+            continue
+        ax.plot(series["load"].to_numpy(), series["value"].to_numpy(), label=look["label"],
+                color=look["color"], marker=look["marker"], linestyle=look["linestyle"])
+    ax.set_title(title)
+    ax.set_xlabel("Load")
+    ax.set_ylabel("Normalized FCT")
+    ax.set_xticks(loads, [f"{load:g}" for load in loads])
+    ax.set_ylim(bottom=0)
+
+
+def _new_figure(width: float, height: float) -> Figure:
+    figure = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(figure)
+    return figure
+
+
+def _add_legend(figure: Figure) -> None:
+    """One legend for the figure, above the panels: the schemes are the same in every panel."""
+    handles: dict[str, object] = {}
+    for ax in figure.axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    labels = [look["label"] for look in SCHEMES.values() if look["label"] in handles]
+    wide = figure.get_figwidth() >= 6  # one row fits a page-wide figure, not a column
+    figure.legend([handles[label] for label in labels], labels, loc="outside upper center",
+                  ncols=len(labels) if wide else 3, frameon=False)
+
+
+def overall_figure(table: pd.DataFrame) -> Figure:
+    """Figure 2: mean normalised FCT over all flows against load, a panel per workload."""
+    rows = table[table["figure"] == "fig2"]
+    if rows.empty:
+        raise AnalysisError("no runs for Figure 2")
+    loads = sorted(rows["load"].unique())
+    panels = list(dict.fromkeys(rows["panel"]))
+    with matplotlib.rc_context(STYLE):
+        figure = _new_figure(3.5 * len(panels), 2.9)
+        axes = figure.subplots(1, len(panels), squeeze=False)[0]
+        for ax, panel in zip(axes, panels):
+            panel_rows = rows[rows["panel"] == panel]
+            _plot_panel(ax, panel_rows, panel_rows["title"].iloc[0], loads)
+        _add_legend(figure)
+    return figure
+
+
+def breakdown_figure(table: pd.DataFrame, workload: str) -> Figure:
+    """Figure 3 (data mining) or 4 (web search): the four size-bin panels against load."""
+    rows = table[(table["figure"] == BREAKDOWN_FIGURES.get(workload)) &
+                 (table["workload"] == workload)]
+    if rows.empty:
+        raise AnalysisError(f"no {workload} runs for its figure")
+    loads = sorted(rows["load"].unique())
+    with matplotlib.rc_context(STYLE):
+        figure = _new_figure(7.0, 5.4)
+        axes = figure.subplots(2, 2).ravel()
+        for ax, (panel, _, _, title) in zip(axes, BREAKDOWN_PANELS):
+            _plot_panel(ax, rows[rows["panel"] == panel], title, loads)
+        _add_legend(figure)
+    return figure
+
+
+def _number(value: float) -> str:
+    return "n/a" if math.isnan(value) else f"{value:.3f}"
+
+
+def figures_markdown(table: pd.DataFrame) -> str:
+    """The plotted numbers as markdown: a table per figure panel, schemes by loads, with the
+    unfinished flows (left out of every statistic) listed under the panel."""
+    kb = _joined(table["kb"])
+    lines = ["# pFabric figures: normalized FCT (FCT / ideal FCT)", "",
+             f"Mean or 99th percentile (nearest rank) of FCT / ideal FCT over the finished flows "
+             f"of all replications of a point pooled; KB = {kb} B. n/a: no finished flow in the "
+             "bin. Every number, with its runs and parameters, is in figures.csv.", ""]
+    for figure in dict.fromkeys(table["figure"]):
+        lines += [f"## {FIGURE_CAPTIONS[figure]}", ""]
+        figure_rows = table[table["figure"] == figure]
+        for panel in dict.fromkeys(figure_rows["panel"]):
+            rows = figure_rows[figure_rows["panel"] == panel]
+            title = rows["title"].iloc[0]
+            if figure != "fig2":
+                title = f"{WORKLOADS[rows['workload'].iloc[0]]}: {title}"
+            loads = sorted(rows["load"].unique())
+            lines += [f"### {title}", "",
+                      "| scheme | " + " | ".join(f"{load:g}" for load in loads) + " |",
+                      "|---|" + "---:|" * len(loads)]
+            for scheme in dict.fromkeys(rows["scheme"]):
+                by_load = rows[rows["scheme"] == scheme].set_index("load")["value"]
+                cells = [_number(by_load[load]) if load in by_load.index else "" for load in loads]
+                lines.append(f"| {SCHEMES[scheme]['label']} | " + " | ".join(cells) + " |")
+            unfinished = rows[rows["unfinished"] > 0]
+            if not unfinished.empty:
+                notes = [f"{row.label} at load {row.load:g}: {row.unfinished} of "
+                         f"{row.flows + row.unfinished}" for row in unfinished.itertuples()]
+                lines += ["", "Unfinished flows, not in the statistics: " + "; ".join(notes) + "."]
+            lines.append("")
+    return "\n".join(lines)
+
+
+def _render(figure: Figure, fmt: str) -> bytes:
+    """The figure as PNG or PDF bytes, without timestamps, so the same data gives the same file."""
+    metadata = {"CreationDate": None} if fmt == "pdf" else {"Software": None}
+    buffer = io.BytesIO()
+    with matplotlib.rc_context(STYLE):
+        figure.savefig(buffer, format=fmt, dpi=200, metadata=metadata)
+    return buffer.getvalue()
+
+
+def render_outputs(table: pd.DataFrame) -> dict[str, bytes]:
+    """Every output file's name and content: figures present in the table, CSV, markdown."""
+    outputs: dict[str, bytes] = {}
+    figures = {"fig2": lambda: overall_figure(table)}
+    for workload, figure_id in BREAKDOWN_FIGURES.items():
+        if (table["workload"] == workload).any():
+            figures[figure_id] = lambda workload=workload: breakdown_figure(table, workload)
+    for figure_id in FIGURE_FILES:
+        if figure_id in figures:
+            figure = figures[figure_id]()
+            for fmt in ("png", "pdf"):
+                outputs[f"{FIGURE_FILES[figure_id]}.{fmt}"] = _render(figure, fmt)
+    outputs["figures.csv"] = table.to_csv(index=False).encode()
+    outputs["figures.md"] = figures_markdown(table).encode()
+    return outputs
+
+
+def write_outputs(outputs: dict[str, bytes], out_dir: Path) -> list[Path]:
+    """Write each file to a temporary name and move it into place: a reader never sees half a
+    file. Outputs of an earlier call that this one did not write are removed, so the directory
+    never shows a figure of a workload that is no longer in the sweep."""
+    created = not out_dir.exists()
+    written: list[Path] = []
+    temporaries: list[Path] = []
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for name, content in outputs.items():
+            temporary = out_dir / f".{name}.tmp{os.getpid()}"
+            temporaries.append(temporary)
+            temporary.write_bytes(content)
+        for name, temporary in zip(outputs, temporaries):
+            os.replace(temporary, out_dir / name)
+            written.append(out_dir / name)
+    except OSError as error:
+        for temporary in temporaries:
+            temporary.unlink(missing_ok=True)
+        if created and out_dir.is_dir() and not any(out_dir.iterdir()):
+            out_dir.rmdir()
+        raise AnalysisError(f"{out_dir}: cannot write the figures ({error})") from error
+    for name in OUTPUT_NAMES:
+        if name not in outputs:
+            (out_dir / name).unlink(missing_ok=True)
+    return written
+
+
+def write_figures(sweep_dir: Path, out_dir: Path, kb: int = 1000) -> list[Path]:
+    """Figures 2-4, figures.csv and figures.md of a sweep directory into out_dir; the files
+    written. Everything is read, checked and rendered before out_dir is touched, so bad input
+    leaves no output behind."""
+    outputs = render_outputs(load_sweep(sweep_dir, kb))
+    return write_outputs(outputs, out_dir)

@@ -1,0 +1,378 @@
+"""Sweeps: a grid of experiments (workloads x schemes x loads x runs), run by local processes or on
+a Dask distributed cluster, every point in its own run directory, resumable.
+
+Layout of a sweep directory:
+
+    sweep.json                         the grid and the knobs; a re-run must ask for the same
+    flows/<workload>-load<L>-run<R>.csv   one flow list per (workload, load, run), shared by all
+                                       schemes (pfabric-<workload> --flows-only --dump-flows)
+    runs/<workload>-<scheme>-load<L>-run<R>/   fct.csv + meta.json of one point
+    logs/<point>.stderr                what a failed point printed
+
+A point is finished when its meta.json exists (the programs write it last, atomically); a re-run
+skips finished points and removes what an interrupted one left. Ideal points (a flow-level
+schedule, pfabric_analysis.ideal) run after a packet run of the same flows, whose per-flow ideal
+FCT they reuse.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from pfabric_analysis.runs import AnalysisError
+
+WORKLOADS = ("websearch", "datamining")
+PACKET_SCHEMES = ("pfabric", "linerate", "tcp", "dctcp")
+SCHEMES = PACKET_SCHEMES + ("ideal",)
+# Options the sweep sets itself; --set may not override them.
+RESERVED_KNOBS = {"scheme", "load", "run", "seed", "flows", "out", "flow-file", "dump-flows",
+                  "flows-only", "quiet"}
+STDERR_TAIL_LINES = 20
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """The grid and the knobs every point shares."""
+
+    workloads: tuple[str, ...]
+    schemes: tuple[str, ...]
+    loads: tuple[float, ...]
+    runs: tuple[int, ...]
+    flows: tuple[tuple[str, int], ...]  # flows per point, by workload
+    seed: int = 1
+    knobs: tuple[tuple[str, str], ...] = ()
+
+    def flows_of(self, workload: str) -> int:
+        return dict(self.flows)[workload]
+
+    def as_json(self) -> dict:
+        return {**asdict(self), "flows": dict(self.flows), "knobs": dict(self.knobs)}
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of work: a flow list, a packet run or an Ideal schedule."""
+
+    kind: str  # "flows", "packet" or "ideal"
+    name: str
+    output: Path  # the file or run directory it makes
+    command: tuple[str, ...] = ()
+    flow_list: Path | None = None
+    like_run: Path | None = None
+    needs: tuple[str, ...] = field(default=())
+
+
+@dataclass
+class Outcome:
+    """What became of one task."""
+
+    task: Task
+    status: str  # "done", "skipped", "failed" or "blocked"
+    seconds: float = 0.0
+    error: str = ""
+
+
+def parse_knobs(pairs: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """--set KEY=VALUE options into sorted (key, value) pairs."""
+    knobs = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.removeprefix("--")
+        if not sep or not key:
+            raise AnalysisError(f"--set {pair}: expected KEY=VALUE, e.g. preset=sigcomm13")
+        if key in RESERVED_KNOBS:
+            raise AnalysisError(f"--set {pair}: {key} is set by the sweep itself")
+        knobs[key] = value
+    return tuple(sorted(knobs.items()))
+
+
+def check_spec(spec: SweepSpec) -> None:
+    """Refuse an empty grid and unknown names before anything runs."""
+    for label, values in (("--workloads", spec.workloads), ("--schemes", spec.schemes),
+                          ("--loads", spec.loads), ("--runs", spec.runs)):
+        if not values:
+            raise AnalysisError(f"{label}: empty, nothing to sweep")
+    for workload in spec.workloads:
+        if workload not in WORKLOADS:
+            raise AnalysisError(f"--workloads: unknown workload {workload!r}; expected "
+                                f"{', '.join(WORKLOADS)}")
+    for scheme in spec.schemes:
+        if scheme not in SCHEMES:
+            raise AnalysisError(f"--schemes: unknown scheme {scheme!r}; expected "
+                                f"{', '.join(SCHEMES)}")
+    if "ideal" in spec.schemes and not set(spec.schemes) & set(PACKET_SCHEMES):
+        raise AnalysisError("--schemes: ideal needs a packet scheme on the same flows "
+                            "(it reuses each flow's ideal FCT)")
+    for load in spec.loads:
+        if not 0 < load < 1:
+            raise AnalysisError(f"--loads: {load} is not in (0, 1)")
+    for workload in spec.workloads:
+        count = dict(spec.flows).get(workload)
+        if count is None or count < 1:
+            raise AnalysisError(f"--flows: {workload}: expected at least one flow")
+
+
+def parse_flows(text: str, workloads: Iterable[str]) -> tuple[tuple[str, int], ...]:
+    """--flows N (every workload) or --flows websearch=N,datamining=M."""
+    try:
+        if "=" not in text:
+            return tuple((w, int(text)) for w in workloads)
+        pairs = dict(item.split("=", 1) for item in text.split(","))
+        return tuple((w, int(pairs[w])) for w in workloads)
+    except (ValueError, KeyError) as error:
+        raise AnalysisError(f"--flows {text}: expected N or websearch=N,datamining=M "
+                            f"covering every workload") from error
+
+
+def point_name(workload: str, scheme: str, load: float, run: int) -> str:
+    return f"{workload}-{scheme}-load{load:g}-run{run}"
+
+
+def flow_list_name(workload: str, load: float, run: int) -> str:
+    return f"{workload}-load{load:g}-run{run}"
+
+
+def find_program(bin_dir: Path, name: str) -> Path:
+    """The example program in a standalone build (bin/NAME) or an ns-3 tree (ns3.X-NAME-PROFILE)."""
+    exact = bin_dir / name
+    if exact.is_file():
+        return exact
+    matches = sorted(p for p in bin_dir.rglob(f"*{name}*") if p.is_file() and os.access(p, os.X_OK))
+    if len(matches) != 1:
+        raise AnalysisError(f"--bin-dir {bin_dir}: {'no' if not matches else 'more than one'} "
+                            f"{name} program")
+    return matches[0]
+
+
+def plan(spec: SweepSpec, sweep_dir: Path, programs: dict[str, Path]) -> list[Task]:
+    """Every task of the grid, flow lists first, then packet runs, then Ideal schedules."""
+    knobs = tuple(f"--{key}={value}" for key, value in spec.knobs)
+    tasks: list[Task] = []
+    packet = [s for s in spec.schemes if s in PACKET_SCHEMES]
+    for workload in spec.workloads:
+        for load in spec.loads:
+            for run in spec.runs:
+                common = (f"--load={load:g}", f"--run={run}", f"--seed={spec.seed}",
+                          f"--flows={spec.flows_of(workload)}") + knobs
+                flows_name = flow_list_name(workload, load, run)
+                flow_list = sweep_dir / "flows" / f"{flows_name}.csv"
+                tasks.append(Task("flows", flows_name, flow_list,
+                                  (str(programs[workload]), "--flows-only",
+                                   f"--dump-flows={flow_list}") + common))
+                for scheme in packet:
+                    name = point_name(workload, scheme, load, run)
+                    out = sweep_dir / "runs" / name
+                    tasks.append(Task("packet", name, out,
+                                      (str(programs[workload]), "--quiet", f"--scheme={scheme}",
+                                       f"--flow-file={flow_list}", f"--out={out}") + common,
+                                      needs=(flows_name,)))
+                if "ideal" in spec.schemes:
+                    like = point_name(workload, packet[0], load, run)
+                    name = point_name(workload, "ideal", load, run)
+                    tasks.append(Task("ideal", name, sweep_dir / "runs" / name,
+                                      flow_list=flow_list,
+                                      like_run=sweep_dir / "runs" / like, needs=(flows_name, like)))
+    return tasks
+
+
+def is_finished(task: Task) -> bool:
+    if task.kind == "flows":
+        return task.output.is_file()
+    return (task.output / "meta.json").is_file() and (task.output / "fct.csv").is_file()
+
+
+def execute(task: Task) -> tuple[bool, str]:
+    """Run one task where it is (a local thread or a Dask worker): (success, error text).
+
+    An unfinished run directory is removed first and again on failure, so a point is either
+    whole or absent."""
+    if task.kind != "flows" and task.output.exists():
+        shutil.rmtree(task.output)
+    if task.kind == "ideal":
+        from pfabric_analysis.ideal import run_ideal
+
+        try:
+            run_ideal(task.flow_list, task.like_run, task.output)
+        except AnalysisError as error:
+            shutil.rmtree(task.output, ignore_errors=True)
+            return False, str(error)
+        return True, ""
+    result = subprocess.run(task.command, capture_output=True, text=True)
+    if result.returncode == 0:
+        return True, ""
+    if task.kind != "flows":
+        shutil.rmtree(task.output, ignore_errors=True)
+    tail = "\n".join(result.stderr.strip().splitlines()[-STDERR_TAIL_LINES:])
+    return False, f"exit status {result.returncode}: {tail}"
+
+
+def timed_execute(task: Task) -> tuple[bool, str, float]:
+    began = time.monotonic()
+    ok, error = execute(task)
+    return ok, error, time.monotonic() - began
+
+
+class Progress:
+    """A one-line progress bar on stderr: points done of those to run, and the ETA."""
+
+    def __init__(self, total: int, enabled: bool, stream=sys.stderr) -> None:
+        self.total, self.enabled, self.stream = total, enabled, stream
+        self.done = 0
+        self.began = time.monotonic()
+
+    def advance(self) -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        elapsed = time.monotonic() - self.began
+        eta = elapsed / self.done * (self.total - self.done)
+        width = 30
+        filled = width * self.done // max(self.total, 1)
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+                          f"tasks, {format_duration(elapsed)} elapsed, ETA {format_duration(eta)}")
+        if self.done == self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def format_duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    return f"{seconds // 3600}h{seconds // 60 % 60:02d}m" if seconds >= 3600 else \
+        f"{seconds // 60}m{seconds % 60:02d}s"
+
+
+Submit = Callable[[Task], object]
+
+
+def run_tasks(tasks: list[Task], submit: Submit, wait_any: Callable[[set], tuple[set, set]],
+              result_of: Callable[[object], tuple[bool, str, float]],
+              progress: Progress) -> list[Outcome]:
+    """Run tasks as their inputs become ready; a failure blocks only what depends on it."""
+    outcomes: dict[str, Outcome] = {}
+    pending = {}
+    waiting = []
+    for task in tasks:
+        if is_finished(task):
+            outcomes[task.name] = Outcome(task, "skipped")
+        else:
+            waiting.append(task)
+    while waiting or pending:
+        still = []
+        for task in waiting:
+            states = [outcomes.get(need) for need in task.needs]
+            if any(o is not None and o.status in ("failed", "blocked") for o in states):
+                outcomes[task.name] = Outcome(task, "blocked",
+                                              error="needs " + ", ".join(task.needs))
+                progress.advance()
+            elif all(o is not None for o in states):
+                pending[submit(task)] = task
+            else:
+                still.append(task)
+        waiting = still
+        if not pending:
+            if waiting:
+                raise AnalysisError("sweep: tasks wait for inputs that no task makes: "
+                                    + ", ".join(t.name for t in waiting))
+            continue
+        done, _ = wait_any(set(pending))
+        for future in done:
+            task = pending.pop(future)
+            ok, error, seconds = result_of(future)
+            outcomes[task.name] = Outcome(task, "done" if ok else "failed", seconds, error)
+            if not ok:
+                write_log(task, error)
+            progress.advance()
+    return [outcomes[task.name] for task in tasks]
+
+
+def write_log(task: Task, error: str) -> None:
+    logs = task.output.parent.parent / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    (logs / f"{task.name}.stderr").write_text(error + "\n")
+
+
+def run_local(tasks: list[Task], jobs: int, progress: Progress) -> list[Outcome]:
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return run_tasks(tasks, lambda t: pool.submit(timed_execute, t),
+                         lambda fs: wait(fs, return_when=FIRST_COMPLETED),
+                         lambda f: f.result(), progress)
+
+
+def run_dask(tasks: list[Task], scheduler: str, progress: Progress) -> list[Outcome]:
+    """Run on a Dask distributed cluster; workers need this package and the sweep directory and
+    the programs at the same paths (a shared file system)."""
+    try:
+        from distributed import Client
+        from distributed import wait as dask_wait
+    except ImportError as error:
+        raise AnalysisError("--scheduler: the Dask 'distributed' package is not installed") \
+            from error
+    try:
+        client = Client(scheduler, timeout="30s")
+    except (OSError, TimeoutError) as error:
+        raise AnalysisError(f"--scheduler {scheduler}: cannot connect ({error})") from error
+    with client:
+        # pure=False: a re-submitted task after a failure must run again, not reuse a result.
+        return run_tasks(tasks, lambda t: client.submit(timed_execute, t, pure=False),
+                         lambda fs: dask_wait(list(fs), return_when="FIRST_COMPLETED"),
+                         lambda f: f.result(), progress)
+
+
+def prepare_directory(spec: SweepSpec, sweep_dir: Path) -> None:
+    """Create the sweep directory, or check that an existing one holds the same sweep."""
+    spec_path = sweep_dir / "sweep.json"
+    wanted = spec.as_json()
+    if spec_path.is_file():
+        try:
+            found = json.loads(spec_path.read_text())
+        except json.JSONDecodeError as error:
+            raise AnalysisError(f"{spec_path}: not JSON ({error})") from error
+        for key in sorted(set(wanted) | set(found)):
+            old = found.get(key)
+            new = json.loads(json.dumps(wanted.get(key)))
+            if old != new:
+                raise AnalysisError(f"{spec_path}: another sweep ({key} was {old!r}, now "
+                                    f"{new!r}); use another --out")
+        return
+    for sub in ("flows", "runs"):
+        (sweep_dir / sub).mkdir(parents=True, exist_ok=True)
+    temporary = spec_path.with_suffix(".json.partial")
+    temporary.write_text(json.dumps(wanted, indent=2) + "\n")
+    os.replace(temporary, spec_path)
+
+
+def sweep(spec: SweepSpec, sweep_dir: Path, bin_dir: Path, jobs: int = 1,
+          scheduler: str | None = None, progress: bool = True) -> list[Outcome]:
+    """Run (or resume) a sweep; returns one outcome per task."""
+    check_spec(spec)
+    programs = {w: find_program(bin_dir, f"pfabric-{w}").resolve() for w in spec.workloads}
+    sweep_dir = sweep_dir.resolve()
+    prepare_directory(spec, sweep_dir)
+    tasks = plan(spec, sweep_dir, programs)
+    bar = Progress(sum(not is_finished(t) for t in tasks), progress)
+    if scheduler:
+        return run_dask(tasks, scheduler, bar)
+    return run_local(tasks, max(1, jobs), bar)
+
+
+def report(outcomes: list[Outcome]) -> tuple[str, bool]:
+    """A short report and whether every task succeeded."""
+    counts = {status: sum(o.status == status for o in outcomes)
+              for status in ("done", "skipped", "failed", "blocked")}
+    lines = [f"sweep: {counts['done']} ran, {counts['skipped']} already finished, "
+             f"{counts['failed']} failed, {counts['blocked']} not run (an input failed)"]
+    for outcome in outcomes:
+        if outcome.status == "failed":
+            first = outcome.error.splitlines()[0] if outcome.error else ""
+            lines.append(f"  failed: {outcome.task.name}: {first}")
+            lines.extend(f"    {line}" for line in outcome.error.splitlines()[1:])
+    return "\n".join(lines), counts["failed"] == 0 and counts["blocked"] == 0

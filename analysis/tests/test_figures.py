@@ -1,0 +1,315 @@
+"""Figures 2-4 from a hand-made sweep whose every plotted number can be computed by hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pfabric_analysis.cli import main
+from pfabric_analysis.figures import (SCHEMES, breakdown_figure, load_sweep, overall_figure,
+                                      write_figures)
+from pfabric_analysis.runs import AnalysisError
+
+WORKLOADS = ("websearch", "datamining")
+LOADS = (0.2, 0.5, 0.8)
+LABELS = ["TCP-DropTail", "DCTCP", "MinTCP+pFabric", "LineRate+pFabric", "Ideal"]
+BASE = {"tcp": 4.0, "dctcp": 3.0, "pfabric": 1.5, "linerate": 1.25, "ideal": 1.0}
+FACTOR = {"websearch": 1.0, "datamining": 2.0}
+FIGURE_FILES = ["fig2-overall.png", "fig2-overall.pdf", "fig3-datamining.png",
+                "fig3-datamining.pdf", "fig4-websearch.png", "fig4-websearch.pdf"]
+
+
+def slowdown_a(workload: str, scheme: str, load: float) -> float:
+    """The smallest slowdown of a point; every flow's slowdown is this plus a known offset."""
+    return BASE[scheme] * FACTOR[workload] * (1 + load)
+
+
+def flows(a: float, run: int, unfinished_large: bool = False) -> pd.DataFrame:
+    """Run r: small flows at a+2(r-1) and a+2(r-1)+1, a medium one at a+(r-1), a large one at
+    2a+2(r-1); optionally one more large flow that never finished."""
+    r = run - 1
+    rows = [(1000, a + 2 * r), (100000, a + 2 * r + 1), (100001, a + r), (20000000, 2 * a + 2 * r)]
+    table = [{"flow_id": i, "src": 0, "dst": 1, "size_bytes": size, "start_s": 0.0,
+              "fct_s": slowdown * 1e-4 * (i + 1), "ideal_fct_s": 1e-4 * (i + 1), "timeouts": 0,
+              "completed": 1} for i, (size, slowdown) in enumerate(rows)]
+    if unfinished_large:
+        table.append({"flow_id": 4, "src": 1, "dst": 0, "size_bytes": 30000000, "start_s": 0.0,
+                      "fct_s": np.nan, "ideal_fct_s": 1e-2, "timeouts": 3, "completed": 0})
+    return pd.DataFrame(table)
+
+
+def expected(workload: str, scheme: str, load: float) -> dict[str, float]:
+    """The pooled statistics of the two replications, by hand: small 1a..a+3 (mean a+1.5, nearest
+    rank p99 the largest, a+3), medium a, a+1 (a+0.5), large 2a, 2a+2 (2a+1), all eight
+    (10a+9)/8."""
+    a = slowdown_a(workload, scheme, load)
+    return {"a": a + 1.5, "b": a + 3, "c": a + 0.5, "d": 2 * a + 1, "all": (10 * a + 9) / 8}
+
+
+def write_run(directory: Path, workload: str, fct: pd.DataFrame, **parameters: object) -> Path:
+    directory.mkdir(parents=True)
+    fct.to_csv(directory / "fct.csv", index=False)
+    meta = {"program": f"pfabric-{workload}", "workload": workload,
+            "parameters": {"preset": "hotnets12", "topology": "fattree", "flows": 4,
+                           "flow-file": "", "dump-flows": "", "seed": 1,
+                           "out": str(directory), **parameters},
+            "module_version": "0.1.0", "ns3_version": "3.44"}
+    (directory / "meta.json").write_text(json.dumps(meta, indent=2))
+    return directory
+
+
+def run_name(workload: str, scheme: str, load: float, run: int) -> str:
+    return f"{workload}-{scheme}-{load:g}-r{run}"
+
+
+def make_sweep(root: Path, workloads: tuple[str, ...] = WORKLOADS) -> Path:
+    """2 workloads x 5 schemes x 3 loads x 2 replications below root/runs; one unfinished flow:
+    data mining, TCP, load 0.8, replication 2."""
+    for workload in workloads:
+        for scheme in BASE:
+            for load in LOADS:
+                for run in (1, 2):
+                    unfinished = (workload, scheme, load, run) == ("datamining", "tcp", 0.8, 2)
+                    write_run(root / "runs" / run_name(workload, scheme, load, run), workload,
+                              flows(slowdown_a(workload, scheme, load), run, unfinished),
+                              scheme=scheme, load=load, run=run)
+    return root
+
+
+@pytest.fixture(scope="module")
+def sweep(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_sweep(tmp_path_factory.mktemp("sweep"))
+
+
+@pytest.fixture(scope="module")
+def table(sweep: Path) -> pd.DataFrame:
+    return load_sweep(sweep)
+
+
+def check_panel(ax, title: str, workload: str, panel: str) -> None:
+    """A panel's title, axis labels and one line per scheme through the hand-computed points."""
+    assert ax.get_title() == title
+    assert ax.get_xlabel() == "Load" and ax.get_ylabel() == "Normalized FCT"
+    lines = ax.get_lines()
+    assert [line.get_label() for line in lines] == LABELS
+    for line, scheme in zip(lines, BASE):
+        assert list(line.get_xdata()) == pytest.approx(list(LOADS))
+        want = [expected(workload, scheme, load)[panel] for load in LOADS]
+        assert list(line.get_ydata()) == pytest.approx(want)
+    assert [tick.get_text() for tick in ax.get_xticklabels()] == ["0.2", "0.5", "0.8"]
+
+
+def test_replications_are_pooled_by_hand(table: pd.DataFrame) -> None:
+    point = table[(table["figure"] == "fig3") & (table["panel"] == "d") &
+                  (table["scheme"] == "dctcp") & (table["load"] == 0.5)]
+    assert len(point) == 1
+    row = point.iloc[0]
+    assert row["workload"] == "datamining" and row["bin"] == "(10MB,inf)"
+    assert row["runs"] == 2 and row["flows"] == 2 and row["unfinished"] == 0
+    assert row["value"] == pytest.approx(2 * (3.0 * 2 * 1.5) + 1)  # 2a+1, a = 9
+    assert row["run_dirs"] == ("runs/datamining-dctcp-0.5-r1;runs/datamining-dctcp-0.5-r2")
+    overall = table[(table["figure"] == "fig2") & (table["workload"] == "websearch") &
+                    (table["scheme"] == "ideal") & (table["load"] == 0.2)].iloc[0]
+    assert overall["panel"] == "a" and overall["flows"] == 8
+    assert overall["value"] == pytest.approx((10 * 1.2 + 9) / 8)
+
+
+def test_the_unfinished_flow_is_counted_not_averaged(table: pd.DataFrame) -> None:
+    rows = table[(table["workload"] == "datamining") & (table["scheme"] == "tcp") &
+                 (table["load"] == 0.8)].set_index(["figure", "panel"])
+    assert rows.loc[("fig3", "d"), "unfinished"] == 1
+    assert rows.loc[("fig3", "d"), "flows"] == 2
+    assert rows.loc[("fig2", "b"), "unfinished"] == 1
+    assert rows.loc[("fig3", "a"), "unfinished"] == 0
+    want = expected("datamining", "tcp", 0.8)["d"]
+    assert rows.loc[("fig3", "d"), "value"] == pytest.approx(want)
+
+
+def test_figure_2_has_a_panel_per_workload_and_every_scheme(table: pd.DataFrame) -> None:
+    figure = overall_figure(table)
+    axes = figure.axes
+    assert len(axes) == 2
+    check_panel(axes[0], "(a) Web search workload", "websearch", "all")
+    check_panel(axes[1], "(b) Data mining workload", "datamining", "all")
+    assert [text.get_text() for text in figure.legends[0].get_texts()] == LABELS
+
+
+@pytest.mark.parametrize("workload", WORKLOADS)
+def test_figures_3_and_4_have_the_four_size_bin_panels(table: pd.DataFrame,
+                                                       workload: str) -> None:
+    figure = breakdown_figure(table, workload)
+    titles = ["(a) (0, 100KB]: Avg", "(b) (0, 100KB]: 99th Percentile",
+              "(c) (100KB, 10MB]: Avg", "(d) (10MB, \u221e): Avg"]
+    assert len(figure.axes) == 4
+    for ax, title, panel in zip(figure.axes, titles, "abcd"):
+        check_panel(ax, title, workload, panel)
+    assert [text.get_text() for text in figure.legends[0].get_texts()] == LABELS
+
+
+def test_each_scheme_keeps_its_look_across_figures(table: pd.DataFrame) -> None:
+    for figure in (overall_figure(table), breakdown_figure(table, "websearch")):
+        for ax in figure.axes:
+            for line, look in zip(ax.get_lines(), SCHEMES.values()):
+                assert line.get_color() == look["color"]
+                assert line.get_marker() == look["marker"]
+
+
+def test_write_figures_writes_pictures_table_and_notes(sweep: Path, tmp_path: Path) -> None:
+    out = tmp_path / "figures"
+    written = write_figures(sweep, out, 1000)
+    names = FIGURE_FILES + ["figures.csv", "figures.md"]
+    assert sorted(path.name for path in written) == sorted(names)
+    assert sorted(path.name for path in out.iterdir()) == sorted(names)  # no temporaries left
+    for name in FIGURE_FILES:
+        magic = b"\x89PNG\r\n\x1a\n" if name.endswith(".png") else b"%PDF-"
+        assert (out / name).read_bytes().startswith(magic)
+    csv = pd.read_csv(out / "figures.csv")
+    assert len(csv) == 2 * 5 * 3 * (1 + 4)  # Figure 2 point + four Figure 3/4 points each
+    for column in ("figure", "panel", "workload", "scheme", "load", "value", "flows",
+                   "unfinished", "runs", "run_dirs", "parameters", "module_version",
+                   "ns3_version"):
+        assert column in csv.columns
+    assert set(csv["runs"]) == {2}
+    assert set(csv["module_version"]) == {"0.1.0"} and set(csv["ns3_version"].astype(str)) == {
+        "3.44"}
+    parameters = json.loads(csv["parameters"].iloc[0])
+    assert parameters["preset"] == "hotnets12" and parameters["seed"] == 1
+    assert "run" not in parameters and "out" not in parameters  # differ between replications
+    assert csv.groupby(["figure", "panel", "workload", "scheme", "load"]).size().max() == 1
+    markdown = (out / "figures.md").read_text()
+    assert "### (a) Web search workload" in markdown
+    assert "### Data mining workload: (b) (0, 100KB]: 99th Percentile" in markdown
+    assert "| scheme | 0.2 | 0.5 | 0.8 |" in markdown
+    cells = [f"{expected('websearch', 'tcp', load)['all']:.3f}" for load in LOADS]
+    assert "| TCP-DropTail | " + " | ".join(cells) + " |" in markdown  # Figure 2 (a)
+    assert "TCP-DropTail at load 0.8: 1 of 3" in markdown
+    again = write_figures(sweep, tmp_path / "again", 1000)  # the same input, the same bytes
+    for path in again:
+        assert path.read_bytes() == (out / path.name).read_bytes(), path.name
+
+
+def test_a_missing_workload_has_no_breakdown_figure(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    sweep = make_sweep(tmp_path / "sweep", ("websearch",))
+    out = tmp_path / "out"
+    (out).mkdir()
+    (out / "fig3-datamining.png").write_bytes(b"stale")  # from an earlier, fuller sweep
+    assert main(["figures", str(sweep), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert sorted(printed) == sorted(f"wrote {out / name}" for name in [
+        "fig2-overall.png", "fig2-overall.pdf", "fig4-websearch.png", "fig4-websearch.pdf",
+        "figures.csv", "figures.md"])
+    assert not (out / "fig3-datamining.png").exists()
+    assert len(overall_figure(load_sweep(sweep)).axes) == 1
+
+
+def test_cli_default_output_directory(sweep: Path, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    copy = make_sweep(tmp_path / "sweep", ("datamining",))
+    assert main(["figures", str(copy)]) == 0
+    assert (copy / "figures" / "fig3-datamining.pdf").is_file()
+    assert not (copy / "figures" / "fig4-websearch.pdf").exists()
+    assert f"wrote {copy / 'figures' / 'figures.md'}" in capsys.readouterr().out
+
+
+def test_kb_moves_the_bin_edge(tmp_path: Path) -> None:
+    fct = flows(1.0, 1)
+    fct.loc[1, "size_bytes"] = 102000  # above 100 KB of 1000 B, below 100 KB of 1024 B
+    fct.loc[2, "size_bytes"] = 200000  # medium either way
+    write_run(tmp_path / "s" / "r", "websearch", fct, scheme="ideal", load=0.5, run=1)
+    for kb, small in ((1000, 1), (1024, 2)):
+        table = load_sweep(tmp_path / "s", kb)
+        row = table[(table["figure"] == "fig4") & (table["panel"] == "a")].iloc[0]
+        assert row["flows"] == small and row["kb"] == kb
+    with pytest.raises(AnalysisError, match="--kb 1023: must be 1000 or 1024"):
+        load_sweep(tmp_path / "s", 1023)
+
+
+def break_unknown_scheme(sweep: Path) -> str:
+    run = sweep / "runs" / run_name("websearch", "dctcp", 0.5, 2)
+    meta = json.loads((run / "meta.json").read_text())
+    meta["parameters"]["scheme"] = "reno"
+    (run / "meta.json").write_text(json.dumps(meta))
+    return f"{run / 'meta.json'}: unknown scheme 'reno'"
+
+
+def break_mixed_presets(sweep: Path) -> str:
+    run = sweep / "runs" / run_name("datamining", "pfabric", 0.8, 1)
+    meta = json.loads((run / "meta.json").read_text())
+    meta["parameters"]["preset"] = "sigcomm13"
+    (run / "meta.json").write_text(json.dumps(meta))
+    first = sweep / "runs" / run_name("datamining", "dctcp", 0.2, 1)  # first in sorted order
+    return f"{run}: parameter preset is 'sigcomm13', but {first} has 'hotnets12'"
+
+
+def break_meta_json(sweep: Path) -> str:
+    run = sweep / "runs" / run_name("websearch", "tcp", 0.2, 1)
+    (run / "meta.json").write_text('{"parameters": {')
+    return f"{run / 'meta.json'}: not JSON"
+
+
+def break_duplicate_replication(sweep: Path) -> str:
+    run = sweep / "runs" / run_name("websearch", "linerate", 0.5, 2)
+    meta = json.loads((run / "meta.json").read_text())
+    meta["parameters"]["run"] = 1
+    (run / "meta.json").write_text(json.dumps(meta))
+    first = sweep / "runs" / run_name("websearch", "linerate", 0.5, 1)
+    return f"{run}: the same replication (seed 1, run 1) as {first}"
+
+
+def break_missing_fct(sweep: Path) -> str:
+    run = sweep / "runs" / run_name("datamining", "ideal", 0.2, 2)
+    (run / "fct.csv").unlink()
+    return f"{run / 'fct.csv'}: missing"
+
+
+def break_workload(sweep: Path) -> str:
+    run = sweep / "runs" / run_name("datamining", "ideal", 0.2, 2)
+    meta = json.loads((run / "meta.json").read_text())
+    del meta["workload"]
+    (run / "meta.json").write_text(json.dumps(meta))
+    return f"{run / 'meta.json'}: workload None is not one of websearch, datamining"
+
+
+@pytest.mark.parametrize("damage", [break_unknown_scheme, break_mixed_presets, break_meta_json,
+                                    break_duplicate_replication, break_missing_fct,
+                                    break_workload])
+def test_bad_sweeps_fail_with_one_line_and_no_output(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], damage) -> None:
+    sweep = make_sweep(tmp_path / "sweep")
+    message = damage(sweep)
+    assert main(["figures", str(sweep)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert len(captured.err.splitlines()) == 1
+    assert captured.err.startswith(f"pfabric-analysis: error: {message}")
+    assert not (sweep / "figures").exists()
+
+
+def test_an_empty_sweep_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "sweep" / "runs" / "nothing").mkdir(parents=True)
+    assert main(["figures", str(tmp_path / "sweep")]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"pfabric-analysis: error: {tmp_path / 'sweep'}: no run directories (fct.csv + meta.json) "
+        "below it"]
+    assert not (tmp_path / "sweep" / "figures").exists()
+    assert main(["figures", str(tmp_path / "nowhere")]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"pfabric-analysis: error: {tmp_path / 'nowhere'}: not a directory")
+
+
+def test_a_parameter_only_one_run_has_is_a_difference(tmp_path: Path) -> None:
+    write_run(tmp_path / "s" / "a", "websearch", flows(1.0, 1), scheme="tcp", load=0.5, run=1)
+    write_run(tmp_path / "s" / "b", "websearch", flows(1.0, 1), scheme="dctcp", load=0.5, run=1,
+              lb="ecmp")
+    with pytest.raises(AnalysisError, match="b: parameter lb is 'ecmp', but .*a has '<absent>'"):
+        load_sweep(tmp_path / "s")
+    # Paths and seeds may differ: other replications, other flow files.
+    write_run(tmp_path / "t" / "a", "websearch", flows(1.0, 1), scheme="tcp", load=0.5, run=1)
+    write_run(tmp_path / "t" / "b", "websearch", flows(1.0, 2), scheme="dctcp", load=0.8, run=2,
+              seed=7, **{"flow-file": "other.csv"})
+    assert set(load_sweep(tmp_path / "t")["scheme"]) == {"tcp", "dctcp"}

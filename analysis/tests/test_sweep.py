@@ -1,0 +1,172 @@
+"""Sweeps: the grid, shared flow lists, resumption, a failing point, and the Dask path on a local
+cluster. The end-to-end tests run the real programs on a 4-host star (PFABRIC_BUILD_DIR)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pfabric_analysis.cli import main
+from pfabric_analysis.runs import AnalysisError
+from pfabric_analysis.sweep import (
+    SweepSpec,
+    check_spec,
+    parse_flows,
+    parse_knobs,
+    report,
+    sweep,
+)
+
+STAR = (("hosts", "4"), ("topology", "star"))
+
+
+def spec(schemes=("pfabric", "tcp", "ideal"), loads=(0.3, 0.6), runs=(1,)) -> SweepSpec:
+    return SweepSpec(("websearch",), schemes, loads, runs, (("websearch", 12),), 1, STAR)
+
+
+@pytest.fixture
+def bin_dir() -> Path:
+    build = os.environ.get("PFABRIC_BUILD_DIR")
+    if not build:
+        pytest.skip("needs the build: run through ./pfabric test")
+    return Path(build) / "bin"
+
+
+def test_knobs_and_flows_are_parsed_and_checked() -> None:
+    assert parse_knobs(["preset=sigcomm13", "--lb=ecmp"]) == (("lb", "ecmp"),
+                                                             ("preset", "sigcomm13"))
+    assert parse_flows("50", ["websearch", "datamining"]) == (("websearch", 50),
+                                                              ("datamining", 50))
+    assert parse_flows("websearch=5,datamining=2", ["datamining"]) == (("datamining", 2),)
+    with pytest.raises(AnalysisError, match="expected KEY=VALUE"):
+        parse_knobs(["preset"])
+    with pytest.raises(AnalysisError, match="load is set by the sweep"):
+        parse_knobs(["load=0.5"])
+    with pytest.raises(AnalysisError, match="covering every workload"):
+        parse_flows("websearch=5", ["datamining"])
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"schemes": ()}, "--schemes: empty"),
+    ({"loads": ()}, "--loads: empty"),
+    ({"schemes": ("xcp",)}, "unknown scheme 'xcp'"),
+    ({"schemes": ("ideal",)}, "ideal needs a packet scheme"),
+    ({"loads": (1.0,)}, "--loads: 1.0 is not in"),
+])
+def test_bad_grids_are_refused(change: dict, message: str) -> None:
+    fields = {**spec().__dict__, **change}
+    with pytest.raises(AnalysisError, match=message):
+        check_spec(SweepSpec(**fields))
+
+
+def read(run: Path) -> pd.DataFrame:
+    return pd.read_csv(run / "fct.csv")
+
+
+def test_a_sweep_runs_every_point_on_shared_flows_and_resumes(bin_dir: Path,
+                                                              tmp_path: Path) -> None:
+    out = tmp_path / "sweep"
+    outcomes = sweep(spec(), out, bin_dir, jobs=2, progress=False)
+    assert [o.status for o in outcomes].count("done") == 2 * (1 + 3)
+    runs = out / "runs"
+    assert sorted(p.name for p in runs.iterdir()) == sorted(
+        f"websearch-{s}-load{l}-run1" for s in ("pfabric", "tcp", "ideal") for l in (0.3, 0.6))
+    for load in (0.3, 0.6):
+        frames = [read(runs / f"websearch-{s}-load{load}-run1") for s in ("pfabric", "tcp",
+                                                                          "ideal")]
+        flows = [f[["src", "dst", "size_bytes", "start_s"]] for f in frames]
+        assert all(f.equals(flows[0]) for f in flows) and len(flows[0]) == 12
+        ideal = frames[2]
+        assert (ideal["fct_s"] >= ideal["ideal_fct_s"] * (1 - 1e-9)).all()
+    # Interrupt: one point never ran, another died before its meta.json.
+    lost = runs / "websearch-tcp-load0.6-run1"
+    half = runs / "websearch-ideal-load0.3-run1"
+    kept = runs / "websearch-pfabric-load0.3-run1"
+    before = (kept / "meta.json").stat().st_mtime_ns
+    expected = {name: read(runs / name) for name in (lost.name, half.name)}
+    for path in lost.iterdir():
+        path.unlink()
+    lost.rmdir()
+    (half / "meta.json").unlink()
+    again = sweep(spec(), out, bin_dir, jobs=2, progress=False)
+    assert sorted(o.task.name for o in again if o.status == "done") == sorted([lost.name,
+                                                                              half.name])
+    assert (kept / "meta.json").stat().st_mtime_ns == before
+    for name, frame in expected.items():
+        assert read(runs / name).equals(frame)
+    text, ok = report(again)
+    assert ok and text.startswith("sweep: 2 ran, 6 already finished, 0 failed")
+
+
+def failing_bin_dir(bin_dir: Path, tmp_path: Path) -> Path:
+    """pfabric-websearch, except that every tcp point fails."""
+    wrapped = tmp_path / "bin"
+    wrapped.mkdir()
+    script = wrapped / "pfabric-websearch"
+    script.write_text("#!/bin/sh\n"
+                      "case \"$*\" in *--scheme=tcp*) echo 'tcp: simulated crash' >&2; exit 3;; esac\n"
+                      f"exec {bin_dir / 'pfabric-websearch'} \"$@\"\n")
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return wrapped
+
+
+def test_a_failing_point_is_reported_and_the_others_finish(bin_dir: Path, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "sweep"
+    code = main(["sweep", f"--out={out}", "--schemes=pfabric,tcp,ideal", "--loads=0.3,0.6",
+                 "--flows=12", "--set=topology=star", "--set=hosts=4", "--quiet",
+                 f"--bin-dir={failing_bin_dir(bin_dir, tmp_path)}"])
+    printed = capsys.readouterr().out
+    assert code == 1
+    assert "sweep: 6 ran, 0 already finished, 2 failed" in printed
+    assert "failed: websearch-tcp-load0.3-run1: exit status 3: tcp: simulated crash" in printed
+    assert (out / "logs" / "websearch-tcp-load0.6-run1.stderr").read_text().strip().endswith(
+        "tcp: simulated crash")
+    done = sorted(p.name for p in (out / "runs").iterdir())
+    assert done == sorted(f"websearch-{s}-load{l}-run1" for s in ("pfabric", "ideal")
+                          for l in (0.3, 0.6))
+
+
+def test_the_dask_path_gives_the_local_results(bin_dir: Path, tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    local = tmp_path / "local"
+    sweep(spec(loads=(0.5,)), local, bin_dir, jobs=2, progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        remote = tmp_path / "dask"
+        outcomes = sweep(spec(loads=(0.5,)), remote, bin_dir, scheduler=cluster.scheduler_address,
+                         progress=False)
+    assert [o.status for o in outcomes] == ["done"] * 4
+    for run in (local / "runs").iterdir():
+        assert (run / "fct.csv").read_bytes() == (remote / "runs" / run.name / "fct.csv").read_bytes()
+
+
+def test_a_different_grid_in_the_same_directory_is_refused(bin_dir: Path, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "sweep"
+    arguments = ["sweep", f"--out={out}", "--schemes=pfabric", "--loads=0.5", "--flows=5",
+                 "--set=topology=star", "--set=hosts=4", "--quiet", f"--bin-dir={bin_dir}"]
+    assert main(arguments) == 0
+    capsys.readouterr()
+    assert main([a.replace("--loads=0.5", "--loads=0.4") for a in arguments]) == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "sweep.json: another sweep (loads was [0.5]" in error
+
+
+@pytest.mark.parametrize(("option", "message"), [
+    ("--schemes=xcp", "unknown scheme 'xcp'"),
+    ("--loads=", "--loads: empty"),
+    ("--loads=high", "--loads high: expected comma-separated numbers"),
+    ("--set=out=x", "--set out=x: out is set by the sweep itself"),
+])
+def test_bad_sweep_options_give_one_line(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                         option: str, message: str) -> None:
+    out = tmp_path / "sweep"
+    assert main(["sweep", f"--out={out}", "--quiet", f"--bin-dir={tmp_path}", option]) == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and message in error, error
+    assert not out.exists()
