@@ -105,7 +105,8 @@ class DeviceQueueTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(fifo.size(), BURST, "every packet arrives (control)");
         // Priorities BURST..1 are sent least urgent first. Only the packet on the wire and those
         // in the device queue are beyond pFabric's choice: at most 1 + DEVICE_QUEUE_SIZE leave
-        // in arrival order (ns-3.37 keeps one waiting in the device queue, ns-3.44 none), then
+        // in arrival order (at a burst's start ns-3.37 keeps one waiting in the device queue,
+        // ns-3.44 none; a busy port keeps one on both), then
         // every packet leaves most urgent first.
         const uint32_t maxCommitted = 1 + PfabricQueueDiscHelper::DEVICE_QUEUE_SIZE.GetValue();
         NS_TEST_ASSERT_MSG_LT(CommittedInArrivalOrder(pfabric),

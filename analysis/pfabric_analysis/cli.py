@@ -97,7 +97,36 @@ def main(argv: list[str] | None = None) -> int:
     size.add_argument("--full", action="store_true", help="the paper's 100,000 flows per point "
                                                           "(a cluster: --scheduler)")
     add_sweep_options(again, required_out=False)
+    neck = sub.add_parser("bottleneck", help="all flows into one host of a star: measured FCT "
+                                             "minus base latency vs M/G/1 SRPT (pfabric) and "
+                                             "processor sharing (tcp)")
+    neck.add_argument("--load", type=float, default=0.5, help="load of the receiver's link "
+                                                               "(default 0.5)")
+    neck.add_argument("--flows", type=int, default=2000, help="flows (default 2000)")
+    neck.add_argument("--hosts", type=int, default=16, help="hosts on the star (default 16)")
+    neck.add_argument("--seed", type=int, default=1, help="seed of the flow list (default 1)")
+    neck.add_argument("--schemes", default="pfabric,tcp",
+                      help="comma-separated: pfabric, linerate (vs SRPT), tcp, dctcp (vs PS); "
+                           "default pfabric,tcp")
+    neck.add_argument("--cdf", type=Path, help="flow size CDF (default workloads/websearch.cdf)")
+    neck.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
+                      help="bytes per KB of the size bins (default 1000)")
+    neck.add_argument("--out", type=Path, metavar="DIR",
+                      help="default results/bottleneck-loadL-flowsN-seedS")
+    neck.add_argument("--bin-dir", type=Path,
+                      help="where pfabric-websearch is (default: $PFABRIC_BUILD_DIR/bin, else "
+                           "build/bin of the module)")
+    neck.add_argument("--reuse", action="store_true",
+                      help="compare the runs already in --out, simulating nothing")
     args = parser.parse_args(argv)
+    if args.command == "bottleneck":
+        from pfabric_analysis import bottleneck
+
+        try:
+            return bottleneck.main(args)
+        except AnalysisError as error:
+            print(f"pfabric-analysis: error: {error}", file=sys.stderr)
+            return 1
     if args.command == "versions":
         for name, version in versions().items():
             print(f"{name} {version}")

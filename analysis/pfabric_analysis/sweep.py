@@ -255,8 +255,12 @@ Submit = Callable[[Task], object]
 
 def run_tasks(tasks: list[Task], submit: Submit, wait_any: Callable[[set], tuple[set, set]],
               result_of: Callable[[object], tuple[bool, str, float]],
-              progress: Progress) -> list[Outcome]:
-    """Run tasks as their inputs become ready; a failure blocks only what depends on it."""
+              progress: Progress, max_pending: int | None = None) -> list[Outcome]:
+    """Run tasks as their inputs become ready; a failure blocks only what depends on it.
+
+    With max_pending, at most that many run at once and the next one is the first ready task in
+    plan order, so a point's Ideal schedule follows its packet run instead of waiting for the
+    whole grid."""
     outcomes: dict[str, Outcome] = {}
     pending = {}
     waiting = []
@@ -273,7 +277,8 @@ def run_tasks(tasks: list[Task], submit: Submit, wait_any: Callable[[set], tuple
                 outcomes[task.name] = Outcome(task, "blocked",
                                               error="needs " + ", ".join(task.needs))
                 progress.advance()
-            elif all(o is not None for o in states):
+            elif all(o is not None for o in states) and (max_pending is None
+                                                         or len(pending) < max_pending):
                 pending[submit(task)] = task
             else:
                 still.append(task)
@@ -304,7 +309,7 @@ def run_local(tasks: list[Task], jobs: int, progress: Progress) -> list[Outcome]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         return run_tasks(tasks, lambda t: pool.submit(timed_execute, t),
                          lambda fs: wait(fs, return_when=FIRST_COMPLETED),
-                         lambda f: f.result(), progress)
+                         lambda f: f.result(), progress, max_pending=jobs)
 
 
 def run_dask(tasks: list[Task], scheduler: str, progress: Progress) -> list[Outcome]:

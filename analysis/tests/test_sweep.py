@@ -170,3 +170,25 @@ def test_bad_sweep_options_give_one_line(tmp_path: Path, capsys: pytest.CaptureF
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and message in error, error
     assert not out.exists()
+
+
+def test_one_at_a_time_the_next_task_is_the_first_ready_in_plan_order(tmp_path: Path) -> None:
+    from pfabric_analysis.sweep import Progress, plan, run_tasks
+
+    programs = {"websearch": tmp_path / "pfabric-websearch"}
+    tasks = plan(spec(loads=(0.3, 0.6)), tmp_path, programs)
+    order: list[str] = []
+
+    def submit(task):
+        order.append(task.name)
+        return task.name
+
+    outcomes = run_tasks(tasks, submit, lambda pending: (set(pending), set()),
+                         lambda name: (True, "", 0.0), Progress(len(tasks), False),
+                         max_pending=1)
+    assert all(o.status == "done" for o in outcomes)
+    # Each point's Ideal right after the packet runs of its flows, before the next load starts.
+    assert order == ["websearch-load0.3-run1", "websearch-pfabric-load0.3-run1",
+                     "websearch-tcp-load0.3-run1", "websearch-ideal-load0.3-run1",
+                     "websearch-load0.6-run1", "websearch-pfabric-load0.6-run1",
+                     "websearch-tcp-load0.6-run1", "websearch-ideal-load0.6-run1"]
