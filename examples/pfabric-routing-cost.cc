@@ -11,13 +11,22 @@
 // (b) plain ns-3: the same nodes and links, a /30 subnet per link (Ipv4AddressHelper), global
 //     routing with RandomEcmpRouting (per-packet random over equal-cost routes, found by a scan
 //     of the routing table on every packet).
-// Neither has a queue disc (ns-3's default one is removed from (b)), so the runs differ only in
-// routing. Every host sends packetsPerHost UDP packets to uniformly random other hosts, one every
+// By default neither has a queue disc (ns-3's default one is removed from (b)), so the runs
+// differ only in routing. With --queueDiscs, each gets what it would have in a real run: (a)
+// PfabricQueueDisc on every device (PfabricQueueDiscHelper: the one-packet device queue under
+// it) and a PfabricPriorityTag on every packet (the bytes its host has left to send), (b) ns-3's
+// FifoQueueDisc on every device with ns-3's defaults (1000 packets, a 100-packet device queue).
+// Every host sends packetsPerHost UDP packets to uniformly random other hosts, one every
 // 5 us on average (about 1.6 Gb/s per host; the same list for both). Each host schedules its
 // next send when it sends, so the event queue stays small. The example prints, for each, the
-// wall-clock time of Simulator::Run (best of --repeat), the switch hops, and the time per hop.
+// wall-clock time of Simulator::Run (best of --repeat), the switch hops, and the time per hop,
+// and the packet hops (every transmission by every device, hosts' included: the "PhyTxBegin"
+// trace), the events and the time per packet hop; --json prints the same, with the processor
+// time of Simulator::Run (least of --repeat, less sensitive to a busy machine), as one JSON
+// object.
 //
 //   ./pfabric run pfabric-routing-cost -- --k=8 --packetsPerHost=1000
+//   ./pfabric run pfabric-routing-cost -- --k=8 --queueDiscs --json
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -28,8 +37,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
+#include <iomanip>
 #include <iostream>
 #include <random>
+#include <sstream>
+#include <string>
+#include <sys/resource.h>
 #include <vector>
 
 using namespace ns3;
@@ -50,14 +64,16 @@ struct PlainFatTree
 {
     NodeContainer hosts;                //!< hosts, in FatTreeHelper's order
     std::vector<Ipv4Address> addresses; //!< their addresses
+    NetDeviceContainer devices;         //!< every device
 };
 
 /**
  * @param k ports per switch
+ * @param queueDiscs whether every device gets a FifoQueueDisc (else none)
  * @return the fat-tree of FatTreeHelper, with /30 links and global routing
  */
 PlainFatTree
-BuildPlainFatTree(uint32_t k)
+BuildPlainFatTree(uint32_t k, bool queueDiscs)
 {
     const uint32_t half = k / 2;
     PlainFatTree tree;
@@ -80,11 +96,18 @@ BuildPlainFatTree(uint32_t k)
     link.SetChannelAttribute("Delay", StringValue("1us"));
     Ipv4AddressHelper subnets("10.0.0.0", "255.255.255.252");
     TrafficControlHelper trafficControl;
+    TrafficControlHelper fifo;
+    fifo.SetRootQueueDisc("ns3::FifoQueueDisc");
     auto connect = [&](Ptr<Node> a, Ptr<Node> b) {
         NetDeviceContainer devices = link.Install(a, b);
         Ipv4InterfaceContainer interfaces = subnets.Assign(devices);
         subnets.NewNetwork();
         trafficControl.Uninstall(devices);
+        if (queueDiscs)
+        {
+            fifo.Install(devices);
+        }
+        tree.devices.Add(devices);
         return interfaces.GetAddress(0);
     };
     for (uint32_t host = 0; host < tree.hosts.GetN(); ++host)
@@ -125,6 +148,19 @@ CountReceived(uint64_t* received, Ptr<Socket> socket)
     }
 }
 
+/**
+ * @brief Device trace "PhyTxBegin": count a packet hop.
+ * @param hops the counter
+ */
+void
+CountHop(uint64_t* hops, Ptr<const Packet>)
+{
+    ++*hops;
+}
+
+/// UDP payload of every packet.
+constexpr uint32_t PAYLOAD_BYTES = 1000;
+
 /// One host's part of the traffic, in time order.
 struct Sender
 {
@@ -132,6 +168,7 @@ struct Sender
     std::vector<InetSocketAddress> to; //!< destinations
     std::vector<Time> at;              //!< send times
     std::size_t next = 0;              //!< the next packet
+    bool tag = false;                  //!< tag each packet with the bytes left to send
 };
 
 /**
@@ -141,35 +178,62 @@ struct Sender
 void
 SendNext(Sender* sender)
 {
-    sender->socket->SendTo(Create<Packet>(1000), 0, sender->to[sender->next]);
+    Ptr<Packet> packet = Create<Packet>(PAYLOAD_BYTES);
+    if (sender->tag)
+    {
+        PfabricPriorityTag::Set(packet, (sender->at.size() - sender->next) * PAYLOAD_BYTES);
+    }
+    sender->socket->SendTo(packet, 0, sender->to[sender->next]);
     if (++sender->next < sender->at.size())
     {
         Simulator::Schedule(sender->at[sender->next] - Simulator::Now(), &SendNext, sender);
     }
 }
 
+/// What one run of the traffic measured.
+struct Measured
+{
+    double wallS = 1e9;      //!< wall-clock seconds of Simulator::Run
+    double cpuS = 1e9;       //!< processor seconds of Simulator::Run
+    double simulatedS = 0;   //!< simulated seconds at the end
+    uint64_t events = 0;     //!< events executed
+    uint64_t packetHops = 0; //!< transmissions by every device
+    uint64_t received = 0;   //!< packets delivered
+};
+
 /**
  * @brief Run the traffic over built hosts.
  * @param hosts the hosts
  * @param addresses their addresses
+ * @param devices every device, whose transmissions are counted
  * @param traffic the packets
- * @param received set to the number of packets delivered
- * @return the wall-clock seconds of Simulator::Run
+ * @param tag whether every packet gets a PfabricPriorityTag
+ * @return what the run measured
  */
-double
+Measured
 RunTraffic(const NodeContainer& hosts,
            const std::vector<Ipv4Address>& addresses,
+           const NetDeviceContainer& devices,
            const std::vector<Send>& traffic,
-           uint64_t* received)
+           bool tag)
 {
+    Measured measured;
     const uint16_t port = 9;
     std::vector<Sender> senders(hosts.GetN());
     for (uint32_t host = 0; host < hosts.GetN(); ++host)
     {
         Ptr<Socket> socket = Socket::CreateSocket(hosts.Get(host), UdpSocketFactory::GetTypeId());
         socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
-        socket->SetRecvCallback(MakeBoundCallback(&CountReceived, received));
+        socket->SetRecvCallback(MakeBoundCallback(&CountReceived, &measured.received));
         senders[host].socket = socket;
+        senders[host].tag = tag;
+    }
+    for (auto device = devices.Begin(); device != devices.End(); ++device)
+    {
+        bool connected = (*device)->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            MakeBoundCallback(&CountHop, &measured.packetHops));
+        NS_ABORT_MSG_UNLESS(connected, "pfabric-routing-cost: a device without PhyTxBegin");
     }
     for (const Send& send : traffic) // in time order per host
     {
@@ -184,10 +248,33 @@ RunTraffic(const NodeContainer& hosts,
         }
     }
     auto start = std::chrono::steady_clock::now();
+    std::clock_t cpuStart = std::clock();
     Simulator::Run();
+    measured.cpuS = double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
     std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
+    measured.wallS = wall.count();
+    measured.simulatedS = Simulator::Now().GetSeconds();
+    measured.events = Simulator::GetEventCount();
     Simulator::Destroy();
-    return wall.count();
+    return measured;
+}
+
+/**
+ * @param name the variant
+ * @param m what it measured
+ * @return a JSON object of the measurements
+ */
+std::string
+MeasuredJson(const std::string& name, const Measured& m)
+{
+    std::ostringstream out;
+    out << std::setprecision(9) << "{\"name\": \"" << name << "\", \"wall_time_s\": " << m.wallS
+        << ", \"simulated_time_s\": " << m.simulatedS << ", \"events\": " << m.events
+        << ", \"packet_hops\": " << m.packetHops << ", \"received\": " << m.received
+        << ", \"ns_per_packet_hop\": " << m.wallS / m.packetHops * 1e9
+        << ", \"cpu_time_s\": " << m.cpuS
+        << ", \"cpu_ns_per_packet_hop\": " << m.cpuS / m.packetHops * 1e9 << "}";
+    return out.str();
 }
 
 } // namespace
@@ -198,10 +285,17 @@ main(int argc, char* argv[])
     uint32_t k = 8;
     uint32_t packetsPerHost = 1000;
     uint32_t repeat = 3;
+    bool queueDiscs = false;
+    bool json = false;
     CommandLine cmd(__FILE__);
     cmd.AddValue("k", "fat-tree ports per switch (even)", k);
     cmd.AddValue("packetsPerHost", "packets each host sends", packetsPerHost);
     cmd.AddValue("repeat", "runs of each variant; the fastest counts", repeat);
+    cmd.AddValue("queueDiscs",
+                 "also queue discs: PfabricQueueDisc and a priority tag on every packet against "
+                 "ns-3's FifoQueueDisc",
+                 queueDiscs);
+    cmd.AddValue("json", "print the results as one JSON object", json);
     cmd.Parse(argc, argv);
     if (packetsPerHost == 0 || repeat == 0)
     {
@@ -230,11 +324,9 @@ main(int argc, char* argv[])
     }
     Simulator::Destroy();
 
-    double pfabricWall = 1e9;
-    double plainWall = 1e9;
+    Measured pfabric;
+    Measured plain;
     double populateWall = 0;
-    uint64_t pfabricReceived = 0;
-    uint64_t plainReceived = 0;
     for (uint32_t run = 0; run < repeat; ++run)
     {
         FatTreeHelper fatTree(k);
@@ -244,36 +336,75 @@ main(int argc, char* argv[])
         {
             addresses.push_back(fatTree.GetHostAddress(host));
         }
-        pfabricReceived = 0;
-        pfabricWall =
-            std::min(pfabricWall,
-                     RunTraffic(fatTree.GetHosts(), addresses, traffic, &pfabricReceived));
+        if (queueDiscs)
+        {
+            PfabricQueueDiscHelper::AssignStreams(
+                PfabricQueueDiscHelper().Install(fatTree.GetDevices()),
+                1);
+        }
+        Measured measured =
+            RunTraffic(fatTree.GetHosts(), addresses, fatTree.GetDevices(), traffic, queueDiscs);
+        measured.cpuS = std::min(measured.cpuS, pfabric.cpuS);
+        pfabric = measured.wallS < pfabric.wallS ? measured : pfabric;
+        pfabric.cpuS = measured.cpuS;
 
         Config::SetDefault("ns3::Ipv4GlobalRouting::RandomEcmpRouting", BooleanValue(true));
-        PlainFatTree plain = BuildPlainFatTree(k);
+        PlainFatTree tree = BuildPlainFatTree(k, queueDiscs);
         auto start = std::chrono::steady_clock::now();
         Ipv4GlobalRoutingHelper::PopulateRoutingTables();
         populateWall =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        plainReceived = 0;
-        plainWall =
-            std::min(plainWall, RunTraffic(plain.hosts, plain.addresses, traffic, &plainReceived));
+        measured = RunTraffic(tree.hosts, tree.addresses, tree.devices, traffic, false);
+        measured.cpuS = std::min(measured.cpuS, plain.cpuS);
+        plain = measured.wallS < plain.wallS ? measured : plain;
+        plain.cpuS = measured.cpuS;
         Config::Reset();
     }
-    if (pfabricReceived != traffic.size() || plainReceived != traffic.size())
+    // Without queue discs nothing can be lost; with them, a burst may overflow a pFabric buffer
+    // (22.5 KB by default), which the per-packet-hop figures take into account.
+    if (!queueDiscs && (pfabric.received != traffic.size() || plain.received != traffic.size()))
     {
-        std::cerr << "pfabric-routing-cost: error: packets lost (pfabric " << pfabricReceived
-                  << ", global " << plainReceived << " of " << traffic.size() << ")" << std::endl;
+        std::cerr << "pfabric-routing-cost: error: packets lost (pfabric " << pfabric.received
+                  << ", global " << plain.received << " of " << traffic.size() << ")" << std::endl;
         return 1;
     }
     auto perHop = [switchHops](double wall) { return wall / switchHops * 1e9; };
+    auto perPacketHop = [](const Measured& m) { return m.wallS / m.packetHops * 1e9; };
+    const double ratio = perPacketHop(pfabric) / perPacketHop(plain);
+    if (json)
+    {
+        struct rusage usage;
+        getrusage(RUSAGE_SELF, &usage);
+        std::cout << std::setprecision(9) << "{\"k\": " << k << ", \"hosts\": " << hosts
+                  << ", \"packets\": " << traffic.size() << ", \"switch_hops\": " << switchHops
+                  << ", \"repeat\": " << repeat
+                  << ", \"queue_discs\": " << (queueDiscs ? "true" : "false")
+                  << ", \"populate_wall_s\": " << populateWall
+                  << ", \"peak_rss_bytes\": " << uint64_t(usage.ru_maxrss) * 1024
+                  << ", \"pfabric\": " << MeasuredJson("pfabric", pfabric)
+                  << ", \"ns3\": " << MeasuredJson("ns3", plain)
+                  << ", \"pfabric_over_ns3_per_packet_hop\": " << ratio
+                  << ", \"pfabric_over_ns3_per_packet_hop_cpu\": "
+                  << pfabric.cpuS / pfabric.packetHops / (plain.cpuS / plain.packetHops) << "}"
+                  << std::endl;
+        return 0;
+    }
     std::cout << "fat-tree k=" << k << ": " << hosts << " hosts, " << traffic.size() << " packets, "
-              << switchHops << " switch hops, best of " << repeat << " runs\n"
-              << "PfabricFabricRouting (spray): " << pfabricWall << " s, " << perHop(pfabricWall)
-              << " ns per switch hop\n"
-              << "ns-3 global routing (random ECMP): " << plainWall << " s, " << perHop(plainWall)
-              << " ns per switch hop (+ " << populateWall << " s to populate the tables)\n"
-              << "global / pfabric: " << plainWall / pfabricWall << "; difference "
-              << perHop(plainWall - pfabricWall) << " ns per switch hop" << std::endl;
+              << switchHops << " switch hops, best of " << repeat << " runs"
+              << (queueDiscs ? ", with queue discs" : "") << "\n"
+              << "PfabricFabricRouting (spray)"
+              << (queueDiscs ? " + PfabricQueueDisc + priority tags" : "") << ": " << pfabric.wallS
+              << " s, " << perHop(pfabric.wallS) << " ns per switch hop\n"
+              << "ns-3 global routing (random ECMP)" << (queueDiscs ? " + FifoQueueDisc" : "")
+              << ": " << plain.wallS << " s, " << perHop(plain.wallS) << " ns per switch hop (+ "
+              << populateWall << " s to populate the tables)\n"
+              << "global / pfabric: " << plain.wallS / pfabric.wallS << "; difference "
+              << perHop(plain.wallS - pfabric.wallS) << " ns per switch hop\n"
+              << "packet hops (every device's transmissions): pfabric " << pfabric.packetHops
+              << " (" << pfabric.events << " events, " << perPacketHop(pfabric)
+              << " ns per packet hop), global " << plain.packetHops << " (" << plain.events
+              << " events, " << perPacketHop(plain) << " ns per packet hop); delivered "
+              << pfabric.received << " and " << plain.received << " of " << traffic.size() << "\n"
+              << "pfabric / global per packet hop: " << ratio << std::endl;
     return 0;
 }

@@ -11,9 +11,11 @@
 #include "pfabric-leaf-spine-helper.h"
 #include "pfabric-single-switch-helper.h"
 
+#include "ns3/abort.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
+#include "ns3/net-device-container.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/pfabric-baseline-tcp-socket.h"
@@ -63,6 +65,17 @@ constexpr uint64_t LARGE_FLOW_BYTES = 10000000;
 /// Progress: a line on stderr at most this often (wall clock), looked for this often (simulated).
 constexpr double PROGRESS_EVERY_WALL_S = 5;
 constexpr int64_t PROGRESS_CHECK_US = 1000;
+/// Memory: sampled each time another 1/RSS_SAMPLES of the flows has completed.
+constexpr uint32_t RSS_SAMPLES = 100;
+
+/// @return the peak resident set size of this process so far, bytes
+uint64_t
+PeakRssBytes()
+{
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    return uint64_t(usage.ru_maxrss) * 1024; // Linux: kilobytes
+}
 
 double
 WallSeconds()
@@ -167,7 +180,9 @@ PfabricExperiment::PfabricExperiment(const std::string& workload)
       m_wallSeconds(0),
       m_lastProgressWall(0),
       m_wallStart(0),
-      m_events(0)
+      m_events(0),
+      m_packetHops(0),
+      m_rssEvery(1)
 {
     m_p.workload = workload;
 }
@@ -489,10 +504,27 @@ PfabricExperiment::AckAdvanced(FlowState* state, SequenceNumber32, SequenceNumbe
     // The connection stays open: closing it here lets a late, reordered ACK with SACK blocks
     // reach ns-3's TcpTxBuffer::Update in FIN_WAIT, which crashes (ns-3.44). Memory for
     // finished connections is therefore held to the end of the run.
-    if (++m_done == m_states.size())
+    if (++m_done % m_rssEvery == 0 || m_done == m_states.size())
+    {
+        SampleRss();
+    }
+    if (m_done == m_states.size())
     {
         Simulator::Stop();
     }
+}
+
+void
+PfabricExperiment::SampleRss()
+{
+    m_rssSamples.push_back(
+        {Simulator::Now().GetSeconds(), m_done, PeakRssBytes(), WallSeconds() - m_wallStart});
+}
+
+void
+PfabricExperiment::CountHop(uint64_t* hops, Ptr<const Packet>)
+{
+    ++*hops;
 }
 
 void
@@ -546,6 +578,17 @@ PfabricExperiment::Run(std::string* error)
                                     MakeCallback(&Accepted));
     }
 
+    // Every transmission by every device of the fabric, hosts' and switches'.
+    m_packetHops = 0;
+    NetDeviceContainer devices = m_fabric->GetDevices();
+    for (auto device = devices.Begin(); device != devices.End(); ++device)
+    {
+        bool connected = (*device)->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            MakeBoundCallback(&PfabricExperiment::CountHop, &m_packetHops));
+        NS_ABORT_MSG_UNLESS(connected, "PfabricExperiment: a fabric device without PhyTxBegin");
+    }
+
     const Time lead = MicroSeconds(m_p.connectLeadUs);
     m_states.clear();
     for (const PfabricFlow& flow : m_flows)
@@ -558,11 +601,18 @@ PfabricExperiment::Run(std::string* error)
         Simulator::Schedule(flow.start, &PfabricExperiment::Start, this, state.get());
         m_states.push_back(std::move(state));
     }
+    m_rssEvery = std::max<uint32_t>(1, (m_states.size() + RSS_SAMPLES - 1) / RSS_SAMPLES);
+    m_rssSamples.clear();
+    SampleRss();
     Simulator::Schedule(MicroSeconds(PROGRESS_CHECK_US), &PfabricExperiment::Progress, this);
     Simulator::Stop(Seconds(m_p.maxSimTime));
     Simulator::Run();
     m_endTime = Simulator::Now();
     m_events = Simulator::GetEventCount();
+    if (m_done < m_states.size())
+    {
+        SampleRss(); // stopped by the safety limit
+    }
 
     m_results.clear();
     for (const auto& state : m_states)
@@ -615,8 +665,6 @@ std::string
 PfabricExperiment::MetaJson() const
 {
     const PfabricPreset& preset = PfabricPreset::Get(m_p.preset);
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
     uint32_t unfinished = m_states.size() - m_done;
     std::ostringstream out;
     out << "{\n";
@@ -659,7 +707,16 @@ PfabricExperiment::MetaJson() const
     out << "  \"wall_time_s\": " << Number(m_wallSeconds) << ",\n";
     out << "  \"simulated_time_s\": " << Number(m_endTime.GetSeconds()) << ",\n";
     out << "  \"events\": " << m_events << ",\n";
-    out << "  \"peak_rss_bytes\": " << uint64_t(usage.ru_maxrss) * 1024 << ",\n";
+    out << "  \"packet_hops\": " << m_packetHops << ",\n";
+    out << "  \"peak_rss_bytes\": " << PeakRssBytes() << ",\n";
+    out << "  \"rss_samples\": [";
+    for (std::size_t i = 0; i < m_rssSamples.size(); ++i)
+    {
+        const RssSample& sample = m_rssSamples[i];
+        out << (i ? ", " : "") << "[" << Number(sample.simulatedS) << ", " << sample.flowsDone
+            << ", " << sample.rssBytes << ", " << Number(sample.wallS) << "]";
+    }
+    out << "],\n";
     out << "  \"flows_total\": " << m_states.size() << ",\n";
     out << "  \"flows_completed\": " << m_done << ",\n";
     out << "  \"flows_unfinished\": " << unfinished << ",\n";

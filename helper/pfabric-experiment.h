@@ -39,7 +39,13 @@ namespace ns3
  *
  * Output, in the run directory: fct.csv (flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,
  * timeouts,completed) and meta.json (parameters, seed and run, versions, wall and simulated time,
- * events, peak memory), each written to a temporary name and renamed.
+ * events, packet hops, peak memory and its growth), each written to a temporary name and renamed.
+ *
+ * Cost counters: packet_hops counts every transmission by every device of the fabric (the
+ * "PhyTxBegin" trace of each point-to-point device: data, ACKs and handshakes, at hosts and
+ * switches alike); rss_samples records the peak resident memory so far before the run, each
+ * time another hundredth of the flows has completed and, if flows are left unfinished, at the
+ * end, as [simulated_s, flows_done, rss_bytes, wall_s] (wall_s: since Run began).
  */
 class PfabricExperiment
 {
@@ -135,6 +141,15 @@ class PfabricExperiment
     /// A flow's connection and progress.
     struct FlowState;
 
+    /// One memory sample.
+    struct RssSample
+    {
+        double simulatedS;  //!< simulated time, seconds
+        uint32_t flowsDone; //!< flows completed
+        uint64_t rssBytes;  //!< peak resident set size so far
+        double wallS;       //!< wall-clock seconds since Run began
+    };
+
     /// @return "" or what is wrong with the choice parameters
     std::string CheckChoices() const;
     /// @return "" or what is wrong with the output directory (created if missing)
@@ -159,6 +174,13 @@ class PfabricExperiment
     void AckAdvanced(FlowState* state, SequenceNumber32 oldValue, SequenceNumber32 newValue);
     /// Print progress now and then.
     void Progress();
+    /// Append the peak resident memory so far to m_rssSamples.
+    void SampleRss();
+    /**
+     * @brief Device trace "PhyTxBegin": one more packet hop.
+     * @param hops the counter
+     */
+    static void CountHop(uint64_t* hops, Ptr<const Packet>);
     /// @return the fct.csv text
     std::string FctCsv() const;
     /// @return the meta.json text
@@ -181,6 +203,9 @@ class PfabricExperiment
     double m_wallStart;                               //!< wall clock at Run's start
     Time m_endTime;                                   //!< simulated time at the end
     uint64_t m_events;                                //!< events executed
+    uint64_t m_packetHops;                            //!< transmissions by fabric devices
+    uint32_t m_rssEvery;                              //!< flows completed between samples
+    std::vector<RssSample> m_rssSamples;              //!< memory over the run
 };
 
 } // namespace ns3

@@ -1,0 +1,641 @@
+#!/usr/bin/env python3
+# Copyright (c) 2026 The pfabric authors
+# SPDX-License-Identifier: GPL-2.0-only
+"""The pfabric benchmark: fixed, seeded scenarios, timed, written as one JSON file.
+
+    ./pfabric bench [--quick] [--only NAME[,NAME]] [--out FILE.json]
+
+Scenarios (--list prints them with their sizes):
+
+  forwarding           the same fat-tree and UDP packets with this module's routing (spray),
+                       PfabricQueueDisc and a priority tag on every packet, against plain ns-3
+                       (global routing, random ECMP, FifoQueueDisc): cost ratio per packet hop
+                       (pfabric-routing-cost --queueDiscs, both in one program run)
+  websearch-sigcomm13  144-host leaf-spine, web search, load 0.6, MinTCP+pFabric, then the same
+                       flows (--dump-flows / --flow-file) under TCP-DropTail
+  scale                fat-trees (hotnets12) and leaf-spines (sigcomm13) of growing size at a
+                       fixed load and flows per host: time per packet hop, fabric build time
+  memory               one long 144-host run: peak RSS and its growth (meta.json rss_samples)
+  ideal                pfabric-analysis ideal-bench (the flow-level Ideal scheduler)
+
+Per run it prints wall time (the simulation's own: the experiment's Run, after the fabric is
+built, or Simulator::Run; the JSON also has the whole process's), the simulated time, events,
+events/s, packet hops/s (transmissions by every device of the fabric), ns per packet hop by wall
+and by processor time (less inflated on a busy machine), flows/s and peak RSS; the JSON
+(default results/bench/<UTC time>.json, rewritten after every scenario) holds the same per run,
+the scenario summaries and the machine and build.
+--quick runs every scenario small (a few minutes on 2 cores: a CI smoke test).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = 1
+SIZES = ("full", "quick", "smoke")  # smoke: seconds, for the Python test of this driver
+SCENARIOS = ("forwarding", "websearch-sigcomm13", "scale", "memory", "ideal")
+PROGRESS_EVERY_S = 30  # forward a child's progress line at most this often
+
+
+class BenchError(Exception):
+    """A failure to report in one line."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Sizes of every scenario, by --quick / full (and the test's smoke size).
+
+# forwarding: (fat-tree k, packets per host, repeat) per program run
+FORWARDING = {
+    "full": [(4, 1000, 3), (8, 1000, 3)],
+    "quick": [(4, 500, 2)],
+    "smoke": [(4, 20, 1)],
+}
+WEBSEARCH_FLOWS = {"full": 10000, "quick": 300, "smoke": 20}
+MEMORY_FLOWS = {"full": 100000, "quick": 1000, "smoke": 30}
+IDEAL_FLOWS = {"full": 100000, "quick": 10000, "smoke": 1000}
+# scale: (name, preset, fabric options, hosts); flows per host at SCALE_LOAD
+FAT_TREES = [(k, k ** 3 // 4) for k in (4, 6, 8, 12)]
+LEAF_SPINES = [(9, 16, 4), (16, 16, 4), (16, 32, 8), (32, 32, 8)]  # leaves, hosts/leaf, spines
+SCALE_SHAPES = {
+    "full": [f"fattree-k{k}" for k, _ in FAT_TREES] +
+            [f"leafspine-{l}x{h}x{s}" for l, h, s in LEAF_SPINES],
+    "quick": ["fattree-k4", "fattree-k6", "leafspine-9x16x4"],
+    "smoke": ["fattree-k4", "leafspine-2x4x2"],
+}
+SCALE_FLOWS_PER_HOST = {"full": 1, "quick": 1, "smoke": 1}
+SCALE_LOAD = 0.6
+LOAD = 0.6
+SEED = 1
+
+
+def shape_options(shape: str) -> tuple[str, list[str], int]:
+    """(preset, fabric options, hosts) of a scale shape: fattree-kK or leafspine-LxHxS."""
+    if match := re.fullmatch(r"fattree-k(\d+)", shape):
+        k = int(match[1])
+        return "hotnets12", ["--topology=fattree", f"--k={k}"], k ** 3 // 4
+    if match := re.fullmatch(r"leafspine-(\d+)x(\d+)x(\d+)", shape):
+        leaves, per_leaf, spines = map(int, match.groups())
+        return "sigcomm13", ["--topology=leafspine", f"--leaves={leaves}",
+                             f"--hostsPerLeaf={per_leaf}", f"--spines={spines}"], leaves * per_leaf
+    raise BenchError(f"unknown scale shape {shape}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Running programs: wall time and peak RSS of each child (os.wait4), progress forwarded.
+
+@dataclass
+class Process:
+    """A finished child process."""
+    command: list[str]
+    returncode: int
+    wall_s: float
+    cpu_s: float
+    peak_rss_bytes: int
+    stdout: str
+    stderr: str
+
+
+def run_measured(command: list[str], work: Path, progress: Callable[[str], None] | None = None,
+                 env: dict[str, str] | None = None) -> Process:
+    """Run a command; stdout to a file, stderr read line by line (progress lines forwarded at
+    most every PROGRESS_EVERY_S); its own rusage from wait4 gives the peak RSS."""
+    work.mkdir(parents=True, exist_ok=True)
+    out_path = work / f"stdout-{time.monotonic_ns()}.txt"
+    began = time.perf_counter()
+    with open(out_path, "w") as out:
+        child = subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE, text=True,
+                                 env=env, cwd=work)
+        lines: list[str] = []
+        last = time.monotonic()
+        assert child.stderr is not None
+        for line in child.stderr:
+            lines.append(line)
+            if progress and time.monotonic() - last >= PROGRESS_EVERY_S:
+                last = time.monotonic()
+                progress(line.rstrip())
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - began
+    stdout = out_path.read_text()
+    out_path.unlink()
+    # Linux reports ru_maxrss in kilobytes, macOS in bytes.
+    rss = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+    cpu = usage.ru_utime + usage.ru_stime
+    return Process(command, child.returncode, wall, cpu, rss, stdout, "".join(lines))
+
+
+def checked(process: Process) -> Process:
+    if process.returncode != 0:
+        tail = (process.stderr or process.stdout).strip().splitlines()[-5:]
+        raise BenchError(f"{' '.join(process.command)} exited with {process.returncode}: "
+                         + " | ".join(tail))
+    return process
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing and aggregation (unit-tested without the build).
+
+def rate(count: float | None, seconds: float | None) -> float | None:
+    return count / seconds if count is not None and seconds else None
+
+
+def metrics(name: str, *, wall_s: float, simulated_s: float | None, events: int | None,
+            packet_hops: int | None, flows: int | None, peak_rss_bytes: int,
+            process_wall_s: float, process_cpu_s: float, cpu_s: float | None = None,
+            **extra: Any) -> dict[str, Any]:
+    """One run's record: the measured counts and the rates derived from them. cpu_s is the
+    processor time behind cpu_ns_per_packet_hop (default: the whole process's), which a busy
+    machine inflates less than the wall time."""
+    cpu = process_cpu_s if cpu_s is None else cpu_s
+    return {
+        "name": name,
+        "wall_time_s": wall_s,
+        "process_wall_s": process_wall_s,
+        "process_cpu_s": process_cpu_s,
+        "simulated_time_s": simulated_s,
+        "events": events,
+        "events_per_s": rate(events, wall_s),
+        "packet_hops": packet_hops,
+        "packet_hops_per_s": rate(packet_hops, wall_s),
+        "ns_per_packet_hop": wall_s / packet_hops * 1e9 if packet_hops else None,
+        "cpu_ns_per_packet_hop": cpu / packet_hops * 1e9 if packet_hops else None,
+        "flows": flows,
+        "flows_per_s": rate(flows, wall_s),
+        "peak_rss_bytes": peak_rss_bytes,
+        **extra,
+    }
+
+
+def experiment_metrics(name: str, meta: dict[str, Any], process: Process,
+                       **extra: Any) -> dict[str, Any]:
+    """A run of pfabric-websearch from its meta.json (wall_time_s: Run, without set-up)."""
+    return metrics(name, wall_s=meta["wall_time_s"], simulated_s=meta["simulated_time_s"],
+                   events=meta["events"], packet_hops=meta["packet_hops"],
+                   flows=meta["flows_completed"], peak_rss_bytes=process.peak_rss_bytes,
+                   process_wall_s=process.wall_s, process_cpu_s=process.cpu_s,
+                   hosts=meta["hosts"],
+                   flows_unfinished=meta["flows_unfinished"], **extra)
+
+
+def parse_ideal_bench(text: str) -> dict[str, Any]:
+    """The figures pfabric-analysis ideal-bench prints."""
+    figures: dict[str, Any] = {}
+    for key in ("flows", "events", "preemptions", "peak_active"):
+        match = re.search(rf"^{key} (\d+)$", text, re.M)
+        if not match:
+            raise BenchError(f"ideal-bench printed no '{key}' line")
+        figures[key] = int(match[1])
+    match = re.search(r"^wall time ([0-9.]+) s$", text, re.M)
+    if not match:
+        raise BenchError("ideal-bench printed no 'wall time' line")
+    figures["wall_time_s"] = float(match[1])
+    header = re.search(r"^ideal-bench: (\d+) hosts, load ([0-9.]+), seed (\d+)$", text, re.M)
+    if header:
+        figures.update(hosts=int(header[1]), load=float(header[2]), seed=int(header[3]))
+    return figures
+
+
+def parse_fabric(text: str) -> dict[str, Any]:
+    """Shape and build time from pfabric-fabric's first line."""
+    match = re.search(r"^topology (\w+): (\d+) hosts, (\d+) switches, (\d+) links; built in "
+                      r"([0-9.e+-]+) s$", text, re.M)
+    if not match:
+        raise BenchError("pfabric-fabric printed no 'topology ...; built in' line")
+    return {"topology": match[1], "hosts": int(match[2]), "switches": int(match[3]),
+            "links": int(match[4]), "build_s": float(match[5])}
+
+
+def rss_growth(samples: list[list[float]]) -> dict[str, Any]:
+    """Memory over a run from meta.json rss_samples ([simulated_s, flows_done, rss_bytes,
+    wall_s]): first and last, and the least-squares growth per completed flow."""
+    if not samples:
+        return {"rss_start_bytes": None, "rss_end_bytes": None, "rss_bytes_per_flow": None}
+    flows = [s[1] for s in samples]
+    rss = [s[2] for s in samples]
+    slope = None
+    if len(samples) >= 2 and max(flows) > min(flows):
+        mean_f = sum(flows) / len(flows)
+        mean_r = sum(rss) / len(rss)
+        slope = (sum((f - mean_f) * (r - mean_r) for f, r in zip(flows, rss))
+                 / sum((f - mean_f) ** 2 for f in flows))
+    return {"rss_start_bytes": rss[0], "rss_end_bytes": rss[-1], "rss_bytes_per_flow": slope}
+
+
+def flow_pace(samples: list[list[float]]) -> dict[str, Any]:
+    """Wall seconds per completed flow early (10-20 % of the flows done) and late (80-90 %)
+    in a run, from rss_samples' wall_s: whether the run slows down as it goes."""
+    pace: dict[str, Any] = {"wall_s_per_flow_10_20pct": None, "wall_s_per_flow_80_90pct": None,
+                            "late_over_early_pace": None}
+    if len(samples) < 2 or len(samples[0]) < 4 or not samples[-1][1]:
+        return pace
+    total = samples[-1][1]
+
+    def window(low: float, high: float) -> float | None:
+        inside = [s for s in samples if low * total <= s[1] <= high * total]
+        if len(inside) < 2 or inside[-1][1] == inside[0][1]:
+            return None
+        return (inside[-1][3] - inside[0][3]) / (inside[-1][1] - inside[0][1])
+
+    early, late = window(0.1, 0.2), window(0.8, 0.9)
+    pace.update(wall_s_per_flow_10_20pct=early, wall_s_per_flow_80_90pct=late,
+                late_over_early_pace=ratio(late, early))
+    return pace
+
+
+def ratio(numerator: float | None, denominator: float | None) -> float | None:
+    return numerator / denominator if numerator is not None and denominator else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Scenarios.
+
+@dataclass
+class Context:
+    build: Path
+    size: str
+    work: Path
+    say: Callable[[str], None]
+    runs_printed: list[dict[str, Any]] = field(default_factory=list)
+
+    def program(self, name: str) -> str:
+        path = self.build / "bin" / name
+        if not path.exists():
+            raise BenchError(f"{path} not found: build first (./pfabric build)")
+        return str(path)
+
+    def progress(self, line: str) -> None:
+        self.say(f"    ... {line}")
+
+
+def run_experiment(ctx: Context, name: str, directory: str, arguments: list[str],
+                   **extra: Any) -> dict[str, Any]:
+    out = ctx.work / directory
+    process = checked(run_measured([ctx.program("pfabric-websearch"), *arguments, f"--out={out}"],
+                                   ctx.work, ctx.progress))
+    meta = json.loads((out / "meta.json").read_text())
+    record = experiment_metrics(name, meta, process, command=command_words(process), **extra)
+    return record | {"_meta": meta}
+
+
+def command_words(process: Process) -> list[str]:
+    """The command as recorded: the program's name (not its path) and its arguments."""
+    return [Path(process.command[0]).name, *process.command[1:]]
+
+
+def scenario_forwarding(ctx: Context) -> dict[str, Any]:
+    runs = []
+    programs = []
+    for k, packets, repeat in FORWARDING[ctx.size]:
+        command = [ctx.program("pfabric-routing-cost"), f"--k={k}",
+                   f"--packetsPerHost={packets}", f"--repeat={repeat}", "--queueDiscs", "--json"]
+        process = checked(run_measured(command, ctx.work, ctx.progress))
+        result = json.loads(process.stdout)
+        for variant in ("pfabric", "ns3"):
+            v = result[variant]
+            runs.append(metrics(f"k{k}-{variant}", wall_s=v["wall_time_s"],
+                                simulated_s=v["simulated_time_s"], events=v["events"],
+                                packet_hops=v["packet_hops"], flows=None,
+                                peak_rss_bytes=process.peak_rss_bytes,
+                                process_wall_s=process.wall_s, process_cpu_s=process.cpu_s,
+                                cpu_s=v["cpu_time_s"], hosts=result["hosts"],
+                                packets=result["packets"], delivered=v["received"]))
+            ctx.say(row("forwarding", runs[-1]))
+        summary = {key: value for key, value in result.items() if key not in ("pfabric", "ns3")}
+        programs.append({"command": command_words(process), **summary})
+        ctx.say(f"    k={k}: pfabric / ns-3 per packet hop "
+                f"{result['pfabric_over_ns3_per_packet_hop']:.3f} (wall), "
+                f"{result['pfabric_over_ns3_per_packet_hop_cpu']:.3f} (processor time)")
+    return {"runs": runs, "programs": programs,
+            "pfabric_over_ns3_per_packet_hop": {
+                f"k{p['k']}": p["pfabric_over_ns3_per_packet_hop"] for p in programs},
+            "pfabric_over_ns3_per_packet_hop_cpu": {
+                f"k{p['k']}": p["pfabric_over_ns3_per_packet_hop_cpu"] for p in programs}}
+
+
+def scenario_websearch(ctx: Context) -> dict[str, Any]:
+    flows = WEBSEARCH_FLOWS[ctx.size]
+    flow_file = ctx.work / "websearch-sigcomm13-flows.csv"
+    common = ["--preset=sigcomm13", f"--seed={SEED}", "--run=1"]
+    runs = []
+    pfabric = run_experiment(ctx, "pfabric", "websearch-pfabric",
+                             [*common, "--scheme=pfabric", f"--load={LOAD}", f"--flows={flows}",
+                              f"--dump-flows={flow_file}"])
+    runs.append(pfabric)
+    ctx.say(row("websearch-sigcomm13", pfabric))
+    tcp = run_experiment(ctx, "tcp", "websearch-tcp",
+                         [*common, "--scheme=tcp", f"--flow-file={flow_file}"])
+    runs.append(tcp)
+    ctx.say(row("websearch-sigcomm13", tcp))
+    summary = {"flows": flows, "load": LOAD,
+               "tcp_over_pfabric_wall": ratio(tcp["wall_time_s"], pfabric["wall_time_s"]),
+               "tcp_over_pfabric_per_packet_hop": ratio(tcp["ns_per_packet_hop"],
+                                                        pfabric["ns_per_packet_hop"])}
+    if ctx.size != "full":
+        scale = WEBSEARCH_FLOWS["full"] / flows
+        summary["linear_estimate_full_process_wall_s"] = {
+            r["name"]: r["process_wall_s"] * scale for r in runs}
+    return {"runs": runs, "summary": summary}
+
+
+def scenario_scale(ctx: Context) -> dict[str, Any]:
+    per_host = SCALE_FLOWS_PER_HOST[ctx.size]
+    runs = []
+    for shape in SCALE_SHAPES[ctx.size]:
+        preset, options, hosts = shape_options(shape)
+        built = parse_fabric(checked(run_measured(
+            [ctx.program("pfabric-fabric"), *options], ctx.work)).stdout)
+        record = run_experiment(ctx, shape, f"scale-{shape}",
+                                [f"--preset={preset}", *options, "--scheme=pfabric",
+                                 f"--load={SCALE_LOAD}", f"--flows={hosts * per_host}",
+                                 f"--seed={SEED}"],
+                                preset=preset, switches=built["switches"], links=built["links"],
+                                fabric_build_s=built["build_s"])
+        runs.append(record)
+        ctx.say(row("scale", record) + f"  (build {built['build_s'] * 1e3:.0f} ms)")
+    return {"runs": runs, "flows_per_host": per_host, "load": SCALE_LOAD}
+
+
+def scenario_memory(ctx: Context) -> dict[str, Any]:
+    flows = MEMORY_FLOWS[ctx.size]
+    record = run_experiment(ctx, "pfabric", "memory",
+                            ["--preset=sigcomm13", "--scheme=pfabric", f"--load={LOAD}",
+                             f"--flows={flows}", f"--seed={SEED}"])
+    samples = record["_meta"].get("rss_samples", [])
+    record.update(**rss_growth(samples), **flow_pace(samples), rss_samples=samples)
+    ctx.say(row("memory", record))
+    growth = record["rss_bytes_per_flow"]
+    ctx.say(f"    RSS {record['rss_start_bytes'] / 2**20:.1f} MiB before the run, "
+            f"{record['rss_end_bytes'] / 2**20:.1f} MiB at the end"
+            + (f", {growth / 1024:.2f} KiB per completed flow" if growth is not None else ""))
+    if record["late_over_early_pace"] is not None:
+        ctx.say(f"    wall time per flow: {record['wall_s_per_flow_10_20pct'] * 1e3:.1f} ms at "
+                f"10-20 % of the flows, {record['wall_s_per_flow_80_90pct'] * 1e3:.1f} ms at "
+                f"80-90 % (x{record['late_over_early_pace']:.2f})")
+    summary: dict[str, Any] = {"flows": flows}
+    if ctx.size != "full":
+        summary["linear_estimate_full_process_wall_s"] = (
+            record["process_wall_s"] * MEMORY_FLOWS["full"] / flows)
+    return {"runs": [record], "summary": summary}
+
+
+def scenario_ideal(ctx: Context) -> dict[str, Any]:
+    flows = IDEAL_FLOWS[ctx.size]
+    analysis = Path(sys.executable).parent / "pfabric-analysis"
+    command = ([str(analysis)] if analysis.exists()
+               else [sys.executable, "-m", "pfabric_analysis.cli"])
+    command += ["ideal-bench", "--flows", str(flows), "--load", "0.8", "--seed", str(SEED)]
+    process = checked(run_measured(command, ctx.work, ctx.progress))
+    figures = parse_ideal_bench(process.stdout)
+    record = metrics("ideal", wall_s=figures["wall_time_s"], simulated_s=None,
+                     events=figures["events"], packet_hops=None, flows=figures["flows"],
+                     peak_rss_bytes=process.peak_rss_bytes, process_wall_s=process.wall_s,
+                     process_cpu_s=process.cpu_s, preemptions=figures["preemptions"],
+                     peak_active=figures["peak_active"],
+                     hosts=figures.get("hosts"), load=figures.get("load"),
+                     command=command_words(process))
+    ctx.say(row("ideal", record))
+    return {"runs": [record]}
+
+
+RUNNERS: dict[str, Callable[[Context], dict[str, Any]]] = {
+    "forwarding": scenario_forwarding,
+    "websearch-sigcomm13": scenario_websearch,
+    "scale": scenario_scale,
+    "memory": scenario_memory,
+    "ideal": scenario_ideal,
+}
+
+
+def describe(size: str) -> str:
+    forwarding = ", ".join(f"k={k} {p} packets/host x{r}" for k, p, r in FORWARDING[size])
+    return "\n".join([
+        f"forwarding           {forwarding}",
+        f"websearch-sigcomm13  {WEBSEARCH_FLOWS[size]} flows, load {LOAD}, pfabric then tcp",
+        f"scale                {', '.join(SCALE_SHAPES[size])}; "
+        f"{SCALE_FLOWS_PER_HOST[size]} flow(s) per host, load {SCALE_LOAD}",
+        f"memory               {MEMORY_FLOWS[size]} flows, sigcomm13, load {LOAD}",
+        f"ideal                ideal-bench --flows {IDEAL_FLOWS[size]} --load 0.8",
+    ])
+
+
+# ---------------------------------------------------------------------------------------------
+# Output.
+
+COLUMNS = [("scenario", 19), ("run", 17), ("wall s", 8), ("sim s", 7), ("events", 13),
+           ("events/s", 9), ("hops/s", 9), ("ns/hop", 7), ("cpu ns/hop", 10), ("flows/s", 9),
+           ("RSS MiB", 8)]
+
+
+def header() -> str:
+    return "  ".join(f"{name:<{width}}" if i < 2 else f"{name:>{width}}"
+                     for i, (name, width) in enumerate(COLUMNS))
+
+
+def fmt(value: float | None, spec: str) -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def row(scenario: str, r: dict[str, Any]) -> str:
+    cells = [scenario, r["name"], fmt(r["wall_time_s"], ".2f"), fmt(r["simulated_time_s"], ".4f"),
+             fmt(r["events"], ",d"), fmt(r["events_per_s"], ",.0f"),
+             fmt(r["packet_hops_per_s"], ",.0f"), fmt(r["ns_per_packet_hop"], ",.0f"),
+             fmt(r["cpu_ns_per_packet_hop"], ",.0f"),
+             fmt(r["flows_per_s"], ",.1f"), fmt(r["peak_rss_bytes"] / 2**20, ",.1f")]
+    return "  ".join(f"{c:<{w}}" if i < 2 else f"{c:>{w}}"
+                     for i, (c, (_, w)) in enumerate(zip(cells, COLUMNS)))
+
+
+def cmake_cache(build: Path) -> dict[str, str]:
+    values = {}
+    cache = build / "CMakeCache.txt"
+    if cache.exists():
+        for line in cache.read_text().splitlines():
+            if match := re.match(r"^([A-Za-z0-9_]+):[A-Z]+=(.*)$", line):
+                values[match[1]] = match[2]
+    return values
+
+
+def command_output(command: list[str]) -> str | None:
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return result.stdout.strip() if result.returncode == 0 else None
+
+
+def machine_info() -> dict[str, Any]:
+    cpu = None
+    try:
+        cpu = re.search(r"^model name\s*:\s*(.*)$", Path("/proc/cpuinfo").read_text(), re.M)[1]
+    except (OSError, TypeError):
+        cpu = platform.processor() or None
+    memory = None
+    try:
+        memory = int(re.search(r"^MemTotal:\s*(\d+) kB", Path("/proc/meminfo").read_text(),
+                               re.M)[1]) * 1024
+    except (OSError, TypeError):
+        pass
+    return {"cpu_model": cpu, "cores": os.cpu_count(),
+            "usable_cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+            else os.cpu_count(),
+            "memory_bytes": memory, "platform": platform.platform(), "hostname": platform.node(),
+            "python": platform.python_version(), "load_average_start": os.getloadavg()}
+
+
+def software_info(build: Path) -> dict[str, Any]:
+    cache = cmake_cache(build)
+    try:
+        from importlib.metadata import version
+        ns3 = version("ns3")
+    except Exception:  # not the wheel (an ns-3 tree): meta.json's ns3_version still says
+        ns3 = None
+    compiler = cache.get("CMAKE_CXX_COMPILER")
+    build_type = cache.get("CMAKE_BUILD_TYPE")
+    return {
+        "ns3_version": ns3,
+        "module_version": (ROOT / "VERSION").read_text().strip(),
+        "build_dir": str(build),
+        "build_type": build_type,
+        "cxx_flags": cache.get(f"CMAKE_CXX_FLAGS_{build_type.upper()}") if build_type else None,
+        "sanitize": cache.get("PFABRIC_SANITIZE"),
+        "compiler": (command_output([compiler, "--version"]) or "").split("\n")[0] or compiler
+        if compiler else None,
+        "git_commit": command_output(["git", "rev-parse", "HEAD"]),
+        "git_dirty": bool(command_output(["git", "status", "--porcelain", "--untracked-files=no"])),
+    }
+
+
+def strip_private(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: strip_private(v) for k, v in value.items() if not k.startswith("_")}
+    if isinstance(value, list):
+        return [strip_private(v) for v in value]
+    return value
+
+
+def write_json(path: Path, document: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(strip_private(document), indent=2) + "\n")
+    partial.replace(path)
+
+
+# ---------------------------------------------------------------------------------------------
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="pfabric bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true",
+                        help="every scenario small: a few minutes on 2 cores")
+    parser.add_argument("--size", choices=SIZES, help=argparse.SUPPRESS)  # smoke: the test's
+    parser.add_argument("--only", metavar="NAME[,NAME]",
+                        help=f"run only these scenarios: {', '.join(SCENARIOS)}")
+    parser.add_argument("--out", type=Path, metavar="FILE.json",
+                        help="results (default results/bench/<UTC time>.json)")
+    parser.add_argument("--build-dir", type=Path, default=ROOT / "build",
+                        help="the build with bin/ (default build/)")
+    parser.add_argument("--work-dir", type=Path,
+                        help="keep the runs' directories here (default: a temporary one, removed)")
+    parser.add_argument("--list", action="store_true", help="print the scenarios and stop")
+    args = parser.parse_args(argv)
+    if args.size and args.quick and args.size != "quick":
+        parser.error("--quick and --size disagree")
+    args.size = args.size or ("quick" if args.quick else "full")
+    args.only = SCENARIOS if not args.only else tuple(args.only.split(","))
+    unknown = [name for name in args.only if name not in SCENARIOS]
+    if unknown:
+        parser.error(f"--only: unknown scenario {', '.join(unknown)}; "
+                     f"expected {', '.join(SCENARIOS)}")
+    return args
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    if args.list:
+        print(describe(args.size))
+        return 0
+
+    def say(message: str) -> None:
+        print(message, flush=True)
+
+    started = dt.datetime.now(dt.timezone.utc)
+    out = args.out or ROOT / "results" / "bench" / f"{started:%Y%m%dT%H%M%SZ}.json"
+    work = args.work_dir or Path(tempfile.mkdtemp(prefix="pfabric-bench-"))
+    ctx = Context(build=args.build_dir.resolve(), size=args.size, work=work.resolve(), say=say)
+    machine = machine_info()
+    document: dict[str, Any] = {
+        "benchmark": "pfabric-bench", "schema": SCHEMA, "size": args.size,
+        "started": started.isoformat(timespec="seconds"), "finished": None, "complete": False,
+        "scenarios_requested": list(args.only), "machine": machine,
+        "software": software_info(ctx.build), "scenarios": {},
+    }
+    busy = machine["load_average_start"][0]
+    say(f"pfabric bench ({args.size}): {', '.join(args.only)}; {machine['cpu_model']}, "
+        f"{machine['cores']} cores, load average {busy:.2f}; results in {out}")
+    if busy > 0.5 * (machine["cores"] or 1):
+        say("note: the machine is busy; wall times will be slower and noisier than on an idle one")
+    failed = []
+    try:
+        say(header())
+        for index, name in enumerate(args.only, 1):
+            say(f"[{index}/{len(args.only)}] {name}")
+            began = time.perf_counter()
+            load_before = os.getloadavg()
+            try:
+                result = RUNNERS[name](ctx)
+                result["status"] = "ok"
+            except Exception as error:  # the other scenarios still run
+                if not isinstance(error, BenchError):
+                    error = BenchError(f"{type(error).__name__}: {error}")
+                say(f"    FAILED: {error}")
+                result = {"status": "failed", "error": str(error), "runs": []}
+                failed.append(name)
+            result.update(scenario_wall_s=time.perf_counter() - began,
+                          load_average_before=load_before, load_average_after=os.getloadavg())
+            document["scenarios"][name] = result
+            write_json(out, document)
+    finally:
+        if args.work_dir is None:
+            shutil.rmtree(work, ignore_errors=True)
+    document["finished"] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    document["complete"] = not failed
+    write_json(out, document)
+
+    say("")
+    say(header())
+    for name, result in document["scenarios"].items():
+        for r in result["runs"]:
+            say(row(name, r))
+    if "forwarding" in document["scenarios"]:
+        forwarding = document["scenarios"]["forwarding"]
+        for key, value in forwarding.get("pfabric_over_ns3_per_packet_hop", {}).items():
+            cpu = forwarding["pfabric_over_ns3_per_packet_hop_cpu"][key]
+            say(f"forwarding {key}: pfabric / ns-3 per packet hop {value:.3f} (wall), "
+                f"{cpu:.3f} (processor time)")
+    say(f"results: {out}")
+    if failed:
+        say(f"failed: {', '.join(failed)}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BenchError as error:
+        print(f"pfabric bench: error: {error}", file=sys.stderr)
+        sys.exit(1)

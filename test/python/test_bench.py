@@ -1,0 +1,232 @@
+"""The benchmark's counters and driver: meta.json's packet_hops is exactly the number of packet
+transmissions a lone flow needs, rss_samples follows the run, and ./pfabric bench writes every
+scenario's fields (at a size that takes seconds); its parsing and aggregation by hand."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import RunExample
+
+ROOT = Path(__file__).resolve().parents[2]
+SEGMENT = 1460
+
+
+def load_bench():
+    path = ROOT / "bench" / "pfabric_bench.py"
+    spec = importlib.util.spec_from_file_location("pfabric_bench", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["pfabric_bench"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = load_bench()
+
+
+def lone_flow_meta(run_example: RunExample, tmp_path: Path, fabric: tuple[str, ...], src: int,
+                   dst: int, packets: int, scheme: str) -> dict:
+    flows = tmp_path / "flow.csv"
+    flows.write_text(f"src,dst,size_bytes,start_s\n{src},{dst},{packets * SEGMENT},0.001\n")
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", "--quiet", *fabric, f"--scheme={scheme}",
+                         f"--flow-file={flows}", f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    rows = (out / "fct.csv").read_text().splitlines()
+    assert rows[1].split(",")[-2:] == ["0", "1"]  # no timeout, completed
+    return json.loads((out / "meta.json").read_text())
+
+
+# A lone flow of n full segments over a path of L links is, on every one of the L links, one
+# transmission each of:
+#   the handshake: SYN, SYN-ACK and the ACK that completes it (the connection opens
+#     --connectLeadUs = 1 ms before the data, so that ACK carries no data and the first data
+#     segment does not carry it)                                                       3
+#   the data: n segments, no loss and no retransmission (a lone flow takes its ideal FCT; the
+#     timeouts column is checked to be 0)                                              n
+#   the ACKs: one per segment (DelAckCount 1), nothing piggybacked (the receiver sends no data),
+#     no window updates (the receive buffer is 1 GiB)                                  n
+# and nothing else: connections are never closed (no FIN, see PfabricExperiment::AckAdvanced),
+# point-to-point links have no ARP, and the run stops at the last ACK's arrival. So
+# packet_hops = (3 + 2 n) x L, whatever the scheme (pFabric, TCP-DropTail).
+PATHS = {
+    # name: (fabric options, src, dst, links)
+    "star": (("--topology=star", "--hosts=2"), 0, 1, 2),
+    "fattree-rack": (("--topology=fattree", "--k=4"), 0, 1, 2),
+    "fattree-pod": (("--topology=fattree", "--k=4"), 0, 2, 4),
+    "fattree-core": (("--topology=fattree", "--k=4"), 0, 15, 6),
+}
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("packets", [1, 100])
+@pytest.mark.parametrize("scheme", ["pfabric", "tcp"])
+def test_packet_hops_of_a_lone_flow(run_example: RunExample, tmp_path: Path, path: str,
+                                    packets: int, scheme: str) -> None:
+    fabric, src, dst, links = PATHS[path]
+    meta = lone_flow_meta(run_example, tmp_path, fabric, src, dst, packets, scheme)
+    assert meta["packet_hops"] == (3 + 2 * packets) * links
+
+
+def test_rss_samples_follow_the_run(run_example: RunExample, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", "--quiet", "--topology=star", "--hosts=4",
+                         "--flows=250", "--load=0.4", f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    meta = json.loads((out / "meta.json").read_text())
+    samples = meta["rss_samples"]
+    # Before the run, then every 3rd flow (ceil(250 / 100)), then the last.
+    assert [s[1] for s in samples] == [0, *range(3, 250, 3), 250]
+    assert samples[0][0] == 0 and samples[-1][0] == pytest.approx(meta["simulated_time_s"])
+    assert all(len(s) == 4 for s in samples)
+    times = [s[0] for s in samples]
+    rss = [s[2] for s in samples]
+    walls = [s[3] for s in samples]
+    assert times == sorted(times) and rss == sorted(rss)  # peak RSS never falls
+    assert walls == sorted(walls) and 0 <= walls[0] and walls[-1] <= meta["wall_time_s"]
+    assert 0 < rss[0] and rss[-1] <= meta["peak_rss_bytes"]
+    assert meta["packet_hops"] > 0
+
+
+def test_unfinished_run_samples_its_end(run_example: RunExample, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = run_example("pfabric-datamining", "--quiet", "--topology=star", "--hosts=4",
+                         "--flows=50", "--scheme=tcp", "--maxSimTime=0.002", f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["flows_unfinished"] > 0
+    assert meta["rss_samples"][-1][:2] == [pytest.approx(0.002), meta["flows_completed"]]
+
+
+# ---------------------------------------------------------------------------------------------
+# The driver.
+
+RUN_FIELDS = {"name", "wall_time_s", "process_wall_s", "process_cpu_s", "simulated_time_s",
+              "events", "events_per_s", "packet_hops", "packet_hops_per_s", "ns_per_packet_hop",
+              "cpu_ns_per_packet_hop", "flows", "flows_per_s", "peak_rss_bytes"}
+
+
+def test_bench_smoke_writes_every_scenario(tmp_path: Path) -> None:
+    build = os.environ.get("PFABRIC_BUILD_DIR")
+    if not build:
+        pytest.skip("needs the build: run through ./pfabric test")
+    out = tmp_path / "bench.json"
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "pfabric_bench.py"),
+                             "--size=smoke", f"--build-dir={build}", f"--out={out}"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    document = json.loads(out.read_text())
+    assert document["complete"] and document["size"] == "smoke"
+    assert set(document["scenarios"]) == set(bench.SCENARIOS)
+    assert document["machine"]["cores"] >= 1 and document["machine"]["cpu_model"]
+    software = document["software"]
+    assert software["module_version"] == (ROOT / "VERSION").read_text().strip()
+    assert software["build_type"] and "ns3_version" in software
+    for name, scenario in document["scenarios"].items():
+        assert scenario["status"] == "ok", name
+        assert scenario["runs"], name
+        for run in scenario["runs"]:
+            assert RUN_FIELDS <= set(run), (name, RUN_FIELDS - set(run))
+            assert run["wall_time_s"] > 0 and run["peak_rss_bytes"] > 0, name
+            assert run["events"] > 0 and run["events_per_s"] > 0, name
+            if name != "ideal":  # a flow-level scheduler: no packets
+                assert run["packet_hops"] > 0 and run["simulated_time_s"] > 0, name
+                assert run["packet_hops_per_s"] == pytest.approx(
+                    run["packet_hops"] / run["wall_time_s"])
+            if name != "forwarding":  # UDP packets, no flows
+                assert run["flows"] > 0 and run["flows_per_s"] > 0, name
+    forwarding = document["scenarios"]["forwarding"]
+    assert {r["name"] for r in forwarding["runs"]} == {"k4-pfabric", "k4-ns3"}
+    pfabric, ns3 = forwarding["runs"]
+    # The same packets over the same links: the same hops, every packet delivered.
+    assert pfabric["packet_hops"] == ns3["packet_hops"]
+    assert pfabric["delivered"] == ns3["delivered"] == pfabric["packets"]
+    assert forwarding["pfabric_over_ns3_per_packet_hop"]["k4"] > 0
+    assert forwarding["pfabric_over_ns3_per_packet_hop_cpu"]["k4"] > 0
+    websearch = document["scenarios"]["websearch-sigcomm13"]
+    assert [r["name"] for r in websearch["runs"]] == ["pfabric", "tcp"]
+    assert all(r["hosts"] == 144 and r["flows"] == 20 for r in websearch["runs"])
+    assert "--flow-file" in " ".join(websearch["runs"][1]["command"])
+    scale = document["scenarios"]["scale"]
+    assert [r["hosts"] for r in scale["runs"]] == [16, 8]
+    assert all(r["fabric_build_s"] > 0 and r["flows"] == r["hosts"] for r in scale["runs"])
+    (memory,) = document["scenarios"]["memory"]["runs"]
+    assert memory["rss_samples"] and memory["rss_end_bytes"] >= memory["rss_start_bytes"]
+    assert "late_over_early_pace" in memory
+    (ideal,) = document["scenarios"]["ideal"]["runs"]
+    assert ideal["flows"] == 1000 and ideal["preemptions"] >= 0
+    assert "forwarding k4: pfabric / ns-3 per packet hop" in result.stdout
+
+
+def test_parse_ideal_bench() -> None:
+    text = ("ideal-bench: 144 hosts, load 0.8, seed 1\nflows 100000\nevents 200000\n"
+            "preemptions 226699\npeak_active 661\nwall time 1.012 s\nflows/s 98814\n")
+    assert bench.parse_ideal_bench(text) == {
+        "flows": 100000, "events": 200000, "preemptions": 226699, "peak_active": 661,
+        "wall_time_s": 1.012, "hosts": 144, "load": 0.8, "seed": 1}
+    with pytest.raises(bench.BenchError, match="wall time"):
+        bench.parse_ideal_bench(text.replace("wall time", "time"))
+
+
+def test_parse_fabric() -> None:
+    text = ("topology leafspine: 144 hosts, 13 switches, 180 links; built in 0.0212 s\n"
+            "host 0 -> host 1 (10.0.0.2, same rack, 2 links): base RTT +5.2us\n")
+    assert bench.parse_fabric(text) == {"topology": "leafspine", "hosts": 144, "switches": 13,
+                                        "links": 180, "build_s": 0.0212}
+
+
+def test_rss_growth_is_the_least_squares_slope() -> None:
+    samples = [[0, 0, 1000], [0.1, 10, 1500], [0.2, 20, 2000], [0.3, 30, 2500]]
+    assert bench.rss_growth(samples) == {"rss_start_bytes": 1000, "rss_end_bytes": 2500,
+                                         "rss_bytes_per_flow": pytest.approx(50)}
+    assert bench.rss_growth([[0, 0, 1000]])["rss_bytes_per_flow"] is None
+
+
+def test_flow_pace_compares_early_and_late_flows() -> None:
+    # 100 flows; a flow takes 10 ms until 50 are done, then 30 ms.
+    samples = [[0, 0, 1, 0.0]]
+    for done in range(10, 101, 10):
+        samples.append([done * 1e-3, done, 1, 0.01 * min(done, 50) + 0.03 * max(done - 50, 0)])
+    pace = bench.flow_pace(samples)
+    assert pace["wall_s_per_flow_10_20pct"] == pytest.approx(0.01)
+    assert pace["wall_s_per_flow_80_90pct"] == pytest.approx(0.03)
+    assert pace["late_over_early_pace"] == pytest.approx(3)
+    assert bench.flow_pace([s[:3] for s in samples])["late_over_early_pace"] is None
+
+
+def test_metrics_derive_rates() -> None:
+    record = bench.metrics("x", wall_s=2.0, simulated_s=0.01, events=1000, packet_hops=400,
+                           flows=10, peak_rss_bytes=1, process_wall_s=2.5, process_cpu_s=1.2)
+    assert (record["events_per_s"], record["packet_hops_per_s"], record["flows_per_s"]) == (
+        500, 200, 5)
+    assert record["ns_per_packet_hop"] == pytest.approx(5e6)
+    assert record["cpu_ns_per_packet_hop"] == pytest.approx(3e6)
+    own = bench.metrics("z", wall_s=2.0, simulated_s=0.01, events=1000, packet_hops=400,
+                        flows=None, peak_rss_bytes=1, process_wall_s=2.5, process_cpu_s=1.2,
+                        cpu_s=0.4)
+    assert own["cpu_ns_per_packet_hop"] == pytest.approx(1e6)
+    none = bench.metrics("y", wall_s=1.0, simulated_s=None, events=5, packet_hops=None,
+                         flows=None, peak_rss_bytes=1, process_wall_s=1.0, process_cpu_s=1.0)
+    assert none["packet_hops_per_s"] is None and none["ns_per_packet_hop"] is None
+    assert bench.row("s", none).split()[:2] == ["s", "y"]
+
+
+def test_shapes_and_options() -> None:
+    assert bench.shape_options("fattree-k12") == (
+        "hotnets12", ["--topology=fattree", "--k=12"], 432)
+    assert bench.shape_options("leafspine-32x32x8")[2] == 1024
+    for size in bench.SIZES:
+        for shape in bench.SCALE_SHAPES[size]:
+            bench.shape_options(shape)
+    assert bench.parse_args(["--quick"]).size == "quick"
+    assert bench.parse_args([]).size == "full"
+    assert bench.parse_args(["--only", "scale,ideal"]).only == ("scale", "ideal")
+    with pytest.raises(SystemExit):
+        bench.parse_args(["--only", "nonsense"])
