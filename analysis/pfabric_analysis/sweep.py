@@ -149,7 +149,7 @@ def find_program(bin_dir: Path, name: str) -> Path:
     matches = sorted(p for p in bin_dir.rglob(f"*{name}*") if p.is_file() and os.access(p, os.X_OK))
     if len(matches) != 1:
         raise AnalysisError(f"--bin-dir {bin_dir}: {'no' if not matches else 'more than one'} "
-                            f"{name} program")
+                            f"{name} program (standalone: ./pfabric build makes build/bin)")
     return matches[0]
 
 
