@@ -187,7 +187,7 @@ def experiment_metrics(name: str, meta: dict[str, Any], process: Process,
                    events=meta["events"], packet_hops=meta["packet_hops"],
                    flows=meta["flows_completed"], peak_rss_bytes=process.peak_rss_bytes,
                    process_wall_s=process.wall_s, process_cpu_s=process.cpu_s,
-                   hosts=meta["hosts"],
+                   hosts=meta["hosts"], connections_opened=meta.get("connections_opened"),
                    flows_unfinished=meta["flows_unfinished"], **extra)
 
 

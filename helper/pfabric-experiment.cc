@@ -145,18 +145,48 @@ Number(double value)
     return out.str();
 }
 
+/**
+ * @brief Socket callback of an accepted connection: read what arrived, and count it.
+ * @param received bytes read by every receiver
+ * @param socket the accepted socket
+ */
 void
-Drain(Ptr<Socket> socket)
+Drain(uint64_t* received, Ptr<Socket> socket)
 {
-    while (socket->Recv())
+    while (Ptr<Packet> packet = socket->Recv())
     {
+        *received += packet->GetSize();
     }
 }
 
+/**
+ * @brief Listening socket callback: a connection was accepted; it stays open, and a reused
+ * connection's later flows arrive on the same socket, in sequence.
+ * @param received bytes read by every receiver
+ * @param socket the accepted socket
+ */
 void
-Accepted(Ptr<Socket> socket, const Address&)
+Accepted(uint64_t* received, Ptr<Socket> socket, const Address&)
 {
-    socket->SetRecvCallback(MakeCallback(&Drain));
+    socket->SetRecvCallback(MakeBoundCallback(&Drain, received));
+}
+
+/**
+ * @param socket a sender
+ * @return the retransmission timeouts of its connection so far
+ */
+uint64_t
+TimeoutsOf(Ptr<Socket> socket)
+{
+    if (auto minTcp = DynamicCast<PfabricMinTcpSocket>(socket))
+    {
+        return minTcp->GetTimeouts();
+    }
+    if (auto baseline = DynamicCast<PfabricBaselineTcpSocket>(socket))
+    {
+        return baseline->GetTimeouts();
+    }
+    return 0;
 }
 
 } // namespace
@@ -164,13 +194,26 @@ Accepted(Ptr<Socket> socket, const Address&)
 /// A flow's connection and progress.
 struct PfabricExperiment::FlowState
 {
-    PfabricFlow flow;         //!< the flow
-    Ptr<Socket> socket;       //!< its sender
-    bool connected = false;   //!< the handshake completed
-    bool started = false;     //!< handed to the socket
-    Time fct = Seconds(-1);   //!< negative: unfinished
-    uint64_t timeouts = 0;    //!< retransmission timeouts
-    PfabricExperiment* owner; //!< the experiment
+    PfabricFlow flow;                 //!< the flow
+    Connection* connection = nullptr; //!< its connection, from Connect on
+    bool started = false;             //!< handed to the socket
+    SequenceNumber32 firstSeq;        //!< sequence number of its first byte
+    uint64_t timeoutsAtStart = 0;     //!< the connection's timeouts before the flow
+    Time fct = Seconds(-1);           //!< negative: unfinished
+    uint64_t timeouts = 0;            //!< retransmission timeouts during the flow
+};
+
+/// A connection from one host to another, carrying one flow at a time.
+struct PfabricExperiment::Connection
+{
+    Ptr<Socket> socket;                 //!< the sender
+    uint32_t src = 0;                   //!< sending host
+    uint32_t dst = 0;                   //!< receiving host
+    bool connected = false;             //!< the handshake completed
+    FlowState* flow = nullptr;          //!< the flow it carries or is reserved for; null: idle
+    SequenceNumber32 nextSeq{1};        //!< where the next flow's first byte goes
+    uint32_t flowsHanded = 0;           //!< flows handed to the socket so far
+    PfabricExperiment* owner = nullptr; //!< the experiment
 };
 
 PfabricExperiment::PfabricExperiment(const std::string& workload)
@@ -182,6 +225,7 @@ PfabricExperiment::PfabricExperiment(const std::string& workload)
       m_wallStart(0),
       m_events(0),
       m_packetHops(0),
+      m_bytesReceived(0),
       m_rssEvery(1)
 {
     m_p.workload = workload;
@@ -234,6 +278,10 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
     cmd.AddValue("connectLeadUs",
                  "open each flow's connection this long before it, us",
                  m_p.connectLeadUs);
+    cmd.AddValue("reuse-connections",
+                 "give a flow an idle connection of its host pair (its earlier flow completed) "
+                 "when there is one; 0: a new connection for every flow",
+                 m_p.reuseConnections);
 }
 
 std::string
@@ -445,65 +493,126 @@ PfabricExperiment::Prepare(std::string* error)
     return true;
 }
 
+uint64_t
+PfabricExperiment::PairKey(uint32_t src, uint32_t dst)
+{
+    return (uint64_t{src} << 32) | dst;
+}
+
 void
 PfabricExperiment::Connect(FlowState* state)
 {
     const PfabricFlow& f = state->flow;
-    state->socket = Socket::CreateSocket(m_fabric->GetHosts().Get(f.src),
-                                         PfabricSchemeHelper::GetSocketFactoryType());
-    state->socket->SetConnectCallback(MakeBoundCallback(&PfabricExperiment::Connected, state),
-                                      MakeNullCallback<void, Ptr<Socket>>());
-    state->socket->TraceConnectWithoutContext(
+    Connection* connection = nullptr;
+    if (m_p.reuseConnections)
+    {
+        auto idle = m_idle.find(PairKey(f.src, f.dst));
+        if (idle != m_idle.end() && !idle->second.empty())
+        {
+            // Reserved from now on: a later flow of the pair cannot take it too.
+            connection = idle->second.back();
+            idle->second.pop_back();
+        }
+    }
+    if (!connection)
+    {
+        connection = OpenConnection(f.src, f.dst);
+    }
+    connection->flow = state;
+    state->connection = connection;
+}
+
+PfabricExperiment::Connection*
+PfabricExperiment::OpenConnection(uint32_t src, uint32_t dst)
+{
+    m_connections.push_back(std::make_unique<Connection>());
+    Connection* connection = m_connections.back().get();
+    connection->src = src;
+    connection->dst = dst;
+    connection->owner = this;
+    connection->socket = Socket::CreateSocket(m_fabric->GetHosts().Get(src),
+                                              PfabricSchemeHelper::GetSocketFactoryType());
+    connection->socket->SetConnectCallback(
+        MakeBoundCallback(&PfabricExperiment::Connected, connection),
+        MakeNullCallback<void, Ptr<Socket>>());
+    connection->socket->TraceConnectWithoutContext(
         "HighestRxAck",
-        MakeBoundCallback(&PfabricExperiment::AckTrace, state));
-    state->socket->Bind();
-    state->socket->Connect(InetSocketAddress(m_fabric->GetHostAddress(f.dst), PORT));
+        MakeBoundCallback(&PfabricExperiment::AckTrace, connection));
+    connection->socket->Bind();
+    connection->socket->Connect(InetSocketAddress(m_fabric->GetHostAddress(dst), PORT));
+    return connection;
 }
 
 void
-PfabricExperiment::Connected(FlowState* state, Ptr<Socket>)
+PfabricExperiment::Connected(Connection* connection, Ptr<Socket>)
 {
-    state->connected = true;
+    connection->connected = true;
 }
 
 void
-PfabricExperiment::AckTrace(FlowState* state, SequenceNumber32 oldValue, SequenceNumber32 newValue)
+PfabricExperiment::AckTrace(Connection* connection, SequenceNumber32, SequenceNumber32 newValue)
 {
-    state->owner->AckAdvanced(state, oldValue, newValue);
+    connection->owner->AckAdvanced(connection, newValue);
 }
 
 void
 PfabricExperiment::Start(FlowState* state)
 {
-    if (!state->connected)
+    Connection* connection = state->connection;
+    if (!connection->connected)
     {
         ++m_connectedLate;
     }
+    // ns-3's initial sequence number is 0 and the SYN takes it: a new connection's first byte
+    // is 1; a reused one continues where its previous flow ended.
+    state->firstSeq = connection->nextSeq;
+    connection->nextSeq =
+        SequenceNumber32(connection->nextSeq.GetValue() + static_cast<uint32_t>(state->flow.bytes));
+    state->timeoutsAtStart = TimeoutsOf(connection->socket);
+    if (connection->flowsHanded++ > 0)
+    {
+        // The previous flow grew (or cut) the window: start this one from the initial window,
+        // as on a new connection, so that reuse does not change how a flow starts.
+        if (auto minTcp = DynamicCast<PfabricMinTcpSocket>(connection->socket))
+        {
+            minTcp->StartFlow();
+        }
+        else if (auto baseline = DynamicCast<PfabricBaselineTcpSocket>(connection->socket))
+        {
+            baseline->StartFlow();
+        }
+    }
     state->started = true;
-    state->socket->Send(Create<Packet>(state->flow.bytes));
+    connection->socket->Send(Create<Packet>(state->flow.bytes));
 }
 
 void
-PfabricExperiment::AckAdvanced(FlowState* state, SequenceNumber32, SequenceNumber32 newValue)
+PfabricExperiment::AckAdvanced(Connection* connection, SequenceNumber32 newValue)
 {
-    // ns-3's initial sequence number is 0 and the SYN takes it: the last byte is acknowledged
-    // by ACK number 1 + bytes.
-    if (!state->started || !state->fct.IsNegative() || newValue.GetValue() < 1 + state->flow.bytes)
+    FlowState* state = connection->flow;
+    if (!state || !state->started)
+    {
+        return; // idle, or the handshake's ACK before the flow is handed over
+    }
+    // Bytes of this flow acknowledged, modulo 2^32: the sequence numbers of a reused
+    // connection wrap after 4 GiB. The highest ACK only moves past a flow's first byte once
+    // that flow is handed over, its predecessor having been acknowledged in full.
+    uint32_t acked = newValue.GetValue() - state->firstSeq.GetValue();
+    if (acked < state->flow.bytes)
     {
         return;
     }
     state->fct = Simulator::Now() - state->flow.start;
-    if (auto minTcp = DynamicCast<PfabricMinTcpSocket>(state->socket))
-    {
-        state->timeouts = minTcp->GetTimeouts();
-    }
-    else if (auto baseline = DynamicCast<PfabricBaselineTcpSocket>(state->socket))
-    {
-        state->timeouts = baseline->GetTimeouts();
-    }
+    state->timeouts = TimeoutsOf(connection->socket) - state->timeoutsAtStart;
+    connection->flow = nullptr;
     // The connection stays open: closing it here lets a late, reordered ACK with SACK blocks
-    // reach ns-3's TcpTxBuffer::Update in FIN_WAIT, which crashes (ns-3.44). Memory for
-    // finished connections is therefore held to the end of the run.
+    // reach ns-3's TcpTxBuffer::Update in FIN_WAIT, which crashes (ns-3.44). It waits idle for
+    // the next flow of its host pair instead; without reuse, memory for finished connections
+    // is held to the end of the run.
+    if (m_p.reuseConnections)
+    {
+        m_idle[PairKey(connection->src, connection->dst)].push_back(connection);
+    }
     if (++m_done % m_rssEvery == 0 || m_done == m_states.size())
     {
         SampleRss();
@@ -575,7 +684,7 @@ PfabricExperiment::Run(std::string* error)
         listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), PORT));
         listener->Listen();
         listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-                                    MakeCallback(&Accepted));
+                                    MakeBoundCallback(&Accepted, &m_bytesReceived));
     }
 
     // Every transmission by every device of the fabric, hosts' and switches'.
@@ -591,11 +700,13 @@ PfabricExperiment::Run(std::string* error)
 
     const Time lead = MicroSeconds(m_p.connectLeadUs);
     m_states.clear();
+    m_connections.clear();
+    m_idle.clear();
+    m_bytesReceived = 0;
     for (const PfabricFlow& flow : m_flows)
     {
         auto state = std::make_unique<FlowState>();
         state->flow = flow;
-        state->owner = this;
         Time connectAt = flow.start > lead ? flow.start - lead : Seconds(0);
         Simulator::Schedule(connectAt, &PfabricExperiment::Connect, this, state.get());
         Simulator::Schedule(flow.start, &PfabricExperiment::Start, this, state.get());
@@ -692,7 +803,8 @@ PfabricExperiment::MetaJson() const
     out << "    \"seed\": " << m_p.seed << ",\n";
     out << "    \"run\": " << m_p.run << ",\n";
     out << "    \"maxSimTime\": " << Number(m_p.maxSimTime) << ",\n";
-    out << "    \"connectLeadUs\": " << Number(m_p.connectLeadUs) << "\n";
+    out << "    \"connectLeadUs\": " << Number(m_p.connectLeadUs) << ",\n";
+    out << "    \"reuse-connections\": " << (m_p.reuseConnections ? "true" : "false") << "\n";
     out << "  },\n";
     out << "  \"workload\": " << JsonString(m_p.workload) << ",\n";
     out << "  \"cdf_file\": " << JsonString(m_sizes.GetPath()) << ",\n";
@@ -720,7 +832,9 @@ PfabricExperiment::MetaJson() const
     out << "  \"flows_total\": " << m_states.size() << ",\n";
     out << "  \"flows_completed\": " << m_done << ",\n";
     out << "  \"flows_unfinished\": " << unfinished << ",\n";
-    out << "  \"flows_started_before_connected\": " << m_connectedLate << "\n";
+    out << "  \"flows_started_before_connected\": " << m_connectedLate << ",\n";
+    out << "  \"connections_opened\": " << m_connections.size() << ",\n";
+    out << "  \"bytes_received\": " << m_bytesReceived << "\n";
     out << "}\n";
     return out.str();
 }

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -30,16 +31,23 @@ namespace ns3
  * @brief The FCT experiment behind pfabric-websearch and pfabric-datamining: a fabric, a scheme,
  * a workload of flows, every flow's completion time written to a run directory.
  *
- * Every flow has a TCP connection of its own, opened ConnectLead before the flow starts, so no
- * handshake is inside an FCT and concurrent flows between the same hosts never share a
- * connection (a MinTCP connection's priority is then exactly its flow's remaining size). The FCT
- * runs from the moment the whole flow is handed to the socket to the moment the sender sees its
- * last byte acknowledged. The simulation ends when the last flow completes, or at MaxSimTime, in
- * which case unfinished flows are written with completed = 0.
+ * Every flow gets its TCP connection ConnectLead before it starts, so no handshake is inside an
+ * FCT: with ReuseConnections (the default) an idle connection of the same ordered host pair,
+ * one whose flow has completed (all its bytes acknowledged), if there is one, else a new one
+ * (persistent connections, as in the original simulations; ns-3 looks a segment's socket up by
+ * a linear search over its host's connections, and a connection is never closed, see
+ * AckAdvanced). A reused connection starts the flow as a new one would (StartFlow of the
+ * socket classes: initial window and ssthresh) and continues its sequence numbers. Concurrent
+ * flows between the same hosts never share a connection (a MinTCP connection's priority is then
+ * exactly its flow's remaining size). The FCT runs from the moment the whole flow is handed to
+ * the socket to the moment the sender sees its last byte acknowledged. The simulation ends when
+ * the last flow completes, or at MaxSimTime, in which case unfinished flows are written with
+ * completed = 0.
  *
  * Output, in the run directory: fct.csv (flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,
  * timeouts,completed) and meta.json (parameters, seed and run, versions, wall and simulated time,
- * events, packet hops, peak memory and its growth), each written to a temporary name and renamed.
+ * events, packet hops, peak memory and its growth, connections opened, bytes received), each
+ * written to a temporary name and renamed.
  *
  * Cost counters: packet_hops counts every transmission by every device of the fabric (the
  * "PhyTxBegin" trace of each point-to-point device: data, ACKs and handshakes, at hosts and
@@ -78,6 +86,7 @@ class PfabricExperiment
         bool flowsOnly = false;           //!< write --dump-flows and simulate nothing
         double maxSimTime = 100;          //!< safety limit on simulated time, seconds
         double connectLeadUs = 1000;      //!< connections open this long before their flow
+        bool reuseConnections = true;     //!< hand idle connections to later flows of the pair
     };
 
     /// One flow's outcome.
@@ -141,6 +150,9 @@ class PfabricExperiment
     /// A flow's connection and progress.
     struct FlowState;
 
+    /// A connection from one host to another, carrying one flow at a time.
+    struct Connection;
+
     /// One memory sample.
     struct RssSample
     {
@@ -155,23 +167,48 @@ class PfabricExperiment
     /// @return "" or what is wrong with the output directory (created if missing)
     std::string PrepareOutput();
     /**
-     * @brief Socket callback: a flow's connection is open.
-     * @param state the flow
+     * @brief Socket callback: a connection is open.
+     * @param connection the connection
      */
-    static void Connected(FlowState* state, Ptr<Socket>);
+    static void Connected(Connection* connection, Ptr<Socket>);
     /**
-     * @brief Socket trace "HighestRxAck" of a flow's sender.
-     * @param state the flow
+     * @brief Socket trace "HighestRxAck" of a connection's sender.
+     * @param connection the connection
      * @param oldValue previous highest ACK
      * @param newValue new highest ACK
      */
-    static void AckTrace(FlowState* state, SequenceNumber32 oldValue, SequenceNumber32 newValue);
-    /// Open the connection of a flow.
+    static void AckTrace(Connection* connection,
+                         SequenceNumber32 oldValue,
+                         SequenceNumber32 newValue);
+    /**
+     * @brief Give a flow its connection: an idle one of its host pair or a new one.
+     * @param state the flow
+     */
     void Connect(FlowState* state);
-    /// Hand a flow to its socket.
+    /**
+     * @brief Open a new connection.
+     * @param src sending host
+     * @param dst receiving host
+     * @return the connection
+     */
+    Connection* OpenConnection(uint32_t src, uint32_t dst);
+    /**
+     * @brief Hand a flow to its connection's socket.
+     * @param state the flow
+     */
     void Start(FlowState* state);
-    /// The sender's highest acknowledgement moved.
-    void AckAdvanced(FlowState* state, SequenceNumber32 oldValue, SequenceNumber32 newValue);
+    /**
+     * @brief A connection's highest acknowledgement moved: its flow may be complete.
+     * @param connection the connection
+     * @param newValue new highest ACK
+     */
+    void AckAdvanced(Connection* connection, SequenceNumber32 newValue);
+    /**
+     * @param src sending host
+     * @param dst receiving host
+     * @return the key of an ordered host pair in m_idle
+     */
+    static uint64_t PairKey(uint32_t src, uint32_t dst);
     /// Print progress now and then.
     void Progress();
     /// Append the peak resident memory so far to m_rssSamples.
@@ -204,8 +241,14 @@ class PfabricExperiment
     Time m_endTime;                                   //!< simulated time at the end
     uint64_t m_events;                                //!< events executed
     uint64_t m_packetHops;                            //!< transmissions by fabric devices
+    uint64_t m_bytesReceived;                         //!< bytes read by every receiver
     uint32_t m_rssEvery;                              //!< flows completed between samples
     std::vector<RssSample> m_rssSamples;              //!< memory over the run
+
+    /// Every connection opened, in the order opened.
+    std::vector<std::unique_ptr<Connection>> m_connections;
+    /// Idle connections (flow completed, none reserved) per ordered host pair (PairKey).
+    std::unordered_map<uint64_t, std::vector<Connection*>> m_idle;
 };
 
 } // namespace ns3

@@ -10,6 +10,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-tx-buffer.h"
 
 #include <algorithm>
@@ -69,6 +70,35 @@ uint64_t
 PfabricBaselineTcpSocket::GetTimeouts() const
 {
     return m_timeouts;
+}
+
+void
+PfabricBaselineTcpSocket::StartFlow()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(m_txBuffer->Size() > 0,
+                    "PfabricBaselineTcpSocket::StartFlow: the previous flow is not fully "
+                    "acknowledged; a connection carries one flow at a time");
+    // ns-3 leaves a congestion state (here: DCTCP's CWR) only when an ACK passes its recovery
+    // point, setting the window to ssthresh, reset below to its initial value (no limit): end
+    // it here.
+    if (m_tcb->m_congState != TcpSocketState::CA_OPEN)
+    {
+        m_congestionControl->CongestionStateSet(m_tcb, TcpSocketState::CA_OPEN);
+        m_tcb->m_congState = TcpSocketState::CA_OPEN;
+    }
+    // What ns-3 sets when the handshake completes: every flow starts with the initial window.
+    m_tcb->m_cWnd = m_tcb->m_initialCWnd * m_tcb->m_segmentSize;
+    m_tcb->m_cWndInfl = m_tcb->m_cWnd;
+    m_tcb->m_ssThresh = m_tcb->m_initialSsThresh;
+    m_dupAckCount = 0;
+    m_recoverActive = false;
+    // Nothing is outstanding, so no timer should run; one left over would fire into the new
+    // flow.
+    if (!m_retxEvent.IsExpired())
+    {
+        m_retxEvent.Cancel();
+    }
 }
 
 void

@@ -60,6 +60,24 @@ class PfabricBaselineTcpSocket : public TcpSocketBase
     uint64_t GetTimeouts() const;
 
     /**
+     * @brief Start the next flow on this idle, reused connection with the window of a new
+     * connection; call just before handing the flow to the socket (Send).
+     *
+     * The congestion window goes back to the initial window and ssthresh to its initial value,
+     * in congestion state Open: a DCTCP flow whose last ACKs echoed a mark ends in CWR, which
+     * ns-3 would leave at the next flow's first ACK by setting the window to ssthresh, by then
+     * the initial value (no limit).
+     * Kept, as on any persistent connection: the RTT estimate and the RTO derived from it
+     * (ns-3 undoes a timeout's back-off at the next new ACK, so the previous flow's last ACK
+     * left the estimate's RTO), DCTCP's estimate alpha of the marked fraction, the ECN echo
+     * state, and the total of timeouts (GetTimeouts).
+     *
+     * Aborts if a byte of the previous flow is still unacknowledged: a connection carries one
+     * flow at a time.
+     */
+    void StartFlow();
+
+    /**
      * @brief Pace this sender at its NIC's line rate (pfabric::PaceAtLineRate): window bursts
      * wait in the socket, not in the NIC's queue.
      * @param rate the NIC's line rate

@@ -110,6 +110,24 @@ class PfabricMinTcpSocket : public TcpSocketBase
      */
     void SetPacingLineRate(DataRate rate, uint32_t overheadBytes);
 
+    /**
+     * @brief Start the next flow on this idle, reused connection as a new connection would
+     * start it; call just before handing the flow to the socket (Send).
+     *
+     * The congestion window goes back to the initial window (InitialWindow; LineRate's window
+     * exceeds any flow anyway) and ssthresh to its initial value, in congestion state Open (a
+     * flow whose last ACKs ended a recovery leaves none behind, but nothing of the previous
+     * flow's congestion episode may carry over); the count of consecutive timeouts and probe
+     * mode start afresh; the retransmission timer is the fixed RTO and, nothing being
+     * outstanding, not running. The send buffer is empty, so the priority of the next flow's
+     * first segment is its size + PriorityOffset. The RTT estimate (never used for the timer)
+     * and the connection's total of timeouts (GetTimeouts) are kept.
+     *
+     * Aborts if a byte of the previous flow is still unacknowledged: a connection carries one
+     * flow at a time.
+     */
+    void StartFlow();
+
     /// @return true while the socket sends one-byte probes
     bool IsProbing() const;
 

@@ -16,6 +16,7 @@
 #include "ns3/inet-socket-address.h"
 #include "ns3/loopback-net-device.h"
 #include "ns3/packet.h"
+#include "ns3/pfabric-baseline-tcp-socket.h"
 #include "ns3/pfabric-min-tcp-socket.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-tag.h"
@@ -24,6 +25,7 @@
 #include "ns3/pfabric-tcp-socket-factory.h"
 #include "ns3/pointer.h"
 #include "ns3/queue-disc.h"
+#include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/tcp-header.h"
@@ -956,6 +958,192 @@ class BaselineFastRetransmitTest : public TestCase
     }
 };
 
+/// The sender of a reused connection, for ReusedConnectionTest.
+struct SenderLog
+{
+    std::vector<std::pair<Time, uint32_t>> windows; //!< congestion window, at every change
+    TcpSocketState::TcpCongState_t state = TcpSocketState::CA_OPEN;        //!< congestion state now
+    TcpSocketState::TcpCongState_t stateAtReuse = TcpSocketState::CA_OPEN; //!< before StartFlow
+};
+
+void
+LogWindow(SenderLog* log, uint32_t, uint32_t newValue)
+{
+    log->windows.emplace_back(Simulator::Now(), newValue);
+}
+
+void
+LogState(SenderLog* log, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t newValue)
+{
+    log->state = newValue;
+}
+
+/**
+ * @brief Hand a second flow to a connection whose first flow is complete, as PfabricExperiment
+ * does with a reused connection.
+ * @param flow the first flow (its sender is the connection)
+ * @param bytes the second flow's size
+ * @param startFlow whether to call StartFlow first
+ * @param log the sender's log
+ */
+void
+SendSecondFlow(Flow* flow, uint32_t bytes, bool startFlow, SenderLog* log)
+{
+    log->stateAtReuse = log->state;
+    auto minTcp = DynamicCast<PfabricMinTcpSocket>(flow->sender);
+    if (startFlow && minTcp)
+    {
+        minTcp->StartFlow();
+    }
+    else if (startFlow)
+    {
+        DynamicCast<PfabricBaselineTcpSocket>(flow->sender)->StartFlow();
+    }
+    flow->sender->Send(Create<Packet>(bytes));
+}
+
+/**
+ * A reused connection starts its next flow as a new connection would: a 100-segment flow grows
+ * the window far past 12 segments; once it is acknowledged, StartFlow and a second flow of 60
+ * segments (+ 7 bytes) on the same connection send exactly 12 segments before the second flow's
+ * first ACK, and under MinTCP each carries the second flow's size + 10 (the send buffer holds
+ * only the new flow). DCTCP with a marking threshold of one packet ends the first flow in CWR
+ * (its last ACKs echo marks): StartFlow ends CWR too, so that the second flow's first ACK does
+ * not set the window to the first flow's ssthresh, and the window stays within slow start's
+ * reach. The control, without StartFlow, bursts the grown window.
+ */
+class ReusedConnectionTest : public TestCase
+{
+  public:
+    /**
+     * @param scheme pfabric, tcp or dctcp
+     * @param startFlow whether the second flow is started with StartFlow
+     */
+    ReusedConnectionTest(const std::string& scheme, bool startFlow)
+        : TestCase(scheme + (startFlow ? ": a reused connection starts its next flow with the "
+                                         "initial window (StartFlow)"
+                                       : ": without StartFlow, a reused connection bursts its "
+                                         "grown window (control)")),
+          m_scheme(scheme),
+          m_startFlow(startFlow)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // DCTCP: one initial window, all of it sent before the first ACK echoes a mark, so that
+        // CWR's recovery point is the flow's end and the last ACK does not pass it.
+        const uint32_t first = (m_scheme == "dctcp" ? 12 : 100) * MSS;
+        const uint32_t second = 60 * MSS + 7;
+        const Time reuseAt = MilliSeconds(2);
+        Bed bed(2, m_scheme);
+        // The window alone: host pacing would spread it at line rate, over more than an RTT.
+        bed.scheme.SetSocketFactoryAttribute("HostPacing", BooleanValue(false));
+        if (m_scheme == "dctcp")
+        {
+            // Every packet queued behind another is marked: the first flow's last ACKs echo.
+            bed.scheme.SetQueueDiscAttribute("MinTh", DoubleValue(1));
+            bed.scheme.SetQueueDiscAttribute("MaxTh", DoubleValue(1));
+        }
+        else
+        {
+            // No loss at the sender's own NIC: the first flow's window grows unchecked.
+            bed.scheme.SetQueueDiscAttribute("MaxSize", QueueSizeValue(QueueSize("1000p")));
+        }
+        bed.Install();
+        Flow* flow = bed.Add(FlowOf(first));
+        SenderLog log;
+        flow->sender->TraceConnectWithoutContext("CongestionWindow",
+                                                 MakeBoundCallback(&LogWindow, &log));
+        flow->sender->TraceConnectWithoutContext("CongState", MakeBoundCallback(&LogState, &log));
+        Simulator::Schedule(reuseAt, &SendSecondFlow, flow, second, m_startFlow, &log);
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(flow->fct.IsStrictlyPositive(), true, "the first flow completed");
+        NS_TEST_ASSERT_MSG_LT(flow->fct, reuseAt - FLOW_START, "... before the second started");
+        uint32_t grown = 0;
+        for (const auto& [at, window] : log.windows)
+        {
+            if (at < reuseAt)
+            {
+                grown = std::max(grown, window);
+            }
+        }
+        if (m_scheme != "dctcp")
+        {
+            NS_TEST_ASSERT_MSG_GT(grown, 24 * MSS, "the first flow grew the window");
+        }
+        else
+        {
+            NS_TEST_ASSERT_MSG_EQ(log.stateAtReuse,
+                                  TcpSocketState::CA_CWR,
+                                  "the first flow ended in CWR");
+        }
+
+        // The second flow's data (sequence 1 + first onwards) and ACKs.
+        std::vector<Segment> data;
+        for (const auto& s : DataOf(flow->sent))
+        {
+            if (s.at >= reuseAt)
+            {
+                data.push_back(s);
+            }
+        }
+        Time firstAck = Seconds(-1);
+        bool completed = false;
+        for (const auto& [at, ack] : flow->acksIn)
+        {
+            if (at >= reuseAt && ack > 1 + first && firstAck.IsNegative())
+            {
+                firstAck = at;
+            }
+            completed = completed || ack == 1 + first + second;
+        }
+        NS_TEST_ASSERT_MSG_EQ(data.empty(), false, "the second flow was sent");
+        NS_TEST_ASSERT_MSG_EQ(data.front().seq, 1 + first, "sequence numbers continue");
+        NS_TEST_ASSERT_MSG_EQ(firstAck.IsPositive(), true, "the second flow was acknowledged");
+        auto before = std::count_if(data.begin(), data.end(), [firstAck](const Segment& s) {
+            return s.at < firstAck;
+        });
+        if (!m_startFlow)
+        {
+            NS_TEST_ASSERT_MSG_GT(before, 24, "the grown window burst");
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(before, 12, "segments sent before the second flow's first ACK");
+        for (int i = 0; i < 12; ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(data[i].bytes, MSS, "a full segment");
+            NS_TEST_ASSERT_MSG_EQ(data[i].retransmit, false, "a first transmission");
+            if (m_scheme == "pfabric")
+            {
+                NS_TEST_ASSERT_MSG_EQ(data[i].priority,
+                                      uint64_t{second} + 10,
+                                      "the new flow's size + offset");
+            }
+        }
+        for (const auto& [at, window] : log.windows)
+        {
+            if (at >= reuseAt)
+            {
+                // Slow start from 12 segments grows by at most one segment per segment acked.
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(window, 12 * MSS + second, "window within reach");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(completed, true, "the second flow completed");
+        NS_TEST_ASSERT_MSG_EQ(flow->delivered, uint64_t{first} + second, "both flows delivered");
+        if (auto minTcp = bed.MinTcp(0))
+        {
+            NS_TEST_ASSERT_MSG_EQ(minTcp->GetConsecutiveTimeouts(), 0, "timeout count fresh");
+            NS_TEST_ASSERT_MSG_EQ(minTcp->IsProbing(), false, "not probing");
+        }
+    }
+
+    std::string m_scheme; //!< the scheme
+    bool m_startFlow;     //!< whether StartFlow is called
+};
+
 /**
  * PfabricSchemeHelper puts every preset number where it belongs: the scheme's queue disc with the
  * preset's size on every device of every node, host NICs included, and a socket factory with the
@@ -1093,6 +1281,10 @@ MakeTransportTestCases()
             new ShortFlowPreemptionTest,
             new NeverGivesUpTest,
             new BaselineFastRetransmitTest,
+            new ReusedConnectionTest("pfabric", true),
+            new ReusedConnectionTest("tcp", true),
+            new ReusedConnectionTest("dctcp", true),
+            new ReusedConnectionTest("pfabric", false),
             new SchemeInstallTest};
 }
 
