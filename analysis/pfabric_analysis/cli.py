@@ -119,65 +119,56 @@ def main(argv: list[str] | None = None) -> int:
     neck.add_argument("--reuse", action="store_true",
                       help="compare the runs already in --out, simulating nothing")
     args = parser.parse_args(argv)
-    if args.command == "bottleneck":
-        from pfabric_analysis import bottleneck
+    try:
+        return run_command(args)
+    except AnalysisError as error:
+        print(f"pfabric-analysis: error: {error}", file=sys.stderr)
+        return 1
 
-        try:
-            return bottleneck.main(args)
-        except AnalysisError as error:
-            print(f"pfabric-analysis: error: {error}", file=sys.stderr)
-            return 1
+
+def run_command(args: argparse.Namespace) -> int:
+    """Carry out one sub-command; bad input raises AnalysisError. Modules that pull in
+    matplotlib or Dask are imported only by the commands that need them."""
     if args.command == "versions":
         for name, version in versions().items():
             print(f"{name} {version}")
         return 0
+    if args.command == "bottleneck":
+        from pfabric_analysis import bottleneck
+
+        return bottleneck.main(args)
     if args.command in ("sweep", "reproduce"):
         from pfabric_analysis import reproduce
 
-        try:
-            return reproduce.main(args)
-        except AnalysisError as error:
-            print(f"pfabric-analysis: error: {error}", file=sys.stderr)
-            return 1
+        return reproduce.main(args)
     if args.command == "figures":
-        from pfabric_analysis.figures import write_figures  # matplotlib only when drawing
+        from pfabric_analysis.figures import write_figures
 
-        try:
-            written = write_figures(args.sweep, args.out or args.sweep / "figures", args.kb)
-        except AnalysisError as error:
-            print(f"pfabric-analysis: error: {error}", file=sys.stderr)
-            return 1
-        for path in written:
+        for path in write_figures(args.sweep, args.out or args.sweep / "figures", args.kb):
             print(f"wrote {path}")
         return 0
-    if args.command in ("ideal", "ideal-bench"):
+    if args.command == "ideal":
         from pfabric_analysis import ideal as scheduler
 
-        try:
-            if args.command == "ideal":
-                result = scheduler.run_ideal(args.flow_list, args.like, args.out, args.force,
-                                             args.rate_bps, args.segment_bytes,
-                                             args.overhead_bytes, scheduler.command_line())
-                print(f"ideal: {len(result.finish_s)} flows, {result.events} events, "
-                      f"{result.preemptions} preemptions -> {args.out}")
-            else:
-                figures = scheduler.bench(args.flows, args.load, args.hosts, args.seed,
-                                          args.cdf or scheduler.default_cdf())
-                print(f"ideal-bench: {args.hosts} hosts, load {args.load}, seed {args.seed}")
-                for name in ("flows", "events", "preemptions", "peak_active"):
-                    print(f"{name} {figures[name]}")
-                print(f"wall time {figures['wall_time_s']:.3f} s")
-                print(f"flows/s {figures['flows_per_s']:.0f}")
-        except AnalysisError as error:
-            print(f"pfabric-analysis: error: {error}", file=sys.stderr)
-            return 1
+        result = scheduler.run_ideal(args.flow_list, args.like, args.out, args.force,
+                                     args.rate_bps, args.segment_bytes, args.overhead_bytes,
+                                     scheduler.command_line())
+        print(f"ideal: {len(result.finish_s)} flows, {result.events} events, "
+              f"{result.preemptions} preemptions -> {args.out}")
         return 0
-    try:
-        runs = [read_run(directory) for directory in args.runs]
-        check_poolable(runs)
-    except AnalysisError as error:
-        print(f"pfabric-analysis: error: {error}", file=sys.stderr)
-        return 1
+    if args.command == "ideal-bench":
+        from pfabric_analysis import ideal as scheduler
+
+        figures = scheduler.bench(args.flows, args.load, args.hosts, args.seed,
+                                  args.cdf or scheduler.default_cdf())
+        print(f"ideal-bench: {args.hosts} hosts, load {args.load}, seed {args.seed}")
+        for name in ("flows", "events", "preemptions", "peak_active"):
+            print(f"{name} {figures[name]}")
+        print(f"wall time {figures['wall_time_s']:.3f} s")
+        print(f"flows/s {figures['flows_per_s']:.0f}")
+        return 0
+    runs = [read_run(directory) for directory in args.runs]
+    check_poolable(runs)
     import pandas as pd
 
     table = summarize(pd.concat([run.fct for run in runs], ignore_index=True), kb=args.kb)
@@ -186,7 +177,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.csv:
         table.to_csv(args.csv, index=False)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
