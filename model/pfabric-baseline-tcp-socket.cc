@@ -6,7 +6,7 @@
 
 #include "pfabric-baseline-tcp-socket.h"
 
-#include "pfabric-host-pacing.h"
+#include "pfabric-socket-state.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -79,18 +79,7 @@ PfabricBaselineTcpSocket::StartFlow()
     NS_ABORT_MSG_IF(m_txBuffer->Size() > 0,
                     "PfabricBaselineTcpSocket::StartFlow: the previous flow is not fully "
                     "acknowledged; a connection carries one flow at a time");
-    // ns-3 leaves a congestion state (here: DCTCP's CWR) only when an ACK passes its recovery
-    // point, setting the window to ssthresh, reset below to its initial value (no limit): end
-    // it here.
-    if (m_tcb->m_congState != TcpSocketState::CA_OPEN)
-    {
-        m_congestionControl->CongestionStateSet(m_tcb, TcpSocketState::CA_OPEN);
-        m_tcb->m_congState = TcpSocketState::CA_OPEN;
-    }
-    // What ns-3 sets when the handshake completes: every flow starts with the initial window.
-    m_tcb->m_cWnd = m_tcb->m_initialCWnd * m_tcb->m_segmentSize;
-    m_tcb->m_cWndInfl = m_tcb->m_cWnd;
-    m_tcb->m_ssThresh = m_tcb->m_initialSsThresh;
+    pfabric::RestartWindow(m_tcb, m_congestionControl);
     m_dupAckCount = 0;
     m_recoverActive = false;
     // Nothing is outstanding, so no timer should run; one left over would fire into the new

@@ -5,12 +5,12 @@ only when PFABRIC_BUILD_DIR is set."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from programs import bin_dir  # noqa: F401 (a fixture)
 
 from pfabric_analysis.bottleneck import (FIRST_START_S, BottleneckSpec, all_to_one_flows,
                                          compare, format_table, measured_response, reported,
@@ -153,14 +153,6 @@ def test_missing_programs_and_missing_runs_are_one_line_errors(tmp_path: Path, c
     assert main(["bottleneck", f"--out={tmp_path}/b", "--reuse"]) == 1
     error = capsys.readouterr().err
     assert "flows.csv: missing" in error and error.count("\n") == 1
-
-
-@pytest.fixture
-def bin_dir() -> Path:
-    build = os.environ.get("PFABRIC_BUILD_DIR")
-    if not build:
-        pytest.skip("needs the build: run through ./pfabric test")
-    return Path(build) / "bin"
 
 
 def test_end_to_end_on_a_small_star(bin_dir: Path, tmp_path: Path) -> None:

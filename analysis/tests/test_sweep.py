@@ -3,12 +3,12 @@ cluster. The end-to-end tests run the real programs on a 4-host star (PFABRIC_BU
 
 from __future__ import annotations
 
-import os
 import stat
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from programs import bin_dir  # noqa: F401 (a fixture)
 
 from pfabric_analysis.cli import main
 from pfabric_analysis.runs import AnalysisError
@@ -26,14 +26,6 @@ STAR = (("hosts", "4"), ("topology", "star"))
 
 def spec(schemes=("pfabric", "tcp", "ideal"), loads=(0.3, 0.6), runs=(1,)) -> SweepSpec:
     return SweepSpec(("websearch",), schemes, loads, runs, (("websearch", 12),), 1, STAR)
-
-
-@pytest.fixture
-def bin_dir() -> Path:
-    build = os.environ.get("PFABRIC_BUILD_DIR")
-    if not build:
-        pytest.skip("needs the build: run through ./pfabric test")
-    return Path(build) / "bin"
 
 
 def test_knobs_and_flows_are_parsed_and_checked() -> None:

@@ -4,17 +4,22 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef PFABRIC_HOST_PACING_H
-#define PFABRIC_HOST_PACING_H
+#ifndef PFABRIC_SOCKET_STATE_H
+#define PFABRIC_SOCKET_STATE_H
 
 #include "ns3/data-rate.h"
 #include "ns3/ptr.h"
+#include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-socket-state.h"
 
 #include <cstdint>
 
 namespace ns3
 {
+/**
+ * State changes shared by PfabricMinTcpSocket and PfabricBaselineTcpSocket, two separate
+ * TcpSocketBase subclasses: host pacing and the restart of a reused connection.
+ */
 namespace pfabric
 {
 
@@ -48,7 +53,20 @@ KeepLineRatePacing(TcpSocketState& tcb)
     }
 }
 
+/**
+ * @brief Give the next flow on an idle connection the congestion state of a fresh one: CA_OPEN,
+ * the initial window and the initial ssthresh (what ns-3 sets when a handshake completes).
+ *
+ * ns-3 leaves a congestion state (e.g. DCTCP's CWR, which a flow often ends in) only when an ACK
+ * passes its recovery point, and then sets the window to ssthresh, which this resets to its
+ * initial value (no limit): the state is ended here instead.
+ *
+ * @param tcb the socket's state
+ * @param congestion its congestion control, told of the return to CA_OPEN
+ */
+void RestartWindow(Ptr<TcpSocketState> tcb, Ptr<TcpCongestionOps> congestion);
+
 } // namespace pfabric
 } // namespace ns3
 
-#endif /* PFABRIC_HOST_PACING_H */
+#endif /* PFABRIC_SOCKET_STATE_H */

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "pfabric-host-pacing.h"
+#include "pfabric-socket-state.h"
 
 #include "ns3/abort.h"
 
@@ -27,6 +27,19 @@ PaceAtLineRate(Ptr<TcpSocketState> tcb, DataRate rate, uint32_t overheadBytes)
     tcb->m_paceInitialWindow = true;
     tcb->m_maxPacingRate = DataRate(payloadRate);
     tcb->m_pacingRate = DataRate(payloadRate);
+}
+
+void
+RestartWindow(Ptr<TcpSocketState> tcb, Ptr<TcpCongestionOps> congestion)
+{
+    if (tcb->m_congState != TcpSocketState::CA_OPEN)
+    {
+        congestion->CongestionStateSet(tcb, TcpSocketState::CA_OPEN);
+        tcb->m_congState = TcpSocketState::CA_OPEN;
+    }
+    tcb->m_cWnd = tcb->m_initialCWnd * tcb->m_segmentSize;
+    tcb->m_cWndInfl = tcb->m_cWnd;
+    tcb->m_ssThresh = tcb->m_initialSsThresh;
 }
 
 } // namespace pfabric
