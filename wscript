@@ -27,6 +27,7 @@ def build(bld):
         'model/pfabric-preset.cc',
         'model/pfabric-priority-tag.cc',
         'model/pfabric-queue-disc.cc',
+        'model/pfabric-tcp-demux.cc',
         'model/pfabric-tcp-socket-factory.cc',
         'model/pfabric-transport-ports.cc',
     ]
@@ -73,6 +74,7 @@ def build(bld):
         'model/pfabric-preset.h',
         'model/pfabric-priority-tag.h',
         'model/pfabric-queue-disc.h',
+        'model/pfabric-tcp-demux.h',
         'model/pfabric-tcp-socket-factory.h',
         'model/pfabric-transport-ports.h',
     ]

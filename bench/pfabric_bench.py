@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The pfabric benchmark: fixed, seeded scenarios, timed, written as one JSON file.
 
-    ./pfabric bench [--quick] [--only NAME[,NAME]] [--out FILE.json]
+    ./pfabric bench [--quick] [--only NAME[,NAME]] [--out FILE.json] [--bin-dir DIR]
 
 Scenarios (--list prints them with their sizes):
 
@@ -269,9 +269,17 @@ class Context:
     size: str
     work: Path
     say: Callable[[str], None]
+    bin_dir: Path | None = None
     runs_printed: list[dict[str, Any]] = field(default_factory=list)
 
     def program(self, name: str) -> str:
+        if self.bin_dir is not None:
+            from pfabric_analysis.runs import AnalysisError
+            from pfabric_analysis.sweep import find_program
+            try:
+                return str(find_program(self.bin_dir, name))
+            except AnalysisError as error:
+                raise BenchError(str(error)) from None
         path = self.build / "bin" / name
         if not path.exists():
             raise BenchError(f"{path} not found: build first (./pfabric build)")
@@ -496,7 +504,29 @@ def machine_info() -> dict[str, Any]:
             "python": platform.python_version(), "load_average_start": os.getloadavg()}
 
 
-def software_info(build: Path) -> dict[str, Any]:
+def software_info(build: Path, bin_dir: Path | None = None) -> dict[str, Any]:
+    """The build whose programs run: the standalone build, or --bin-dir's (an ns-3 tree's
+    build/, whose program names say the ns-3 version and profile: ns3.37-NAME-optimized)."""
+    common = {"module_version": (ROOT / "VERSION").read_text().strip(),
+              "git_commit": command_output(["git", "rev-parse", "HEAD"]),
+              "git_dirty": bool(command_output(["git", "status", "--porcelain",
+                                                "--untracked-files=no"]))}
+    if bin_dir is not None:
+        programs = sorted(bin_dir.rglob("*pfabric-websearch*"))
+        named = re.fullmatch(r"ns(3\.\d+)-pfabric-websearch-(\w+)", programs[0].name) \
+            if programs else None
+        # ns-3's own CMake keeps its cache beside build/, in cmake-cache/
+        cache = cmake_cache(bin_dir.parent / "cmake-cache")
+        build_type = cache.get("CMAKE_BUILD_TYPE")
+        return common | {
+            "ns3_version": named.group(1) if named else None,
+            "bin_dir": str(bin_dir),
+            "ns3_profile": named.group(2) if named else None,
+            "build_type": build_type,
+            "cxx_flags": cache.get(f"CMAKE_CXX_FLAGS_{build_type.upper()}") if build_type
+            else None,
+            "compiler": cache.get("CMAKE_CXX_COMPILER"),
+        }
     cache = cmake_cache(build)
     try:
         from importlib.metadata import version
@@ -505,17 +535,14 @@ def software_info(build: Path) -> dict[str, Any]:
         ns3 = None
     compiler = cache.get("CMAKE_CXX_COMPILER")
     build_type = cache.get("CMAKE_BUILD_TYPE")
-    return {
+    return common | {
         "ns3_version": ns3,
-        "module_version": (ROOT / "VERSION").read_text().strip(),
         "build_dir": str(build),
         "build_type": build_type,
         "cxx_flags": cache.get(f"CMAKE_CXX_FLAGS_{build_type.upper()}") if build_type else None,
         "sanitize": cache.get("PFABRIC_SANITIZE"),
         "compiler": (command_output([compiler, "--version"]) or "").split("\n")[0] or compiler
         if compiler else None,
-        "git_commit": command_output(["git", "rev-parse", "HEAD"]),
-        "git_dirty": bool(command_output(["git", "status", "--porcelain", "--untracked-files=no"])),
     }
 
 
@@ -548,6 +575,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="results (default results/bench/<UTC time>.json)")
     parser.add_argument("--build-dir", type=Path, default=ROOT / "build",
                         help="the build with bin/ (default build/)")
+    parser.add_argument("--bin-dir", type=Path, metavar="DIR",
+                        help="run the programs of another build instead, e.g. an ns-3 tree's "
+                        "build/ with the optimized profile (what long sweeps should use)")
     parser.add_argument("--work-dir", type=Path,
                         help="keep the runs' directories here (default: a temporary one, removed)")
     parser.add_argument("--list", action="store_true", help="print the scenarios and stop")
@@ -572,16 +602,24 @@ def main(argv: list[str]) -> int:
     def say(message: str) -> None:
         print(message, flush=True)
 
+    bin_dir = args.bin_dir.resolve() if args.bin_dir else None
+    if bin_dir is not None:
+        if not bin_dir.is_dir():
+            raise BenchError(f"--bin-dir {args.bin_dir}: no such directory")
+        # a wrong --bin-dir fails here, in one line, not in every scenario
+        Context(build=bin_dir, size=args.size, work=bin_dir, say=say,
+                bin_dir=bin_dir).program("pfabric-websearch")
     started = dt.datetime.now(dt.timezone.utc)
     out = args.out or ROOT / "results" / "bench" / f"{started:%Y%m%dT%H%M%SZ}.json"
     work = args.work_dir or Path(tempfile.mkdtemp(prefix="pfabric-bench-"))
-    ctx = Context(build=args.build_dir.resolve(), size=args.size, work=work.resolve(), say=say)
+    ctx = Context(build=args.build_dir.resolve(), size=args.size, work=work.resolve(), say=say,
+                  bin_dir=bin_dir)
     machine = machine_info()
     document: dict[str, Any] = {
         "benchmark": "pfabric-bench", "schema": SCHEMA, "size": args.size,
         "started": started.isoformat(timespec="seconds"), "finished": None, "complete": False,
         "scenarios_requested": list(args.only), "machine": machine,
-        "software": software_info(ctx.build), "scenarios": {},
+        "software": software_info(ctx.build, bin_dir), "scenarios": {},
     }
     busy = machine["load_average_start"][0]
     say(f"pfabric bench ({args.size}): {', '.join(args.only)}; {machine['cpu_model']}, "

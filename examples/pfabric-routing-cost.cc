@@ -20,10 +20,10 @@
 // 5 us on average (about 1.6 Gb/s per host; the same list for both). Each host schedules its
 // next send when it sends, so the event queue stays small. The example prints, for each, the
 // wall-clock time of Simulator::Run (best of --repeat), the switch hops, and the time per hop,
-// and the packet hops (every transmission by every device, hosts' included: the "PhyTxBegin"
-// trace), the events and the time per packet hop; --json prints the same, with the processor
-// time of Simulator::Run (least of --repeat, less sensitive to a busy machine), as one JSON
-// object.
+// and the packet hops (every transmission by every device, hosts' included: what left the
+// devices' transmit queues), the events and the time per packet hop; --json prints the same, with
+// the processor time of Simulator::Run (least of --repeat, less sensitive to a busy machine), as
+// one JSON object.
 //
 //   ./pfabric run pfabric-routing-cost -- --k=8 --packetsPerHost=1000
 //   ./pfabric run pfabric-routing-cost -- --k=8 --queueDiscs --json
@@ -148,16 +148,6 @@ CountReceived(uint64_t* received, Ptr<Socket> socket)
     }
 }
 
-/**
- * @brief Device trace "PhyTxBegin": count a packet hop.
- * @param hops the counter
- */
-void
-CountHop(uint64_t* hops, Ptr<const Packet>)
-{
-    ++*hops;
-}
-
 /// UDP payload of every packet.
 constexpr uint32_t PAYLOAD_BYTES = 1000;
 
@@ -228,13 +218,7 @@ RunTraffic(const NodeContainer& hosts,
         senders[host].socket = socket;
         senders[host].tag = tag;
     }
-    for (auto device = devices.Begin(); device != devices.End(); ++device)
-    {
-        bool connected = (*device)->TraceConnectWithoutContext(
-            "PhyTxBegin",
-            MakeBoundCallback(&CountHop, &measured.packetHops));
-        NS_ABORT_MSG_UNLESS(connected, "pfabric-routing-cost: a device without PhyTxBegin");
-    }
+    const uint64_t transmissionsBefore = PfabricFabricHelper::CountTransmissions(devices);
     for (const Send& send : traffic) // in time order per host
     {
         senders[send.from].to.emplace_back(addresses[send.to], port);
@@ -255,6 +239,7 @@ RunTraffic(const NodeContainer& hosts,
     measured.wallS = wall.count();
     measured.simulatedS = Simulator::Now().GetSeconds();
     measured.events = Simulator::GetEventCount();
+    measured.packetHops = PfabricFabricHelper::CountTransmissions(devices) - transmissionsBefore;
     Simulator::Destroy();
     return measured;
 }

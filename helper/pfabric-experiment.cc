@@ -12,6 +12,7 @@
 #include "pfabric-single-switch-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
@@ -225,6 +226,7 @@ PfabricExperiment::PfabricExperiment(const std::string& workload)
       m_wallStart(0),
       m_events(0),
       m_packetHops(0),
+      m_transmissionsBefore(0),
       m_bytesReceived(0),
       m_rssEvery(1)
 {
@@ -282,6 +284,11 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
                  "give a flow an idle connection of its host pair (its earlier flow completed) "
                  "when there is one; 0: a new connection for every flow",
                  m_p.reuseConnections);
+    cmd.AddValue("hash-demux",
+                 "find the socket of an arriving segment in a hash table of connections "
+                 "(PfabricTcpDemux); 0: ns-3's linear search over the host's endpoints (same "
+                 "results, slower when hosts hold many connections)",
+                 m_p.hashDemux);
 }
 
 std::string
@@ -490,6 +497,7 @@ PfabricExperiment::Prepare(std::string* error)
     {
         m_scheme->SetSocketFactoryAttribute("Rto", TimeValue(Time(m_p.rto)));
     }
+    m_scheme->SetSocketFactoryAttribute("HashDemux", BooleanValue(m_p.hashDemux));
     return true;
 }
 
@@ -631,12 +639,6 @@ PfabricExperiment::SampleRss()
 }
 
 void
-PfabricExperiment::CountHop(uint64_t* hops, Ptr<const Packet>)
-{
-    ++*hops;
-}
-
-void
 PfabricExperiment::Progress()
 {
     double now = WallSeconds();
@@ -688,15 +690,7 @@ PfabricExperiment::Run(std::string* error)
     }
 
     // Every transmission by every device of the fabric, hosts' and switches'.
-    m_packetHops = 0;
-    NetDeviceContainer devices = m_fabric->GetDevices();
-    for (auto device = devices.Begin(); device != devices.End(); ++device)
-    {
-        bool connected = (*device)->TraceConnectWithoutContext(
-            "PhyTxBegin",
-            MakeBoundCallback(&PfabricExperiment::CountHop, &m_packetHops));
-        NS_ABORT_MSG_UNLESS(connected, "PfabricExperiment: a fabric device without PhyTxBegin");
-    }
+    m_transmissionsBefore = PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices());
 
     const Time lead = MicroSeconds(m_p.connectLeadUs);
     m_states.clear();
@@ -720,6 +714,8 @@ PfabricExperiment::Run(std::string* error)
     Simulator::Run();
     m_endTime = Simulator::Now();
     m_events = Simulator::GetEventCount();
+    m_packetHops =
+        PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices()) - m_transmissionsBefore;
     if (m_done < m_states.size())
     {
         SampleRss(); // stopped by the safety limit
@@ -804,7 +800,8 @@ PfabricExperiment::MetaJson() const
     out << "    \"run\": " << m_p.run << ",\n";
     out << "    \"maxSimTime\": " << Number(m_p.maxSimTime) << ",\n";
     out << "    \"connectLeadUs\": " << Number(m_p.connectLeadUs) << ",\n";
-    out << "    \"reuse-connections\": " << (m_p.reuseConnections ? "true" : "false") << "\n";
+    out << "    \"reuse-connections\": " << (m_p.reuseConnections ? "true" : "false") << ",\n";
+    out << "    \"hash-demux\": " << (m_p.hashDemux ? "true" : "false") << "\n";
     out << "  },\n";
     out << "  \"workload\": " << JsonString(m_p.workload) << ",\n";
     out << "  \"cdf_file\": " << JsonString(m_sizes.GetPath()) << ",\n";

@@ -49,11 +49,12 @@ namespace ns3
  * events, packet hops, peak memory and its growth, connections opened, bytes received), each
  * written to a temporary name and renamed.
  *
- * Cost counters: packet_hops counts every transmission by every device of the fabric (the
- * "PhyTxBegin" trace of each point-to-point device: data, ACKs and handshakes, at hosts and
- * switches alike); rss_samples records the peak resident memory so far before the run, each
- * time another hundredth of the flows has completed and, if flows are left unfinished, at the
- * end, as [simulated_s, flows_done, rss_bytes, wall_s] (wall_s: since Run began).
+ * Cost counters: packet_hops counts every transmission by every device of the fabric (what
+ * left the transmit queues of its point-to-point devices, PfabricFabricHelper::
+ * CountTransmissions: data, ACKs and handshakes, at hosts and switches alike); rss_samples records
+ * the peak resident memory so far before the run, each time another hundredth of the flows has
+ * completed and, if flows are left unfinished, at the end, as [simulated_s, flows_done, rss_bytes,
+ * wall_s] (wall_s: since Run began).
  */
 class PfabricExperiment
 {
@@ -87,6 +88,7 @@ class PfabricExperiment
         double maxSimTime = 100;          //!< safety limit on simulated time, seconds
         double connectLeadUs = 1000;      //!< connections open this long before their flow
         bool reuseConnections = true;     //!< hand idle connections to later flows of the pair
+        bool hashDemux = true;            //!< sockets found through PfabricTcpDemux
     };
 
     /// One flow's outcome.
@@ -213,11 +215,6 @@ class PfabricExperiment
     void Progress();
     /// Append the peak resident memory so far to m_rssSamples.
     void SampleRss();
-    /**
-     * @brief Device trace "PhyTxBegin": one more packet hop.
-     * @param hops the counter
-     */
-    static void CountHop(uint64_t* hops, Ptr<const Packet>);
     /// @return the fct.csv text
     std::string FctCsv() const;
     /// @return the meta.json text
@@ -241,9 +238,10 @@ class PfabricExperiment
     Time m_endTime;                                   //!< simulated time at the end
     uint64_t m_events;                                //!< events executed
     uint64_t m_packetHops;                            //!< transmissions by fabric devices
-    uint64_t m_bytesReceived;                         //!< bytes read by every receiver
-    uint32_t m_rssEvery;                              //!< flows completed between samples
-    std::vector<RssSample> m_rssSamples;              //!< memory over the run
+    uint64_t m_transmissionsBefore;      //!< CountTransmissions of the fabric when the run started
+    uint64_t m_bytesReceived;            //!< bytes read by every receiver
+    uint32_t m_rssEvery;                 //!< flows completed between samples
+    std::vector<RssSample> m_rssSamples; //!< memory over the run
 
     /// Every connection opened, in the order opened.
     std::vector<std::unique_ptr<Connection>> m_connections;

@@ -13,6 +13,8 @@
 #include "ns3/pfabric-fabric-routing.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/point-to-point-helper.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/queue.h"
 
 #include <algorithm>
 
@@ -171,6 +173,21 @@ PfabricFabricHelper::RoutingOf(Ptr<Node> node)
         DynamicCast<PfabricFabricRouting>(node->GetObject<Ipv4>()->GetRoutingProtocol());
     NS_ASSERT_MSG(routing, "fabric: node " << node->GetId() << " has no PfabricFabricRouting");
     return routing;
+}
+
+uint64_t
+PfabricFabricHelper::CountTransmissions(const NetDeviceContainer& devices)
+{
+    uint64_t transmissions = 0;
+    for (auto device = devices.Begin(); device != devices.End(); ++device)
+    {
+        Ptr<PointToPointNetDevice> p2p = DynamicCast<PointToPointNetDevice>(*device);
+        NS_ABORT_MSG_UNLESS(p2p,
+                            "fabric: CountTransmissions of a device that is not point-to-point");
+        Ptr<Queue<Packet>> queue = p2p->GetQueue();
+        transmissions += queue->GetTotalReceivedPackets() - queue->GetNPackets();
+    }
+    return transmissions;
 }
 
 NodeContainer

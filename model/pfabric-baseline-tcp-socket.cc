@@ -44,6 +44,7 @@ PfabricBaselineTcpSocket::PfabricBaselineTcpSocket()
 
 PfabricBaselineTcpSocket::PfabricBaselineTcpSocket(const PfabricBaselineTcpSocket& sock)
     : TcpSocketBase(sock),
+      PfabricTcpDemux::Connection(sock),
       m_minDupAckThreshold(sock.m_minDupAckThreshold),
       m_dupAckWindowFraction(sock.m_dupAckWindowFraction),
       m_timeouts(0)
@@ -118,6 +119,33 @@ Ptr<TcpSocketBase>
 PfabricBaselineTcpSocket::Fork()
 {
     return CopyObject<PfabricBaselineTcpSocket>(this);
+}
+
+int
+PfabricBaselineTcpSocket::Connect(const Address& address)
+{
+    int result = TcpSocketBase::Connect(address);
+    if (result == 0)
+    {
+        JoinDemux();
+    }
+    return result;
+}
+
+void
+PfabricBaselineTcpSocket::CompleteFork(Ptr<Packet> p,
+                                       const TcpHeader& tcpHeader,
+                                       const Address& fromAddress,
+                                       const Address& toAddress)
+{
+    TcpSocketBase::CompleteFork(p, tcpHeader, fromAddress, toAddress);
+    JoinDemux();
+}
+
+Ipv4EndPoint*
+PfabricBaselineTcpSocket::GetDemuxEndPoint() const
+{
+    return m_endPoint;
 }
 
 void

@@ -8,6 +8,7 @@
 #define PFABRIC_BASELINE_TCP_SOCKET_H
 
 #include "ns3/data-rate.h"
+#include "ns3/pfabric-tcp-demux.h"
 #include "ns3/tcp-socket-base.h"
 
 #include <cstdint>
@@ -29,7 +30,7 @@ namespace ns3
  * Created and configured by PfabricTcpSocketFactory (see there for why the attributes live on
  * the factory).
  */
-class PfabricBaselineTcpSocket : public TcpSocketBase
+class PfabricBaselineTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connection
 {
   public:
     /**
@@ -85,8 +86,20 @@ class PfabricBaselineTcpSocket : public TcpSocketBase
      */
     void SetPacingLineRate(DataRate rate, uint32_t overheadBytes);
 
+    /**
+     * @brief Connect, then register the connection with the node's PfabricTcpDemux.
+     * @param address the peer
+     * @return 0 on success, -1 on error (as TcpSocketBase::Connect)
+     */
+    int Connect(const Address& address) override;
+
   protected:
     Ptr<TcpSocketBase> Fork() override;
+    void CompleteFork(Ptr<Packet> p,
+                      const TcpHeader& tcpHeader,
+                      const Address& fromAddress,
+                      const Address& toAddress) override;
+    Ipv4EndPoint* GetDemuxEndPoint() const override;
     void ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader) override;
     void ReTxTimeout() override;
     uint32_t SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck) override;

@@ -51,6 +51,7 @@ PfabricMinTcpSocket::PfabricMinTcpSocket()
 
 PfabricMinTcpSocket::PfabricMinTcpSocket(const PfabricMinTcpSocket& sock)
     : TcpSocketBase(sock),
+      PfabricTcpDemux::Connection(sock),
       m_fixedRto(sock.m_fixedRto),
       m_maxWindow(sock.m_maxWindow),
       m_probeAfterTimeouts(sock.m_probeAfterTimeouts),
@@ -188,6 +189,33 @@ Ptr<TcpSocketBase>
 PfabricMinTcpSocket::Fork()
 {
     return CopyObject<PfabricMinTcpSocket>(this);
+}
+
+int
+PfabricMinTcpSocket::Connect(const Address& address)
+{
+    int result = TcpSocketBase::Connect(address);
+    if (result == 0)
+    {
+        JoinDemux();
+    }
+    return result;
+}
+
+void
+PfabricMinTcpSocket::CompleteFork(Ptr<Packet> p,
+                                  const TcpHeader& tcpHeader,
+                                  const Address& fromAddress,
+                                  const Address& toAddress)
+{
+    TcpSocketBase::CompleteFork(p, tcpHeader, fromAddress, toAddress);
+    JoinDemux();
+}
+
+Ipv4EndPoint*
+PfabricMinTcpSocket::GetDemuxEndPoint() const
+{
+    return m_endPoint;
 }
 
 uint32_t

@@ -9,6 +9,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
+#include "ns3/pfabric-tcp-demux.h"
 #include "ns3/tcp-socket-base.h"
 
 #include <cstdint>
@@ -42,7 +43,7 @@ namespace ns3
  * 3.44 reports a TcpSocketBase subclass's TypeId as TcpSocketBase's, hiding its attributes, and
  * from 3.45 that cannot be overridden) and configures each socket through the setters below.
  */
-class PfabricMinTcpSocket : public TcpSocketBase
+class PfabricMinTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connection
 {
   public:
     /**
@@ -151,8 +152,20 @@ class PfabricMinTcpSocket : public TcpSocketBase
      */
     uint64_t GetSegmentPriority(uint32_t payloadBytes) const;
 
+    /**
+     * @brief Connect, then register the connection with the node's PfabricTcpDemux.
+     * @param address the peer
+     * @return 0 on success, -1 on error (as TcpSocketBase::Connect)
+     */
+    int Connect(const Address& address) override;
+
   protected:
     Ptr<TcpSocketBase> Fork() override;
+    void CompleteFork(Ptr<Packet> p,
+                      const TcpHeader& tcpHeader,
+                      const Address& fromAddress,
+                      const Address& toAddress) override;
+    Ipv4EndPoint* GetDemuxEndPoint() const override;
     uint32_t SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck) override;
     void EstimateRtt(const TcpHeader& tcpHeader) override;
     void NewAck(const SequenceNumber32& seq, bool resetRTO) override;

@@ -11,6 +11,7 @@
 #include "pfabric-line-rate-congestion-ops.h"
 #include "pfabric-min-tcp-socket.h"
 #include "pfabric-preset.h"
+#include "pfabric-tcp-demux.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -116,6 +117,13 @@ PfabricTcpSocketFactory::GetTypeId()
                           BooleanValue(preset.hostPacing),
                           MakeBooleanAccessor(&PfabricTcpSocketFactory::m_hostPacing),
                           MakeBooleanChecker())
+            .AddAttribute("HashDemux",
+                          "Find the socket of an arriving segment of a connected socket in a "
+                          "hash table (PfabricTcpDemux) instead of ns-3's linear search over "
+                          "every endpoint of the node: the same socket, found in constant time.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&PfabricTcpSocketFactory::m_hashDemux),
+                          MakeBooleanChecker())
             .AddAttribute("LineRate",
                           "The rate senders are paced at; 0 bps: the DataRate of the node's "
                           "first NIC.",
@@ -196,6 +204,12 @@ PfabricTcpSocketFactory::GetPacingLineRate() const
     return DataRate(0);
 }
 
+Ptr<PfabricTcpDemux>
+PfabricTcpSocketFactory::GetDemux() const
+{
+    return m_hashDemux ? PfabricTcpDemux::Install(GetObject<Node>()) : nullptr;
+}
+
 void
 PfabricTcpSocketFactory::ConfigureCommon(Ptr<TcpSocketBase> socket,
                                          uint32_t initialWindow,
@@ -252,6 +266,7 @@ PfabricTcpSocketFactory::CreateSocket()
         minTcp->SetMaxWindow(lineRate ? 0 : m_maxWindow);
         minTcp->SetProbeAfterTimeouts(m_probeMode ? m_probeAfterTimeouts : 0);
         minTcp->SetPriorityOffset(m_priorityOffset);
+        minTcp->SetDemux(GetDemux());
         if (lineRate)
         {
             minTcp->SetLineRate(GetPacingLineRate(), m_headerBytes);
@@ -296,6 +311,7 @@ PfabricTcpSocketFactory::CreateSocket()
         {
             baseline->SetPacingLineRate(GetPacingLineRate(), m_headerBytes);
         }
+        baseline->SetDemux(GetDemux());
         socket = baseline;
     }
     m_socketCreatedTrace(socket);

@@ -17,6 +17,7 @@
 namespace ns3
 {
 
+class PfabricTcpDemux;
 class TcpSocketBase;
 
 /**
@@ -72,6 +73,9 @@ class PfabricTcpSocketFactory : public SocketFactory
     /// @return the line rate a LineRate socket paces at: LineRate, or the node's NIC rate
     DataRate GetPacingLineRate() const;
 
+    /// @return the node's PfabricTcpDemux (installed on first use), nullptr without HashDemux
+    Ptr<PfabricTcpDemux> GetDemux() const;
+
     /**
      * @brief Configure what every transport shares.
      * @param socket the new socket
@@ -90,6 +94,7 @@ class PfabricTcpSocketFactory : public SocketFactory
     uint32_t m_probeAfterTimeouts; //!< consecutive timeouts before probing
     uint64_t m_priorityOffset;     //!< added to remaining bytes in data priorities
     bool m_hostPacing;             //!< window-based senders paced at the line rate
+    bool m_hashDemux;              //!< sockets found through PfabricTcpDemux
     DataRate m_lineRate;           //!< pacing rate, 0: the node's NIC rate
     Time m_minRto;                 //!< baselines: minimum RTO
     Time m_clockGranularity;       //!< baselines: RTO clock granularity

@@ -22,6 +22,7 @@
 #include "ns3/pfabric-priority-tag.h"
 #include "ns3/pfabric-scheme-helper.h"
 #include "ns3/pfabric-single-switch-helper.h"
+#include "ns3/pfabric-tcp-demux.h"
 #include "ns3/pfabric-tcp-socket-factory.h"
 #include "ns3/pointer.h"
 #include "ns3/queue-disc.h"
@@ -1263,6 +1264,120 @@ class SchemeInstallTest : public TestCase
     }
 };
 
+/**
+ * PfabricTcpDemux hands every segment to the socket ns-3's own search would: the same flows,
+ * with and without it (HashDemux), send the same segments at the same times and finish at the
+ * same instants, on an incast that loses packets under TCP-DropTail. With it, each host's table
+ * holds its connections (both ends) and only each connection's first SYN, which is for a
+ * listening socket, goes to TcpL4Protocol.
+ */
+class HashDemuxTest : public TestCase
+{
+  public:
+    /// @param scheme pfabric or tcp
+    explicit HashDemuxTest(const std::string& scheme)
+        : TestCase(scheme + ": PfabricTcpDemux delivers every segment as ns-3's search does"),
+          m_scheme(scheme)
+    {
+    }
+
+  private:
+    /// What a run's flows did.
+    struct Outcome
+    {
+        std::vector<Time> fcts;                 //!< per flow
+        std::vector<std::vector<Segment>> sent; //!< per flow, the sender's segments
+        std::vector<uint64_t> delivered;        //!< per flow
+        std::vector<uint64_t> tableDeliveries;  //!< per host
+        std::vector<uint64_t> tcpDeliveries;    //!< per host
+        std::vector<std::size_t> connections;   //!< per host, in the table
+        uint32_t retransmissions = 0;           //!< over all flows
+    };
+
+    /**
+     * @param hashDemux whether sockets are found through PfabricTcpDemux
+     * @return what the flows did
+     */
+    Outcome RunFlows(bool hashDemux) const
+    {
+        Bed bed(HOSTS, m_scheme);
+        bed.scheme.SetSocketFactoryAttribute("HashDemux", BooleanValue(hashDemux));
+        bed.Install();
+        // Incast to host 0, and two more flows sharing host 1's link.
+        for (uint32_t src = 1; src < HOSTS; ++src)
+        {
+            bed.Add(FlowOf(150 * MSS + src, src, 0));
+        }
+        bed.Add(FlowOf(30 * MSS, 0, 1));
+        bed.Add(FlowOf(7 * MSS, 2, 1));
+        Outcome outcome;
+        NodeContainer hosts = bed.fabric.GetHosts();
+        std::vector<Ptr<PfabricTcpDemux>> demuxes;
+        for (uint32_t host = 0; host < HOSTS; ++host)
+        {
+            demuxes.push_back(hosts.Get(host)->GetObject<PfabricTcpDemux>());
+        }
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        for (const auto& flow : bed.flows)
+        {
+            outcome.fcts.push_back(flow->fct);
+            outcome.sent.push_back(flow->sent);
+            outcome.delivered.push_back(flow->delivered);
+            for (const Segment& s : flow->sent)
+            {
+                outcome.retransmissions += s.retransmit ? 1 : 0;
+            }
+        }
+        for (const auto& demux : demuxes)
+        {
+            outcome.tableDeliveries.push_back(demux ? demux->GetTableDeliveries() : 0);
+            outcome.tcpDeliveries.push_back(demux ? demux->GetTcpDeliveries() : 0);
+            outcome.connections.push_back(demux ? demux->GetNConnections() : 0);
+        }
+        Simulator::Destroy();
+        return outcome;
+    }
+
+    void DoRun() override
+    {
+        Outcome search = RunFlows(false);
+        Outcome table = RunFlows(true);
+        const std::size_t flows = search.fcts.size();
+        for (std::size_t i = 0; i < flows; ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(search.fcts[i].IsStrictlyPositive(), true, "flow completed");
+            NS_TEST_ASSERT_MSG_EQ(table.fcts[i], search.fcts[i], "the same FCT, flow " << i);
+            NS_TEST_ASSERT_MSG_EQ(table.delivered[i], search.delivered[i], "delivered " << i);
+            NS_TEST_ASSERT_MSG_EQ(table.sent[i].size(), search.sent[i].size(), "segments " << i);
+            for (std::size_t j = 0; j < search.sent[i].size(); ++j)
+            {
+                NS_TEST_ASSERT_MSG_EQ(table.sent[i][j].at, search.sent[i][j].at, "when sent");
+                NS_TEST_ASSERT_MSG_EQ(table.sent[i][j].seq, search.sent[i][j].seq, "what sent");
+            }
+        }
+        if (m_scheme == "tcp")
+        {
+            NS_TEST_ASSERT_MSG_GT(search.retransmissions, 0u, "the incast lost packets");
+        }
+        // Host 0 ends 4 connections (3 received, 1 sent), host 1 3, host 2 2, host 3 1.
+        const std::vector<std::size_t> ends{4, 3, 2, 1};
+        const std::vector<uint64_t> listenedSyns{3, 2, 0, 0};
+        for (uint32_t host = 0; host < HOSTS; ++host)
+        {
+            NS_TEST_ASSERT_MSG_EQ(search.connections[host], 0u, "no table without HashDemux");
+            NS_TEST_ASSERT_MSG_EQ(table.connections[host], ends[host], "connections of " << host);
+            NS_TEST_ASSERT_MSG_EQ(table.tcpDeliveries[host],
+                                  listenedSyns[host],
+                                  "only SYNs for listeners go to TcpL4Protocol, host " << host);
+            NS_TEST_ASSERT_MSG_GT(table.tableDeliveries[host], 0u, "the table delivered");
+        }
+    }
+
+    static constexpr uint32_t HOSTS = 4; //!< hosts on the switch
+    std::string m_scheme;                //!< the scheme
+};
+
 } // namespace
 
 std::vector<TestCase*>
@@ -1285,6 +1400,8 @@ MakeTransportTestCases()
             new ReusedConnectionTest("tcp", true),
             new ReusedConnectionTest("dctcp", true),
             new ReusedConnectionTest("pfabric", false),
+            new HashDemuxTest("pfabric"),
+            new HashDemuxTest("tcp"),
             new SchemeInstallTest};
 }
 

@@ -13,7 +13,9 @@ import pandas as pd
 FCT_COLUMNS = ["flow_id", "src", "dst", "size_bytes", "start_s", "fct_s", "ideal_fct_s",
                "timeouts", "completed"]
 # Parameters that may differ between runs that are pooled: replications and where files went.
-REPLICATION_PARAMETERS = {"seed", "run", "out", "dump-flows", "flow-file"}
+# Parameters that may differ between pooled runs: replication, outputs, and hash-demux, which
+# changes only how fast the same run is computed (tested to give identical results).
+REPLICATION_PARAMETERS = {"seed", "run", "out", "dump-flows", "flow-file", "hash-demux"}
 BIN_NAMES = ["(0,100KB]", "(100KB,10MB]", "(10MB,inf)"]
 
 

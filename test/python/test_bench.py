@@ -166,6 +166,47 @@ def test_bench_smoke_writes_every_scenario(tmp_path: Path) -> None:
     assert "forwarding k4: pfabric / ns-3 per packet hop" in result.stdout
 
 
+def test_bench_runs_the_programs_of_an_ns3_tree(tmp_path: Path) -> None:
+    """--bin-dir: programs named as an ns-3 tree names them (ns3.37-NAME-optimized) are found,
+    run, and the JSON says which build ran."""
+    build = os.environ.get("PFABRIC_BUILD_DIR")
+    if not build:
+        pytest.skip("needs the build: run through ./pfabric test")
+    examples = tmp_path / "ns-3.37" / "build" / "contrib" / "pfabric" / "examples"
+    examples.mkdir(parents=True)
+    for name in ("pfabric-websearch", "pfabric-fabric"):
+        (examples / f"ns3.37-{name}-optimized").symlink_to(Path(build) / "bin" / name)
+    out = tmp_path / "bench.json"
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "pfabric_bench.py"),
+                             "--size=smoke", "--only=scale", f"--bin-dir={examples.parents[2]}",
+                             f"--out={out}"], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    document = json.loads(out.read_text())
+    assert document["complete"]
+    software = document["software"]
+    assert (software["ns3_version"], software["ns3_profile"]) == ("3.37", "optimized")
+    assert software["bin_dir"] == str(examples.parents[2])
+    runs = document["scenarios"]["scale"]["runs"]
+    assert [r["command"][0] for r in runs] == ["ns3.37-pfabric-websearch-optimized"] * 2
+    assert all(r["packet_hops"] > 0 for r in runs)
+
+
+@pytest.mark.parametrize("setup", ["missing", "empty"])
+def test_bench_bin_dir_without_programs_is_one_line_error(tmp_path: Path, setup: str) -> None:
+    bin_dir = tmp_path / "build"
+    if setup == "empty":
+        bin_dir.mkdir()
+    out = tmp_path / "bench.json"
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "pfabric_bench.py"),
+                             "--size=smoke", "--only=scale", f"--bin-dir={bin_dir}",
+                             f"--out={out}"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    errors = [line for line in result.stderr.splitlines() + result.stdout.splitlines()
+              if "bin-dir" in line]
+    assert errors and str(bin_dir) in errors[0], result.stdout + result.stderr
+    assert result.stderr.strip().count("\n") == 0 and not out.exists()
+
+
 def test_parse_ideal_bench() -> None:
     text = ("ideal-bench: 144 hosts, load 0.8, seed 1\nflows 100000\nevents 200000\n"
             "preemptions 226699\npeak_active 661\nwall time 1.012 s\nflows/s 98814\n")
