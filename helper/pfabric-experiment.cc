@@ -226,7 +226,6 @@ PfabricExperiment::PfabricExperiment(const std::string& workload)
       m_wallStart(0),
       m_events(0),
       m_packetHops(0),
-      m_transmissionsBefore(0),
       m_bytesReceived(0),
       m_rssEvery(1)
 {
@@ -690,7 +689,8 @@ PfabricExperiment::Run(std::string* error)
     }
 
     // Every transmission by every device of the fabric, hosts' and switches'.
-    m_transmissionsBefore = PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices());
+    const uint64_t transmissionsBefore =
+        PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices());
 
     const Time lead = MicroSeconds(m_p.connectLeadUs);
     m_states.clear();
@@ -715,7 +715,7 @@ PfabricExperiment::Run(std::string* error)
     m_endTime = Simulator::Now();
     m_events = Simulator::GetEventCount();
     m_packetHops =
-        PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices()) - m_transmissionsBefore;
+        PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices()) - transmissionsBefore;
     if (m_done < m_states.size())
     {
         SampleRss(); // stopped by the safety limit

@@ -238,10 +238,9 @@ class PfabricExperiment
     Time m_endTime;                                   //!< simulated time at the end
     uint64_t m_events;                                //!< events executed
     uint64_t m_packetHops;                            //!< transmissions by fabric devices
-    uint64_t m_transmissionsBefore;      //!< CountTransmissions of the fabric when the run started
-    uint64_t m_bytesReceived;            //!< bytes read by every receiver
-    uint32_t m_rssEvery;                 //!< flows completed between samples
-    std::vector<RssSample> m_rssSamples; //!< memory over the run
+    uint64_t m_bytesReceived;                         //!< bytes read by every receiver
+    uint32_t m_rssEvery;                              //!< flows completed between samples
+    std::vector<RssSample> m_rssSamples;              //!< memory over the run
 
     /// Every connection opened, in the order opened.
     std::vector<std::unique_ptr<Connection>> m_connections;

@@ -121,27 +121,6 @@ PfabricBaselineTcpSocket::Fork()
     return CopyObject<PfabricBaselineTcpSocket>(this);
 }
 
-int
-PfabricBaselineTcpSocket::Connect(const Address& address)
-{
-    int result = TcpSocketBase::Connect(address);
-    if (result == 0)
-    {
-        JoinDemux();
-    }
-    return result;
-}
-
-void
-PfabricBaselineTcpSocket::CompleteFork(Ptr<Packet> p,
-                                       const TcpHeader& tcpHeader,
-                                       const Address& fromAddress,
-                                       const Address& toAddress)
-{
-    TcpSocketBase::CompleteFork(p, tcpHeader, fromAddress, toAddress);
-    JoinDemux();
-}
-
 Ipv4EndPoint*
 PfabricBaselineTcpSocket::GetDemuxEndPoint() const
 {

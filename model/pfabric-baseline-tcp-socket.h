@@ -86,19 +86,8 @@ class PfabricBaselineTcpSocket : public TcpSocketBase, public PfabricTcpDemux::C
      */
     void SetPacingLineRate(DataRate rate, uint32_t overheadBytes);
 
-    /**
-     * @brief Connect, then register the connection with the node's PfabricTcpDemux.
-     * @param address the peer
-     * @return 0 on success, -1 on error (as TcpSocketBase::Connect)
-     */
-    int Connect(const Address& address) override;
-
   protected:
     Ptr<TcpSocketBase> Fork() override;
-    void CompleteFork(Ptr<Packet> p,
-                      const TcpHeader& tcpHeader,
-                      const Address& fromAddress,
-                      const Address& toAddress) override;
     Ipv4EndPoint* GetDemuxEndPoint() const override;
     void ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader) override;
     void ReTxTimeout() override;

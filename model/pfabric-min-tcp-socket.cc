@@ -191,27 +191,6 @@ PfabricMinTcpSocket::Fork()
     return CopyObject<PfabricMinTcpSocket>(this);
 }
 
-int
-PfabricMinTcpSocket::Connect(const Address& address)
-{
-    int result = TcpSocketBase::Connect(address);
-    if (result == 0)
-    {
-        JoinDemux();
-    }
-    return result;
-}
-
-void
-PfabricMinTcpSocket::CompleteFork(Ptr<Packet> p,
-                                  const TcpHeader& tcpHeader,
-                                  const Address& fromAddress,
-                                  const Address& toAddress)
-{
-    TcpSocketBase::CompleteFork(p, tcpHeader, fromAddress, toAddress);
-    JoinDemux();
-}
-
 Ipv4EndPoint*
 PfabricMinTcpSocket::GetDemuxEndPoint() const
 {

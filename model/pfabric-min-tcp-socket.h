@@ -152,19 +152,8 @@ class PfabricMinTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connec
      */
     uint64_t GetSegmentPriority(uint32_t payloadBytes) const;
 
-    /**
-     * @brief Connect, then register the connection with the node's PfabricTcpDemux.
-     * @param address the peer
-     * @return 0 on success, -1 on error (as TcpSocketBase::Connect)
-     */
-    int Connect(const Address& address) override;
-
   protected:
     Ptr<TcpSocketBase> Fork() override;
-    void CompleteFork(Ptr<Packet> p,
-                      const TcpHeader& tcpHeader,
-                      const Address& fromAddress,
-                      const Address& toAddress) override;
     Ipv4EndPoint* GetDemuxEndPoint() const override;
     uint32_t SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck) override;
     void EstimateRtt(const TcpHeader& tcpHeader) override;

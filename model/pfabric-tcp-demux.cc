@@ -34,6 +34,11 @@ PfabricTcpDemux::Connection::~Connection()
     }
 }
 
+PfabricTcpDemux::Connection::Connection(const Connection& other)
+{
+    SetDemux(other.m_demux);
+}
+
 void
 PfabricTcpDemux::Connection::SetDemux(Ptr<PfabricTcpDemux> demux)
 {
@@ -42,14 +47,9 @@ PfabricTcpDemux::Connection::SetDemux(Ptr<PfabricTcpDemux> demux)
         m_demux->Remove(this);
     }
     m_demux = demux;
-}
-
-void
-PfabricTcpDemux::Connection::JoinDemux()
-{
     if (m_demux)
     {
-        m_demux->Add(this);
+        m_demux->m_waiting.insert(this);
     }
 }
 
@@ -139,24 +139,28 @@ PfabricTcpDemux::KeyOf(Ipv4EndPoint& endPoint)
 }
 
 void
-PfabricTcpDemux::Add(Connection* connection)
+PfabricTcpDemux::FileConnected()
 {
-    NS_LOG_FUNCTION(this << connection);
-    Remove(connection);
-    Ipv4EndPoint* endPoint = connection->GetDemuxEndPoint();
-    if (!endPoint || endPoint->GetLocalAddress() == Ipv4Address::GetAny() ||
-        endPoint->GetPeerAddress() == Ipv4Address::GetAny() || endPoint->GetPeerPort() == 0)
+    for (auto waiting = m_waiting.begin(); waiting != m_waiting.end();)
     {
-        return; // not (yet) a connection: ns-3's search finds it
+        Ipv4EndPoint* endPoint = (*waiting)->GetDemuxEndPoint();
+        if (!endPoint || endPoint->GetLocalAddress() == Ipv4Address::GetAny() ||
+            endPoint->GetPeerAddress() == Ipv4Address::GetAny() || endPoint->GetPeerPort() == 0)
+        {
+            ++waiting; // not (yet) a connection: a listener, or not connected
+            continue;
+        }
+        Key key = KeyOf(*endPoint);
+        m_connections[key] = *waiting; // a newer connection of the same four numbers wins
+        m_keys[*waiting] = key;
+        waiting = m_waiting.erase(waiting);
     }
-    Key key = KeyOf(*endPoint);
-    m_connections[key] = connection; // a newer connection of the same four numbers wins
-    m_keys[connection] = key;
 }
 
 void
 PfabricTcpDemux::Remove(Connection* connection)
 {
+    m_waiting.erase(connection);
     auto known = m_keys.find(connection);
     if (known == m_keys.end())
     {
@@ -183,7 +187,7 @@ PfabricTcpDemux::Receive(Ptr<Packet> p,
 {
     NS_LOG_FUNCTION(this << p << header);
     // With checksums on, TcpL4Protocol must verify them first.
-    if (!Node::ChecksumEnabled() && !m_connections.empty())
+    if (!Node::ChecksumEnabled())
     {
         uint32_t ports = pfabric::TransportPorts(p, header);
         uint16_t sourcePort = ports >> 16;
@@ -192,12 +196,18 @@ PfabricTcpDemux::Receive(Ptr<Packet> p,
                 static_cast<uint16_t>(ports & 0xffff),
                 sourcePort};
         auto entry = m_connections.find(key);
+        if (entry == m_connections.end() && !m_waiting.empty())
+        {
+            FileConnected(); // the first segment of a new connection, or none of ours
+            entry = m_connections.find(key);
+        }
         if (entry != m_connections.end())
         {
             Ipv4EndPoint* endPoint = entry->second->GetDemuxEndPoint();
             if (!endPoint || !(KeyOf(*endPoint) == key))
             {
-                // The socket closed (or moved): forget it, ns-3's search decides.
+                // The socket closed (or moved): it waits again, ns-3's search decides.
+                m_waiting.insert(entry->second);
                 m_keys.erase(entry->second);
                 m_connections.erase(entry);
             }
@@ -297,8 +307,13 @@ PfabricTcpDemux::DoDispose()
     {
         connection->m_demux = nullptr; // the sockets may outlive the node
     }
+    for (Connection* connection : m_waiting)
+    {
+        connection->m_demux = nullptr;
+    }
     m_connections.clear();
     m_keys.clear();
+    m_waiting.clear();
     m_tcp = nullptr;
     IpL4Protocol::DoDispose();
 }

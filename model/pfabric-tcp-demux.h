@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace ns3
 {
@@ -36,10 +37,11 @@ class TcpL4Protocol;
  * to TcpL4Protocol unchanged. Delivery, and hence every result, is identical; only the cost of
  * finding the socket changes, from linear in the endpoints to constant.
  *
- * Sockets register themselves (see Connection) once their endpoint names both ends: after
- * Connect and after an accepted connection's CompleteFork. A registration whose socket has
- * lost its endpoint (closed) is dropped at its next segment; a socket leaves the table when
- * destroyed.
+ * Sockets join the demux when created (SetDemux) or forked (an accepted socket is a copy of its
+ * listener); the demux files a member under its connection's four numbers once its endpoint
+ * names both ends, checked when a segment finds no entry, so the first segment of a new
+ * connection files it. A filed socket that has lost its endpoint (closed) is dropped at its
+ * next segment; a socket leaves the demux when destroyed.
  */
 class PfabricTcpDemux : public IpL4Protocol
 {
@@ -53,24 +55,20 @@ class PfabricTcpDemux : public IpL4Protocol
       public:
         Connection() = default;
         /**
-         * @brief A copy (a forked socket) uses the same demux; it registers itself once its
-         * own endpoint exists.
+         * @brief A copy (a forked socket) joins its original's demux.
          * @param other the socket copied
          */
-        Connection(const Connection& other) = default;
+        Connection(const Connection& other);
         /// Leaves the demux.
         virtual ~Connection();
 
         /**
-         * @brief Use this demux; a forked (accepted) socket keeps its listener's.
+         * @brief Join this demux; a forked (accepted) socket joins its listener's.
          * @param demux the node's demux, or nullptr for ns-3's search only
          */
         void SetDemux(Ptr<PfabricTcpDemux> demux);
 
       protected:
-        /// Register the socket's endpoint, once it names both ends.
-        void JoinDemux();
-
         /// @return the socket's IPv4 endpoint, nullptr when it has none
         virtual Ipv4EndPoint* GetDemuxEndPoint() const = 0;
 
@@ -166,22 +164,22 @@ class PfabricTcpDemux : public IpL4Protocol
     static Key KeyOf(Ipv4EndPoint& endPoint);
 
     /**
-     * @brief Register a connection under its endpoint's key, if the endpoint names both ends.
-     * @param connection the socket
+     * @brief File every waiting member whose endpoint now names both ends under its key.
      */
-    void Add(Connection* connection);
+    void FileConnected();
 
     /**
-     * @brief Forget a connection.
+     * @brief Forget a member.
      * @param connection the socket
      */
     void Remove(Connection* connection);
 
     Ptr<TcpL4Protocol> m_tcp; //!< the node's TCP, for everything not in the table
     std::unordered_map<Key, Connection*, KeyHash> m_connections; //!< by key
-    std::unordered_map<Connection*, Key> m_keys; //!< key of each registered connection
-    uint64_t m_tableDeliveries;                  //!< segments delivered through the table
-    uint64_t m_tcpDeliveries;                    //!< segments passed to TcpL4Protocol
+    std::unordered_map<Connection*, Key> m_keys;                 //!< key of each filed member
+    std::unordered_set<Connection*> m_waiting;                   //!< members not (yet) filed
+    uint64_t m_tableDeliveries; //!< segments delivered through the table
+    uint64_t m_tcpDeliveries;   //!< segments passed to TcpL4Protocol
 };
 
 } // namespace ns3
