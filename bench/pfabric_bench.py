@@ -188,7 +188,8 @@ def experiment_metrics(name: str, meta: dict[str, Any], process: Process,
                    flows=meta["flows_completed"], peak_rss_bytes=process.peak_rss_bytes,
                    process_wall_s=process.wall_s, process_cpu_s=process.cpu_s,
                    hosts=meta["hosts"], connections_opened=meta.get("connections_opened"),
-                   flows_unfinished=meta["flows_unfinished"], **extra)
+                   flows_unfinished=meta["flows_unfinished"], scheduler=meta.get("scheduler"),
+                   **extra)
 
 
 def parse_ideal_bench(text: str) -> dict[str, Any]:

@@ -66,12 +66,18 @@ PfabricBuffer::Peek() const
     return DoPeek(First(*this, 0));
 }
 
-Ptr<QueueDiscItem>
-PfabricBuffer::DequeueAt(std::size_t index)
+PfabricBuffer::Position
+PfabricBuffer::Latest() const
 {
-    NS_LOG_FUNCTION(this << index);
-    NS_ASSERT_MSG(index < GetNPackets(), "PfabricBuffer: no packet at position " << index);
-    return DoDequeue(std::next(First(*this, 0), index));
+    NS_ASSERT_MSG(!IsEmpty(), "PfabricBuffer: no latest packet in an empty buffer");
+    return std::prev(End(*this, 0));
+}
+
+Ptr<QueueDiscItem>
+PfabricBuffer::DequeueAt(Position position)
+{
+    NS_LOG_FUNCTION(this << *position);
+    return DoDequeue(position);
 }
 
 } // namespace ns3

@@ -22,13 +22,18 @@ namespace ns3
  * @brief The internal queue of PfabricQueueDisc: packets in arrival order, removable anywhere.
  *
  * Enqueue appends, Dequeue/Remove/Peek act on the earliest packet as in DropTailQueue, and
- * DequeueAt takes out the packet at any position. Every operation goes through the Queue base
+ * DequeueAt takes out the packet at any position, given as the Position that Latest() returned
+ * when it was enqueued (a list position stays valid until its own packet leaves, so the owner
+ * reaches any packet without walking the list). Every operation goes through the Queue base
  * class, so its traces fire and the owning queue disc's statistics stay exact. The buffer holds
  * no scheduling state; PfabricQueueDisc decides which position to take.
  */
 class PfabricBuffer : public Queue<QueueDiscItem>
 {
   public:
+    /// Where a packet sits in the buffer; valid until that packet is dequeued or removed.
+    using Position = Queue<QueueDiscItem>::ConstIterator;
+
     /**
      * @brief Get the type ID.
      * @return the object TypeId
@@ -44,11 +49,17 @@ class PfabricBuffer : public Queue<QueueDiscItem>
     Ptr<const QueueDiscItem> Peek() const override;
 
     /**
+     * @brief The position of the latest buffered packet, the one Enqueue has just appended.
+     * @return its position; the buffer must not be empty
+     */
+    Position Latest() const;
+
+    /**
      * @brief Dequeue the packet at a given position.
-     * @param index 0 for the earliest buffered packet; must be less than GetNPackets()
+     * @param position a buffered packet's position, from Latest()
      * @return the packet
      */
-    Ptr<QueueDiscItem> DequeueAt(std::size_t index);
+    Ptr<QueueDiscItem> DequeueAt(Position position);
 
   private:
     /**

@@ -132,7 +132,8 @@ PfabricQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     const bool packetMode = GetMaxSize().GetUnit() == QueueSizeUnit::PACKETS;
     Entry arrival{GetPriority(item),
                   packetMode ? 1 : item->GetSize(),
-                  m_dequeueMode == EARLIEST_OF_MOST_URGENT_FLOW ? GetFlowKey(item) : FlowKey{}};
+                  m_dequeueMode == EARLIEST_OF_MOST_URGENT_FLOW ? GetFlowKey(item) : FlowKey{},
+                  {}};
     const uint64_t limit = GetMaxSize().GetValue();
 
     if (GetCurrentSize().GetValue() + arrival.footprint > limit)
@@ -164,6 +165,7 @@ PfabricQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 
     bool accepted = m_buffer->Enqueue(item);
     NS_ASSERT_MSG(accepted, "PfabricBuffer refused a packet that fits");
+    arrival.position = m_buffer->Latest();
     m_entries.push_back(arrival);
     return accepted;
 }
@@ -183,8 +185,9 @@ PfabricQueueDisc::DoDequeue()
 Ptr<QueueDiscItem>
 PfabricQueueDisc::TakeAt(std::size_t index)
 {
+    PfabricBuffer::Position position = m_entries[index].position;
     m_entries.erase(m_entries.begin() + index);
-    return m_buffer->DequeueAt(index);
+    return m_buffer->DequeueAt(position);
 }
 
 std::size_t

@@ -7,6 +7,8 @@
 #ifndef PFABRIC_QUEUE_DISC_H
 #define PFABRIC_QUEUE_DISC_H
 
+#include "pfabric-buffer.h"
+
 #include "ns3/queue-disc.h"
 #include "ns3/random-variable-stream.h"
 
@@ -15,8 +17,6 @@
 
 namespace ns3
 {
-
-class PfabricBuffer;
 
 /**
  * @ingroup pfabric
@@ -102,6 +102,7 @@ class PfabricQueueDisc : public QueueDisc
         uint64_t priority;  //!< smaller is more urgent
         uint64_t footprint; //!< room it takes: 1 in packet mode, its size in byte mode
         FlowKey flow;       //!< its flow; only read in EARLIEST_OF_MOST_URGENT_FLOW mode
+        PfabricBuffer::Position position; //!< where it sits in m_buffer
     };
 
     bool DoEnqueue(Ptr<QueueDiscItem> item) override;

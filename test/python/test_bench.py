@@ -154,6 +154,7 @@ def test_bench_smoke_writes_every_scenario(tmp_path: Path) -> None:
     assert [r["name"] for r in websearch["runs"]] == ["pfabric", "tcp"]
     assert all(r["hosts"] == 144 and r["flows"] == 20 for r in websearch["runs"])
     assert all(0 < r["connections_opened"] <= r["flows"] for r in websearch["runs"])
+    assert all(r["scheduler"] == "ns3::PriorityQueueScheduler" for r in websearch["runs"])
     assert "--flow-file" in " ".join(websearch["runs"][1]["command"])
     scale = document["scenarios"]["scale"]
     assert [r["hosts"] for r in scale["runs"]] == [16, 8]

@@ -146,6 +146,22 @@ def test_same_seed_same_flows_other_run_other_flows(run_example: RunExample,
     assert texts[0] != texts[2]
 
 
+def test_event_schedulers_give_the_same_run(run_example: RunExample, tmp_path: Path) -> None:
+    # The programs replace ns-3's default MapScheduler with PriorityQueueScheduler for speed;
+    # ns-3 orders simultaneous events by insertion on every scheduler, so nothing may change.
+    texts, events = [], []
+    for name, extra in (("default", ()), ("map", ("--SchedulerType=ns3::MapScheduler",))):
+        result = run_example("pfabric-websearch", *STAR, "--flows=60", "--load=0.7",
+                             f"--out={tmp_path / name}", *extra)
+        assert result.returncode == 0, result.stderr
+        texts.append((tmp_path / name / "fct.csv").read_bytes())
+        meta = json.loads((tmp_path / name / "meta.json").read_text())
+        events.append((meta["scheduler"], meta["events"]))
+    assert texts[0] == texts[1]
+    assert events[0][0] == "ns3::PriorityQueueScheduler" and events[1][0] == "ns3::MapScheduler"
+    assert events[0][1] == events[1][1] > 0
+
+
 def test_dumped_flows_replay_identically(run_example: RunExample, tmp_path: Path) -> None:
     flows = tmp_path / "flows.csv"
     first = run_example("pfabric-websearch", *STAR, "--flows=40", "--scheme=tcp",
