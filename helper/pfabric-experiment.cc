@@ -194,6 +194,15 @@ TimeoutsOf(Ptr<Socket> socket)
     return 0;
 }
 
+/// @return the event scheduler ns-3 will create (the SchedulerType global value)
+TypeId
+SchedulerType()
+{
+    TypeIdValue scheduler;
+    GlobalValue::GetValueByName("SchedulerType", scheduler);
+    return scheduler.Get();
+}
+
 } // namespace
 
 /// A flow's connection and progress.
@@ -819,9 +828,7 @@ PfabricExperiment::MetaJson() const
     out << "  \"module_version\": " << JsonString(PFABRIC_VERSION) << ",\n";
     out << "  \"wall_time_s\": " << Number(m_wallSeconds) << ",\n";
     out << "  \"simulated_time_s\": " << Number(m_endTime.GetSeconds()) << ",\n";
-    TypeIdValue scheduler;
-    GlobalValue::GetValueByName("SchedulerType", scheduler);
-    out << "  \"scheduler\": " << JsonString(scheduler.Get().GetName()) << ",\n";
+    out << "  \"scheduler\": " << JsonString(SchedulerType().GetName()) << ",\n";
     out << "  \"events\": " << m_events << ",\n";
     out << "  \"packet_hops\": " << m_packetHops << ",\n";
     out << "  \"peak_rss_bytes\": " << PeakRssBytes() << ",\n";
@@ -915,11 +922,9 @@ PfabricExperiment::Main(int argc, char* argv[], const std::string& workload)
     CommandLine cmd(program + ".cc");
     experiment.AddCommandLineOptions(cmd);
     // A binary heap of pending events costs less per insertion than MapScheduler's tree when a
-    // long run keeps tens of thousands of flow starts pending (about 7% of processor time on
-    // 3,000 web search flows, identical fct.csv; see the doc's benchmarks).
-    TypeIdValue scheduler;
-    GlobalValue::GetValueByName("SchedulerType", scheduler);
-    if (scheduler.Get() == MapScheduler::GetTypeId())
+    // long run keeps tens of thousands of flow starts pending (same fct.csv, measured in the
+    // doc's benchmarks).
+    if (SchedulerType() == MapScheduler::GetTypeId())
     {
         GlobalValue::Bind("SchedulerType", TypeIdValue(PriorityQueueScheduler::GetTypeId()));
     }
