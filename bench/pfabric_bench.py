@@ -4,6 +4,7 @@
 """The pfabric benchmark: fixed, seeded scenarios, timed, written as one JSON file.
 
     ./pfabric bench [--quick] [--only NAME[,NAME]] [--out FILE.json] [--bin-dir DIR]
+                    [--against DIR]
 
 Scenarios (--list prints them with their sizes):
 
@@ -12,7 +13,11 @@ Scenarios (--list prints them with their sizes):
                        (global routing, random ECMP, FifoQueueDisc): cost ratio per packet hop
                        (pfabric-routing-cost --queueDiscs, both in one program run)
   websearch-sigcomm13  144-host leaf-spine, web search, load 0.6, MinTCP+pFabric, then the same
-                       flows (--dump-flows / --flow-file) under TCP-DropTail
+                       flows (--dump-flows / --flow-file) under TCP-DropTail; with --against DIR
+                       each scheme runs first with DIR's programs (another build, e.g. of the
+                       previous main) and then with this build's, on the same flows: the JSON
+                       gives this build's processor time as a fraction of the other's, and
+                       whether the two fct.csv are identical
   scale                fat-trees (hotnets12) and leaf-spines (sigcomm13) of growing size at a
                        fixed load and flows per host: time per packet hop, fabric build time
   memory               one long 144-host run: peak RSS and its growth (meta.json rss_samples)
@@ -271,16 +276,20 @@ class Context:
     work: Path
     say: Callable[[str], None]
     bin_dir: Path | None = None
+    against: Path | None = None
+    websearch_flows: int | None = None
     runs_printed: list[dict[str, Any]] = field(default_factory=list)
 
-    def program(self, name: str) -> str:
-        if self.bin_dir is not None:
+    def program(self, name: str, against: bool = False) -> str:
+        """This build's program (or --bin-dir's), or --against's."""
+        bin_dir, option = (self.against, "--against") if against else (self.bin_dir, "--bin-dir")
+        if bin_dir is not None:
             from pfabric_analysis.runs import AnalysisError
             from pfabric_analysis.sweep import find_program
             try:
-                return str(find_program(self.bin_dir, name))
+                return str(find_program(bin_dir, name))
             except AnalysisError as error:
-                raise BenchError(str(error)) from None
+                raise BenchError(str(error).replace("--bin-dir", option, 1)) from None
         path = self.build / "bin" / name
         if not path.exists():
             raise BenchError(f"{path} not found: build first (./pfabric build)")
@@ -291,10 +300,10 @@ class Context:
 
 
 def run_experiment(ctx: Context, name: str, directory: str, arguments: list[str],
-                   **extra: Any) -> dict[str, Any]:
+                   against: bool = False, **extra: Any) -> dict[str, Any]:
     out = ctx.work / directory
-    process = checked(run_measured([ctx.program("pfabric-websearch"), *arguments, f"--out={out}"],
-                                   ctx.work, ctx.progress))
+    process = checked(run_measured([ctx.program("pfabric-websearch", against), *arguments,
+                                    f"--out={out}"], ctx.work, ctx.progress))
     meta = json.loads((out / "meta.json").read_text())
     record = experiment_metrics(name, meta, process, command=command_words(process), **extra)
     return record | {"_meta": meta}
@@ -336,24 +345,49 @@ def scenario_forwarding(ctx: Context) -> dict[str, Any]:
 
 
 def scenario_websearch(ctx: Context) -> dict[str, Any]:
-    flows = WEBSEARCH_FLOWS[ctx.size]
+    flows = ctx.websearch_flows or WEBSEARCH_FLOWS[ctx.size]
     flow_file = ctx.work / "websearch-sigcomm13-flows.csv"
+    # The flow list is written once, by the first run, with the generating options.
+    first = ["--scheme=pfabric", f"--load={LOAD}", f"--flows={flows}",
+             f"--dump-flows={flow_file}"]
     common = ["--preset=sigcomm13", f"--seed={SEED}", "--run=1"]
     runs = []
-    pfabric = run_experiment(ctx, "pfabric", "websearch-pfabric",
-                             [*common, "--scheme=pfabric", f"--load={LOAD}", f"--flows={flows}",
-                              f"--dump-flows={flow_file}"])
-    runs.append(pfabric)
-    ctx.say(row("websearch-sigcomm13", pfabric))
-    tcp = run_experiment(ctx, "tcp", "websearch-tcp",
-                         [*common, "--scheme=tcp", f"--flow-file={flow_file}"])
-    runs.append(tcp)
-    ctx.say(row("websearch-sigcomm13", tcp))
-    summary = {"flows": flows, "load": LOAD,
-               "tcp_over_pfabric_wall": ratio(tcp["wall_time_s"], pfabric["wall_time_s"]),
-               "tcp_over_pfabric_per_packet_hop": ratio(tcp["ns_per_packet_hop"],
-                                                        pfabric["ns_per_packet_hop"])}
-    if ctx.size != "full":
+    summary: dict[str, Any] = {"flows": flows, "load": LOAD}
+    by_scheme = {}
+    for scheme in ("pfabric", "tcp"):
+        options = first if not flow_file.exists() else [f"--scheme={scheme}",
+                                                        f"--flow-file={flow_file}"]
+        if ctx.against is not None:
+            # The other build first: alternating on the same flows keeps a drift in the
+            # machine's speed from favouring either.
+            before = run_experiment(ctx, f"{scheme}-against", f"websearch-{scheme}-against",
+                                    [*common, *options], against=True, build="against")
+            runs.append(before)
+            ctx.say(row("websearch-sigcomm13", before))
+            options = [f"--scheme={scheme}", f"--flow-file={flow_file}"]
+        record = run_experiment(ctx, scheme, f"websearch-{scheme}", [*common, *options])
+        runs.append(record)
+        ctx.say(row("websearch-sigcomm13", record))
+        by_scheme[scheme] = record
+        if ctx.against is not None:
+            same = ((ctx.work / f"websearch-{scheme}" / "fct.csv").read_bytes() ==
+                    (ctx.work / f"websearch-{scheme}-against" / "fct.csv").read_bytes())
+            cpu = ratio(record["process_cpu_s"], before["process_cpu_s"])
+            summary[f"{scheme}_cpu_over_against"] = cpu
+            summary[f"{scheme}_wall_over_against"] = ratio(record["wall_time_s"],
+                                                           before["wall_time_s"])
+            summary[f"{scheme}_events_per_packet_hop"] = ratio(record["events"],
+                                                               record["packet_hops"])
+            summary[f"{scheme}_events_per_packet_hop_against"] = ratio(before["events"],
+                                                                       before["packet_hops"])
+            summary[f"{scheme}_same_fct_as_against"] = same
+            ctx.say(f"    {scheme}: processor time {cpu:.3f} of --against's; fct.csv "
+                    f"{'identical' if same else 'DIFFERENT'}")
+    pfabric, tcp = by_scheme["pfabric"], by_scheme["tcp"]
+    summary.update(tcp_over_pfabric_wall=ratio(tcp["wall_time_s"], pfabric["wall_time_s"]),
+                   tcp_over_pfabric_per_packet_hop=ratio(tcp["ns_per_packet_hop"],
+                                                         pfabric["ns_per_packet_hop"]))
+    if flows != WEBSEARCH_FLOWS["full"]:
         scale = WEBSEARCH_FLOWS["full"] / flows
         summary["linear_estimate_full_process_wall_s"] = {
             r["name"]: r["process_wall_s"] * scale for r in runs}
@@ -478,9 +512,9 @@ def cmake_cache(build: Path) -> dict[str, str]:
     return values
 
 
-def command_output(command: list[str]) -> str | None:
+def command_output(command: list[str], cwd: Path = ROOT) -> str | None:
     try:
-        result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=30)
+        result = subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return None
     return result.stdout.strip() if result.returncode == 0 else None
@@ -547,6 +581,19 @@ def software_info(build: Path, bin_dir: Path | None = None) -> dict[str, Any]:
     }
 
 
+def against_info(against: Path) -> dict[str, Any]:
+    """What --against's programs are: their directory, ns-3 release and profile as an ns-3 tree
+    names its programs, and the commit of the checkout they were built from, where it is one
+    (a standalone build inside its checkout, or an ns-3 tree's contrib/pfabric)."""
+    info = {key: value for key, value in software_info(against, against).items()
+            if key not in ("module_version", "git_commit", "git_dirty")}
+    for place in (against, against.parent / "contrib" / "pfabric"):
+        if place.is_dir() and (commit := command_output(["git", "rev-parse", "HEAD"], place)):
+            info["git_commit"] = commit
+            break
+    return info
+
+
 def strip_private(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: strip_private(v) for k, v in value.items() if not k.startswith("_")}
@@ -579,6 +626,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--bin-dir", type=Path, metavar="DIR",
                         help="run the programs of another build instead, e.g. an ns-3 tree's "
                         "build/ with the optimized profile (what long sweeps should use)")
+    parser.add_argument("--against", type=Path, metavar="DIR",
+                        help="another build's programs (a standalone build's bin/ or an ns-3 "
+                        "tree's build/, e.g. of the previous main): websearch-sigcomm13 runs "
+                        "every scheme with both, on the same flows, and reports the ratio")
+    parser.add_argument("--websearch-flows", type=int, metavar="N",
+                        help="flows of websearch-sigcomm13 instead of the size's "
+                        f"({WEBSEARCH_FLOWS['full']} full, {WEBSEARCH_FLOWS['quick']} quick)")
     parser.add_argument("--work-dir", type=Path,
                         help="keep the runs' directories here (default: a temporary one, removed)")
     parser.add_argument("--list", action="store_true", help="print the scenarios and stop")
@@ -586,6 +640,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if args.size and args.quick and args.size != "quick":
         parser.error("--quick and --size disagree")
     args.size = args.size or ("quick" if args.quick else "full")
+    if args.websearch_flows is not None and args.websearch_flows < 1:
+        parser.error(f"--websearch-flows={args.websearch_flows}: expected at least one flow")
     args.only = SCENARIOS if not args.only else tuple(args.only.split(","))
     unknown = [name for name in args.only if name not in SCENARIOS]
     if unknown:
@@ -610,11 +666,17 @@ def main(argv: list[str]) -> int:
         # a wrong --bin-dir fails here, in one line, not in every scenario
         Context(build=bin_dir, size=args.size, work=bin_dir, say=say,
                 bin_dir=bin_dir).program("pfabric-websearch")
+    against = args.against.resolve() if args.against else None
+    if against is not None:
+        if not against.is_dir():
+            raise BenchError(f"--against {args.against}: no such directory")
+        Context(build=against, size=args.size, work=against, say=say,
+                against=against).program("pfabric-websearch", against=True)
     started = dt.datetime.now(dt.timezone.utc)
     out = args.out or ROOT / "results" / "bench" / f"{started:%Y%m%dT%H%M%SZ}.json"
     work = args.work_dir or Path(tempfile.mkdtemp(prefix="pfabric-bench-"))
     ctx = Context(build=args.build_dir.resolve(), size=args.size, work=work.resolve(), say=say,
-                  bin_dir=bin_dir)
+                  bin_dir=bin_dir, against=against, websearch_flows=args.websearch_flows)
     machine = machine_info()
     document: dict[str, Any] = {
         "benchmark": "pfabric-bench", "schema": SCHEMA, "size": args.size,
@@ -622,6 +684,8 @@ def main(argv: list[str]) -> int:
         "scenarios_requested": list(args.only), "machine": machine,
         "software": software_info(ctx.build, bin_dir), "scenarios": {},
     }
+    if against is not None:
+        document["against"] = against_info(against)
     busy = machine["load_average_start"][0]
     say(f"pfabric bench ({args.size}): {', '.join(args.only)}; {machine['cpu_model']}, "
         f"{machine['cores']} cores, load average {busy:.2f}; results in {out}")

@@ -4,10 +4,12 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// pfabric-routing-cost: the cost per forwarded packet of PfabricFabricRouting against ns-3's
+// pfabric-routing-cost: the cost per forwarded packet of this module's fabric against ns-3's
 // global routing, on the same k-ary fat-tree and the same packets.
 //
-// (a) FatTreeHelper: addresses encode pod/rack/host, every switch forwards in O(1) (spray).
+// (a) FatTreeHelper: addresses encode pod/rack/host, every switch forwards in O(1) (spray);
+//     --switchMode=lean (default: PfabricSwitch, no IP stack at switches) or ip (the switches'
+//     own internet stack, routed by PfabricFabricRouting).
 // (b) plain ns-3: the same nodes and links, a /30 subnet per link (Ipv4AddressHelper), global
 //     routing with RandomEcmpRouting (per-packet random over equal-cost routes, found by a scan
 //     of the routing table on every packet).
@@ -271,6 +273,7 @@ main(int argc, char* argv[])
     uint32_t packetsPerHost = 1000;
     uint32_t repeat = 3;
     bool queueDiscs = false;
+    std::string switchMode = "lean";
     bool json = false;
     CommandLine cmd(__FILE__);
     cmd.AddValue("k", "fat-tree ports per switch (even)", k);
@@ -281,7 +284,14 @@ main(int argc, char* argv[])
                  "ns-3's FifoQueueDisc",
                  queueDiscs);
     cmd.AddValue("json", "print the results as one JSON object", json);
+    cmd.AddValue("switchMode", "(a)'s switches: lean (no IP stack) or ip", switchMode);
     cmd.Parse(argc, argv);
+    if (switchMode != "lean" && switchMode != "ip")
+    {
+        std::cerr << "pfabric-routing-cost: error: --switchMode=" << switchMode
+                  << ": expected lean or ip" << std::endl;
+        return 1;
+    }
     if (packetsPerHost == 0 || repeat == 0)
     {
         std::cerr << "pfabric-routing-cost: error: --packetsPerHost and --repeat must be positive"
@@ -315,6 +325,8 @@ main(int argc, char* argv[])
     for (uint32_t run = 0; run < repeat; ++run)
     {
         FatTreeHelper fatTree(k);
+        fatTree.SetSwitchMode(switchMode == "ip" ? PfabricFabricHelper::IP
+                                                 : PfabricFabricHelper::LEAN);
         fatTree.Build();
         std::vector<Ipv4Address> addresses;
         for (uint32_t host = 0; host < hosts; ++host)
@@ -364,6 +376,7 @@ main(int argc, char* argv[])
                   << ", \"packets\": " << traffic.size() << ", \"switch_hops\": " << switchHops
                   << ", \"repeat\": " << repeat
                   << ", \"queue_discs\": " << (queueDiscs ? "true" : "false")
+                  << ", \"switch_mode\": \"" << switchMode << "\""
                   << ", \"populate_wall_s\": " << populateWall
                   << ", \"peak_rss_bytes\": " << uint64_t(usage.ru_maxrss) * 1024
                   << ", \"pfabric\": " << MeasuredJson("pfabric", pfabric)
@@ -377,7 +390,7 @@ main(int argc, char* argv[])
     std::cout << "fat-tree k=" << k << ": " << hosts << " hosts, " << traffic.size() << " packets, "
               << switchHops << " switch hops, best of " << repeat << " runs"
               << (queueDiscs ? ", with queue discs" : "") << "\n"
-              << "PfabricFabricRouting (spray)"
+              << "pfabric fabric (spray, " << switchMode << " switches)"
               << (queueDiscs ? " + PfabricQueueDisc + priority tags" : "") << ": " << pfabric.wallS
               << " s, " << perHop(pfabric.wallS) << " ns per switch hop\n"
               << "ns-3 global routing (random ECMP)" << (queueDiscs ? " + FifoQueueDisc" : "")

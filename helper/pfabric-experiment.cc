@@ -22,7 +22,6 @@
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/pfabric-baseline-tcp-socket.h"
-#include "ns3/pfabric-fabric-routing.h"
 #include "ns3/pfabric-min-tcp-socket.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/priority-queue-scheduler.h"
@@ -301,6 +300,11 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
                  "(PfabricTcpDemux); 0: ns-3's linear search over the host's endpoints (same "
                  "results, slower when hosts hold many connections)",
                  m_p.hashDemux);
+    cmd.AddValue("switchMode",
+                 "how switches forward: lean (PfabricSwitch hands packets to the port's queue "
+                 "disc, no IP stack) or ip (ns-3's internet stack with PfabricFabricRouting, the "
+                 "reference; same results, slower)",
+                 m_p.switchMode);
 }
 
 std::string
@@ -315,6 +319,10 @@ PfabricExperiment::CheckChoices() const
         m_p.topology != "star")
     {
         return "--topology=" + m_p.topology + ": expected fattree, leafspine or star";
+    }
+    if (m_p.switchMode != "lean" && m_p.switchMode != "ip")
+    {
+        return "--switchMode=" + m_p.switchMode + ": expected lean or ip";
     }
     if (m_p.lb != "spray" && m_p.lb != "ecmp" && m_p.lb != "flowcell" && m_p.lb != "random")
     {
@@ -438,7 +446,9 @@ PfabricExperiment::Prepare(std::string* error)
     m_fabric->SetPreset(m_p.preset);
     std::string lb = m_p.lb;
     lb[0] = std::toupper(lb[0]);
-    m_fabric->SetRoutingAttribute("LoadBalancing", StringValue(lb));
+    m_fabric->SetSwitchAttribute("LoadBalancing", StringValue(lb));
+    m_fabric->SetSwitchMode(m_p.switchMode == "ip" ? PfabricFabricHelper::IP
+                                                   : PfabricFabricHelper::LEAN);
 
     RngSeedManager::SetSeed(m_p.seed);
     RngSeedManager::SetRun(m_p.run);
@@ -680,15 +690,7 @@ PfabricExperiment::Run(std::string* error)
     QueueDiscContainer queueDiscs = m_scheme->Install(nodes);
     int64_t stream = 1000;
     stream += PfabricSchemeHelper::AssignStreams(queueDiscs, stream);
-    for (auto node = nodes.Begin(); node != nodes.End(); ++node)
-    {
-        auto routing =
-            DynamicCast<PfabricFabricRouting>((*node)->GetObject<Ipv4>()->GetRoutingProtocol());
-        if (routing)
-        {
-            stream += routing->AssignStreams(stream);
-        }
-    }
+    stream += m_fabric->AssignStreams(stream);
 
     NodeContainer hosts = m_fabric->GetHosts();
     for (auto host = hosts.Begin(); host != hosts.End(); ++host)
@@ -814,7 +816,8 @@ PfabricExperiment::MetaJson() const
     out << "    \"maxSimTime\": " << Number(m_p.maxSimTime) << ",\n";
     out << "    \"connectLeadUs\": " << Number(m_p.connectLeadUs) << ",\n";
     out << "    \"reuse-connections\": " << (m_p.reuseConnections ? "true" : "false") << ",\n";
-    out << "    \"hash-demux\": " << (m_p.hashDemux ? "true" : "false") << "\n";
+    out << "    \"hash-demux\": " << (m_p.hashDemux ? "true" : "false") << ",\n";
+    out << "    \"switchMode\": " << JsonString(m_p.switchMode) << "\n";
     out << "  },\n";
     out << "  \"workload\": " << JsonString(m_p.workload) << ",\n";
     out << "  \"cdf_file\": " << JsonString(m_sizes.GetPath()) << ",\n";

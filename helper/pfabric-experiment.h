@@ -89,6 +89,7 @@ class PfabricExperiment
         double connectLeadUs = 1000;      //!< connections open this long before their flow
         bool reuseConnections = true;     //!< hand idle connections to later flows of the pair
         bool hashDemux = true;            //!< sockets found through PfabricTcpDemux
+        std::string switchMode = "lean";  //!< lean (no IP stack at switches) or ip
     };
 
     /// One flow's outcome.

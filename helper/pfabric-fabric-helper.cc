@@ -12,9 +12,11 @@
 #include "ns3/log.h"
 #include "ns3/pfabric-fabric-routing.h"
 #include "ns3/pfabric-preset.h"
+#include "ns3/pfabric-switch.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/queue.h"
+#include "ns3/traffic-control-layer.h"
 
 #include <algorithm>
 
@@ -24,7 +26,9 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("PfabricFabricHelper");
 
 PfabricFabricHelper::PfabricFabricHelper()
-    : m_built(false)
+    : m_switchFactory("ns3::PfabricSwitch"),
+      m_switchMode(LEAN),
+      m_built(false)
 {
     SetPreset("hotnets12");
 }
@@ -88,9 +92,33 @@ PfabricFabricHelper::SetPacketSizes(uint32_t mss,
 }
 
 void
-PfabricFabricHelper::SetRoutingAttribute(const std::string& name, const AttributeValue& value)
+PfabricFabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_routing.Set(name, value);
+    m_switchFactory.Set(name, value);
+}
+
+void
+PfabricFabricHelper::SetSwitchMode(SwitchMode mode)
+{
+    NS_ABORT_MSG_IF(m_built, "fabric: SetSwitchMode after Build()");
+    m_switchMode = mode;
+}
+
+PfabricFabricHelper::SwitchMode
+PfabricFabricHelper::GetSwitchMode() const
+{
+    return m_switchMode;
+}
+
+int64_t
+PfabricFabricHelper::AssignStreams(int64_t stream)
+{
+    int64_t assigned = 0;
+    for (auto node = m_switches.Begin(); node != m_switches.End(); ++node)
+    {
+        assigned += SwitchOf(*node)->AssignStreams(stream + assigned);
+    }
+    return assigned;
 }
 
 void
@@ -100,6 +128,13 @@ PfabricFabricHelper::Build()
     std::string shapeError = GetShapeError();
     NS_ABORT_MSG_IF(!shapeError.empty(), shapeError);
     DoBuild();
+    if (m_switchMode == LEAN)
+    {
+        for (auto node = m_switches.Begin(); node != m_switches.End(); ++node)
+        {
+            SwitchOf(*node)->EnableLeanForwarding();
+        }
+    }
     m_built = true;
     NS_LOG_INFO("Built a fabric of " << m_hosts.GetN() << " hosts, " << m_switches.GetN()
                                      << " switches and " << GetNLinks() << " links");
@@ -122,9 +157,18 @@ Ptr<Node>
 PfabricFabricHelper::AddSwitch()
 {
     Ptr<Node> node = CreateObject<Node>();
-    InternetStackHelper stack;
-    stack.SetRoutingHelper(m_routing);
-    stack.Install(node);
+    if (m_switchMode == IP)
+    {
+        InternetStackHelper stack;
+        stack.SetRoutingHelper(m_routing);
+        stack.Install(node);
+    }
+    else
+    {
+        // The ports' queue discs live in traffic control, as on an IP node.
+        node->AggregateObject(CreateObject<TrafficControlLayer>());
+    }
+    node->AggregateObject(m_switchFactory.Create<PfabricSwitch>());
     m_switches.Add(node);
     return node;
 }
@@ -148,31 +192,33 @@ PfabricFabricHelper::Connect(Ptr<Node> a, Ptr<Node> b)
     NetDeviceContainer devices = link.Install(a, b);
     m_devices.Add(devices);
 
-    std::pair<uint32_t, uint32_t> interfaces;
     for (uint32_t side = 0; side < 2; ++side)
     {
         Ptr<Node> node = side == 0 ? a : b;
         Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
+        if (!ipv4)
+        {
+            continue; // a lean switch: the device is the port
+        }
         uint32_t interface = ipv4->AddInterface(devices.Get(side));
         int64_t host = side == 0 ? hostA : hostB;
         if (host >= 0)
         {
             ipv4->AddAddress(interface, Ipv4InterfaceAddress(m_addresses[host], "255.0.0.0"));
-            RoutingOf(node)->SetHost(m_addresses[host], interface);
+            DynamicCast<PfabricFabricRouting>(ipv4->GetRoutingProtocol())
+                ->SetHost(m_addresses[host], interface);
         }
         ipv4->SetUp(interface);
-        (side == 0 ? interfaces.first : interfaces.second) = interface;
     }
-    return interfaces;
+    return {devices.Get(0)->GetIfIndex(), devices.Get(1)->GetIfIndex()};
 }
 
-Ptr<PfabricFabricRouting>
-PfabricFabricHelper::RoutingOf(Ptr<Node> node)
+Ptr<PfabricSwitch>
+PfabricFabricHelper::SwitchOf(Ptr<Node> node)
 {
-    Ptr<PfabricFabricRouting> routing =
-        DynamicCast<PfabricFabricRouting>(node->GetObject<Ipv4>()->GetRoutingProtocol());
-    NS_ASSERT_MSG(routing, "fabric: node " << node->GetId() << " has no PfabricFabricRouting");
-    return routing;
+    Ptr<PfabricSwitch> sw = node->GetObject<PfabricSwitch>();
+    NS_ASSERT_MSG(sw, "fabric: node " << node->GetId() << " has no PfabricSwitch");
+    return sw;
 }
 
 uint64_t

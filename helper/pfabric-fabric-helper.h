@@ -12,6 +12,7 @@
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/pfabric-fabric-routing-helper.h"
 
 #include <cstdint>
@@ -23,20 +24,29 @@
 namespace ns3
 {
 
-class PfabricFabricRouting;
+class PfabricSwitch;
 
 /**
  * @ingroup pfabric
  *
- * @brief What every fabric helper shares: links, addresses, routing, and the idle-fabric timing.
+ * @brief What every fabric helper shares: links, addresses, switches, and the idle-fabric timing.
  *
  * A subclass (FatTreeHelper, LeafSpineHelper, SingleSwitchHelper) lays out nodes and links in
  * DoBuild() with AddHost(), AddSwitch() and Connect(), and tells how many links separate two
  * hosts. Build() then has a complete fabric: point-to-point links (host links at the host rate
- * with the link delay plus the host delay, switch-to-switch links at the fabric rate), the
- * internet stack with PfabricFabricRouting on every node, and host addresses
- * 10.<pod>.<rack>.<host + 1> (switch interfaces need none). No queue disc is installed: the
- * transport schemes install theirs on GetDevices().
+ * with the link delay plus the host delay, switch-to-switch links at the fabric rate), hosts with
+ * ns-3's internet stack and PfabricFabricRouting at addresses 10.<pod>.<rack>.<host + 1>, and a
+ * PfabricSwitch on every switch. No queue disc is installed: the transport schemes install theirs
+ * on GetDevices().
+ *
+ * Switches come in two modes (SetSwitchMode), which give the same results:
+ * - LEAN (the default): a switch has no IP stack, only a TrafficControlLayer for its ports'
+ *   queue discs; its PfabricSwitch takes every packet from the devices and hands it to the
+ *   chosen port's queue disc.
+ * - IP: a switch has ns-3's whole internet stack, and every packet crosses
+ *   TrafficControlLayer::Receive, Ipv4L3Protocol (Receive, routing, IpForward) and Ipv4Interface
+ *   on its way to the queue disc; PfabricFabricRouting asks the PfabricSwitch for the port. The
+ *   reference for the lean switch, and the way to use ns-3's IP features at switches.
  *
  * Hosts are numbered in the order the subclass adds them (pod, then rack, then host): that index
  * is what workloads and flow files use.
@@ -83,11 +93,30 @@ class PfabricFabricHelper
                         uint32_t ackBytes,
                         uint32_t linkHeaderBytes);
     /**
-     * @brief Set an attribute of the routing protocol of every node, e.g. "LoadBalancing".
+     * @brief Set an attribute of every switch's PfabricSwitch, e.g. "LoadBalancing".
      * @param name the attribute name
      * @param value its value
      */
-    void SetRoutingAttribute(const std::string& name, const AttributeValue& value);
+    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
+
+    /// How switches forward.
+    enum SwitchMode
+    {
+        LEAN, //!< without an IP stack: PfabricSwitch hands packets to the port's queue disc
+        IP    //!< through ns-3's internet stack, routed by PfabricFabricRouting
+    };
+
+    /// @param mode how switches forward (before Build; default LEAN)
+    void SetSwitchMode(SwitchMode mode);
+    /// @return how switches forward
+    SwitchMode GetSwitchMode() const;
+
+    /**
+     * @brief Fix the random streams of the switches (Random load balancing).
+     * @param stream the first stream index
+     * @return the number of streams assigned (one per switch)
+     */
+    int64_t AssignStreams(int64_t stream);
 
     /// @brief Create the fabric; stops with a message if a parameter is invalid.
     void Build();
@@ -163,7 +192,7 @@ class PfabricFabricHelper
     virtual std::string GetShapeError() const = 0;
 
   protected:
-    /// @brief Add the nodes and links (AddHost, AddSwitch, Connect) and configure routing.
+    /// @brief Add the nodes and links (AddHost, AddSwitch, Connect) and configure the switches.
     virtual void DoBuild() = 0;
     /**
      * @param from a host index
@@ -186,14 +215,14 @@ class PfabricFabricHelper
      * @brief Link two nodes (a host link if either is a host).
      * @param a a node
      * @param b another node
-     * @return the IPv4 interface index of the link on a and on b
+     * @return the port of the link on a and on b: its device index on each node
      */
     std::pair<uint32_t, uint32_t> Connect(Ptr<Node> a, Ptr<Node> b);
     /**
-     * @param node a node of this fabric
-     * @return its routing protocol
+     * @param node a switch of this fabric
+     * @return its PfabricSwitch
      */
-    static Ptr<PfabricFabricRouting> RoutingOf(Ptr<Node> node);
+    static Ptr<PfabricSwitch> SwitchOf(Ptr<Node> node);
 
   private:
     DataRate m_hostLinkRate;                             //!< host link rate
@@ -204,7 +233,9 @@ class PfabricFabricHelper
     uint32_t m_headerBytes;                              //!< TCP/IP header bytes
     uint32_t m_ackBytes;                                 //!< IP bytes of an ACK
     uint32_t m_linkHeaderBytes;                          //!< framing bytes per packet
-    PfabricFabricRoutingHelper m_routing;                //!< creates every node's routing protocol
+    PfabricFabricRoutingHelper m_routing;                //!< creates the IP nodes' routing
+    ObjectFactory m_switchFactory;                       //!< creates every PfabricSwitch
+    SwitchMode m_switchMode;                             //!< how switches forward
     NodeContainer m_hosts;                               //!< hosts, by index
     NodeContainer m_switches;                            //!< switches
     NetDeviceContainer m_devices;                        //!< every device

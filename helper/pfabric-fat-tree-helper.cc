@@ -7,8 +7,8 @@
 #include "pfabric-fat-tree-helper.h"
 
 #include "ns3/abort.h"
-#include "ns3/pfabric-fabric-routing.h"
 #include "ns3/pfabric-preset.h"
+#include "ns3/pfabric-switch.h"
 
 #include <vector>
 
@@ -111,12 +111,12 @@ FatTreeHelper::DoBuild()
     }
     for (uint32_t i = 0; i < edges.size(); ++i)
     {
-        RoutingOf(edges[i])->SetRackSwitch(i / half, i % half, edgeDown[i], edgeUp[i]);
-        RoutingOf(aggregations[i])->SetPodSwitch(i / half, aggDown[i], aggUp[i]);
+        SwitchOf(edges[i])->SetRackSwitch(i / half, i % half, edgeDown[i], edgeUp[i]);
+        SwitchOf(aggregations[i])->SetPodSwitch(i / half, aggDown[i], aggUp[i]);
     }
     for (uint32_t i = 0; i < cores.size(); ++i)
     {
-        RoutingOf(cores[i])->SetTopSwitch(coreDown[i]);
+        SwitchOf(cores[i])->SetTopSwitch(coreDown[i]);
     }
 }
 

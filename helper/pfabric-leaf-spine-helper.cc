@@ -7,8 +7,8 @@
 #include "pfabric-leaf-spine-helper.h"
 
 #include "ns3/abort.h"
-#include "ns3/pfabric-fabric-routing.h"
 #include "ns3/pfabric-preset.h"
+#include "ns3/pfabric-switch.h"
 
 #include <vector>
 
@@ -89,11 +89,11 @@ LeafSpineHelper::DoBuild()
     }
     for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
     {
-        RoutingOf(leaves[leaf])->SetRackSwitch(0, leaf, leafDown[leaf], leafUp[leaf]);
+        SwitchOf(leaves[leaf])->SetRackSwitch(0, leaf, leafDown[leaf], leafUp[leaf]);
     }
     for (uint32_t spine = 0; spine < m_spines; ++spine)
     {
-        RoutingOf(spines[spine])->SetPodSwitch(0, spineDown[spine], {});
+        SwitchOf(spines[spine])->SetPodSwitch(0, spineDown[spine], {});
     }
 }
 

@@ -12,6 +12,7 @@
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/loopback-net-device.h"
 #include "ns3/nstime.h"
@@ -290,10 +291,14 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
     QueueDiscContainer queueDiscs;
     for (auto node = nodes.Begin(); node != nodes.End(); ++node)
     {
-        NS_ABORT_MSG_IF((*node)->GetObject<PfabricTcpSocketFactory>(),
-                        "PfabricSchemeHelper: node " << (*node)->GetId()
-                                                     << " already has a scheme installed");
-        (*node)->AggregateObject(socketFactory.Create<PfabricTcpSocketFactory>());
+        if ((*node)->GetObject<Ipv4>())
+        {
+            // a lean switch has no transport to configure, only its ports
+            NS_ABORT_MSG_IF((*node)->GetObject<PfabricTcpSocketFactory>(),
+                            "PfabricSchemeHelper: node " << (*node)->GetId()
+                                                         << " already has a scheme installed");
+            (*node)->AggregateObject(socketFactory.Create<PfabricTcpSocketFactory>());
+        }
         for (uint32_t i = 0; i < (*node)->GetNDevices(); ++i)
         {
             Ptr<NetDevice> device = (*node)->GetDevice(i);

@@ -76,9 +76,9 @@ class PfabricSchemeHelper
     void SetQueueDiscAttribute(const std::string& name, const AttributeValue& value);
 
     /**
-     * @brief Install the scheme: a PfabricTcpSocketFactory on every node, the scheme's queue disc
-     * on every device other than loopback (nodes need the internet stack; any root queue disc
-     * is replaced).
+     * @brief Install the scheme: a PfabricTcpSocketFactory on every node with an IP stack, the
+     * scheme's queue disc on every device other than loopback (nodes need traffic control: the
+     * internet stack, or a lean switch's; any root queue disc is replaced).
      * @param nodes hosts and switches
      * @return the queue discs installed
      */

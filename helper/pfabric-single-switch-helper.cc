@@ -7,7 +7,7 @@
 #include "pfabric-single-switch-helper.h"
 
 #include "ns3/abort.h"
-#include "ns3/pfabric-fabric-routing.h"
+#include "ns3/pfabric-switch.h"
 
 #include <vector>
 
@@ -43,7 +43,7 @@ SingleSwitchHelper::DoBuild()
     {
         down.push_back(Connect(host, sw).second);
     }
-    RoutingOf(sw)->SetRackSwitch(0, 0, down, {});
+    SwitchOf(sw)->SetRackSwitch(0, 0, down, {});
 }
 
 uint32_t

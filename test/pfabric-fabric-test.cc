@@ -4,19 +4,21 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// The fabric helpers and PfabricFabricRouting: shapes, reachability, load balancing, and the
-// documented idle-fabric timing against what the simulator does.
+// The fabric helpers, PfabricSwitch and PfabricFabricRouting: shapes, reachability, load
+// balancing, and the documented idle-fabric timing against what the simulator does, with lean
+// and with IP switches; both modes make the same forwarding decisions.
 
 #include "pfabric-test-cases.h"
 
+#include "ns3/channel.h"
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4.h"
 #include "ns3/packet.h"
-#include "ns3/pfabric-fabric-routing.h"
 #include "ns3/pfabric-fat-tree-helper.h"
 #include "ns3/pfabric-leaf-spine-helper.h"
 #include "ns3/pfabric-single-switch-helper.h"
+#include "ns3/pfabric-switch.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/string.h"
@@ -129,23 +131,28 @@ SocketOn(const PfabricFabricHelper& fabric, uint32_t host, uint16_t sourcePort =
     return socket;
 }
 
-/// Forwarding decisions: per switch node id, the interfaces chosen, in order.
+/// Forwarding decisions: per switch node id, the node id of the neighbour each packet was sent
+/// to, in order (the same in both switch modes, whose port numbers differ by the IP node's
+/// loopback device).
 using Decisions = std::map<uint32_t, std::vector<uint32_t>>;
 
 /**
  * @brief Forward trace sink.
  * @param decisions where to note the decision
- * @param node the switch's node id
- * @param interface the interface chosen
+ * @param node the switch's node
+ * @param port the port chosen
  */
 void
 NoteDecision(Decisions* decisions,
-             uint32_t node,
+             Ptr<Node> node,
              Ptr<const Packet> /* packet */,
              const Ipv4Header& /* header */,
-             uint32_t interface)
+             uint32_t port)
 {
-    (*decisions)[node].push_back(interface);
+    Ptr<NetDevice> device = node->GetDevice(port);
+    Ptr<Channel> link = device->GetChannel();
+    Ptr<NetDevice> peer = link->GetDevice(0) == device ? link->GetDevice(1) : link->GetDevice(0);
+    (*decisions)[node->GetId()].push_back(peer->GetNode()->GetId());
 }
 
 /**
@@ -159,10 +166,20 @@ WatchSwitches(const PfabricFabricHelper& fabric, Decisions* decisions)
     for (uint32_t i = 0; i < fabric.GetSwitches().GetN(); ++i)
     {
         Ptr<Node> node = fabric.GetSwitches().Get(i);
-        node->GetObject<Ipv4>()->GetRoutingProtocol()->TraceConnectWithoutContext(
+        node->GetObject<PfabricSwitch>()->TraceConnectWithoutContext(
             "Forward",
-            MakeBoundCallback(&NoteDecision, decisions, node->GetId()));
+            MakeBoundCallback(&NoteDecision, decisions, node));
     }
+}
+
+/**
+ * @param mode a switch mode
+ * @return its name, for test names and messages
+ */
+std::string
+ModeName(PfabricFabricHelper::SwitchMode mode)
+{
+    return mode == PfabricFabricHelper::LEAN ? "lean" : "IP";
 }
 
 /**
@@ -231,8 +248,11 @@ class FabricShapeTest : public TestCase
 class FabricReachabilityTest : public TestCase
 {
   public:
-    FabricReachabilityTest()
-        : TestCase("Fabrics: every host reaches every other host")
+    /// @param mode the switch mode to test
+    explicit FabricReachabilityTest(PfabricFabricHelper::SwitchMode mode)
+        : TestCase("Fabrics: every host reaches every other host (" + ModeName(mode) +
+                   " switches)"),
+          m_mode(mode)
     {
     }
 
@@ -254,6 +274,7 @@ class FabricReachabilityTest : public TestCase
      */
     void Check(PfabricFabricHelper& fabric, const std::string& name)
     {
+        fabric.SetSwitchMode(m_mode);
         fabric.Build();
         Deliveries deliveries;
         ListenEverywhere(fabric, &deliveries);
@@ -289,6 +310,8 @@ class FabricReachabilityTest : public TestCase
         }
         Simulator::Destroy();
     }
+
+    PfabricFabricHelper::SwitchMode m_mode; //!< the switch mode under test
 };
 
 /**
@@ -299,8 +322,11 @@ class FabricReachabilityTest : public TestCase
 class LoadBalancingTest : public TestCase
 {
   public:
-    LoadBalancingTest()
-        : TestCase("Fabrics: spray, ECMP, flowcell and random load balancing")
+    /// @param mode the switch mode to test
+    explicit LoadBalancingTest(PfabricFabricHelper::SwitchMode mode)
+        : TestCase("Fabrics: spray, ECMP, flowcell and random load balancing (" + ModeName(mode) +
+                   " switches)"),
+          m_mode(mode)
     {
     }
 
@@ -320,8 +346,9 @@ class LoadBalancingTest : public TestCase
     std::unique_ptr<FatTreeHelper> FatTree(const std::string& loadBalancing)
     {
         auto fatTree = std::make_unique<FatTreeHelper>(4);
-        fatTree->SetRoutingAttribute("LoadBalancing", StringValue(loadBalancing));
-        fatTree->SetRoutingAttribute("FlowcellBytes", UintegerValue(10 * 1028));
+        fatTree->SetSwitchMode(m_mode);
+        fatTree->SetSwitchAttribute("LoadBalancing", StringValue(loadBalancing));
+        fatTree->SetSwitchAttribute("FlowcellBytes", UintegerValue(10 * 1028));
         fatTree->Build();
         m_deliveries = Deliveries();
         ListenEverywhere(*fatTree, &m_deliveries);
@@ -335,12 +362,9 @@ class LoadBalancingTest : public TestCase
     std::vector<uint32_t> RandomChoices(int64_t stream)
     {
         auto fatTree = FatTree("Random");
-        for (uint32_t i = 0; i < fatTree->GetSwitches().GetN(); ++i)
-        {
-            Ptr<Node> node = fatTree->GetSwitches().Get(i);
-            DynamicCast<PfabricFabricRouting>(node->GetObject<Ipv4>()->GetRoutingProtocol())
-                ->AssignStreams(stream + i);
-        }
+        NS_TEST_EXPECT_MSG_EQ(fatTree->AssignStreams(stream),
+                              fatTree->GetSwitches().GetN(),
+                              "one stream per switch");
         Decisions decisions;
         WatchSwitches(*fatTree, &decisions);
         SendPaced(SocketOn(*fatTree, 0), fatTree->GetHostAddress(15), 1000, 100);
@@ -369,7 +393,8 @@ class LoadBalancingTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ((RandomChoices(200) != choices), true, "another stream differs");
     }
 
-    Deliveries m_deliveries; //!< what the hosts of the current fabric received
+    Deliveries m_deliveries;                //!< what the hosts of the current fabric received
+    PfabricFabricHelper::SwitchMode m_mode; //!< the switch mode under test
 
     void CheckSpray()
     {
@@ -521,8 +546,11 @@ NoteReply(Exchange* exchange, Ptr<Socket> socket)
 class IdleTimingTest : public TestCase
 {
   public:
-    IdleTimingTest()
-        : TestCase("Fabrics: base RTT and ideal FCT match the simulator within 1%")
+    /// @param mode the switch mode to test
+    explicit IdleTimingTest(PfabricFabricHelper::SwitchMode mode)
+        : TestCase("Fabrics: base RTT and ideal FCT match the simulator within 1% (" +
+                   ModeName(mode) + " switches)"),
+          m_mode(mode)
     {
     }
 
@@ -565,6 +593,7 @@ class IdleTimingTest : public TestCase
                  double tolerance,
                  const std::string& name)
     {
+        fabric.SetSwitchMode(m_mode);
         fabric.Build();
         uint32_t remaining = packets;
         Exchange exchange;
@@ -592,6 +621,76 @@ class IdleTimingTest : public TestCase
                                        << ", documented " << ideal.As(Time::US));
         Simulator::Destroy();
     }
+
+    PfabricFabricHelper::SwitchMode m_mode; //!< the switch mode under test
+};
+
+/**
+ * @ingroup pfabric-tests
+ * @brief Lean and IP switches send every packet to the same neighbour, in every load-balancing
+ * mode, on traffic of many flows between every pair of pods.
+ */
+class SwitchModesAgreeTest : public TestCase
+{
+  public:
+    SwitchModesAgreeTest()
+        : TestCase("Fabrics: lean and IP switches make the same forwarding decisions")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const char* loadBalancing : {"Spray", "Ecmp", "Flowcell", "Random"})
+        {
+            Decisions lean = Run(PfabricFabricHelper::LEAN, loadBalancing);
+            Decisions ip = Run(PfabricFabricHelper::IP, loadBalancing);
+            std::size_t decisions = 0;
+            for (const auto& [node, peers] : ip)
+            {
+                decisions += peers.size();
+            }
+            // 16 hosts x 8 destinations x 3 packets; each crosses 1, 3 or 5 switches.
+            NS_TEST_ASSERT_MSG_GT(decisions, 16 * 8 * 3, loadBalancing << ": traffic crossed");
+            NS_TEST_ASSERT_MSG_EQ((lean == ip), true, loadBalancing << ": the same decisions");
+        }
+    }
+
+    /**
+     * @param mode the switch mode
+     * @param loadBalancing the LoadBalancing attribute
+     * @return every switch's decisions on the same traffic
+     */
+    Decisions Run(PfabricFabricHelper::SwitchMode mode, const std::string& loadBalancing)
+    {
+        FatTreeHelper fatTree(4);
+        fatTree.SetSwitchMode(mode);
+        fatTree.SetSwitchAttribute("LoadBalancing", StringValue(loadBalancing));
+        fatTree.SetSwitchAttribute("FlowcellBytes", UintegerValue(2 * 1028));
+        fatTree.Build();
+        fatTree.AssignStreams(7);
+        Deliveries deliveries;
+        ListenEverywhere(fatTree, &deliveries);
+        Decisions decisions;
+        WatchSwitches(fatTree, &decisions);
+        for (uint32_t from = 0; from < fatTree.GetNHosts(); ++from)
+        {
+            for (uint32_t i = 1; i <= 8; ++i)
+            {
+                uint32_t to = (from + 2 * i - 1) % fatTree.GetNHosts();
+                Ptr<Socket> source = SocketOn(fatTree, from, uint16_t(1000 + 16 * from + i));
+                Simulator::Schedule(MicroSeconds(3 * i + from),
+                                    &SendPackets,
+                                    source,
+                                    fatTree.GetHostAddress(to),
+                                    3,
+                                    1000);
+            }
+        }
+        Simulator::Run();
+        Simulator::Destroy();
+        return decisions;
+    }
 };
 
 } // namespace
@@ -599,10 +698,14 @@ class IdleTimingTest : public TestCase
 std::vector<TestCase*>
 MakeFabricTestCases()
 {
-    return {new FabricShapeTest,
-            new FabricReachabilityTest,
-            new LoadBalancingTest,
-            new IdleTimingTest};
+    std::vector<TestCase*> cases{new FabricShapeTest, new SwitchModesAgreeTest};
+    for (auto mode : {PfabricFabricHelper::LEAN, PfabricFabricHelper::IP})
+    {
+        cases.push_back(new FabricReachabilityTest(mode));
+        cases.push_back(new LoadBalancingTest(mode));
+        cases.push_back(new IdleTimingTest(mode));
+    }
+    return cases;
 }
 
 } // namespace tests

@@ -1212,10 +1212,13 @@ class SchemeInstallTest : public TestCase
                     NS_TEST_ASSERT_MSG_EQ(maxTh.Get(), preset.dctcpMarkingThreshold, "K");
                 }
             }
-            for (uint32_t i = 0; i < 4; ++i)
+            NS_TEST_ASSERT_MSG_EQ(
+                bed.fabric.GetSwitches().Get(0)->GetObject<PfabricTcpSocketFactory>(),
+                nullptr,
+                "no transport at a lean switch");
+            for (uint32_t i = 0; i < 3; ++i)
             {
-                Ptr<Node> node =
-                    i < 3 ? bed.fabric.GetHosts().Get(i) : bed.fabric.GetSwitches().Get(0);
+                Ptr<Node> node = bed.fabric.GetHosts().Get(i);
                 auto factory = node->GetObject<PfabricTcpSocketFactory>();
                 NS_TEST_ASSERT_MSG_NE(factory, nullptr, "a socket factory on node " << i);
                 StringValue transport;

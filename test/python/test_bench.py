@@ -192,6 +192,46 @@ def test_bench_runs_the_programs_of_an_ns3_tree(tmp_path: Path) -> None:
     assert all(r["packet_hops"] > 0 for r in runs)
 
 
+def test_bench_against_another_build_on_the_same_flows(tmp_path: Path) -> None:
+    """--against: each scheme runs with the other build's programs, then this build's, on the
+    same flows (--websearch-flows of them); the JSON has both runs, the ratio of processor times and whether fct.csv is
+    identical (here the other build is this one, so it is, and the ratio is near 1)."""
+    build = os.environ.get("PFABRIC_BUILD_DIR")
+    if not build:
+        pytest.skip("needs the build: run through ./pfabric test")
+    out = tmp_path / "bench.json"
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "pfabric_bench.py"),
+                             "--size=smoke", "--only=websearch-sigcomm13", "--websearch-flows=12",
+                             f"--build-dir={build}", f"--against={Path(build) / 'bin'}",
+                             f"--out={out}"], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    document = json.loads(out.read_text())
+    assert document["against"]["bin_dir"] == str(Path(build) / "bin")
+    scenario = document["scenarios"]["websearch-sigcomm13"]
+    assert [r["name"] for r in scenario["runs"]] == [
+        "pfabric-against", "pfabric", "tcp-against", "tcp"]
+    assert all(r["flows"] == 12 for r in scenario["runs"])  # --websearch-flows
+    summary = scenario["summary"]
+    for scheme in ("pfabric", "tcp"):
+        assert summary[f"{scheme}_same_fct_as_against"] is True
+        # The same program twice: processor times agree within a factor of 2 on any machine.
+        assert 0.5 < summary[f"{scheme}_cpu_over_against"] < 2.0
+        assert summary[f"{scheme}_events_per_packet_hop"] == pytest.approx(
+            summary[f"{scheme}_events_per_packet_hop_against"])
+    assert "processor time" in result.stdout and "fct.csv identical" in result.stdout
+
+
+def test_bench_against_without_programs_is_one_line_error(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "pfabric_bench.py"),
+                             "--size=smoke", "--only=websearch-sigcomm13",
+                             f"--against={tmp_path}", f"--out={out}"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert result.stderr.strip().startswith(f"pfabric bench: error: --against {tmp_path}")
+    assert result.stderr.strip().count("\n") == 0 and not out.exists()
+
+
 @pytest.mark.parametrize("setup", ["missing", "empty"])
 def test_bench_bin_dir_without_programs_is_one_line_error(tmp_path: Path, setup: str) -> None:
     bin_dir = tmp_path / "build"
