@@ -550,8 +550,9 @@ def software_info(build: Path, bin_dir: Path | None = None) -> dict[str, Any]:
         programs = sorted(bin_dir.rglob("*pfabric-websearch*"))
         named = re.fullmatch(r"ns(3\.\d+)-pfabric-websearch-(\w+)", programs[0].name) \
             if programs else None
-        # ns-3's own CMake keeps its cache beside build/, in cmake-cache/
-        cache = cmake_cache(bin_dir.parent / "cmake-cache")
+        # ns-3's own CMake keeps its cache beside build/, in cmake-cache/; a standalone
+        # build's bin/ has it in its parent
+        cache = cmake_cache(bin_dir.parent / "cmake-cache") or cmake_cache(bin_dir.parent)
         build_type = cache.get("CMAKE_BUILD_TYPE")
         return common | {
             "ns3_version": named.group(1) if named else None,
