@@ -139,12 +139,12 @@ using Decisions = std::map<uint32_t, std::vector<uint32_t>>;
 /**
  * @brief Forward trace sink.
  * @param decisions where to note the decision
- * @param node the switch's node
+ * @param node the switch's node (not owned)
  * @param port the port chosen
  */
 void
 NoteDecision(Decisions* decisions,
-             Ptr<Node> node,
+             Node* node,
              Ptr<const Packet> /* packet */,
              const Ipv4Header& /* header */,
              uint32_t port)
@@ -168,7 +168,8 @@ WatchSwitches(const PfabricFabricHelper& fabric, Decisions* decisions)
         Ptr<Node> node = fabric.GetSwitches().Get(i);
         node->GetObject<PfabricSwitch>()->TraceConnectWithoutContext(
             "Forward",
-            MakeBoundCallback(&NoteDecision, decisions, node));
+            // A raw pointer: a Ptr bound into the switch's own trace would keep the node alive.
+            MakeBoundCallback(&NoteDecision, decisions, PeekPointer(node)));
     }
 }
 
