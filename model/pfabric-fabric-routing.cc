@@ -33,7 +33,7 @@ PfabricFabricRouting::GetTypeId()
 
 PfabricFabricRouting::PfabricFabricRouting()
     : m_isHost(false),
-      m_hostInterface(0)
+      m_hostPort(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -60,7 +60,7 @@ PfabricFabricRouting::SetHost(Ipv4Address address, uint32_t interface)
 {
     m_isHost = true;
     m_address = address;
-    m_hostInterface = interface;
+    m_hostPort = m_ipv4->GetNetDevice(interface)->GetIfIndex();
 }
 
 bool
@@ -70,21 +70,21 @@ PfabricFabricRouting::IsHost() const
 }
 
 Ptr<Ipv4Route>
-PfabricFabricRouting::RouteVia(uint32_t interface)
+PfabricFabricRouting::RouteVia(uint32_t port)
 {
-    if (interface >= m_routes.size())
+    if (port >= m_routes.size())
     {
-        m_routes.resize(interface + 1);
+        m_routes.resize(port + 1);
     }
-    if (!m_routes[interface])
+    if (!m_routes[port])
     {
         Ptr<Ipv4Route> route = Create<Ipv4Route>();
         route->SetGateway(Ipv4Address::GetZero()); // point-to-point: the link is the next hop
-        route->SetOutputDevice(m_ipv4->GetNetDevice(interface));
+        route->SetOutputDevice(m_ipv4->GetObject<Node>()->GetDevice(port));
         route->SetSource(m_address);
-        m_routes[interface] = route;
+        m_routes[port] = route;
     }
-    return m_routes[interface];
+    return m_routes[port];
 }
 
 bool
@@ -121,19 +121,7 @@ PfabricFabricRouting::DoRouteInput(Ptr<const Packet> p,
         NS_LOG_LOGIC("No route to " << header.GetDestination());
         return false;
     }
-    if (std::size_t(port) >= m_interfaceOfPort.size())
-    {
-        m_interfaceOfPort.resize(port + 1, -1);
-    }
-    if (m_interfaceOfPort[port] < 0)
-    {
-        Ptr<Node> node = m_ipv4->GetObject<Node>();
-        m_interfaceOfPort[port] = m_ipv4->GetInterfaceForDevice(node->GetDevice(port));
-        NS_ABORT_MSG_IF(m_interfaceOfPort[port] < 0,
-                        "PfabricFabricRouting: port " << port << " of node " << node->GetId()
-                                                      << " has no IPv4 interface");
-    }
-    ucb(RouteVia(m_interfaceOfPort[port]), p, header);
+    ucb(RouteVia(port), p, header);
     return true;
 }
 
@@ -150,7 +138,7 @@ PfabricFabricRouting::RouteOutput(Ptr<Packet> p,
         return nullptr;
     }
     sockerr = Socket::ERROR_NOTERROR;
-    return RouteVia(m_hostInterface);
+    return RouteVia(m_hostPort);
 }
 
 void
@@ -187,8 +175,7 @@ PfabricFabricRouting::PrintRoutingTable(Ptr<OutputStreamWrapper> stream,
     std::ostream& os = *stream->GetStream();
     if (m_isHost)
     {
-        os << "PfabricFabricRouting: host " << m_address << ", interface " << m_hostInterface
-           << std::endl;
+        os << "PfabricFabricRouting: host " << m_address << ", device " << m_hostPort << std::endl;
     }
     else
     {

@@ -87,18 +87,17 @@ class PfabricFabricRouting : public pfabric::Ipv4RoutingProtocolCompat
 
   private:
     /**
-     * @param interface an interface
-     * @return a route out of it, made once
+     * @param port a device index of this node
+     * @return a route out of that device, made once
      */
-    Ptr<Ipv4Route> RouteVia(uint32_t interface);
+    Ptr<Ipv4Route> RouteVia(uint32_t port);
 
-    Ptr<Ipv4> m_ipv4;                       //!< this node's IPv4 stack
-    bool m_isHost;                          //!< SetHost was called
-    uint32_t m_hostInterface;               //!< a host's interface into the fabric
-    Ipv4Address m_address;                  //!< a host's address
-    Ptr<PfabricSwitch> m_switch;            //!< a switch's port choice, found on first use
-    std::vector<Ptr<Ipv4Route>> m_routes;   //!< one route per interface, made on first use
-    std::vector<int64_t> m_interfaceOfPort; //!< a switch's interface by port (device index)
+    Ptr<Ipv4> m_ipv4;                     //!< this node's IPv4 stack
+    bool m_isHost;                        //!< SetHost was called
+    uint32_t m_hostPort;                  //!< a host's device into the fabric
+    Ipv4Address m_address;                //!< a host's address
+    Ptr<PfabricSwitch> m_switch;          //!< a switch's port choice, found on first use
+    std::vector<Ptr<Ipv4Route>> m_routes; //!< one route per port, made on first use
 };
 
 } // namespace ns3
