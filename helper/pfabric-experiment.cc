@@ -305,6 +305,12 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
                  "disc, no IP stack) or ip (ns-3's internet stack with PfabricFabricRouting, the "
                  "reference; same results, slower)",
                  m_p.switchMode);
+    cmd.AddValue("linkType",
+                 "what joins two nodes: pfabric (PfabricLinkNetDevice: only the packet on the "
+                 "wire is past a port's queue disc, one or two events per packet hop) or p2p "
+                 "(ns-3's point-to-point devices with a one-packet device queue, as this module "
+                 "had before the pfabric link; three events per hop)",
+                 m_p.linkType);
 }
 
 std::string
@@ -323,6 +329,10 @@ PfabricExperiment::CheckChoices() const
     if (m_p.switchMode != "lean" && m_p.switchMode != "ip")
     {
         return "--switchMode=" + m_p.switchMode + ": expected lean or ip";
+    }
+    if (m_p.linkType != "pfabric" && m_p.linkType != "p2p")
+    {
+        return "--linkType=" + m_p.linkType + ": expected pfabric or p2p";
     }
     if (m_p.lb != "spray" && m_p.lb != "ecmp" && m_p.lb != "flowcell" && m_p.lb != "random")
     {
@@ -449,6 +459,8 @@ PfabricExperiment::Prepare(std::string* error)
     m_fabric->SetSwitchAttribute("LoadBalancing", StringValue(lb));
     m_fabric->SetSwitchMode(m_p.switchMode == "ip" ? PfabricFabricHelper::IP
                                                    : PfabricFabricHelper::LEAN);
+    m_fabric->SetLinkType(m_p.linkType == "p2p" ? PfabricFabricHelper::POINT_TO_POINT_LINK
+                                                : PfabricFabricHelper::PFABRIC_LINK);
 
     RngSeedManager::SetSeed(m_p.seed);
     RngSeedManager::SetRun(m_p.run);
@@ -817,7 +829,8 @@ PfabricExperiment::MetaJson() const
     out << "    \"connectLeadUs\": " << Number(m_p.connectLeadUs) << ",\n";
     out << "    \"reuse-connections\": " << (m_p.reuseConnections ? "true" : "false") << ",\n";
     out << "    \"hash-demux\": " << (m_p.hashDemux ? "true" : "false") << ",\n";
-    out << "    \"switchMode\": " << JsonString(m_p.switchMode) << "\n";
+    out << "    \"switchMode\": " << JsonString(m_p.switchMode) << ",\n";
+    out << "    \"linkType\": " << JsonString(m_p.linkType) << "\n";
     out << "  },\n";
     out << "  \"workload\": " << JsonString(m_p.workload) << ",\n";
     out << "  \"cdf_file\": " << JsonString(m_sizes.GetPath()) << ",\n";

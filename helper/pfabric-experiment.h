@@ -90,6 +90,7 @@ class PfabricExperiment
         bool reuseConnections = true;     //!< hand idle connections to later flows of the pair
         bool hashDemux = true;            //!< sockets found through PfabricTcpDemux
         std::string switchMode = "lean";  //!< lean (no IP stack at switches) or ip
+        std::string linkType = "pfabric"; //!< pfabric (PfabricLinkNetDevice) or p2p
     };
 
     /// One flow's outcome.

@@ -11,12 +11,15 @@
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/pfabric-fabric-routing.h"
+#include "ns3/pfabric-link-helper.h"
+#include "ns3/pfabric-link-net-device.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-switch.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/queue.h"
 #include "ns3/traffic-control-layer.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 
@@ -25,9 +28,16 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("PfabricFabricHelper");
 
+namespace
+{
+/// The framing bytes PointToPointNetDevice adds to every packet (its PPP header).
+constexpr uint32_t POINT_TO_POINT_FRAMING = 2;
+} // namespace
+
 PfabricFabricHelper::PfabricFabricHelper()
     : m_switchFactory("ns3::PfabricSwitch"),
       m_switchMode(LEAN),
+      m_linkType(PFABRIC_LINK),
       m_built(false)
 {
     SetPreset("hotnets12");
@@ -110,6 +120,19 @@ PfabricFabricHelper::GetSwitchMode() const
     return m_switchMode;
 }
 
+void
+PfabricFabricHelper::SetLinkType(LinkType type)
+{
+    NS_ABORT_MSG_IF(m_built, "fabric: SetLinkType after Build()");
+    m_linkType = type;
+}
+
+PfabricFabricHelper::LinkType
+PfabricFabricHelper::GetLinkType() const
+{
+    return m_linkType;
+}
+
 int64_t
 PfabricFabricHelper::AssignStreams(int64_t stream)
 {
@@ -127,6 +150,10 @@ PfabricFabricHelper::Build()
     NS_ABORT_MSG_IF(m_built, "fabric: Build() was already called");
     std::string shapeError = GetShapeError();
     NS_ABORT_MSG_IF(!shapeError.empty(), shapeError);
+    NS_ABORT_MSG_IF(m_linkType == POINT_TO_POINT_LINK &&
+                        m_linkHeaderBytes != POINT_TO_POINT_FRAMING,
+                    "fabric: point-to-point links frame every packet with "
+                        << POINT_TO_POINT_FRAMING << " bytes, not " << m_linkHeaderBytes);
     DoBuild();
     if (m_switchMode == LEAN)
     {
@@ -184,12 +211,24 @@ PfabricFabricHelper::Connect(Ptr<Node> a, Ptr<Node> b)
     const int64_t hostB = hostIndex(b);
     const bool hostLink = hostA >= 0 || hostB >= 0;
 
-    PointToPointHelper link;
-    link.SetDeviceAttribute("DataRate",
-                            DataRateValue(hostLink ? m_hostLinkRate : m_fabricLinkRate));
-    link.SetChannelAttribute("Delay",
-                             TimeValue(hostLink ? m_linkDelay + m_hostDelay : m_linkDelay));
-    NetDeviceContainer devices = link.Install(a, b);
+    const DataRateValue rate(hostLink ? m_hostLinkRate : m_fabricLinkRate);
+    const TimeValue delay(hostLink ? m_linkDelay + m_hostDelay : m_linkDelay);
+    NetDeviceContainer devices;
+    if (m_linkType == PFABRIC_LINK)
+    {
+        PfabricLinkHelper link;
+        link.SetDeviceAttribute("DataRate", rate);
+        link.SetDeviceAttribute("FramingBytes", UintegerValue(m_linkHeaderBytes));
+        link.SetChannelAttribute("Delay", delay);
+        devices = link.Install(a, b);
+    }
+    else
+    {
+        PointToPointHelper link;
+        link.SetDeviceAttribute("DataRate", rate);
+        link.SetChannelAttribute("Delay", delay);
+        devices = link.Install(a, b);
+    }
     m_devices.Add(devices);
 
     for (uint32_t side = 0; side < 2; ++side)
@@ -227,9 +266,15 @@ PfabricFabricHelper::CountTransmissions(const NetDeviceContainer& devices)
     uint64_t transmissions = 0;
     for (auto device = devices.Begin(); device != devices.End(); ++device)
     {
+        if (Ptr<PfabricLinkNetDevice> link = DynamicCast<PfabricLinkNetDevice>(*device))
+        {
+            transmissions += link->GetTransmittedPackets();
+            continue;
+        }
         Ptr<PointToPointNetDevice> p2p = DynamicCast<PointToPointNetDevice>(*device);
         NS_ABORT_MSG_UNLESS(p2p,
-                            "fabric: CountTransmissions of a device that is not point-to-point");
+                            "fabric: CountTransmissions of a device that is neither a "
+                            "PfabricLinkNetDevice nor point-to-point");
         Ptr<Queue<Packet>> queue = p2p->GetQueue();
         transmissions += queue->GetTotalReceivedPackets() - queue->GetNPackets();
     }

@@ -33,8 +33,9 @@ class PfabricSwitch;
  *
  * A subclass (FatTreeHelper, LeafSpineHelper, SingleSwitchHelper) lays out nodes and links in
  * DoBuild() with AddHost(), AddSwitch() and Connect(), and tells how many links separate two
- * hosts. Build() then has a complete fabric: point-to-point links (host links at the host rate
- * with the link delay plus the host delay, switch-to-switch links at the fabric rate), hosts with
+ * hosts. Build() then has a complete fabric: links (host links at the host rate with the link
+ * delay plus the host delay, switch-to-switch links at the fabric rate; PfabricLinkNetDevice
+ * or, SetLinkType, ns-3's point-to-point devices), hosts with
  * ns-3's internet stack and PfabricFabricRouting at addresses 10.<pod>.<rack>.<host + 1>, and a
  * PfabricSwitch on every switch. No queue disc is installed: the transport schemes install theirs
  * on GetDevices().
@@ -86,7 +87,8 @@ class PfabricFabricHelper
      * @param mss payload bytes of a full packet
      * @param headerBytes TCP/IP header bytes of a data packet
      * @param ackBytes IP bytes of an ACK
-     * @param linkHeaderBytes framing bytes added by the link (point-to-point: 2)
+     * @param linkHeaderBytes framing bytes the link serialises with each packet (the
+     *        PfabricLinkNetDevice's FramingBytes; point-to-point links add 2 and nothing else)
      */
     void SetPacketSizes(uint32_t mss,
                         uint32_t headerBytes,
@@ -111,6 +113,20 @@ class PfabricFabricHelper
     /// @return how switches forward
     SwitchMode GetSwitchMode() const;
 
+    /// What joins two nodes.
+    enum LinkType
+    {
+        PFABRIC_LINK,       //!< PfabricLinkNetDevice: only the packet on the wire is past the
+                            //!< queue disc; one or two events per packet hop
+        POINT_TO_POINT_LINK //!< ns-3's PointToPointNetDevice (a one-packet device queue under
+                            //!< the queue disc; three events per hop); the reference
+    };
+
+    /// @param type what joins two nodes (before Build; default PFABRIC_LINK)
+    void SetLinkType(LinkType type);
+    /// @return what joins two nodes
+    LinkType GetLinkType() const;
+
     /**
      * @brief Fix the random streams of the switches (Random load balancing).
      * @param stream the first stream index
@@ -128,14 +144,14 @@ class PfabricFabricHelper
     /// @return every network device of the fabric, host NICs included
     NetDeviceContainer GetDevices() const;
     /**
-     * @brief Count the packets that point-to-point devices have started to transmit.
+     * @brief Count the packets that the devices have started to transmit.
      *
-     * Every transmission of a PointToPointNetDevice leaves its transmit queue, so this is what
-     * entered the queues minus what is still in them: the packet hops of a run, with no
-     * callback on the per-packet path (a PhyTxBegin sink added 0.6% to the instructions of a
-     * web search run).
+     * A PfabricLinkNetDevice counts them; every transmission of a PointToPointNetDevice leaves
+     * its transmit queue, so there it is what entered the queue minus what is still in it. The
+     * packet hops of a run, with no callback on the per-packet path (a PhyTxBegin sink added
+     * 0.6% to the instructions of a web search run).
      *
-     * @param devices point-to-point devices (any other kind is a configuration error)
+     * @param devices devices of either link type (any other kind is a configuration error)
      * @return transmissions started since the devices were created
      */
     static uint64_t CountTransmissions(const NetDeviceContainer& devices);
@@ -236,6 +252,7 @@ class PfabricFabricHelper
     PfabricFabricRoutingHelper m_routing;                //!< creates the IP nodes' routing
     ObjectFactory m_switchFactory;                       //!< creates every PfabricSwitch
     SwitchMode m_switchMode;                             //!< how switches forward
+    LinkType m_linkType;                                 //!< what joins two nodes
     NodeContainer m_hosts;                               //!< hosts, by index
     NodeContainer m_switches;                            //!< switches
     NetDeviceContainer m_devices;                        //!< every device

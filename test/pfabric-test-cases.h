@@ -30,6 +30,9 @@ std::vector<TestCase*> MakeQueueDiscHelperTestCases();
 /// @return the fabric helper and PfabricFabricRouting test cases
 std::vector<TestCase*> MakeFabricTestCases();
 
+/// @return the PfabricLinkNetDevice test cases: order, timing, events, FIFO, pcap
+std::vector<TestCase*> MakeLinkTestCases();
+
 /// @return the end-to-end test cases over one pFabric bottleneck
 std::vector<TestCase*> MakePreemptionTestCases();
 

@@ -26,6 +26,7 @@ class PfabricTestSuite : public TestSuite
         for (auto make : {MakeQueueDiscTestCases,
                           MakeQueueDiscHelperTestCases,
                           MakeFabricTestCases,
+                          MakeLinkTestCases,
                           MakePreemptionTestCases,
                           MakeTransportTestCases,
                           MakeWorkloadTestCases})

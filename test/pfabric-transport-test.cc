@@ -641,8 +641,8 @@ class ProbeModeTest : public TestCase
 /// NIC transmissions of data packets.
 struct NicBusy
 {
-    std::vector<Time> begins; //!< PhyTxBegin of each data packet
-    std::vector<Time> ends;   //!< PhyTxEnd of each data packet
+    std::vector<Time> begins;    //!< PhyTxBegin of each data packet
+    std::vector<uint32_t> bytes; //!< its size as the device got it
 };
 
 void
@@ -651,15 +651,7 @@ NoteTxBegin(NicBusy* busy, Ptr<const Packet> packet)
     if (packet->GetSize() > 100)
     {
         busy->begins.push_back(Simulator::Now());
-    }
-}
-
-void
-NoteTxEnd(NicBusy* busy, Ptr<const Packet> packet)
-{
-    if (packet->GetSize() > 100)
-    {
-        busy->ends.push_back(Simulator::Now());
+        busy->bytes.push_back(packet->GetSize());
     }
 }
 
@@ -682,8 +674,14 @@ class LineRateAloneTest : public TestCase
         bed.Install();
         NicBusy busy;
         Ptr<NetDevice> nic = Nic(bed.fabric.GetHosts().Get(0));
-        nic->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&NoteTxBegin, &busy));
-        nic->TraceConnectWithoutContext("PhyTxEnd", MakeBoundCallback(&NoteTxEnd, &busy));
+        NS_TEST_ASSERT_MSG_EQ(
+            nic->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&NoteTxBegin, &busy)),
+            true,
+            "the NIC has a PhyTxBegin trace");
+        // The wire is busy for a packet's bytes and the link's framing at the host rate.
+        UintegerValue framing;
+        nic->GetAttribute("FramingBytes", framing);
+        const DataRate rate = bed.fabric.GetHostLinkRate();
         const uint32_t bytes = 1000000;
         Flow* flow = bed.Add(FlowOf(bytes));
         Time ideal = bed.fabric.GetIdealFct(0, 1, bytes);
@@ -696,8 +694,10 @@ class LineRateAloneTest : public TestCase
                               "the first packet goes on the wire as it leaves the socket");
         for (std::size_t i = 1; i < busy.begins.size(); ++i)
         {
+            const Time end =
+                busy.begins[i - 1] + rate.CalculateBytesTxTime(busy.bytes[i - 1] + framing.Get());
             NS_TEST_ASSERT_MSG_EQ_TOL(busy.begins[i],
-                                      busy.ends[i - 1],
+                                      end,
                                       NanoSeconds(1),
                                       "packet " << i << " follows the previous one on the wire");
         }
