@@ -129,14 +129,19 @@ PfabricQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 {
     NS_LOG_FUNCTION(this << item);
 
-    const bool packetMode = GetMaxSize().GetUnit() == QueueSizeUnit::PACKETS;
+    const QueueSize maxSize = GetMaxSize();
+    const bool packetMode = maxSize.GetUnit() == QueueSizeUnit::PACKETS;
     Entry arrival{GetPriority(item),
                   packetMode ? 1 : item->GetSize(),
                   m_dequeueMode == EARLIEST_OF_MOST_URGENT_FLOW ? GetFlowKey(item) : FlowKey{},
                   {}};
-    const uint64_t limit = GetMaxSize().GetValue();
+    const uint64_t limit = maxSize.GetValue();
+    // The base class's counters, read directly: GetCurrentSize() would look the unit up again.
+    auto occupancy = [this, packetMode]() -> uint64_t {
+        return packetMode ? GetNPackets() : GetNBytes();
+    };
 
-    if (GetCurrentSize().GetValue() + arrival.footprint > limit)
+    if (occupancy() + arrival.footprint > limit)
     {
         // Room may only come from packets strictly less urgent than the arrival; if they
         // cannot free enough, the arrival is the one to go and nothing is evicted.
@@ -148,13 +153,13 @@ PfabricQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
                 evictable += entry.footprint;
             }
         }
-        if (GetCurrentSize().GetValue() + arrival.footprint > limit + evictable)
+        if (occupancy() + arrival.footprint > limit + evictable)
         {
             NS_LOG_LOGIC("Dropping arrival with priority " << arrival.priority);
             DropBeforeEnqueue(item, ARRIVAL_DROP);
             return false;
         }
-        while (GetCurrentSize().GetValue() + arrival.footprint > limit)
+        while (occupancy() + arrival.footprint > limit)
         {
             std::size_t victim = LeastUrgentIndex();
             NS_LOG_LOGIC("Evicting priority " << m_entries[victim].priority << " for priority "

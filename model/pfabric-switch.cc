@@ -181,10 +181,15 @@ PfabricSwitch::EnableLeanForwarding()
     NS_ABORT_MSG_UNLESS(m_tc,
                         "PfabricSwitch: node " << m_node->GetId()
                                                << " has no TrafficControlLayer for its ports");
-    // One handler for every device: the node walks its handler list on every packet.
-    m_node->RegisterProtocolHandler(MakeCallback(&PfabricSwitch::Receive, this),
-                                    Ipv4L3Protocol::PROT_NUMBER,
-                                    nullptr);
+    // The ports deliver straight here: Node::ReceiveFromDevice would walk the node's handler
+    // list and build the receiver's address for every packet, for one handler.
+    m_ports.clear();
+    for (uint32_t i = 0; i < m_node->GetNDevices(); ++i)
+    {
+        Ptr<NetDevice> device = m_node->GetDevice(i);
+        m_ports.push_back({device, device->GetBroadcast()});
+        device->SetReceiveCallback(MakeCallback(&PfabricSwitch::Receive, this));
+    }
 }
 
 uint64_t
@@ -267,15 +272,17 @@ PfabricSwitch::SelectPort(Ptr<const Packet> p, const Ipv4Header& header)
     return port;
 }
 
-void
+bool
 PfabricSwitch::Receive(Ptr<NetDevice> device,
                        Ptr<const Packet> packet,
-                       uint16_t /* protocol */,
-                       const Address& /* from */,
-                       const Address& /* to */,
-                       NetDevice::PacketType /* type */)
+                       uint16_t protocol,
+                       const Address& /* from */)
 {
-    NS_LOG_FUNCTION(this << device << packet);
+    NS_LOG_FUNCTION(this << device << packet << protocol);
+    if (protocol != Ipv4L3Protocol::PROT_NUMBER)
+    {
+        return false;
+    }
     // As Ipv4L3Protocol::Receive: the header travels beside the packet in the queue disc item,
     // where queue discs that read or mark it (RED's ECN) find it, and goes back on at dequeue.
     Ptr<Packet> p = packet->Copy();
@@ -286,12 +293,12 @@ PfabricSwitch::Receive(Ptr<NetDevice> device,
     {
         NS_LOG_LOGIC("No route to " << header.GetDestination());
         m_noRouteTrace(p, header);
-        return;
+        return true;
     }
-    Ptr<NetDevice> out = m_node->GetDevice(port);
-    m_tc->Send(
-        out,
-        Create<Ipv4QueueDiscItem>(p, out->GetBroadcast(), Ipv4L3Protocol::PROT_NUMBER, header));
+    const Port& out = m_ports[port];
+    m_tc->Send(out.device,
+               Create<Ipv4QueueDiscItem>(p, out.broadcast, Ipv4L3Protocol::PROT_NUMBER, header));
+    return true;
 }
 
 void
@@ -299,6 +306,7 @@ PfabricSwitch::DoDispose()
 {
     m_node = nullptr;
     m_tc = nullptr;
+    m_ports.clear();
     m_random = nullptr;
     Object::DoDispose();
 }

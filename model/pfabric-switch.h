@@ -117,7 +117,9 @@ class PfabricSwitch : public Object
 
     /**
      * @brief Forward every IPv4 packet the node's devices receive, without an IP stack (lean
-     * mode). The node must have a TrafficControlLayer and no Ipv4.
+     * mode). The node must have a TrafficControlLayer and no Ipv4; its devices, all added by
+     * now, become the ports: their receive callback is this switch (protocol handlers
+     * registered on the node see nothing of them).
      */
     void EnableLeanForwarding();
 
@@ -166,20 +168,24 @@ class PfabricSwitch : public Object
     };
 
     /**
-     * @brief Lean mode: forward a packet a device of the node received.
+     * @brief Lean mode: forward a packet a port received (the port's receive callback).
      * @param device the device it arrived on
      * @param packet the packet, starting with its IPv4 header
-     * @param protocol its protocol number (IPv4)
+     * @param protocol its protocol number (only IPv4 is forwarded)
      * @param from the sender's link address
-     * @param to the receiver's link address
-     * @param type the link-layer packet type
+     * @return true if the packet was IPv4
      */
-    void Receive(Ptr<NetDevice> device,
+    bool Receive(Ptr<NetDevice> device,
                  Ptr<const Packet> packet,
                  uint16_t protocol,
-                 const Address& from,
-                 const Address& to,
-                 NetDevice::PacketType type);
+                 const Address& from);
+
+    /// Lean mode: what sending through a port needs, looked up once.
+    struct Port
+    {
+        Ptr<NetDevice> device; //!< the port's device
+        Address broadcast;     //!< its broadcast address (the queue disc item's destination)
+    };
 
     /**
      * @param p a packet whose transport header is at its start
@@ -197,6 +203,7 @@ class PfabricSwitch : public Object
 
     Ptr<Node> m_node;                                   //!< the node this switch is aggregated to
     Ptr<TrafficControlLayer> m_tc;                      //!< lean mode: the node's traffic control
+    std::vector<Port> m_ports;                          //!< lean mode: the ports, by device index
     Role m_role;                                        //!< where this switch sits
     uint32_t m_pod;                                     //!< its pod (rack and pod switches)
     uint32_t m_rack;                                    //!< its rack (rack switches)
