@@ -344,6 +344,19 @@ def scenario_forwarding(ctx: Context) -> dict[str, Any]:
                 f"k{p['k']}": p["pfabric_over_ns3_per_packet_hop_cpu"] for p in programs}}
 
 
+def fct_ratios(run: Path, other: Path) -> dict[str, float]:
+    """Per size bin, mean FCT/ideal of one run over another's, and the (0,100KB] p99's."""
+    from pfabric_analysis.runs import read_run, summarize
+
+    mine = summarize(read_run(run).fct).set_index("bin")
+    theirs = summarize(read_run(other).fct).set_index("bin")
+    ratios = {f"{name} mean": ratio(mine.loc[name, "mean"], theirs.loc[name, "mean"])
+              for name in mine.index if mine.loc[name, "flows"] and theirs.loc[name, "flows"]}
+    ratios["(0,100KB] p99"] = ratio(mine.loc["(0,100KB]", "p99"],
+                                    theirs.loc["(0,100KB]", "p99"])
+    return ratios
+
+
 def scenario_websearch(ctx: Context) -> dict[str, Any]:
     flows = ctx.websearch_flows or WEBSEARCH_FLOWS[ctx.size]
     flow_file = ctx.work / "websearch-sigcomm13-flows.csv"
@@ -382,7 +395,14 @@ def scenario_websearch(ctx: Context) -> dict[str, Any]:
                                                                        before["packet_hops"])
             summary[f"{scheme}_same_fct_as_against"] = same
             ctx.say(f"    {scheme}: processor time {cpu:.3f} of --against's; fct.csv "
-                    f"{'identical' if same else 'DIFFERENT'}")
+                    f"{'identical' if same else 'different'}")
+            if not same:
+                # A change of model (e.g. the link) moves FCTs: say by how much, per size bin.
+                ratios = fct_ratios(ctx.work / f"websearch-{scheme}",
+                                    ctx.work / f"websearch-{scheme}-against")
+                summary[f"{scheme}_fct_over_against"] = ratios
+                ctx.say(f"    {scheme}: FCT/ideal over --against's: " +
+                        ", ".join(f"{k} {v:.3f}" for k, v in ratios.items()))
     pfabric, tcp = by_scheme["pfabric"], by_scheme["tcp"]
     summary.update(tcp_over_pfabric_wall=ratio(tcp["wall_time_s"], pfabric["wall_time_s"]),
                    tcp_over_pfabric_per_packet_hop=ratio(tcp["ns_per_packet_hop"],

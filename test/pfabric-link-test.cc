@@ -282,14 +282,14 @@ class LinkWithoutQueueDiscTest : public TestCase
         sender->TraceConnectWithoutContext("MacTxDrop", MakeBoundCallback(&Count, &drops));
         devices.Get(1)->TraceConnectWithoutContext("PhyRxDrop",
                                                    MakeBoundCallback(&Count, &corrupt));
-        // The receiver loses the third packet sent (packet uids count from the first).
+        // The receiver loses the third packet to arrive (ReceiveListErrorModel counts from 0).
         std::vector<Ptr<Packet>> packets;
         for (uint32_t i = 0; i < 6; ++i)
         {
             packets.push_back(Create<Packet>(100 * (i + 1)));
         }
-        Ptr<ListErrorModel> loss = CreateObject<ListErrorModel>();
-        loss->SetList({packets[2]->GetUid()});
+        Ptr<ReceiveListErrorModel> loss = CreateObject<ReceiveListErrorModel>();
+        loss->SetList({2});
         devices.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(loss));
         for (const Ptr<Packet>& packet : packets)
         {

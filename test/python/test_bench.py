@@ -284,6 +284,28 @@ def test_flow_pace_compares_early_and_late_flows() -> None:
     assert bench.flow_pace([s[:3] for s in samples])["late_over_early_pace"] is None
 
 
+def write_fct_run(directory: Path, rows: list[tuple[int, float, float]]) -> Path:
+    """A run directory with one flow per (size_bytes, fct_s, ideal_fct_s)."""
+    directory.mkdir()
+    lines = ["flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed"]
+    lines += [f"{i},0,1,{size},0,{fct},{ideal},0,1" for i, (size, fct, ideal) in enumerate(rows)]
+    (directory / "fct.csv").write_text("\n".join(lines) + "\n")
+    (directory / "meta.json").write_text(json.dumps({"parameters": {}}))
+    return directory
+
+
+def test_fct_ratios_compare_bin_means_and_small_flow_p99(tmp_path: Path) -> None:
+    # Small flows: slowdowns 1 and 3 (mean 2, p99 3) against 1 and 1; a medium flow 2 against 4.
+    mine = write_fct_run(tmp_path / "mine", [(1000, 1, 1), (2000, 3, 1), (200000, 2, 1)])
+    theirs = write_fct_run(tmp_path / "theirs", [(1000, 1, 1), (2000, 1, 1), (200000, 4, 1)])
+    ratios = bench.fct_ratios(mine, theirs)
+    assert ratios["(0,100KB] mean"] == pytest.approx(2.0)
+    assert ratios["(0,100KB] p99"] == pytest.approx(3.0)
+    assert ratios["(100KB,10MB] mean"] == pytest.approx(0.5)
+    assert ratios["all mean"] == pytest.approx(2.0 / 2.0)
+    assert "(10MB,inf) mean" not in ratios  # no flow there
+
+
 def test_metrics_derive_rates() -> None:
     record = bench.metrics("x", wall_s=2.0, simulated_s=0.01, events=1000, packet_hops=400,
                            flows=10, peak_rss_bytes=1, process_wall_s=2.5, process_cpu_s=1.2)
