@@ -49,12 +49,11 @@ namespace ns3
  * events, packet hops, peak memory and its growth, connections opened, bytes received), each
  * written to a temporary name and renamed.
  *
- * Cost counters: packet_hops counts every transmission by every device of the fabric (what
- * left the transmit queues of its point-to-point devices, PfabricFabricHelper::
- * CountTransmissions: data, ACKs and handshakes, at hosts and switches alike); rss_samples records
- * the peak resident memory so far before the run, each time another hundredth of the flows has
- * completed and, if flows are left unfinished, at the end, as [simulated_s, flows_done, rss_bytes,
- * wall_s] (wall_s: since Run began).
+ * Cost counters: packet_hops counts every transmission by every device of the fabric
+ * (PfabricFabricHelper::CountTransmissions: data, ACKs and handshakes, at hosts and switches
+ * alike); rss_samples records the peak resident memory so far before the run, each time another
+ * hundredth of the flows has completed and, if flows are left unfinished, at the end, as
+ * [simulated_s, flows_done, rss_bytes, wall_s] (wall_s: since Run began).
  */
 class PfabricExperiment
 {

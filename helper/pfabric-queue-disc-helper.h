@@ -28,6 +28,8 @@ namespace ns3
  * limits each device's transmit queue to DEVICE_QUEUE_SIZE and requires the device's flow control
  * (a NetDeviceQueueInterface), stopping with a message when either is missing. Any root queue
  * disc already on the device (ns-3's default FqCoDel, once addresses are assigned) is replaced.
+ * A PfabricLinkNetDevice (the fabrics' link) keeps nothing in its transmit queue under a queue
+ * disc, so there the only packet beyond the queue disc's choice is the one on the wire.
  */
 class PfabricQueueDiscHelper
 {

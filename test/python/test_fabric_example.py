@@ -56,7 +56,8 @@ def test_paper_fabrics_build(run_example: RunExample, arguments: list[str], host
 
 def test_sigcomm13_base_rtts_are_the_published_ones_plus_framing(run_example: RunExample) -> None:
     # pfabric-setups.md: 14.68 us between racks, 13.26 us inside a rack, for 1500 B packets and
-    # 40 B ACKs; ns-3's point-to-point links add 2 B of PPP framing to each packet.
+    # 40 B ACKs; the fabric's links serialise 2 B of framing with each packet (PPP's, as ns-3's
+    # point-to-point links).
     result = run_example("pfabric-fabric", "--topology=leafspine")
     rtts = dict(re.findall(r"\((?:[0-9.]+), ([a-z ,]+), \d+ links\): base RTT \+([0-9.]+)us",
                            result.stdout))
