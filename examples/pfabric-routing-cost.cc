@@ -9,14 +9,15 @@
 //
 // (a) FatTreeHelper: addresses encode pod/rack/host, every switch forwards in O(1) (spray);
 //     --switchMode=lean (default: PfabricSwitch, no IP stack at switches) or ip (the switches'
-//     own internet stack, routed by PfabricFabricRouting).
+//     own internet stack, routed by PfabricFabricRouting); --linkType=pfabric (default:
+//     PfabricLinkNetDevice) or p2p (ns-3's point-to-point links, as (b) has).
 // (b) plain ns-3: the same nodes and links, a /30 subnet per link (Ipv4AddressHelper), global
 //     routing with RandomEcmpRouting (per-packet random over equal-cost routes, found by a scan
 //     of the routing table on every packet).
 // By default neither has a queue disc (ns-3's default one is removed from (b)), so the runs
-// differ only in routing. With --queueDiscs, each gets what it would have in a real run: (a)
-// PfabricQueueDisc on every device (PfabricQueueDiscHelper: the one-packet device queue under
-// it) and a PfabricPriorityTag on every packet (the bytes its host has left to send), (b) ns-3's
+// differ only in routing (and links, unless --linkType=p2p). With --queueDiscs, each gets what
+// it would have in a real run: (a) PfabricQueueDisc on every device (PfabricQueueDiscHelper) and
+// a PfabricPriorityTag on every packet (the bytes its host has left to send), (b) ns-3's
 // FifoQueueDisc on every device with ns-3's defaults (1000 packets, a 100-packet device queue).
 // Every host sends packetsPerHost UDP packets to uniformly random other hosts, one every
 // 5 us on average (about 1.6 Gb/s per host; the same list for both). Each host schedules its
@@ -274,6 +275,7 @@ main(int argc, char* argv[])
     uint32_t repeat = 3;
     bool queueDiscs = false;
     std::string switchMode = "lean";
+    std::string linkType = "pfabric";
     bool json = false;
     CommandLine cmd(__FILE__);
     cmd.AddValue("k", "fat-tree ports per switch (even)", k);
@@ -285,11 +287,18 @@ main(int argc, char* argv[])
                  queueDiscs);
     cmd.AddValue("json", "print the results as one JSON object", json);
     cmd.AddValue("switchMode", "(a)'s switches: lean (no IP stack) or ip", switchMode);
+    cmd.AddValue("linkType", "(a)'s links: pfabric (PfabricLinkNetDevice) or p2p", linkType);
     cmd.Parse(argc, argv);
     if (switchMode != "lean" && switchMode != "ip")
     {
         std::cerr << "pfabric-routing-cost: error: --switchMode=" << switchMode
                   << ": expected lean or ip" << std::endl;
+        return 1;
+    }
+    if (linkType != "pfabric" && linkType != "p2p")
+    {
+        std::cerr << "pfabric-routing-cost: error: --linkType=" << linkType
+                  << ": expected pfabric or p2p" << std::endl;
         return 1;
     }
     if (packetsPerHost == 0 || repeat == 0)
@@ -327,6 +336,8 @@ main(int argc, char* argv[])
         FatTreeHelper fatTree(k);
         fatTree.SetSwitchMode(switchMode == "ip" ? PfabricFabricHelper::IP
                                                  : PfabricFabricHelper::LEAN);
+        fatTree.SetLinkType(linkType == "p2p" ? PfabricFabricHelper::POINT_TO_POINT_LINK
+                                              : PfabricFabricHelper::PFABRIC_LINK);
         fatTree.Build();
         std::vector<Ipv4Address> addresses;
         for (uint32_t host = 0; host < hosts; ++host)
@@ -377,6 +388,7 @@ main(int argc, char* argv[])
                   << ", \"repeat\": " << repeat
                   << ", \"queue_discs\": " << (queueDiscs ? "true" : "false")
                   << ", \"switch_mode\": \"" << switchMode << "\""
+                  << ", \"link_type\": \"" << linkType << "\""
                   << ", \"populate_wall_s\": " << populateWall
                   << ", \"peak_rss_bytes\": " << uint64_t(usage.ru_maxrss) * 1024
                   << ", \"pfabric\": " << MeasuredJson("pfabric", pfabric)
@@ -390,7 +402,7 @@ main(int argc, char* argv[])
     std::cout << "fat-tree k=" << k << ": " << hosts << " hosts, " << traffic.size() << " packets, "
               << switchHops << " switch hops, best of " << repeat << " runs"
               << (queueDiscs ? ", with queue discs" : "") << "\n"
-              << "pfabric fabric (spray, " << switchMode << " switches)"
+              << "pfabric fabric (spray, " << switchMode << " switches, " << linkType << " links)"
               << (queueDiscs ? " + PfabricQueueDisc + priority tags" : "") << ": " << pfabric.wallS
               << " s, " << perHop(pfabric.wallS) << " ns per switch hop\n"
               << "ns-3 global routing (random ECMP)" << (queueDiscs ? " + FifoQueueDisc" : "")

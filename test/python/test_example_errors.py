@@ -3,6 +3,8 @@ status and nothing printed as a result."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conftest import RunExample
@@ -29,3 +31,39 @@ def test_good_parameters_show_preemption(run_example: RunExample) -> None:
     result = run_example("pfabric-preemption", "--shortBytes=50000")
     assert result.returncode == 0, result.stderr
     assert "short flow finished first: yes" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("argument", "message"),
+    [
+        ("--switchMode=fast", "--switchMode=fast: expected lean or ip"),
+        ("--linkType=wire", "--linkType=wire: expected pfabric or p2p"),
+        ("--repeat=0", "--packetsPerHost and --repeat must be positive"),
+    ],
+)
+def test_routing_cost_stops_on_a_bad_parameter(run_example: RunExample, argument: str,
+                                               message: str) -> None:
+    result = run_example("pfabric-routing-cost", "--k=4", "--packetsPerHost=5", argument)
+    assert result.returncode != 0
+    assert message in result.stderr
+    assert result.stdout == ""
+
+
+def test_routing_cost_measures_the_links_it_names(run_example: RunExample) -> None:
+    events = {}
+    for link in ("pfabric", "p2p"):
+        result = run_example("pfabric-routing-cost", "--k=4", "--packetsPerHost=5", "--repeat=1",
+                             "--queueDiscs", "--json", f"--linkType={link}")
+        assert result.returncode == 0, result.stderr
+        measured = json.loads(result.stdout)
+        assert measured["link_type"] == link
+        # Every packet crosses the same devices whichever the link: 5 per host, 16 hosts.
+        assert measured["pfabric"]["received"] == 80
+        assert measured["pfabric"]["packet_hops"] == measured["ns3"]["packet_hops"]
+        events[link] = measured["pfabric"]["events"] / measured["pfabric"]["packet_hops"]
+    # A point-to-point hop is 3 events (transmit end, delivery, device-queue wake-up); a pFabric
+    # link hop is 1, plus 1 only when packets wait. On top of either: the hosts' sends (measured:
+    # 3.6 and 1.6 events per packet hop).
+    assert events["p2p"] >= 3
+    assert events["pfabric"] < 2
+    assert events["p2p"] - events["pfabric"] > 1.5
