@@ -94,7 +94,8 @@ PfabricLinkNetDevice::GetTypeId()
             .AddAttribute("DataRate",
                           "The serialisation rate.",
                           DataRateValue(DataRate("10Gb/s")),
-                          MakeDataRateAccessor(&PfabricLinkNetDevice::m_rate),
+                          MakeDataRateAccessor(&PfabricLinkNetDevice::SetDataRate,
+                                               &PfabricLinkNetDevice::GetDataRate),
                           MakeDataRateChecker())
             .AddAttribute("FramingBytes",
                           "Bytes of link framing serialised with every packet (2: the PPP "
@@ -156,6 +157,8 @@ PfabricLinkNetDevice::PfabricLinkNetDevice()
       m_ifIndex(0),
       m_mtu(1500),
       m_framingBytes(2),
+      m_txTimes{},
+      m_txTimeVictim(0),
       m_queueDiscAbove(false),
       m_completeScheduled(false),
       m_transmitted(0)
@@ -228,7 +231,7 @@ PfabricLinkNetDevice::StartTransmission(Ptr<Packet> packet, uint16_t protocol)
     m_snifferTrace(packet);
     m_promiscSnifferTrace(packet);
     m_phyTxBeginTrace(packet);
-    const Time txTime = m_rate.CalculateBytesTxTime(packet->GetSize() + m_framingBytes);
+    const Time txTime = TxTime(packet->GetSize() + m_framingBytes);
     m_txEnd = Simulator::Now() + txTime;
     ++m_transmitted;
     m_channel->Transmit(packet, protocol, this, txTime);
@@ -236,6 +239,37 @@ PfabricLinkNetDevice::StartTransmission(Ptr<Packet> packet, uint16_t protocol)
     {
         ScheduleTransmitComplete();
     }
+}
+
+Time
+PfabricLinkNetDevice::TxTime(uint32_t bytes)
+{
+    for (const TxTimeOfSize& known : m_txTimes)
+    {
+        if (known.bytes == bytes)
+        {
+            return known.time;
+        }
+    }
+    TxTimeOfSize& replaced = m_txTimes[m_txTimeVictim];
+    m_txTimeVictim = (m_txTimeVictim + 1) % m_txTimes.size();
+    replaced = {bytes, m_rate.CalculateBytesTxTime(bytes)};
+    return replaced.time;
+}
+
+void
+PfabricLinkNetDevice::SetDataRate(DataRate rate)
+{
+    NS_LOG_FUNCTION(this << rate);
+    m_rate = rate;
+    // A zero-byte frame takes no time at any rate, so {0, 0} entries are always right.
+    m_txTimes = {};
+}
+
+DataRate
+PfabricLinkNetDevice::GetDataRate() const
+{
+    return m_rate;
 }
 
 void

@@ -15,6 +15,7 @@
 #include "ns3/queue.h"
 #include "ns3/traced-callback.h"
 
+#include <array>
 #include <cstdint>
 #include <deque>
 
@@ -117,6 +118,15 @@ class PfabricLinkNetDevice : public NetDevice
     /// @return the FIFO for packets sent while the wire is busy without a queue disc
     Ptr<Queue<Packet>> GetQueue() const;
 
+    /**
+     * @brief Set the serialisation rate (the DataRate attribute).
+     * @param rate the rate
+     */
+    void SetDataRate(DataRate rate);
+
+    /// @return the serialisation rate
+    DataRate GetDataRate() const;
+
     /// @return the packets this device has started to transmit
     uint64_t GetTransmittedPackets() const;
 
@@ -188,6 +198,23 @@ class PfabricLinkNetDevice : public NetDevice
     void ScheduleTransmitComplete();
     /// @brief The wire is free: send the next packet of TxQueue, or wake the queue disc.
     void TransmitComplete();
+    /**
+     * @brief The time to serialise a frame, DataRate::CalculateBytesTxTime's to the bit.
+     *
+     * That computation is a 128-bit division; a port sends frames of few sizes (full
+     * segments one way, ACKs the other), so the last two results are kept.
+     *
+     * @param bytes the frame's size, framing included
+     * @return its serialisation time at DataRate
+     */
+    Time TxTime(uint32_t bytes);
+
+    /// @brief A frame size and its serialisation time.
+    struct TxTimeOfSize
+    {
+        uint32_t bytes; //!< frame size, framing included
+        Time time;      //!< its serialisation time at m_rate
+    };
 
     Ptr<Node> m_node;                         //!< the node
     uint32_t m_nodeId;                        //!< its id (the context of events for it)
@@ -197,6 +224,8 @@ class PfabricLinkNetDevice : public NetDevice
     uint16_t m_mtu;                           //!< MTU
     DataRate m_rate;                          //!< serialisation rate
     uint32_t m_framingBytes;                  //!< bytes of framing serialised with each packet
+    std::array<TxTimeOfSize, 2> m_txTimes;    //!< the last two serialisation times
+    std::size_t m_txTimeVictim;               //!< the entry of m_txTimes to replace next
     Ptr<PfabricLinkChannel> m_channel;        //!< the channel
     Ptr<Queue<Packet>> m_queue;               //!< packets sent while busy, without a queue disc
     std::deque<uint16_t> m_queuedProtocols;   //!< the protocol of each packet in m_queue

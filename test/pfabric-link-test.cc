@@ -324,6 +324,76 @@ class LinkWithoutQueueDiscTest : public TestCase
 
 /**
  * @ingroup pfabric-tests
+ * @brief Frames of many sizes, in any order, and a change of DataRate between them, take
+ * DataRate::CalculateBytesTxTime's time exactly (the device keeps the last two results).
+ */
+class LinkTimingTest : public TestCase
+{
+  public:
+    LinkTimingTest()
+        : TestCase("PfabricLinkNetDevice: every frame takes its time at the current rate")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NodeContainer nodes;
+        nodes.Create(2);
+        PfabricLinkHelper link;
+        link.SetDeviceAttribute("DataRate", DataRateValue(RATE));
+        link.SetChannelAttribute("Delay", TimeValue(DELAY));
+        NetDeviceContainer devices = link.Install(nodes.Get(0), nodes.Get(1));
+        Ptr<NetDevice> sender = devices.Get(0);
+        sender->GetObject<PfabricLinkNetDevice>()->GetQueue()->SetMaxSize(QueueSize("100p"));
+        std::vector<std::pair<Time, uint32_t>> arrivals;
+        nodes.Get(1)->RegisterProtocolHandler(MakeBoundCallback(&NoteRx, &arrivals),
+                                              0x0800,
+                                              devices.Get(1));
+        // Three sizes in turn defeat a two-entry memory; repeats hit it.
+        const std::vector<uint32_t> first{100, 1000, 1400, 100, 1000, 1400, 1400, 100, 100, 40};
+        // The second burst opens with the first's last two sizes, remembered at the old rate.
+        const std::vector<uint32_t> second{40, 100, 1000, 40, 1400};
+        const Time secondAt = MicroSeconds(50);
+        const DataRate slower("1Gbps");
+        auto sendAll = [sender](const std::vector<uint32_t>& sizes) {
+            for (uint32_t size : sizes)
+            {
+                sender->Send(Create<Packet>(size), Address(), 0x0800);
+            }
+        };
+        Simulator::Schedule(MicroSeconds(1), [sendAll, first]() { sendAll(first); });
+        Simulator::Schedule(secondAt - NanoSeconds(1), [sender, slower]() {
+            sender->SetAttribute("DataRate", DataRateValue(slower));
+        });
+        Simulator::Schedule(secondAt, [sendAll, second]() { sendAll(second); });
+        Simulator::Run();
+        Simulator::Destroy();
+
+        std::vector<Time> expected;
+        Time end = MicroSeconds(1);
+        for (uint32_t size : first)
+        {
+            end += RATE.CalculateBytesTxTime(size + 2);
+            expected.push_back(end + DELAY);
+        }
+        NS_TEST_ASSERT_MSG_LT(end + DELAY, secondAt, "the first burst is over before the second");
+        end = secondAt;
+        for (uint32_t size : second)
+        {
+            end += slower.CalculateBytesTxTime(size + 2);
+            expected.push_back(end + DELAY);
+        }
+        NS_TEST_ASSERT_MSG_EQ(arrivals.size(), expected.size(), "every frame arrives");
+        for (uint32_t i = 0; i < arrivals.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(arrivals[i].first, expected[i], "frame " << i);
+        }
+    }
+};
+
+/**
+ * @ingroup pfabric-tests
  * @brief PfabricLinkHelper::EnablePcap writes the device's packets as raw IP.
  */
 class LinkPcapTest : public TestCase
@@ -376,6 +446,7 @@ MakeLinkTestCases()
     return {new LinkBurstTest,
             new LinkEventsPerHopTest,
             new LinkWithoutQueueDiscTest,
+            new LinkTimingTest,
             new LinkPcapTest};
 }
 
