@@ -559,9 +559,20 @@ def machine_info() -> dict[str, Any]:
             "python": platform.python_version(), "load_average_start": os.getloadavg()}
 
 
+def built_from_commit(bin_dir: Path) -> str | None:
+    """The commit of the checkout another build's programs were built from, where it is one:
+    a standalone build inside its checkout, or an ns-3 tree whose contrib/pfabric is one."""
+    for place in (bin_dir, bin_dir.parent / "contrib" / "pfabric"):
+        if place.is_dir() and (commit := command_output(["git", "rev-parse", "HEAD"], place)):
+            return commit
+    return None
+
+
 def software_info(build: Path, bin_dir: Path | None = None) -> dict[str, Any]:
     """The build whose programs run: the standalone build, or --bin-dir's (an ns-3 tree's
-    build/, whose program names say the ns-3 version and profile: ns3.37-NAME-optimized)."""
+    build/, whose program names say the ns-3 version and profile: ns3.37-NAME-optimized).
+    git_commit is the benchmark's own checkout; bin_dir_git_commit what --bin-dir's programs
+    were built from, where that can be told."""
     common = {"module_version": (ROOT / "VERSION").read_text().strip(),
               "git_commit": command_output(["git", "rev-parse", "HEAD"]),
               "git_dirty": bool(command_output(["git", "status", "--porcelain",
@@ -577,6 +588,7 @@ def software_info(build: Path, bin_dir: Path | None = None) -> dict[str, Any]:
         return common | {
             "ns3_version": named.group(1) if named else None,
             "bin_dir": str(bin_dir),
+            "bin_dir_git_commit": built_from_commit(bin_dir),
             "ns3_profile": named.group(2) if named else None,
             "build_type": build_type,
             "cxx_flags": cache.get(f"CMAKE_CXX_FLAGS_{build_type.upper()}") if build_type
@@ -607,11 +619,8 @@ def against_info(against: Path) -> dict[str, Any]:
     names its programs, and the commit of the checkout they were built from, where it is one
     (a standalone build inside its checkout, or an ns-3 tree's contrib/pfabric)."""
     info = {key: value for key, value in software_info(against, against).items()
-            if key not in ("module_version", "git_commit", "git_dirty")}
-    for place in (against, against.parent / "contrib" / "pfabric"):
-        if place.is_dir() and (commit := command_output(["git", "rev-parse", "HEAD"], place)):
-            info["git_commit"] = commit
-            break
+            if key not in ("module_version", "git_commit", "git_dirty", "bin_dir_git_commit")}
+    info["git_commit"] = built_from_commit(against)
     return info
 
 

@@ -169,12 +169,19 @@ def test_bench_smoke_writes_every_scenario(tmp_path: Path) -> None:
 
 def test_bench_runs_the_programs_of_an_ns3_tree(tmp_path: Path) -> None:
     """--bin-dir: programs named as an ns-3 tree names them (ns3.37-NAME-optimized) are found,
-    run, and the JSON says which build ran."""
+    run, and the JSON says which build ran, down to the commit of the tree's contrib/pfabric."""
     build = os.environ.get("PFABRIC_BUILD_DIR")
     if not build:
         pytest.skip("needs the build: run through ./pfabric test")
     examples = tmp_path / "ns-3.37" / "build" / "contrib" / "pfabric" / "examples"
     examples.mkdir(parents=True)
+    module = tmp_path / "ns-3.37" / "contrib" / "pfabric"
+    module.mkdir(parents=True)
+    git = ["git", "-C", str(module), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "tree"], check=True)
+    tree_commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True,
+                                 check=True).stdout.strip()
     for name in ("pfabric-websearch", "pfabric-fabric"):
         (examples / f"ns3.37-{name}-optimized").symlink_to(Path(build) / "bin" / name)
     out = tmp_path / "bench.json"
@@ -187,6 +194,7 @@ def test_bench_runs_the_programs_of_an_ns3_tree(tmp_path: Path) -> None:
     software = document["software"]
     assert (software["ns3_version"], software["ns3_profile"]) == ("3.37", "optimized")
     assert software["bin_dir"] == str(examples.parents[2])
+    assert software["bin_dir_git_commit"] == tree_commit != software["git_commit"]
     runs = document["scenarios"]["scale"]["runs"]
     assert [r["command"][0] for r in runs] == ["ns3.37-pfabric-websearch-optimized"] * 2
     assert all(r["packet_hops"] > 0 for r in runs)
@@ -207,6 +215,8 @@ def test_bench_against_another_build_on_the_same_flows(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     document = json.loads(out.read_text())
     assert document["against"]["bin_dir"] == str(Path(build) / "bin")
+    # built inside this checkout (or, with PFABRIC_BUILD_DIR elsewhere, not in one)
+    assert document["against"]["git_commit"] in (document["software"]["git_commit"], None)
     scenario = document["scenarios"]["websearch-sigcomm13"]
     assert [r["name"] for r in scenario["runs"]] == [
         "pfabric-against", "pfabric", "tcp-against", "tcp"]
