@@ -239,6 +239,7 @@ PfabricExperiment::PfabricExperiment(const std::string& workload)
       m_events(0),
       m_packetHops(0),
       m_bytesReceived(0),
+      m_totalBytes(0),
       m_rssEvery(1)
 {
     m_p.workload = workload;
@@ -682,15 +683,28 @@ PfabricExperiment::Progress()
         double elapsed = now - m_wallStart;
         std::cerr << "pfabric-" << m_p.workload << ": simulated " << std::fixed
                   << std::setprecision(4) << Simulator::Now().GetSeconds() << " s, flows done "
-                  << m_done << "/" << m_states.size() << ", wall " << std::setprecision(0)
-                  << elapsed << " s";
-        if (m_done > 0)
+                  << m_done << "/" << m_states.size() << ", bytes done " << std::setprecision(1)
+                  << 100.0 * m_bytesReceived / std::max<uint64_t>(m_totalBytes, 1) << "%, wall "
+                  << std::setprecision(0) << elapsed << " s";
+        double left = EstimateSecondsLeft(elapsed, m_bytesReceived, m_totalBytes);
+        if (left >= 0)
         {
-            std::cerr << ", ETA ~" << elapsed * (m_states.size() - m_done) / m_done << " s";
+            std::cerr << ", ETA ~" << left << " s";
         }
         std::cerr << std::defaultfloat << std::endl;
     }
     Simulator::Schedule(MicroSeconds(PROGRESS_CHECK_US), &PfabricExperiment::Progress, this);
+}
+
+double
+PfabricExperiment::EstimateSecondsLeft(double elapsedS, uint64_t doneBytes, uint64_t totalBytes)
+{
+    if (doneBytes == 0)
+    {
+        return -1;
+    }
+    const uint64_t leftBytes = totalBytes > doneBytes ? totalBytes - doneBytes : 0;
+    return elapsedS * static_cast<double>(leftBytes) / static_cast<double>(doneBytes);
 }
 
 bool
@@ -724,8 +738,10 @@ PfabricExperiment::Run(std::string* error)
     m_connections.clear();
     m_idle.clear();
     m_bytesReceived = 0;
+    m_totalBytes = 0;
     for (const PfabricFlow& flow : m_flows)
     {
+        m_totalBytes += flow.bytes;
         auto state = std::make_unique<FlowState>();
         state->flow = flow;
         Time connectAt = flow.start > lead ? flow.start - lead : Seconds(0);

@@ -9,6 +9,7 @@
 
 #include "pfabric-test-cases.h"
 
+#include "ns3/pfabric-experiment.h"
 #include "ns3/pfabric-flow-list.h"
 #include "ns3/pfabric-flow-size-distribution.h"
 #include "ns3/rng-seed-manager.h"
@@ -375,6 +376,40 @@ class FlowFileTest : public TestCase
     }
 };
 
+/**
+ * @ingroup pfabric-tests
+ * @brief The progress line's ETA follows the bytes delivered, not the flows completed.
+ */
+class ProgressEstimateTest : public TestCase
+{
+  public:
+    ProgressEstimateTest()
+        : TestCase("Experiments: the progress ETA comes from the bytes delivered")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Nothing delivered yet: no estimate.
+        NS_TEST_ASSERT_MSG_LT(PfabricExperiment::EstimateSecondsLeft(10, 0, 1000), 0, "none");
+        // A quarter of the bytes in 30 s: 90 s left at that rate.
+        NS_TEST_ASSERT_MSG_EQ_TOL(PfabricExperiment::EstimateSecondsLeft(30, 250, 1000),
+                                  90.0,
+                                  1e-9,
+                                  "a quarter done");
+        // Everything delivered (or more than the flows' bytes): nothing left.
+        NS_TEST_ASSERT_MSG_EQ(PfabricExperiment::EstimateSecondsLeft(30, 1000, 1000), 0.0, "done");
+        NS_TEST_ASSERT_MSG_EQ(PfabricExperiment::EstimateSecondsLeft(30, 1200, 1000), 0.0, "over");
+        // Heavy tail: 99 of 100 flows done but half of the bytes left; by flows the ETA would
+        // be 1% of the elapsed time, by bytes it is all of it again.
+        NS_TEST_ASSERT_MSG_EQ_TOL(PfabricExperiment::EstimateSecondsLeft(500, 41000, 82000),
+                                  500.0,
+                                  1e-9,
+                                  "half the bytes left");
+    }
+};
+
 } // namespace
 
 std::vector<TestCase*>
@@ -384,7 +419,8 @@ MakeWorkloadTestCases()
             new FlowSizeQuantileTest,
             new FlowSizeFileErrorTest,
             new FlowGenerationTest,
-            new FlowFileTest};
+            new FlowFileTest,
+            new ProgressEstimateTest};
 }
 
 } // namespace tests

@@ -174,7 +174,7 @@ def plan(spec: SweepSpec, sweep_dir: Path, programs: dict[str, Path]) -> list[Ta
                     tasks.append(Task("packet", name, out,
                                       (str(programs[workload]), "--quiet", f"--scheme={scheme}",
                                        f"--flow-file={flow_list}", f"--out={out}") + common,
-                                      needs=(flows_name,)))
+                                      flow_list=flow_list, needs=(flows_name,)))
                 if "ideal" in spec.schemes:
                     like = point_name(workload, packet[0], load, run)
                     name = point_name(workload, "ideal", load, run)
@@ -221,27 +221,85 @@ def timed_execute(task: Task) -> tuple[bool, str, float]:
     return ok, error, time.monotonic() - began
 
 
-class Progress:
-    """A one-line progress bar on stderr: points done of those to run, and the ETA."""
+def cdf_mean_bytes(path: Path) -> float:
+    """The mean flow size of a workload CDF file, linear between its rows; an estimate (the
+    programs round every size up to whole segments) for weighing points before their flow lists
+    exist."""
+    from pfabric_analysis.ideal import read_cdf
 
-    def __init__(self, total: int, enabled: bool, stream=sys.stderr) -> None:
-        self.total, self.enabled, self.stream = total, enabled, stream
+    sizes, cdf = read_cdf(path)
+    return float(((cdf[1:] - cdf[:-1]) * (sizes[1:] + sizes[:-1]) / 2).sum())
+
+
+def flow_list_bytes(path: Path) -> int:
+    """The bytes of every flow of a flow list (--dump-flows's format)."""
+    import pandas as pd
+
+    return int(pd.read_csv(path, usecols=["size_bytes"])["size_bytes"].sum())
+
+
+class Progress:
+    """A one-line progress bar on stderr: points done, work done and the ETA.
+
+    Work is counted in bytes, the bytes of the flow list a packet run simulates (flow lists and
+    Ideal schedules take seconds and count as none): a point's cost follows its packet hops,
+    which follow its bytes; a data mining point carries about 4.5 times the bytes of a web
+    search point of as many flows.
+    A point whose flow list does not exist yet is weighed by its expected bytes (flows times the
+    workload's mean size) until the list is written. The ETA is the time left at the rate of work
+    done so far."""
+
+    def __init__(self, tasks: list[Task], enabled: bool,
+                 expected_bytes: dict[Path, float] | None = None, stream=sys.stderr) -> None:
+        self.enabled, self.stream = enabled, stream
+        self.expected = expected_bytes or {}
+        self.list_bytes: dict[Path, int] = {}
+        self.pending = {t.name: t for t in tasks if not is_finished(t)}
+        self.work = {name: self.weigh(task) for name, task in self.pending.items()}
+        self.total = len(self.pending)
         self.done = 0
+        self.done_work = 0.0
         self.began = time.monotonic()
 
-    def advance(self) -> None:
+    def weigh(self, task: Task) -> float:
+        if task.kind != "packet" or task.flow_list is None:
+            return 0.0
+        if task.flow_list in self.list_bytes:
+            return float(self.list_bytes[task.flow_list])
+        if task.flow_list.is_file():
+            self.list_bytes[task.flow_list] = flow_list_bytes(task.flow_list)
+            return float(self.list_bytes[task.flow_list])
+        return float(self.expected.get(task.flow_list, 0.0))
+
+    def advance(self, task: Task) -> None:
         self.done += 1
+        self.done_work += self.work.pop(task.name, 0.0)
+        self.pending.pop(task.name, None)
+        if task.kind == "flows" and task.output.is_file():
+            for name, other in self.pending.items():
+                if other.flow_list == task.output:
+                    self.work[name] = self.weigh(other)
         if not self.enabled:
             return
-        elapsed = time.monotonic() - self.began
-        eta = elapsed / self.done * (self.total - self.done)
-        width = 30
-        filled = width * self.done // max(self.total, 1)
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                          f"tasks, {format_duration(elapsed)} elapsed, ETA {format_duration(eta)}")
+        self.stream.write("\r" + self.line(time.monotonic() - self.began))
         if self.done == self.total:
             self.stream.write("\n")
         self.stream.flush()
+
+    def fraction(self) -> float:
+        """Work done over all work, as now estimated."""
+        all_work = self.done_work + sum(self.work.values())
+        return self.done_work / all_work if all_work > 0 else 0.0
+
+    def line(self, elapsed: float) -> str:
+        fraction = self.fraction()
+        width = 30
+        filled = int(width * fraction)
+        eta = (format_duration(elapsed * (1 - fraction) / fraction) if fraction > 0
+               else "--")
+        return (f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} tasks, "
+                f"work {100 * fraction:.1f}% (bytes), {format_duration(elapsed)} elapsed, "
+                f"ETA {eta}")
 
 
 def format_duration(seconds: float) -> str:
@@ -276,7 +334,7 @@ def run_tasks(tasks: list[Task], submit: Submit, wait_any: Callable[[set], tuple
             if any(o is not None and o.status in ("failed", "blocked") for o in states):
                 outcomes[task.name] = Outcome(task, "blocked",
                                               error="needs " + ", ".join(task.needs))
-                progress.advance()
+                progress.advance(task)
             elif all(o is not None for o in states) and (max_pending is None
                                                          or len(pending) < max_pending):
                 pending[submit(task)] = task
@@ -295,7 +353,7 @@ def run_tasks(tasks: list[Task], submit: Submit, wait_any: Callable[[set], tuple
             outcomes[task.name] = Outcome(task, "done" if ok else "failed", seconds, error)
             if not ok:
                 write_log(task, error)
-            progress.advance()
+            progress.advance(task)
     return [outcomes[task.name] for task in tasks]
 
 
@@ -355,6 +413,22 @@ def prepare_directory(spec: SweepSpec, sweep_dir: Path) -> None:
     os.replace(temporary, spec_path)
 
 
+def expected_bytes(spec: SweepSpec, sweep_dir: Path,
+                   workloads_dir: Path = Path(__file__).resolve().parents[2] / "workloads"
+                   ) -> dict[Path, float]:
+    """Each flow list's expected bytes: the point's flows times its workload's mean size
+    (none for a workload whose CDF is not where a checkout keeps it: its points are weighed
+    once their lists exist)."""
+    mean = {}
+    for workload in spec.workloads:
+        try:
+            mean[workload] = cdf_mean_bytes(workloads_dir / f"{workload}.cdf")
+        except AnalysisError:
+            continue
+    return {sweep_dir / "flows" / f"{flow_list_name(w, load, run)}.csv": spec.flows_of(w) * mean[w]
+            for w in mean for load in spec.loads for run in spec.runs}
+
+
 def sweep(spec: SweepSpec, sweep_dir: Path, bin_dir: Path, jobs: int = 1,
           scheduler: str | None = None, progress: bool = True) -> list[Outcome]:
     """Run (or resume) a sweep; returns one outcome per task."""
@@ -363,7 +437,7 @@ def sweep(spec: SweepSpec, sweep_dir: Path, bin_dir: Path, jobs: int = 1,
     sweep_dir = sweep_dir.resolve()
     prepare_directory(spec, sweep_dir)
     tasks = plan(spec, sweep_dir, programs)
-    bar = Progress(sum(not is_finished(t) for t in tasks), progress)
+    bar = Progress(tasks, progress, expected_bytes(spec, sweep_dir))
     if scheduler:
         return run_dask(tasks, scheduler, bar)
     return run_local(tasks, max(1, jobs), bar)

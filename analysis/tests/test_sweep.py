@@ -176,7 +176,7 @@ def test_one_at_a_time_the_next_task_is_the_first_ready_in_plan_order(tmp_path: 
         return task.name
 
     outcomes = run_tasks(tasks, submit, lambda pending: (set(pending), set()),
-                         lambda name: (True, "", 0.0), Progress(len(tasks), False),
+                         lambda name: (True, "", 0.0), Progress(tasks, False),
                          max_pending=1)
     assert all(o.status == "done" for o in outcomes)
     # Each point's Ideal right after the packet runs of its flows, before the next load starts.
@@ -184,3 +184,46 @@ def test_one_at_a_time_the_next_task_is_the_first_ready_in_plan_order(tmp_path: 
                      "websearch-tcp-load0.3-run1", "websearch-ideal-load0.3-run1",
                      "websearch-load0.6-run1", "websearch-pfabric-load0.6-run1",
                      "websearch-tcp-load0.6-run1", "websearch-ideal-load0.6-run1"]
+
+
+def test_workload_mean_sizes_from_the_shipped_cdfs() -> None:
+    from pfabric_analysis.sweep import cdf_mean_bytes
+
+    root = Path(__file__).resolve().parents[2] / "workloads"
+    # The doc's means of the piecewise-linear CDFs (Workloads), before rounding to segments.
+    assert cdf_mean_bytes(root / "websearch.cdf") == pytest.approx(1_665_831, rel=1e-3)
+    assert cdf_mean_bytes(root / "datamining.cdf") == pytest.approx(7_470_236, rel=1e-3)
+
+
+def write_flow_list(path: Path, sizes: list[int]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    rows = [f"0,1,{size},{i * 1e-6:.9f}" for i, size in enumerate(sizes)]
+    path.write_text("src,dst,size_bytes,start_s\n" + "\n".join(rows) + "\n")
+
+
+def test_progress_counts_work_in_bytes_and_refines_estimates(tmp_path: Path) -> None:
+    from pfabric_analysis.sweep import Progress, flow_list_name, plan
+
+    programs = {"websearch": tmp_path / "pfabric-websearch"}
+    tasks = plan(spec(loads=(0.3, 0.6)), tmp_path, programs)
+    by_name = {t.name: t for t in tasks}
+    low = tmp_path / "flows" / f"{flow_list_name('websearch', 0.3, 1)}.csv"
+    high = tmp_path / "flows" / f"{flow_list_name('websearch', 0.6, 1)}.csv"
+    write_flow_list(low, [1000, 3000])  # the 0.3 list exists: 4,000 bytes
+    progress = Progress(tasks, False, {low: 99.0, high: 12_000.0})
+    # Flow lists and Ideal schedules weigh nothing; each packet run its list's bytes, or the
+    # expected bytes while the list does not exist.
+    assert progress.work["websearch-pfabric-load0.3-run1"] == 4000
+    assert progress.work["websearch-tcp-load0.6-run1"] == 12_000
+    assert progress.work["websearch-ideal-load0.3-run1"] == 0
+    assert progress.fraction() == 0
+    for name in ("websearch-load0.3-run1", "websearch-pfabric-load0.3-run1",
+                 "websearch-tcp-load0.3-run1"):
+        progress.advance(by_name[name])
+    assert progress.fraction() == pytest.approx(8000 / 32_000)
+    assert "work 25.0% (bytes)" in progress.line(60.0) and "ETA 3m00s" in progress.line(60.0)
+    # The 0.6 list turns out smaller than expected: its runs are re-weighed when it is written.
+    write_flow_list(high, [2000, 2000])
+    progress.advance(by_name["websearch-load0.6-run1"])
+    assert progress.fraction() == pytest.approx(8000 / 16_000)
+    assert progress.line(60.0).endswith("ETA 1m00s")
