@@ -83,6 +83,43 @@ SendBurst(Ptr<Socket> source, uint32_t count)
     }
 }
 
+/**
+ * @brief Hand a device an IPv4 frame directly (scheduled as a function, not a lambda: ns-3.35's
+ * Simulator::Schedule takes no lambdas).
+ * @param device the sending device
+ * @param packet the frame's payload
+ */
+void
+SendFrame(Ptr<NetDevice> device, Ptr<Packet> packet)
+{
+    device->Send(packet, Address(), 0x0800);
+}
+
+/**
+ * @brief Hand a device frames of the given sizes at once.
+ * @param device the sending device
+ * @param sizes the payload sizes, in order
+ */
+void
+SendFrames(Ptr<NetDevice> device, std::vector<uint32_t> sizes)
+{
+    for (uint32_t size : sizes)
+    {
+        SendFrame(device, Create<Packet>(size));
+    }
+}
+
+/**
+ * @brief Change a device's DataRate attribute.
+ * @param device the device
+ * @param rate the new rate
+ */
+void
+SetDataRate(Ptr<NetDevice> device, DataRate rate)
+{
+    device->SetAttribute("DataRate", DataRateValue(rate));
+}
+
 /// What a burst over one link gave.
 struct BurstRun
 {
@@ -293,8 +330,7 @@ class LinkWithoutQueueDiscTest : public TestCase
         devices.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(loss));
         for (const Ptr<Packet>& packet : packets)
         {
-            Simulator::Schedule(MicroSeconds(1),
-                                [sender, packet]() { sender->Send(packet, Address(), 0x0800); });
+            Simulator::Schedule(MicroSeconds(1), &SendFrame, sender, packet);
         }
         Simulator::Run();
         Simulator::Destroy();
@@ -356,17 +392,9 @@ class LinkTimingTest : public TestCase
         const std::vector<uint32_t> second{40, 100, 1000, 40, 1400};
         const Time secondAt = MicroSeconds(50);
         const DataRate slower("1Gbps");
-        auto sendAll = [sender](const std::vector<uint32_t>& sizes) {
-            for (uint32_t size : sizes)
-            {
-                sender->Send(Create<Packet>(size), Address(), 0x0800);
-            }
-        };
-        Simulator::Schedule(MicroSeconds(1), [sendAll, first]() { sendAll(first); });
-        Simulator::Schedule(secondAt - NanoSeconds(1), [sender, slower]() {
-            sender->SetAttribute("DataRate", DataRateValue(slower));
-        });
-        Simulator::Schedule(secondAt, [sendAll, second]() { sendAll(second); });
+        Simulator::Schedule(MicroSeconds(1), &SendFrames, sender, first);
+        Simulator::Schedule(secondAt - NanoSeconds(1), &SetDataRate, sender, slower);
+        Simulator::Schedule(secondAt, &SendFrames, sender, second);
         Simulator::Run();
         Simulator::Destroy();
 

@@ -19,6 +19,8 @@ LOADS = (0.2, 0.5, 0.8)
 LABELS = ["TCP-DropTail", "DCTCP", "MinTCP+pFabric", "LineRate+pFabric", "Ideal"]
 BASE = {"tcp": 4.0, "dctcp": 3.0, "pfabric": 1.5, "linerate": 1.25, "ideal": 1.0}
 FACTOR = {"websearch": 1.0, "datamining": 2.0}
+# The hand-made runs have 4 flows each: data mining panels are labelled smoke tests.
+SMOKE_LINE = "\nSmoke test (4 flows/point): not for citation"
 FIGURE_FILES = ["fig2-overall.png", "fig2-overall.pdf", "fig3-datamining.png",
                 "fig3-datamining.pdf", "fig4-websearch.png", "fig4-websearch.pdf"]
 
@@ -134,7 +136,7 @@ def test_figure_2_has_a_panel_per_workload_and_every_scheme(table: pd.DataFrame)
     axes = figure.axes
     assert len(axes) == 2
     check_panel(axes[0], "(a) Web search workload", "websearch", "all")
-    check_panel(axes[1], "(b) Data mining workload", "datamining", "all")
+    check_panel(axes[1], "(b) Data mining workload" + SMOKE_LINE, "datamining", "all")
     assert [text.get_text() for text in figure.legends[0].get_texts()] == LABELS
 
 
@@ -145,8 +147,9 @@ def test_figures_3_and_4_have_the_four_size_bin_panels(table: pd.DataFrame,
     titles = ["(a) (0, 100KB]: Avg", "(b) (0, 100KB]: 99th Percentile",
               "(c) (100KB, 10MB]: Avg", "(d) (10MB, \u221e): Avg"]
     assert len(figure.axes) == 4
+    note = SMOKE_LINE if workload == "datamining" else ""
     for ax, title, panel in zip(figure.axes, titles, "abcd"):
-        check_panel(ax, title, workload, panel)
+        check_panel(ax, title + note, workload, panel)
     assert [text.get_text() for text in figure.legends[0].get_texts()] == LABELS
 
 
@@ -187,6 +190,11 @@ def test_write_figures_writes_pictures_table_and_notes(sweep: Path, tmp_path: Pa
     cells = [f"{expected('websearch', 'tcp', load)['all']:.3f}" for load in LOADS]
     assert "| TCP-DropTail | " + " | ".join(cells) + " |" in markdown  # Figure 2 (a)
     assert "TCP-DropTail at load 0.8: 1 of 3" in markdown
+    # Every data mining table, and no web search one, says it is a smoke test.
+    smoke = "**Smoke test, not for citation**: 4 flows per point, fewer than the 100,000"
+    sections = markdown.split("### ")[1:]
+    assert sections and all((smoke in section) == ("Data mining" in section.split("\n")[0])
+                            for section in sections)
     again = write_figures(sweep, tmp_path / "again", 1000)  # the same input, the same bytes
     for path in again:
         assert path.read_bytes() == (out / path.name).read_bytes(), path.name
@@ -313,3 +321,24 @@ def test_a_parameter_only_one_run_has_is_a_difference(tmp_path: Path) -> None:
     write_run(tmp_path / "t" / "b", "websearch", flows(1.0, 2), scheme="dctcp", load=0.8, run=2,
               seed=7, **{"flow-file": "other.csv"})
     assert set(load_sweep(tmp_path / "t")["scheme"]) == {"tcp", "dctcp"}
+
+
+def test_data_mining_at_the_citable_count_is_not_labelled(tmp_path: Path) -> None:
+    from pfabric_analysis.figures import CITABLE_FLOWS, figures_markdown
+
+    root = tmp_path / "sweep"
+    for load in LOADS:
+        for run in (1, 2):
+            write_run(root / "runs" / run_name("datamining", "pfabric", load, run), "datamining",
+                      flows(slowdown_a("datamining", "pfabric", load), run), scheme="pfabric",
+                      load=load, run=run, flows=CITABLE_FLOWS["datamining"])
+    table = load_sweep(root)
+    assert "Smoke test" not in figures_markdown(table)
+    assert [ax.get_title() for ax in overall_figure(table).axes] == ["(a) Data mining workload"]
+    one_fewer = tmp_path / "fewer"
+    for load in LOADS:
+        write_run(one_fewer / "runs" / run_name("datamining", "pfabric", load, 1), "datamining",
+                  flows(slowdown_a("datamining", "pfabric", load), 1), scheme="pfabric",
+                  load=load, run=1, flows=CITABLE_FLOWS["datamining"] - 1)
+    assert overall_figure(load_sweep(one_fewer)).axes[0].get_title().endswith(
+        "Smoke test (99,999 flows/point): not for citation")
