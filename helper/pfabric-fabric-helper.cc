@@ -388,15 +388,23 @@ PfabricFabricHelper::GetIdealFct(uint32_t from, uint32_t to, uint64_t bytes) con
         return link.rate.CalculateBytesTxTime(wireBytes);
     };
 
-    Time lastArrival;
-    for (std::size_t bottleneck = 0; bottleneck < path.size(); ++bottleneck)
+    // Store and forward: packet n leaves link k at a(n, k) = s(n, k) + max(a(n - 1, k),
+    // a(n, k - 1)), without propagation (every packet crosses every link once, so the delays add
+    // the same to all). The packets before the last are alike, and for alike packets the
+    // recursion has a closed form: the first m leave link k at
+    // sum over h <= k of s_full(h) + (m - 1) max over h <= k of s_full(h).
+    // The last packet then follows the recursion link by link. (A closed form over the last
+    // packet too, "the slowest link takes every packet", is short when the path has two equally
+    // slow links and a short last packet: the last full packet's wait at the second one counts.)
+    Time sumFull;
+    Time maxFull;
+    Time lastArrival; // a(packets, k), along the links
+    for (const Link& link : path)
     {
-        Time t = serialise(path[bottleneck], fullBytes) * int64_t(packets - 1);
-        for (std::size_t h = 0; h < path.size(); ++h)
-        {
-            t += h < bottleneck ? serialise(path[h], fullBytes) : serialise(path[h], lastBytes);
-        }
-        lastArrival = std::max(lastArrival, t);
+        sumFull += serialise(link, fullBytes);
+        maxFull = std::max(maxFull, serialise(link, fullBytes));
+        const Time beforeLast = packets > 1 ? sumFull + maxFull * int64_t(packets - 2) : Time();
+        lastArrival = serialise(link, lastBytes) + std::max(beforeLast, lastArrival);
     }
     Time ack;
     for (const Link& link : path)

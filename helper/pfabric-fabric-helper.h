@@ -54,11 +54,11 @@ class PfabricSwitch;
  *
  * Idle-fabric timing (GetIdealFct): a flow of n payload bytes is ceil(n / Mss) packets, each of
  * Mss payload bytes but the last, plus HeaderBytes of TCP/IP headers and LinkHeaderBytes of
- * framing on the wire. Every link stores and forwards whole packets, so the last packet arrives
- * after max over links j of [sum over links before j of s_full + (packets - 1) s_full(j) + sum
- * over links from j on of s_last] plus the propagation delays, where s is a packet's
- * serialisation time on a link; then the ACK (AckBytes) returns over the same links. The base
- * RTT (GetBaseRtt) is the ideal FCT of one full packet.
+ * framing on the wire. Every link stores and forwards whole packets: packet n leaves link k at
+ * a(n, k) = s(n, k) + max(a(n - 1, k), a(n, k - 1)), where s is its serialisation time on the
+ * link, and the last packet arrives at a(packets, last link) plus the propagation delays; then
+ * the ACK (AckBytes) returns over the same links. The base RTT (GetBaseRtt) is the ideal FCT of
+ * one full packet.
  */
 class PfabricFabricHelper
 {
