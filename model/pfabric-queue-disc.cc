@@ -55,6 +55,16 @@ PfabricQueueDisc::GetTypeId()
                                 "MostUrgent",
                                 EARLIEST_OF_MOST_URGENT_FLOW,
                                 "EarliestOfMostUrgentFlow"))
+            .AddAttribute(
+                "AdmissionMode",
+                "What an arrival that does not fit displaces: Strict (evict strictly less "
+                "urgent packets, least urgent first, as many as it takes, or drop the arrival) "
+                "or Ns2 (the original ns-2 code: drop exactly one packet, the least urgent of "
+                "those, the arrival included, whose removal alone makes room). The same with "
+                "packets of one size.",
+                EnumValue(STRICT),
+                pfabric::MakeEnumAccessorCompat<AdmissionMode>(&PfabricQueueDisc::m_admissionMode),
+                MakeEnumChecker(STRICT, "Strict", NS2, "Ns2"))
             .AddAttribute("UntaggedPriority",
                           "Priority of packets without a PfabricPriorityTag (smaller is more "
                           "urgent). The default, 0, keeps ACKs and handshakes ahead of data.",
@@ -67,6 +77,7 @@ PfabricQueueDisc::GetTypeId()
 PfabricQueueDisc::PfabricQueueDisc()
     : QueueDisc(QueueDiscSizePolicy::SINGLE_INTERNAL_QUEUE),
       m_dequeueMode(MOST_URGENT),
+      m_admissionMode(STRICT),
       m_untaggedPriority(0),
       m_tieBreaker(CreateObject<UniformRandomVariable>())
 {
@@ -141,7 +152,20 @@ PfabricQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
         return packetMode ? GetNPackets() : GetNBytes();
     };
 
-    if (occupancy() + arrival.footprint > limit)
+    if (occupancy() + arrival.footprint > limit && m_admissionMode == NS2)
+    {
+        std::size_t victim = Ns2VictimIndex(arrival, occupancy() + arrival.footprint - limit);
+        if (victim == m_entries.size())
+        {
+            NS_LOG_LOGIC("Ns2: dropping arrival with priority " << arrival.priority);
+            DropBeforeEnqueue(item, ARRIVAL_DROP);
+            return false;
+        }
+        NS_LOG_LOGIC("Ns2: evicting priority " << m_entries[victim].priority << " for priority "
+                                               << arrival.priority);
+        DropAfterDequeue(TakeAt(victim), EVICTED_DROP);
+    }
+    else if (occupancy() + arrival.footprint > limit)
     {
         // Room may only come from packets strictly less urgent than the arrival; if they
         // cannot free enough, the arrival is the one to go and nothing is evicted.
@@ -193,6 +217,26 @@ PfabricQueueDisc::TakeAt(std::size_t index)
     PfabricBuffer::Position position = m_entries[index].position;
     m_entries.erase(m_entries.begin() + index);
     return m_buffer->DequeueAt(position);
+}
+
+std::size_t
+PfabricQueueDisc::Ns2VictimIndex(const Entry& arrival, uint64_t excess) const
+{
+    // The arrival qualifies (the buffer was within its limit without it) and is the latest, so a
+    // buffered candidate must be strictly less urgent to be chosen instead.
+    std::size_t victim = m_entries.size();
+    uint64_t worst = arrival.priority;
+    for (std::size_t i = 0; i < m_entries.size(); ++i)
+    {
+        const Entry& entry = m_entries[i];
+        if (entry.footprint >= excess &&
+            (entry.priority > worst || (victim < m_entries.size() && entry.priority == worst)))
+        {
+            victim = i;
+            worst = entry.priority;
+        }
+    }
+    return victim;
 }
 
 std::size_t

@@ -26,10 +26,16 @@ namespace ns3
  * Every packet carries one number, its priority (PfabricPriorityTag; smaller is more urgent;
  * untagged packets get UntaggedPriority). The buffer holds about one bandwidth-delay product.
  *
- * - Enqueue: a packet that fits is accepted. Otherwise room is made only by evicting packets
- *   strictly less urgent than the arrival, least urgent first and the latest among equals; if
- *   those cannot free enough room (in byte mode several packets may be needed), the arrival is
- *   dropped and nothing is evicted. So an arrival no more urgent than everything buffered loses.
+ * - Enqueue: a packet that fits is accepted. Otherwise, by AdmissionMode: STRICT makes room only
+ *   by evicting packets strictly less urgent than the arrival, least urgent first and the latest
+ *   among equals; if those cannot free enough room (in byte mode several packets may be needed),
+ *   the arrival is dropped and nothing is evicted. NS2 does what the original ns-2 code
+ *   (queue/drop-tail.cc of the pFabric patch) does: of the buffered packets and the arrival,
+ *   those whose removal alone brings the buffer back within its limit are candidates, and
+ *   exactly one is dropped, the least urgent, the latest among equals (so the arrival among
+ *   equals); the arrival always qualifies, so a less urgent packet too small to make room is
+ *   never evicted. With packets of one size the two modes agree. Either way an arrival no more
+ *   urgent than everything buffered loses.
  * - Dequeue, by DequeueMode: MOST_URGENT sends the most urgent packet, ties broken uniformly at
  *   random (Alizadeh et al., HotNets 2012); EARLIEST_OF_MOST_URGENT_FLOW finds the most urgent
  *   packet (the earliest among equals) and sends the earliest buffered packet of its flow, the
@@ -47,6 +53,13 @@ class PfabricQueueDisc : public QueueDisc
         MOST_URGENT,                 //!< the most urgent packet, ties at random (HotNets 2012)
         EARLIEST_OF_MOST_URGENT_FLOW //!< earliest packet of the most urgent one's flow (SIGCOMM
                                      //!< 2013)
+    };
+
+    /// What an arrival that does not fit may displace.
+    enum AdmissionMode
+    {
+        STRICT, //!< evict strictly less urgent packets, least urgent first, as many as it takes
+        NS2     //!< drop exactly one packet, as the original ns-2 code does (see the class doc)
     };
 
     /// Drop reason of an arrival that is no more urgent than the packets it would displace.
@@ -129,7 +142,16 @@ class PfabricQueueDisc : public QueueDisc
      */
     Ptr<QueueDiscItem> TakeAt(std::size_t index);
 
+    /**
+     * @brief Ns2 admission: the one packet to drop when an arrival does not fit.
+     * @param arrival the arrival, not yet buffered
+     * @param excess how much the buffer would exceed its limit with the arrival
+     * @return the index of the buffered packet to evict, or m_entries.size() for the arrival
+     */
+    std::size_t Ns2VictimIndex(const Entry& arrival, uint64_t excess) const;
+
     DequeueMode m_dequeueMode;               //!< which packet a dequeue sends
+    AdmissionMode m_admissionMode;           //!< what an arrival that does not fit displaces
     uint64_t m_untaggedPriority;             //!< priority of packets without a PfabricPriorityTag
     Ptr<PfabricBuffer> m_buffer;             //!< the packets, in arrival order
     std::vector<Entry> m_entries;            //!< m_entries[i] describes the i-th buffered packet

@@ -94,16 +94,21 @@ Tagged(uint64_t priority, uint16_t srcPort = 1000)
  * @brief Make and initialize a queue disc.
  * @param maxSize e.g. "4p" or "3000B"
  * @param mode "MostUrgent" or "EarliestOfMostUrgentFlow"
+ * @param admission "Strict" or "Ns2"
  * @return the queue disc
  */
 Ptr<PfabricQueueDisc>
-MakeQueueDisc(const std::string& maxSize, const std::string& mode = "MostUrgent")
+MakeQueueDisc(const std::string& maxSize,
+              const std::string& mode = "MostUrgent",
+              const std::string& admission = "Strict")
 {
     Ptr<PfabricQueueDisc> queueDisc =
         CreateObjectWithAttributes<PfabricQueueDisc>("MaxSize",
                                                      QueueSizeValue(QueueSize(maxSize)),
                                                      "DequeueMode",
-                                                     StringValue(mode));
+                                                     StringValue(mode),
+                                                     "AdmissionMode",
+                                                     StringValue(admission));
     queueDisc->Initialize();
     return queueDisc;
 }
@@ -388,6 +393,94 @@ class ByteModeEvictionTest : public TestCase
 
 /**
  * @ingroup pfabric-tests
+ * @brief Ns2 admission drops exactly one packet, the least urgent of those whose removal alone
+ * makes room, the arrival included; Strict evicts as many less urgent packets as it takes.
+ */
+class Ns2AdmissionTest : public TestCase
+{
+  public:
+    Ns2AdmissionTest()
+        : TestCase("PfabricQueueDisc: Ns2 admission drops exactly one packet, as ns-2 does")
+    {
+    }
+
+  private:
+    /**
+     * @brief Buffer 1000 B at priority 1, 300 B at 9, 300 B at 8 and 900 B at 7 (2500 B).
+     * @param maxSize the limit
+     * @param admission the admission mode
+     * @param log connected to the queue disc
+     * @return the queue disc
+     */
+    static Ptr<PfabricQueueDisc> Filled(const std::string& maxSize,
+                                        const std::string& admission,
+                                        TraceLog& log)
+    {
+        Ptr<PfabricQueueDisc> queueDisc = MakeQueueDisc(maxSize, "MostUrgent", admission);
+        log.Connect(queueDisc);
+        for (auto [bytes, priority] :
+             {std::pair<uint32_t, uint64_t>{1000, 1}, {300, 9}, {300, 8}, {900, 7}})
+        {
+            queueDisc->Enqueue(MakeItem(bytes, priority));
+        }
+        return queueDisc;
+    }
+
+    void DoRun() override
+    {
+        // ns-2 admits while the buffer stays below its limit: its 3000 B is 2999B here, as the
+        // sigcomm13 preset's 36000 B is 35999B. A 1400 B arrival at priority 5 makes 3900 B, 901
+        // over: only the 1000 B packet (priority 1) and the arrival itself make room alone, and
+        // of those the arrival is less urgent.
+        TraceLog ns2Log;
+        Ptr<PfabricQueueDisc> ns2 = Filled("2999B", "Ns2", ns2Log);
+        NS_TEST_ASSERT_MSG_EQ(ns2->Enqueue(MakeItem(1400, 5)), false, "Ns2 drops the arrival");
+        NS_TEST_ASSERT_MSG_EQ(ns2Log.droppedAfter.size(), 0, "nothing evicted");
+        NS_TEST_ASSERT_MSG_EQ(ns2->GetNBytes(), 2500, "buffer unchanged");
+        TraceLog strictLog;
+        Ptr<PfabricQueueDisc> strict = Filled("2999B", "Strict", strictLog);
+        NS_TEST_ASSERT_MSG_EQ(strict->Enqueue(MakeItem(1400, 5)), true, "Strict admits it");
+        NS_TEST_ASSERT_MSG_EQ(strictLog.droppedAfter.size(), 3, "evicting 9, 8 and 7");
+        std::vector<uint64_t> evicted;
+        for (const auto& item : strictLog.droppedAfter)
+        {
+            evicted.push_back(TagOf(item));
+        }
+        NS_TEST_ASSERT_MSG_EQ((evicted == std::vector<uint64_t>{9, 8, 7}), true, "in that order");
+
+        // One byte more room and the 900 B packet at priority 7 makes room alone: it is the one
+        // dropped, and only it.
+        TraceLog roomLog;
+        Ptr<PfabricQueueDisc> room = Filled("3000B", "Ns2", roomLog);
+        NS_TEST_ASSERT_MSG_EQ(room->Enqueue(MakeItem(1400, 5)), true, "admitted");
+        NS_TEST_ASSERT_MSG_EQ(roomLog.droppedAfter.size(), 1, "exactly one packet dropped");
+        NS_TEST_ASSERT_MSG_EQ(TagOf(roomLog.droppedAfter[0]), 7, "the 900 B one");
+        NS_TEST_ASSERT_MSG_EQ(room->GetNBytes(), 3000, "1000 + 300 + 300 + 1400 B");
+
+        // Among equally urgent candidates the latest goes: the arrival, over a buffered packet.
+        TraceLog tieLog;
+        Ptr<PfabricQueueDisc> tie = MakeQueueDisc("3000B", "MostUrgent", "Ns2");
+        tie->Enqueue(MakeItem(1500, 4));
+        tie->Enqueue(MakeItem(1500, 6));
+        tieLog.Connect(tie);
+        NS_TEST_ASSERT_MSG_EQ(tie->Enqueue(MakeItem(1500, 6)), false, "the later 6 goes");
+        // ... and between buffered ones, the later of two equals.
+        Ptr<PfabricQueueDisc> twins = MakeQueueDisc("4500B", "MostUrgent", "Ns2");
+        TraceLog twinsLog;
+        twinsLog.Connect(twins);
+        Ptr<QueueDiscItem> earlier = MakeItem(1500, 8);
+        Ptr<QueueDiscItem> later = MakeItem(1500, 8);
+        twins->Enqueue(earlier);
+        twins->Enqueue(MakeItem(1500, 2));
+        twins->Enqueue(later);
+        NS_TEST_ASSERT_MSG_EQ(twins->Enqueue(MakeItem(1500, 3)), true, "admitted");
+        NS_TEST_ASSERT_MSG_EQ(twinsLog.droppedAfter.size(), 1, "one eviction");
+        NS_TEST_ASSERT_MSG_EQ(twinsLog.droppedAfter[0], later, "the later of the two 8s");
+    }
+};
+
+/**
+ * @ingroup pfabric-tests
  * @brief EarliestOfMostUrgentFlow sends the earliest packet of the most urgent packet's flow.
  */
 class FlowEarliestTest : public TestCase
@@ -632,7 +725,10 @@ class ReferenceModelTest : public TestCase
         {
             for (const std::string mode : {"MostUrgent", "EarliestOfMostUrgentFlow"})
             {
-                RunOnce(size, mode);
+                for (const std::string admission : {"Strict", "Ns2"})
+                {
+                    RunOnce(size, mode, admission);
+                }
             }
         }
     }
@@ -640,12 +736,13 @@ class ReferenceModelTest : public TestCase
     /**
      * @param size the buffer size
      * @param mode the dequeue mode
+     * @param admission the admission mode
      */
-    void RunOnce(const std::string& size, const std::string& mode)
+    void RunOnce(const std::string& size, const std::string& mode, const std::string& admission)
     {
         const QueueSize limit(size);
         const bool packetMode = limit.GetUnit() == QueueSizeUnit::PACKETS;
-        Ptr<PfabricQueueDisc> queueDisc = MakeQueueDisc(size, mode);
+        Ptr<PfabricQueueDisc> queueDisc = MakeQueueDisc(size, mode, admission);
         TraceLog log;
         log.Connect(queueDisc);
 
@@ -686,7 +783,29 @@ class ReferenceModelTest : public TestCase
                 // urgent first, if they free enough room; else drop the arrival.
                 std::vector<uint32_t> modelEvicted;
                 bool accept = true;
-                if (occupied() + footprint(arrival) > limit.GetValue())
+                if (occupied() + footprint(arrival) > limit.GetValue() && admission == "Ns2")
+                {
+                    // Ns2: of the packets whose removal alone makes room, the arrival
+                    // included, the least urgent goes (priorities are distinct here).
+                    const uint64_t excess = occupied() + footprint(arrival) - limit.GetValue();
+                    auto victim = model.end();
+                    uint64_t worst = arrival.priority;
+                    for (auto it = model.begin(); it != model.end(); ++it)
+                    {
+                        if (footprint(*it) >= excess && it->priority > worst)
+                        {
+                            victim = it;
+                            worst = it->priority;
+                        }
+                    }
+                    accept = victim != model.end();
+                    if (accept)
+                    {
+                        modelEvicted.push_back(victim->id);
+                        model.erase(victim);
+                    }
+                }
+                else if (occupied() + footprint(arrival) > limit.GetValue())
                 {
                     uint64_t evictable = 0;
                     for (const auto& p : model)
@@ -830,6 +949,7 @@ MakeQueueDiscTestCases()
             new ArrivalDropTest,
             new EvictionTest,
             new ByteModeEvictionTest,
+            new Ns2AdmissionTest,
             new FlowEarliestTest,
             new RandomTieBreakTest,
             new TieBreakStreamTest,
