@@ -142,10 +142,14 @@ PfabricQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 
     const QueueSize maxSize = GetMaxSize();
     const bool packetMode = maxSize.GetUnit() == QueueSizeUnit::PACKETS;
+    const bool readFlow = m_dequeueMode == EARLIEST_OF_MOST_URGENT_FLOW;
     Entry arrival{GetPriority(item),
                   packetMode ? 1 : item->GetSize(),
-                  m_dequeueMode == EARLIEST_OF_MOST_URGENT_FLOW ? GetFlowKey(item) : FlowKey{},
+                  readFlow ? GetFlowKey(item) : FlowKey{},
+                  readFlow,
                   {}};
+    // A more urgent packet may be arriving: what a peek chose is no longer certain.
+    m_peeked.reset();
     const uint64_t limit = maxSize.GetValue();
     // The base class's counters, read directly: GetCurrentSize() would look the unit up again.
     auto occupancy = [this, packetMode]() -> uint64_t {
@@ -207,13 +211,36 @@ PfabricQueueDisc::DoDequeue()
     {
         return nullptr;
     }
-    return TakeAt(m_dequeueMode == MOST_URGENT ? MostUrgentIndexRandomTie()
-                                               : EarliestOfMostUrgentFlowIndex());
+    return TakeAt(NextIndex());
+}
+
+Ptr<const QueueDiscItem>
+PfabricQueueDisc::DoPeek()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_entries.empty())
+    {
+        return nullptr;
+    }
+    m_peeked = NextIndex();
+    return *m_entries[*m_peeked].position;
+}
+
+std::size_t
+PfabricQueueDisc::NextIndex()
+{
+    if (m_peeked)
+    {
+        return *m_peeked;
+    }
+    return m_dequeueMode == MOST_URGENT ? MostUrgentIndexRandomTie()
+                                        : EarliestOfMostUrgentFlowIndex();
 }
 
 Ptr<QueueDiscItem>
 PfabricQueueDisc::TakeAt(std::size_t index)
 {
+    m_peeked.reset();
     PfabricBuffer::Position position = m_entries[index].position;
     m_entries.erase(m_entries.begin() + index);
     return m_buffer->DequeueAt(position);
@@ -280,8 +307,20 @@ PfabricQueueDisc::MostUrgentIndexRandomTie() const
     }
 }
 
+const PfabricQueueDisc::FlowKey&
+PfabricQueueDisc::FlowOf(std::size_t index)
+{
+    Entry& entry = m_entries[index];
+    if (!entry.flowKnown)
+    {
+        entry.flow = GetFlowKey(*entry.position);
+        entry.flowKnown = true;
+    }
+    return entry.flow;
+}
+
 std::size_t
-PfabricQueueDisc::EarliestOfMostUrgentFlowIndex() const
+PfabricQueueDisc::EarliestOfMostUrgentFlowIndex()
 {
     std::size_t mostUrgent = 0;
     for (std::size_t i = 1; i < m_entries.size(); ++i)
@@ -293,7 +332,7 @@ PfabricQueueDisc::EarliestOfMostUrgentFlowIndex() const
     }
     for (std::size_t i = 0; i < mostUrgent; ++i)
     {
-        if (m_entries[i].flow == m_entries[mostUrgent].flow)
+        if (FlowOf(i) == FlowOf(mostUrgent))
         {
             return i;
         }
@@ -327,6 +366,7 @@ PfabricQueueDisc::DoDispose()
     NS_LOG_FUNCTION(this);
     m_buffer = nullptr;
     m_entries.clear();
+    m_peeked.reset();
     m_tieBreaker = nullptr;
     QueueDisc::DoDispose();
 }

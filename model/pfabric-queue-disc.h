@@ -13,6 +13,7 @@
 #include "ns3/random-variable-stream.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace ns3
@@ -114,12 +115,24 @@ class PfabricQueueDisc : public QueueDisc
     {
         uint64_t priority;  //!< smaller is more urgent
         uint64_t footprint; //!< room it takes: 1 in packet mode, its size in byte mode
-        FlowKey flow;       //!< its flow; only read in EARLIEST_OF_MOST_URGENT_FLOW mode
+        FlowKey flow;       //!< its flow, when flowKnown
+        bool flowKnown; //!< read at arrival in EARLIEST_OF_MOST_URGENT_FLOW mode, else on demand
         PfabricBuffer::Position position; //!< where it sits in m_buffer
     };
 
     bool DoEnqueue(Ptr<QueueDiscItem> item) override;
     Ptr<QueueDiscItem> DoDequeue() override;
+    /**
+     * @brief The packet the next dequeue sends, left in the buffer (ns-3's default would take it
+     * out and hold it, beyond the reach of a more urgent arrival).
+     *
+     * The choice (with its random tie-break, if any) is kept for that dequeue; an arrival or an
+     * eviction cancels it, since a more urgent packet may have come.
+     * @return the packet, or null if the buffer is empty
+     */
+    Ptr<const QueueDiscItem> DoPeek() override;
+    /// @return the index of the packet a dequeue sends now, by DequeueMode
+    std::size_t NextIndex();
     bool CheckConfig() override;
     void InitializeParams() override;
     void DoDispose() override;
@@ -134,7 +147,12 @@ class PfabricQueueDisc : public QueueDisc
     /// @return the position of a most urgent buffered packet, chosen at random among equals
     std::size_t MostUrgentIndexRandomTie() const;
     /// @return the position of the earliest packet of the most urgent packet's flow
-    std::size_t EarliestOfMostUrgentFlowIndex() const;
+    std::size_t EarliestOfMostUrgentFlowIndex();
+    /**
+     * @param index a buffered packet's index
+     * @return its flow, read from the packet if not read at arrival (DequeueMode changed)
+     */
+    const FlowKey& FlowOf(std::size_t index);
     /**
      * @brief Take a packet out of the buffer.
      * @param index its position
@@ -156,6 +174,7 @@ class PfabricQueueDisc : public QueueDisc
     Ptr<PfabricBuffer> m_buffer;             //!< the packets, in arrival order
     std::vector<Entry> m_entries;            //!< m_entries[i] describes the i-th buffered packet
     Ptr<UniformRandomVariable> m_tieBreaker; //!< picks among equally urgent packets
+    std::optional<std::size_t> m_peeked;     //!< the index DoPeek chose, for the next dequeue
 };
 
 } // namespace ns3

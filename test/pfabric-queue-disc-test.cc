@@ -481,6 +481,65 @@ class Ns2AdmissionTest : public TestCase
 
 /**
  * @ingroup pfabric-tests
+ * @brief A peek shows the packet the next dequeue sends and leaves it under priority control;
+ * switching DequeueMode with packets buffered keeps the per-flow rule right.
+ */
+class PeekAndModeSwitchTest : public TestCase
+{
+  public:
+    PeekAndModeSwitchTest()
+        : TestCase("PfabricQueueDisc: peeks stay under priority control; DequeueMode may change")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Ties at random: whatever a peek chooses, the dequeue sends, and the buffer keeps it.
+        for (int64_t stream = 0; stream < 20; ++stream)
+        {
+            Ptr<PfabricQueueDisc> queueDisc = MakeQueueDisc("10p");
+            queueDisc->AssignStreams(stream);
+            for (uint64_t priority : {5, 3, 3, 3, 7})
+            {
+                queueDisc->Enqueue(Tagged(priority));
+            }
+            Ptr<const QueueDiscItem> peeked = queueDisc->Peek();
+            NS_TEST_ASSERT_MSG_EQ(TagOf(peeked), 3, "the most urgent");
+            NS_TEST_ASSERT_MSG_EQ(queueDisc->Peek(), peeked, "the same packet twice");
+            NS_TEST_ASSERT_MSG_EQ(queueDisc->GetNPackets(), 5, "still buffered");
+            NS_TEST_ASSERT_MSG_EQ(Ptr<const QueueDiscItem>(queueDisc->Dequeue()),
+                                  peeked,
+                                  "the dequeue sends the peeked packet");
+        }
+        // A more urgent arrival after a peek goes first (ns-3's default peek would have taken
+        // the peeked packet out of the buffer and sent it next whatever came).
+        Ptr<PfabricQueueDisc> queueDisc = MakeQueueDisc("10p");
+        queueDisc->Enqueue(Tagged(5));
+        NS_TEST_ASSERT_MSG_EQ(TagOf(queueDisc->Peek()), 5, "peeked");
+        queueDisc->Enqueue(Tagged(2));
+        NS_TEST_ASSERT_MSG_EQ((DrainPriorities(queueDisc) == std::vector<uint64_t>{2, 5}),
+                              true,
+                              "the later, more urgent packet first");
+
+        // Packets buffered under MostUrgent, then the mode changed: the per-flow rule still sees
+        // each packet's flow (read from the packet when it was not read at arrival).
+        auto a = [](uint64_t priority) { return MakeItem(1500, priority, 1000, 80); };
+        auto b = [](uint64_t priority) { return MakeItem(1500, priority, 2000, 80); };
+        Ptr<PfabricQueueDisc> switched = MakeQueueDisc("10p", "MostUrgent");
+        for (const auto& item : {b(11), a(10), b(9), a(3)})
+        {
+            switched->Enqueue(item);
+        }
+        switched->SetAttribute("DequeueMode", StringValue("EarliestOfMostUrgentFlow"));
+        NS_TEST_ASSERT_MSG_EQ((DrainPriorities(switched) == std::vector<uint64_t>{10, 3, 11, 9}),
+                              true,
+                              "A's earliest first, then B's");
+    }
+};
+
+/**
+ * @ingroup pfabric-tests
  * @brief EarliestOfMostUrgentFlow sends the earliest packet of the most urgent packet's flow.
  */
 class FlowEarliestTest : public TestCase
@@ -950,6 +1009,7 @@ MakeQueueDiscTestCases()
             new EvictionTest,
             new ByteModeEvictionTest,
             new Ns2AdmissionTest,
+            new PeekAndModeSwitchTest,
             new FlowEarliestTest,
             new RandomTieBreakTest,
             new TieBreakStreamTest,
