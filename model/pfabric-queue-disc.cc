@@ -55,6 +55,14 @@ PfabricQueueDisc::GetTypeId()
                                 "MostUrgent",
                                 EARLIEST_OF_MOST_URGENT_FLOW,
                                 "EarliestOfMostUrgentFlow"))
+            .AddAttribute("TieBreak",
+                          "Which of several equally urgent packets MostUrgent mode sends: Random "
+                          "(uniformly, HotNets 2012's text) or FirstArrived (the earliest "
+                          "buffered, the original ns-2 code). EarliestOfMostUrgentFlow always "
+                          "takes the earliest.",
+                          EnumValue(RANDOM),
+                          pfabric::MakeEnumAccessorCompat<TieBreak>(&PfabricQueueDisc::m_tieBreak),
+                          MakeEnumChecker(RANDOM, "Random", FIRST_ARRIVED, "FirstArrived"))
             .AddAttribute(
                 "AdmissionMode",
                 "What an arrival that does not fit displaces: Strict (evict strictly less "
@@ -78,6 +86,7 @@ PfabricQueueDisc::PfabricQueueDisc()
     : QueueDisc(QueueDiscSizePolicy::SINGLE_INTERNAL_QUEUE),
       m_dequeueMode(MOST_URGENT),
       m_admissionMode(STRICT),
+      m_tieBreak(RANDOM),
       m_untaggedPriority(0),
       m_tieBreaker(CreateObject<UniformRandomVariable>())
 {
@@ -233,8 +242,7 @@ PfabricQueueDisc::NextIndex()
     {
         return *m_peeked;
     }
-    return m_dequeueMode == MOST_URGENT ? MostUrgentIndexRandomTie()
-                                        : EarliestOfMostUrgentFlowIndex();
+    return m_dequeueMode == MOST_URGENT ? MostUrgentIndex() : EarliestOfMostUrgentFlowIndex();
 }
 
 Ptr<QueueDiscItem>
@@ -281,7 +289,7 @@ PfabricQueueDisc::LeastUrgentIndex() const
 }
 
 std::size_t
-PfabricQueueDisc::MostUrgentIndexRandomTie() const
+PfabricQueueDisc::MostUrgentIndex() const
 {
     uint64_t best = std::numeric_limits<uint64_t>::max();
     uint32_t ties = 0;
@@ -297,7 +305,7 @@ PfabricQueueDisc::MostUrgentIndexRandomTie() const
             ++ties;
         }
     }
-    uint32_t pick = ties > 1 ? m_tieBreaker->GetInteger(0, ties - 1) : 0;
+    uint32_t pick = ties > 1 && m_tieBreak == RANDOM ? m_tieBreaker->GetInteger(0, ties - 1) : 0;
     for (std::size_t i = 0;; ++i)
     {
         if (m_entries[i].priority == best && pick-- == 0)

@@ -56,6 +56,13 @@ class PfabricQueueDisc : public QueueDisc
                                      //!< 2013)
     };
 
+    /// Which of several equally urgent packets MostUrgent mode sends.
+    enum TieBreak
+    {
+        RANDOM,       //!< uniformly at random (HotNets 2012's text)
+        FIRST_ARRIVED //!< the earliest buffered (the original ns-2 code)
+    };
+
     /// What an arrival that does not fit may displace.
     enum AdmissionMode
     {
@@ -145,7 +152,7 @@ class PfabricQueueDisc : public QueueDisc
     /// @return the position of the least urgent buffered packet, the latest among equals
     std::size_t LeastUrgentIndex() const;
     /// @return the position of a most urgent buffered packet, chosen at random among equals
-    std::size_t MostUrgentIndexRandomTie() const;
+    std::size_t MostUrgentIndex() const;
     /// @return the position of the earliest packet of the most urgent packet's flow
     std::size_t EarliestOfMostUrgentFlowIndex();
     /**
@@ -170,6 +177,7 @@ class PfabricQueueDisc : public QueueDisc
 
     DequeueMode m_dequeueMode;               //!< which packet a dequeue sends
     AdmissionMode m_admissionMode;           //!< what an arrival that does not fit displaces
+    TieBreak m_tieBreak;                     //!< MostUrgent's choice among equals
     uint64_t m_untaggedPriority;             //!< priority of packets without a PfabricPriorityTag
     Ptr<PfabricBuffer> m_buffer;             //!< the packets, in arrival order
     std::vector<Entry> m_entries;            //!< m_entries[i] describes the i-th buffered packet

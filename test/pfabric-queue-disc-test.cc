@@ -606,7 +606,8 @@ class RandomTieBreakTest : public TestCase
 {
   public:
     RandomTieBreakTest()
-        : TestCase("PfabricQueueDisc: ties are broken uniformly at random (chi-square)")
+        : TestCase(
+              "PfabricQueueDisc: ties are broken uniformly at random (chi-square), or by arrival")
     {
     }
 
@@ -619,9 +620,15 @@ class RandomTieBreakTest : public TestCase
         // probability 0.001. An always-first choice scores 3 * TRIALS = 120000.
         constexpr double CRITICAL_CHI_SQUARE = 16.27;
 
-        for (const std::string mode : {"MostUrgent", "EarliestOfMostUrgentFlow"})
+        for (const std::string mode : {"MostUrgent", "FirstArrived", "EarliestOfMostUrgentFlow"})
         {
-            Ptr<PfabricQueueDisc> queueDisc = MakeQueueDisc("10p", mode);
+            // FirstArrived: MostUrgent mode with TieBreak=FirstArrived.
+            Ptr<PfabricQueueDisc> queueDisc =
+                MakeQueueDisc("10p", mode == "FirstArrived" ? "MostUrgent" : mode);
+            if (mode == "FirstArrived")
+            {
+                queueDisc->SetAttribute("TieBreak", StringValue("FirstArrived"));
+            }
             queueDisc->AssignStreams(7);
             std::vector<uint32_t> firstOut(TIED, 0);
             for (uint32_t trial = 0; trial < TRIALS; ++trial)
