@@ -46,7 +46,7 @@ PfabricQueueDisc::GetTypeId()
                 MakeQueueSizeChecker())
             .AddAttribute(
                 "DequeueMode",
-                "Which buffered packet a dequeue sends: MostUrgent (ties at random, "
+                "Which buffered packet a dequeue sends: MostUrgent (ties by TieBreak, "
                 "HotNets 2012) or EarliestOfMostUrgentFlow (the earliest buffered "
                 "packet of the most urgent packet's flow, SIGCOMM 2013).",
                 EnumValue(MOST_URGENT),
@@ -56,13 +56,13 @@ PfabricQueueDisc::GetTypeId()
                                 EARLIEST_OF_MOST_URGENT_FLOW,
                                 "EarliestOfMostUrgentFlow"))
             .AddAttribute("TieBreak",
-                          "Which of several equally urgent packets MostUrgent mode sends: Random "
-                          "(uniformly, HotNets 2012's text) or FirstArrived (the earliest "
-                          "buffered, the original ns-2 code). EarliestOfMostUrgentFlow always "
-                          "takes the earliest.",
-                          EnumValue(RANDOM),
+                          "Which of several equally urgent packets MostUrgent mode sends: "
+                          "FirstArrived (the earliest buffered, as the original ns-2 code does) "
+                          "or Random (uniformly, as HotNets 2012's text says). "
+                          "EarliestOfMostUrgentFlow always takes the earliest.",
+                          EnumValue(FIRST_ARRIVED),
                           pfabric::MakeEnumAccessorCompat<TieBreak>(&PfabricQueueDisc::m_tieBreak),
-                          MakeEnumChecker(RANDOM, "Random", FIRST_ARRIVED, "FirstArrived"))
+                          MakeEnumChecker(FIRST_ARRIVED, "FirstArrived", RANDOM, "Random"))
             .AddAttribute(
                 "AdmissionMode",
                 "What an arrival that does not fit displaces: Strict (evict strictly less "
@@ -86,7 +86,7 @@ PfabricQueueDisc::PfabricQueueDisc()
     : QueueDisc(QueueDiscSizePolicy::SINGLE_INTERNAL_QUEUE),
       m_dequeueMode(MOST_URGENT),
       m_admissionMode(STRICT),
-      m_tieBreak(RANDOM),
+      m_tieBreak(FIRST_ARRIVED),
       m_untaggedPriority(0),
       m_tieBreaker(CreateObject<UniformRandomVariable>())
 {

@@ -37,8 +37,9 @@ namespace ns3
  *   equals); the arrival always qualifies, so a less urgent packet too small to make room is
  *   never evicted. With packets of one size the two modes agree. Either way an arrival no more
  *   urgent than everything buffered loses.
- * - Dequeue, by DequeueMode: MOST_URGENT sends the most urgent packet, ties broken uniformly at
- *   random (Alizadeh et al., HotNets 2012); EARLIEST_OF_MOST_URGENT_FLOW finds the most urgent
+ * - Dequeue, by DequeueMode: MOST_URGENT sends the most urgent packet, ties going to the earliest
+ *   buffered (TieBreak FIRST_ARRIVED, the original code) or uniformly at random (RANDOM, the text
+ *   of Alizadeh et al., HotNets 2012); EARLIEST_OF_MOST_URGENT_FLOW finds the most urgent
  *   packet (the earliest among equals) and sends the earliest buffered packet of its flow, the
  *   starvation and reordering guard of the SIGCOMM 2013 design. A flow is an IPv4 5-tuple.
  *
@@ -51,7 +52,7 @@ class PfabricQueueDisc : public QueueDisc
     /// Which buffered packet a dequeue sends.
     enum DequeueMode
     {
-        MOST_URGENT,                 //!< the most urgent packet, ties at random (HotNets 2012)
+        MOST_URGENT,                 //!< the most urgent packet, ties by TieBreak (HotNets 2012)
         EARLIEST_OF_MOST_URGENT_FLOW //!< earliest packet of the most urgent one's flow (SIGCOMM
                                      //!< 2013)
     };
@@ -59,8 +60,8 @@ class PfabricQueueDisc : public QueueDisc
     /// Which of several equally urgent packets MostUrgent mode sends.
     enum TieBreak
     {
-        RANDOM,       //!< uniformly at random (HotNets 2012's text)
-        FIRST_ARRIVED //!< the earliest buffered (the original ns-2 code)
+        FIRST_ARRIVED, //!< the earliest buffered (the original ns-2 code)
+        RANDOM         //!< uniformly at random (HotNets 2012's text)
     };
 
     /// What an arrival that does not fit may displace.
@@ -151,7 +152,7 @@ class PfabricQueueDisc : public QueueDisc
     static FlowKey GetFlowKey(Ptr<const QueueDiscItem> item);
     /// @return the position of the least urgent buffered packet, the latest among equals
     std::size_t LeastUrgentIndex() const;
-    /// @return the position of a most urgent buffered packet, chosen at random among equals
+    /// @return the position of a most urgent buffered packet, chosen among equals by TieBreak
     std::size_t MostUrgentIndex() const;
     /// @return the position of the earliest packet of the most urgent packet's flow
     std::size_t EarliestOfMostUrgentFlowIndex();

@@ -499,6 +499,7 @@ class PeekAndModeSwitchTest : public TestCase
         for (int64_t stream = 0; stream < 20; ++stream)
         {
             Ptr<PfabricQueueDisc> queueDisc = MakeQueueDisc("10p");
+            queueDisc->SetAttribute("TieBreak", StringValue("Random"));
             queueDisc->AssignStreams(stream);
             for (uint64_t priority : {5, 3, 3, 3, 7})
             {
@@ -625,10 +626,8 @@ class RandomTieBreakTest : public TestCase
             // FirstArrived: MostUrgent mode with TieBreak=FirstArrived.
             Ptr<PfabricQueueDisc> queueDisc =
                 MakeQueueDisc("10p", mode == "FirstArrived" ? "MostUrgent" : mode);
-            if (mode == "FirstArrived")
-            {
-                queueDisc->SetAttribute("TieBreak", StringValue("FirstArrived"));
-            }
+            queueDisc->SetAttribute("TieBreak",
+                                    StringValue(mode == "MostUrgent" ? "Random" : "FirstArrived"));
             queueDisc->AssignStreams(7);
             std::vector<uint32_t> firstOut(TIED, 0);
             for (uint32_t trial = 0; trial < TRIALS; ++trial)
@@ -666,6 +665,15 @@ class RandomTieBreakTest : public TestCase
                 NS_TEST_ASSERT_MSG_EQ(firstOut[0], TRIALS, "the earliest of equals goes first");
             }
         }
+        // The default is the original code's rule.
+        Ptr<PfabricQueueDisc> byDefault = MakeQueueDisc("10p");
+        Ptr<QueueDiscItem> earliest = Tagged(7, 1000);
+        byDefault->Enqueue(earliest);
+        for (uint16_t port = 1001; port < 1001 + TIED - 1; ++port)
+        {
+            byDefault->Enqueue(Tagged(7, port));
+        }
+        NS_TEST_ASSERT_MSG_EQ(byDefault->Dequeue(), earliest, "TieBreak defaults to FirstArrived");
     }
 };
 
@@ -689,6 +697,7 @@ class TieBreakStreamTest : public TestCase
     static std::vector<uint32_t> Choices(int64_t stream)
     {
         Ptr<PfabricQueueDisc> queueDisc = MakeQueueDisc("10p");
+        queueDisc->SetAttribute("TieBreak", StringValue("Random"));
         if (stream >= 0)
         {
             QueueDiscContainer container;
