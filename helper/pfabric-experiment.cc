@@ -284,6 +284,11 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
     cmd.AddValue("flows-only",
                  "with --dump-flows: write the flow list and stop, simulating nothing",
                  m_p.flowsOnly);
+    cmd.AddValue("idealOnly",
+                 "write every flow's ideal FCT on the idle fabric to the run directory's "
+                 "ideal_fct.csv (with meta.json) and stop, simulating nothing (what "
+                 "pfabric-analysis ideal needs to run on a flow list alone)",
+                 m_p.idealOnly);
     cmd.AddValue("seed", "ns-3 random seed", m_p.seed);
     cmd.AddValue("run", "ns-3 run number (independent replications)", m_p.run);
     cmd.AddValue("out", "run directory (default: results/<named after the parameters>)", m_p.out);
@@ -387,7 +392,8 @@ PfabricExperiment::PrepareOutput()
     if (m_outDir.empty())
     {
         std::ostringstream name;
-        name << "results/" << m_p.workload << "-" << m_p.preset << "-" << m_p.scheme;
+        name << "results/" << m_p.workload << "-" << m_p.preset << "-"
+             << (m_p.idealOnly ? std::string("idealfct") : m_p.scheme);
         if (m_p.flowFile.empty())
         {
             name << "-load" << Number(m_p.load) << "-flows" << m_p.flows;
@@ -499,6 +505,11 @@ PfabricExperiment::Prepare(std::string* error)
         return false;
     }
 
+    if (m_p.flowsOnly && m_p.idealOnly)
+    {
+        *error = "--flows-only and --idealOnly: choose one";
+        return false;
+    }
     if (m_p.flowsOnly)
     {
         if (m_p.dumpFlows.empty())
@@ -779,6 +790,22 @@ PfabricExperiment::Run(std::string* error)
            pfabric::WriteFileAtomically(m_outDir + "/meta.json", MetaJson(), error);
 }
 
+bool
+PfabricExperiment::WriteIdealFcts(std::string* error)
+{
+    m_wallStart = WallSeconds();
+    m_results.clear();
+    m_results.reserve(m_flows.size());
+    for (const PfabricFlow& flow : m_flows)
+    {
+        m_results.push_back(
+            {flow, Seconds(-1), m_fabric->GetIdealFct(flow.src, flow.dst, flow.bytes), 0});
+    }
+    m_wallSeconds = WallSeconds() - m_wallStart;
+    return pfabric::WriteFileAtomically(m_outDir + "/ideal_fct.csv", IdealFctCsv(), error) &&
+           pfabric::WriteFileAtomically(m_outDir + "/meta.json", MetaJson(), error);
+}
+
 const std::vector<PfabricExperiment::Result>&
 PfabricExperiment::GetResults() const
 {
@@ -807,6 +834,20 @@ PfabricExperiment::FctCsv() const
         }
         out << "," << r.idealFct.GetSeconds() << "," << r.timeouts << ","
             << (r.fct.IsNegative() ? 0 : 1) << "\n";
+    }
+    return out.str();
+}
+
+std::string
+PfabricExperiment::IdealFctCsv() const
+{
+    std::ostringstream out;
+    out << "flow_id,src,dst,size_bytes,start_s,ideal_fct_s\n";
+    out << std::fixed << std::setprecision(9);
+    for (const Result& r : m_results)
+    {
+        out << r.flow.id << "," << r.flow.src << "," << r.flow.dst << "," << r.flow.bytes << ","
+            << r.flow.start.GetSeconds() << "," << r.idealFct.GetSeconds() << "\n";
     }
     return out.str();
 }
@@ -872,7 +913,8 @@ PfabricExperiment::MetaJson() const
             << ", " << sample.rssBytes << ", " << Number(sample.wallS) << "]";
     }
     out << "],\n";
-    out << "  \"flows_total\": " << m_states.size() << ",\n";
+    out << "  \"ideal_fct_only\": " << (m_p.idealOnly ? "true" : "false") << ",\n";
+    out << "  \"flows_total\": " << m_flows.size() << ",\n";
     out << "  \"flows_completed\": " << m_done << ",\n";
     out << "  \"flows_unfinished\": " << unfinished << ",\n";
     out << "  \"flows_started_before_connected\": " << m_connectedLate << ",\n";
@@ -975,6 +1017,17 @@ PfabricExperiment::Main(int argc, char* argv[], const std::string& workload)
     {
         std::cout << "flows: " << experiment.m_p.dumpFlows << " (" << experiment.m_flows.size()
                   << ")" << std::endl;
+        return 0;
+    }
+    if (experiment.m_p.idealOnly)
+    {
+        if (!experiment.WriteIdealFcts(&error))
+        {
+            std::cerr << program << ": error: " << error << std::endl;
+            return 1;
+        }
+        std::cout << "files: " << experiment.GetOutputDirectory() << "/ideal_fct.csv, "
+                  << experiment.GetOutputDirectory() << "/meta.json" << std::endl;
         return 0;
     }
     if (!experiment.m_p.quiet)

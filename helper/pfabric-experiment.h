@@ -84,6 +84,7 @@ class PfabricExperiment
         std::string out;                  //!< run directory; empty: named after the parameters
         bool quiet = false;               //!< no progress on stderr
         bool flowsOnly = false;           //!< write --dump-flows and simulate nothing
+        bool idealOnly = false;           //!< write ideal_fct.csv and meta.json, simulate nothing
         double maxSimTime = 100;          //!< safety limit on simulated time, seconds
         double connectLeadUs = 1000;      //!< connections open this long before their flow
         bool reuseConnections = true;     //!< hand idle connections to later flows of the pair
@@ -130,6 +131,19 @@ class PfabricExperiment
      * @return true on success
      */
     bool Run(std::string* error);
+
+    /**
+     * @brief Instead of Run: every flow's ideal FCT on the idle fabric
+     * (PfabricFabricHelper::GetIdealFct), written to the run directory's ideal_fct.csv
+     * (flow_id,src,dst,size_bytes,start_s,ideal_fct_s) with a meta.json; nothing is simulated.
+     *
+     * What the Ideal scheme (pfabric-analysis ideal) needs from the fabric, so that it can run
+     * on a flow list alone: the fabric model stays in this one place.
+     *
+     * @param[out] error on failure to write, one line
+     * @return true on success
+     */
+    bool WriteIdealFcts(std::string* error);
 
     /// @return the results, in flow-id order (after Run)
     const std::vector<Result>& GetResults() const;
@@ -239,6 +253,8 @@ class PfabricExperiment
     void SampleRss();
     /// @return the fct.csv text
     std::string FctCsv() const;
+    /// @return the ideal_fct.csv text
+    std::string IdealFctCsv() const;
     /// @return the meta.json text
     std::string MetaJson() const;
 

@@ -57,11 +57,22 @@ def main(argv: list[str] | None = None) -> int:
     figures.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
                          help="bytes per KB of the size bins (default 1000)")
     ideal = sub.add_parser("ideal", help="the Ideal scheme (greedy shortest-remaining-first over "
-                                         "host links) on a packet run's flows")
+                                         "host links) on a flow list")
     ideal.add_argument("flow_list", type=Path, metavar="FLOWS_CSV",
                        help="flow list as --dump-flows wrote it (src,dst,size_bytes,start_s)")
-    ideal.add_argument("--like", type=Path, required=True, metavar="RUN_DIR",
-                       help="packet run on the same flows: ideal_fct_s, link, parameters")
+    fabric = ideal.add_mutually_exclusive_group(required=True)
+    fabric.add_argument("--like", type=Path, metavar="RUN_DIR",
+                        help="packet run on the same flows: ideal_fct_s, link, parameters")
+    fabric.add_argument("--preset", help="or the fabric of this preset (hotnets12, sigcomm13), "
+                                         "from pfabric-WORKLOAD --idealOnly: no packet run")
+    ideal.add_argument("--workload", choices=("websearch", "datamining"), default="websearch",
+                       help="with --preset: the program, and the run's label (default websearch)")
+    ideal.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                       help="with --preset: any other option of the program, e.g. --set "
+                            "hostsPerLeaf=8 or --set load=0.8 (a parameter recorded; repeatable)")
+    ideal.add_argument("--bin-dir", type=Path,
+                       help="with --preset: where pfabric-websearch/-datamining are (default: "
+                            "$PFABRIC_BUILD_DIR/bin, else build/bin of the module)")
     ideal.add_argument("--out", type=Path, required=True, metavar="OUT_DIR",
                        help="run directory to write (fct.csv, meta.json)")
     ideal.add_argument("--force", action="store_true", help="replace an existing OUT_DIR/fct.csv")
@@ -150,9 +161,24 @@ def run_command(args: argparse.Namespace) -> int:
     if args.command == "ideal":
         from pfabric_analysis import ideal as scheduler
 
-        result = scheduler.run_ideal(args.flow_list, args.like, args.out, args.force,
-                                     args.rate_bps, args.segment_bytes, args.overhead_bytes,
-                                     scheduler.command_line())
+        program, options = None, []
+        if args.preset is not None:
+            from pfabric_analysis.reproduce import default_bin_dir
+            from pfabric_analysis.sweep import find_program, parse_knobs
+
+            program = find_program(args.bin_dir or default_bin_dir(), f"pfabric-{args.workload}")
+            reserved = {"preset", "flow-file", "out", "idealOnly", "flows-only", "quiet"}
+            knobs = parse_knobs(args.set, reserved, "pfabric-analysis ideal")
+            options = [f"--preset={args.preset}",
+                       *(f"--{key}={value}" for key, value in knobs)]
+        elif args.set or args.bin_dir:
+            raise AnalysisError("--set and --bin-dir go with --preset, not --like (the like "
+                                "run's parameters are used)")
+        result = scheduler.run_ideal(args.flow_list, args.out, like_run=args.like,
+                                     program=program, options=options, force=args.force,
+                                     rate_bps=args.rate_bps, segment_bytes=args.segment_bytes,
+                                     overhead_bytes=args.overhead_bytes,
+                                     command_line=scheduler.command_line())
         print(f"ideal: {len(result.finish_s)} flows, {result.events} events, "
               f"{result.preemptions} preemptions -> {args.out}")
         return 0

@@ -4,7 +4,10 @@ line rate unless its source uplink or destination downlink is already taken by a
 
 Only host access links count (the core is ignored), so Ideal is the yardstick the packet-level
 schemes are compared against. The FCT of a flow under Ideal is its FCT alone in the idle fabric
-(the packet run's ideal_fct_s) plus the time the schedule made it wait.
+plus the time the schedule made it wait. That ideal FCT comes from the simulator's fabric model,
+never from a copy of it here: either a packet run of the same flows (its fct.csv's ideal_fct_s,
+`--like`) or the program itself in its `--idealOnly` mode, which computes it without simulating
+(`--preset`, and every sweep).
 
 The scheduler is incremental, see `schedule`: a full greedy pass over the active flows at
 every event gives the same schedule but took 38 s instead of 1 s for 100,000 web search flows
@@ -17,7 +20,9 @@ import json
 import os
 import re
 import resource
+import subprocess
 import sys
+import tempfile
 import time
 from bisect import bisect_left, bisect_right, insort
 from contextlib import suppress
@@ -25,6 +30,7 @@ from dataclasses import dataclass
 from heapq import heappop, heappush
 from math import gcd
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -40,6 +46,12 @@ DEFAULT_OVERHEAD_BYTES = 42  # 40 B TCP/IP + 2 B link framing per packet
 META_LINK_KEYS = {"host_link_bps": DEFAULT_RATE_BPS, "segment_bytes": DEFAULT_SEGMENT_BYTES,
                   "packet_overhead_bytes": DEFAULT_OVERHEAD_BYTES}
 _COUNT = re.compile(r"[0-9]+\Z")
+# What pfabric-<workload> --idealOnly writes next to its meta.json.
+IDEAL_FCT_FILE = "ideal_fct.csv"
+IDEAL_FCT_COLUMNS = ["flow_id", "src", "dst", "size_bytes", "start_s", "ideal_fct_s"]
+# meta.json keys that describe a packet simulation (or its absence), which an Ideal run has not.
+PACKET_SIMULATION_KEYS = ("connections_opened", "bytes_received", "packet_hops", "rss_samples",
+                          "scheduler", "ideal_fct_only")
 
 
 @dataclass(frozen=True)
@@ -304,7 +316,8 @@ def read_flow_list(path: Path) -> pd.DataFrame:
 
 def match_like_run(flows: pd.DataFrame, flow_list: Path, like_fct: pd.DataFrame,
                    like_path: Path) -> np.ndarray:
-    """The like run's ideal_fct_s per flow, after checking it ran exactly these flows.
+    """The like run's (or --idealOnly's) ideal_fct_s per flow, after checking it is of exactly
+    these flows.
 
     Start times are compared to the nanosecond, the resolution both files are written at."""
     fct = like_fct.sort_values("flow_id", kind="stable").reset_index(drop=True)
@@ -332,6 +345,53 @@ def match_like_run(flows: pd.DataFrame, flow_list: Path, like_fct: pd.DataFrame,
         i = int(np.flatnonzero(~(np.isfinite(ideal) & (ideal > 0)))[0])
         raise AnalysisError(f"{like_path}: flow {i} has no positive ideal_fct_s")
     return ideal
+
+
+@dataclass(frozen=True)
+class FabricIdeal:
+    """Per-flow ideal FCTs and the parameters of the fabric they were computed on."""
+
+    fct: pd.DataFrame  # flow_id, src, dst, size_bytes, start_s, ideal_fct_s
+    meta: dict         # the program's meta.json
+    fct_label: Path    # names the per-flow file in error messages
+    meta_label: Path   # names meta.json in error messages
+    source: dict       # where the ideal FCTs came from, for the Ideal run's meta.json
+
+
+def like_run_ideal(like_run: Path) -> FabricIdeal:
+    """The ideal FCTs of a packet run of the same flows (`--like`)."""
+    like = read_run(like_run)
+    return FabricIdeal(like.fct, like.meta, like_run / "fct.csv", like_run / "meta.json",
+                       {"like_run": str(like_run.resolve())})
+
+
+def program_ideal(program: Path, flow_list: Path, options: Sequence[str]) -> FabricIdeal:
+    """The ideal FCTs of the flows on the fabric the program builds from `options` (e.g.
+    --preset=sigcomm13), from its `--idealOnly` mode: nothing is simulated."""
+    command = [str(program), "--idealOnly", "--quiet", f"--flow-file={flow_list.resolve()}",
+               *options]
+    with tempfile.TemporaryDirectory(prefix="pfabric-ideal-") as scratch:
+        out = Path(scratch) / "fabric"
+        try:
+            result = subprocess.run([*command, f"--out={out}"], capture_output=True, text=True)
+        except OSError as error:
+            raise AnalysisError(f"{program}: cannot run ({error.strerror or error})") from error
+        if result.returncode != 0:
+            lines = result.stderr.strip().splitlines() or [f"exit status {result.returncode}"]
+            raise AnalysisError(lines[-1])
+        try:
+            fct = pd.read_csv(out / IDEAL_FCT_FILE)
+            meta = json.loads((out / "meta.json").read_text())
+        except (OSError, ValueError) as error:
+            raise AnalysisError(f"{program}: --idealOnly wrote no readable "
+                                f"{IDEAL_FCT_FILE} and meta.json ({error})") from error
+    missing = [c for c in IDEAL_FCT_COLUMNS if c not in fct.columns]
+    if missing:
+        raise AnalysisError(f"{program}: {IDEAL_FCT_FILE} lacks {', '.join(missing)}; "
+                            "a build of another version?")
+    label = Path(program.name) / IDEAL_FCT_FILE
+    return FabricIdeal(fct, meta, label, Path(program.name) / "meta.json",
+                       {"ideal_fct_command": " ".join([program.name, *command[1:]])})
 
 
 def link_from_meta(meta: dict, meta_path: Path, rate_bps: float | None = None,
@@ -367,18 +427,19 @@ def link_from_meta(meta: dict, meta_path: Path, rate_bps: float | None = None,
 
 # --- outputs --------------------------------------------------------------------------------
 
-def ideal_meta(like_meta: dict, flow_list: Path, like_run: Path, link: Link, result: Schedule,
+def ideal_meta(fabric_meta: dict, flow_list: Path, source: dict, link: Link, result: Schedule,
                wall_time_s: float, command_line: str) -> dict:
-    """The like run's meta.json, relabelled as the Ideal run on its flows.
+    """The fabric's meta.json (a packet run's or --idealOnly's), relabelled as the Ideal run on
+    its flows.
 
-    Keeping the like run's parameters (but scheme) lets Ideal runs sit next to the packet
-    runs in a sweep; fields that described the packet simulation are replaced."""
-    meta = json.loads(json.dumps(like_meta))
+    Keeping its parameters (but scheme) lets Ideal runs sit next to the packet runs in a
+    sweep; fields that described the packet simulation are replaced or dropped."""
+    meta = json.loads(json.dumps(fabric_meta))
     meta["program"] = "pfabric-analysis ideal"
     meta["command_line"] = command_line
     meta["parameters"]["scheme"] = "ideal"
     meta["flow_list"] = str(flow_list.resolve())
-    meta["like_run"] = str(like_run.resolve())
+    meta.update(source)
     meta["host_link_bps"] = int(link.rate_bps)
     meta["segment_bytes"] = link.segment_bytes
     meta["packet_overhead_bytes"] = link.overhead_bytes
@@ -394,8 +455,7 @@ def ideal_meta(like_meta: dict, flow_list: Path, like_run: Path, link: Link, res
     meta["flows_completed"] = n
     meta["flows_unfinished"] = 0
     meta["flows_started_before_connected"] = 0
-    # The packet simulation's sockets: Ideal has none.
-    for key in ("connections_opened", "bytes_received"):
+    for key in PACKET_SIMULATION_KEYS:
         meta.pop(key, None)
     return meta
 
@@ -425,20 +485,27 @@ def write_outputs(out_dir: Path, fct: pd.DataFrame, meta: dict) -> None:
         raise AnalysisError(f"{out_dir}: cannot write ({error.strerror or error})") from error
 
 
-def run_ideal(flow_list: Path, like_run: Path, out_dir: Path, force: bool = False,
+def run_ideal(flow_list: Path, out_dir: Path, *, like_run: Path | None = None,
+              program: Path | None = None, options: Sequence[str] = (), force: bool = False,
               rate_bps: float | None = None, segment_bytes: int | None = None,
               overhead_bytes: int | None = None, command_line: str = "") -> Schedule:
-    """The `ideal` sub-command: read and check everything, schedule, then write."""
+    """The `ideal` sub-command: read and check everything, schedule, then write.
+
+    The flows' ideal FCTs come from a packet run of the same flows (like_run) or from the
+    program's --idealOnly mode with `options` (program); exactly one of the two."""
+    if (like_run is None) == (program is None):
+        raise AnalysisError("ideal: give either a like run (--like) or a fabric (--preset)")
     if (out_dir / "fct.csv").exists() and not force:
         raise AnalysisError(f"{out_dir}: already holds fct.csv (use --force to replace it)")
     began = time.perf_counter()
     flows = read_flow_list(flow_list)
-    like = read_run(like_run)
-    ideal = match_like_run(flows, flow_list, like.fct, like_run / "fct.csv")
-    link = link_from_meta(like.meta, like_run / "meta.json", rate_bps, segment_bytes,
+    fabric = (like_run_ideal(like_run) if like_run is not None
+              else program_ideal(program, flow_list, options))
+    ideal = match_like_run(flows, flow_list, fabric.fct, fabric.fct_label)
+    link = link_from_meta(fabric.meta, fabric.meta_label, rate_bps, segment_bytes,
                           overhead_bytes)
     fct, result = ideal_fct(flows, ideal, link)
-    meta = ideal_meta(like.meta, flow_list, like_run, link, result,
+    meta = ideal_meta(fabric.meta, flow_list, fabric.source, link, result,
                       time.perf_counter() - began, command_line)
     write_outputs(out_dir, fct, meta)
     return result

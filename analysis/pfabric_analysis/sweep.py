@@ -11,8 +11,8 @@ Layout of a sweep directory:
 
 A point is finished when its meta.json exists (the programs write it last, atomically); a re-run
 skips finished points and removes what an interrupted one left. Ideal points (a flow-level
-schedule, pfabric_analysis.ideal) run after a packet run of the same flows, whose per-flow ideal
-FCT they reuse.
+schedule, pfabric_analysis.ideal) need only the flow list: the program's --idealOnly mode gives
+each flow's ideal FCT on the same fabric.
 """
 
 from __future__ import annotations
@@ -67,7 +67,6 @@ class Task:
     output: Path  # the file or run directory it makes
     command: tuple[str, ...] = ()
     flow_list: Path | None = None
-    like_run: Path | None = None
     needs: tuple[str, ...] = field(default=())
 
 
@@ -81,16 +80,17 @@ class Outcome:
     error: str = ""
 
 
-def parse_knobs(pairs: Iterable[str]) -> tuple[tuple[str, str], ...]:
-    """--set KEY=VALUE options into sorted (key, value) pairs."""
+def parse_knobs(pairs: Iterable[str], reserved: set[str] = RESERVED_KNOBS,
+                setter: str = "the sweep itself") -> tuple[tuple[str, str], ...]:
+    """--set KEY=VALUE options into sorted (key, value) pairs; `reserved` keys are refused."""
     knobs = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         key = key.removeprefix("--")
         if not sep or not key:
             raise AnalysisError(f"--set {pair}: expected KEY=VALUE, e.g. preset=sigcomm13")
-        if key in RESERVED_KNOBS:
-            raise AnalysisError(f"--set {pair}: {key} is set by the sweep itself")
+        if key in reserved:
+            raise AnalysisError(f"--set {pair}: {key} is set by {setter}")
         knobs[key] = value
     return tuple(sorted(knobs.items()))
 
@@ -109,9 +109,6 @@ def check_spec(spec: SweepSpec) -> None:
         if scheme not in SCHEMES:
             raise AnalysisError(f"--schemes: unknown scheme {scheme!r}; expected "
                                 f"{', '.join(SCHEMES)}")
-    if "ideal" in spec.schemes and not set(spec.schemes) & set(PACKET_SCHEMES):
-        raise AnalysisError("--schemes: ideal needs a packet scheme on the same flows "
-                            "(it reuses each flow's ideal FCT)")
     for load in spec.loads:
         if not 0 < load < 1:
             raise AnalysisError(f"--loads: {load} is not in (0, 1)")
@@ -176,11 +173,12 @@ def plan(spec: SweepSpec, sweep_dir: Path, programs: dict[str, Path]) -> list[Ta
                                        f"--flow-file={flow_list}", f"--out={out}") + common,
                                       flow_list=flow_list, needs=(flows_name,)))
                 if "ideal" in spec.schemes:
-                    like = point_name(workload, packet[0], load, run)
+                    # The program's --idealOnly mode gives the flows' ideal FCTs on the same
+                    # fabric with the same parameters: no packet run needed.
                     name = point_name(workload, "ideal", load, run)
                     tasks.append(Task("ideal", name, sweep_dir / "runs" / name,
-                                      flow_list=flow_list,
-                                      like_run=sweep_dir / "runs" / like, needs=(flows_name, like)))
+                                      (str(programs[workload]),) + common,
+                                      flow_list=flow_list, needs=(flows_name,)))
     return tasks
 
 
@@ -201,7 +199,8 @@ def execute(task: Task) -> tuple[bool, str]:
         from pfabric_analysis.ideal import run_ideal
 
         try:
-            run_ideal(task.flow_list, task.like_run, task.output)
+            run_ideal(task.flow_list, task.output, program=Path(task.command[0]),
+                      options=task.command[1:])
         except AnalysisError as error:
             shutil.rmtree(task.output, ignore_errors=True)
             return False, str(error)

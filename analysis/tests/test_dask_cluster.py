@@ -30,14 +30,16 @@ def free_port() -> int:
 
 
 def logging_bin_dir(real: Path, tmp_path: Path) -> Path:
-    """pfabric-websearch behind a script that logs each run's start and successful end (by its
-    --out) and waits POINT_SECONDS before a packet run."""
+    """pfabric-websearch behind a script that logs each packet run's start and successful end
+    (by its --out) and waits POINT_SECONDS before it; flow lists and an Ideal point's ideal FCTs
+    (--idealOnly, into a temporary directory) pass straight through."""
     wrapped = tmp_path / "bin"
     wrapped.mkdir()
     log = tmp_path / "runs.log"
     script = wrapped / "pfabric-websearch"
     script.write_text(
         "#!/bin/sh\n"
+        f"case \"$*\" in *--idealOnly*) exec {real / 'pfabric-websearch'} \"$@\";; esac\n"
         "out=$(printf '%s\\n' \"$@\" | sed -n 's/^--out=//p')\n"
         f"[ -n \"$out\" ] && echo \"start $out\" >> {log} && sleep {POINT_SECONDS}\n"
         f"{real / 'pfabric-websearch'} \"$@\" || exit $?\n"

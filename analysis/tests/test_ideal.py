@@ -7,12 +7,14 @@ payload bytes, times are byte counts and every number below can be checked on pa
 from __future__ import annotations
 
 import json
+import subprocess
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from programs import bin_dir  # noqa: F401 (a fixture)
 
 from pfabric_analysis import __version__
 from pfabric_analysis.cli import main
@@ -361,3 +363,67 @@ def test_cli_bench_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> Non
     out = capsys.readouterr().out
     for word in ("flows 2000", "events 4000", "wall time", "flows/s"):
         assert word in out
+
+
+# --- the fabric from the program (--preset) -----------------------------------------------------
+
+def program_run(bin_dir: Path, *options: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(bin_dir / "pfabric-websearch"), "--quiet", *options],
+                          capture_output=True, text=True, check=True)
+
+
+@pytest.mark.parametrize("fabric", [(), ("--set", "topology=star", "--set", "hosts=4")])
+def test_preset_gives_what_a_packet_run_of_the_same_flows_gives(
+        bin_dir: Path, tmp_path: Path, fabric: tuple[str, ...]) -> None:
+    """The Ideal run from the program's --idealOnly mode equals the one from a packet run of
+    the same flows, to the byte: on the hotnets12 fat-tree (paths of 2, 4 and 6 links) and on a
+    star whose preset is sigcomm13's."""
+    preset = "hotnets12" if not fabric else "sigcomm13"
+    options = [f"--preset={preset}", "--load=0.5",
+               *(f"--{value}" for value in fabric[1::2])]
+    flow_list = tmp_path / "flows.csv"
+    program_run(bin_dir, "--flows=40", "--flows-only", f"--dump-flows={flow_list}", *options)
+    like = tmp_path / "like"
+    program_run(bin_dir, f"--flow-file={flow_list.resolve()}", f"--out={like}", *options)
+    assert main(["ideal", str(flow_list), "--like", str(like), "--out",
+                 str(tmp_path / "a")]) == 0
+    assert main(["ideal", str(flow_list), "--preset", preset, "--set", "load=0.5", *fabric,
+                 "--bin-dir", str(bin_dir), "--out", str(tmp_path / "b")]) == 0
+    a = (tmp_path / "a" / "fct.csv").read_text()
+    assert (tmp_path / "b" / "fct.csv").read_text() == a
+    ideal = pd.read_csv(tmp_path / "b" / "fct.csv")["ideal_fct_s"]
+    if not fabric:
+        assert ideal.nunique() > 20  # sizes and path lengths differ: a real comparison
+    meta_a, meta_b = (json.loads((tmp_path / d / "meta.json").read_text()) for d in "ab")
+    assert meta_a["parameters"] == meta_b["parameters"]
+    assert meta_b["parameters"]["scheme"] == "ideal"
+    assert meta_b["ideal_fct_command"].startswith("pfabric-websearch --idealOnly --quiet ")
+    assert "like_run" not in meta_b and "ideal_fct_command" not in meta_a
+    for meta in (meta_a, meta_b):
+        assert not {"packet_hops", "rss_samples", "scheduler", "ideal_fct_only"} & set(meta)
+        assert meta["flows_total"] == meta["flows_completed"] == 40
+    assert sorted(p.name for p in (tmp_path / "b").iterdir()) == ["fct.csv", "meta.json"]
+
+
+def test_preset_bad_inputs_fail_with_one_line_and_no_output(
+        bin_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    flow_list = write_flow_list(tmp_path / "flows.csv", HAND_FLOWS)
+    wide = write_flow_list(tmp_path / "wide.csv", [(0, 200, 1000, 0.0)])
+    out = tmp_path / "out"
+    cases = [
+        (["--preset", "nope"], "pfabric-websearch: error: "),
+        ([str(wide), "--preset", "hotnets12"], f"{wide.resolve()}:2: "),
+        (["--preset", "hotnets12", "--set", "out=x"], "out is set by pfabric-analysis ideal"),
+        (["--like", str(tmp_path), "--set", "load=0.5"], "--set and --bin-dir go with --preset"),
+        (["--preset", "hotnets12", "--bin-dir", str(tmp_path)], f"--bin-dir {tmp_path}: no "),
+    ]
+    for arguments, message in cases:
+        if not arguments[0].endswith(".csv"):
+            arguments = [str(flow_list), *arguments]
+        if "--bin-dir" not in arguments:
+            arguments += ["--bin-dir", str(bin_dir)]
+        assert main(["ideal", *arguments, "--out", str(out)]) == 1, arguments
+        err = capsys.readouterr().err
+        assert err.startswith("pfabric-analysis: error: ") and message in err, err
+        assert err.count("\n") == 1
+        assert not out.exists()

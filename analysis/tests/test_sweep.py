@@ -4,6 +4,7 @@ cluster. The end-to-end tests run the real programs on a 4-host star (PFABRIC_BU
 from __future__ import annotations
 
 import stat
+import subprocess
 from pathlib import Path
 
 import pandas as pd
@@ -46,7 +47,6 @@ def test_knobs_and_flows_are_parsed_and_checked() -> None:
     ({"schemes": ()}, "--schemes: empty"),
     ({"loads": ()}, "--loads: empty"),
     ({"schemes": ("xcp",)}, "unknown scheme 'xcp'"),
-    ({"schemes": ("ideal",)}, "ideal needs a packet scheme"),
     ({"loads": (1.0,)}, "--loads: 1.0 is not in"),
 ])
 def test_bad_grids_are_refused(change: dict, message: str) -> None:
@@ -74,6 +74,8 @@ def test_a_sweep_runs_every_point_on_shared_flows_and_resumes(bin_dir: Path,
         assert all(f.equals(flows[0]) for f in flows) and len(flows[0]) == 12
         ideal = frames[2]
         assert (ideal["fct_s"] >= ideal["ideal_fct_s"] * (1 - 1e-9)).all()
+        # Ideal's per-flow ideal FCT (from --idealOnly) is the packet runs' to the digit.
+        assert ideal["ideal_fct_s"].equals(frames[0]["ideal_fct_s"])
     # Interrupt: one point never ran, another died before its meta.json.
     lost = runs / "websearch-tcp-load0.6-run1"
     half = runs / "websearch-ideal-load0.3-run1"
@@ -92,6 +94,24 @@ def test_a_sweep_runs_every_point_on_shared_flows_and_resumes(bin_dir: Path,
         assert read(runs / name).equals(frame)
     text, ok = report(again)
     assert ok and text.startswith("sweep: 2 ran, 6 already finished, 0 failed")
+
+
+def test_ideal_needs_no_packet_run(bin_dir: Path, tmp_path: Path) -> None:
+    """An Ideal-only sweep (what a flow-count study runs at 100,000 flows) gives the Ideal run
+    that `pfabric-analysis ideal --like` gives from a packet run of the same flows."""
+    out = tmp_path / "sweep"
+    outcomes = sweep(spec(schemes=("ideal",), loads=(0.6,)), out, bin_dir, jobs=1,
+                     progress=False)
+    assert sorted(o.task.kind for o in outcomes if o.status == "done") == ["flows", "ideal"]
+    flow_list = out / "flows" / "websearch-load0.6-run1.csv"
+    like = tmp_path / "like"
+    common = ["--load=0.6", "--run=1", "--seed=1", "--flows=12", "--hosts=4", "--topology=star"]
+    subprocess.run([str(bin_dir / "pfabric-websearch"), "--quiet", f"--flow-file={flow_list}",
+                    f"--out={like}", *common], check=True, capture_output=True)
+    assert main(["ideal", str(flow_list), "--like", str(like), "--out",
+                 str(tmp_path / "ideal")]) == 0
+    assert ((out / "runs" / "websearch-ideal-load0.6-run1" / "fct.csv").read_text()
+            == (tmp_path / "ideal" / "fct.csv").read_text())
 
 
 def failing_bin_dir(bin_dir: Path, tmp_path: Path) -> Path:
