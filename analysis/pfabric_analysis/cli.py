@@ -108,6 +108,31 @@ def main(argv: list[str] | None = None) -> int:
     size.add_argument("--full", action="store_true", help="the paper's 100,000 flows per point "
                                                           "(a cluster: --scheduler)")
     add_sweep_options(again, required_out=False)
+    count = sub.add_parser("flow-count", help="how many flows a point needs: the Ideal scheme's "
+                                              "statistics for growing flow counts against the "
+                                              "largest, over several runs")
+    count.add_argument("--out", type=Path, required=True, metavar="DIR",
+                       help="where flowcount.csv/.md/.json go")
+    count.add_argument("--workloads", default="websearch,datamining",
+                       help="comma-separated (default websearch,datamining)")
+    count.add_argument("--loads", default="0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8",
+                       help="comma-separated (default the paper's 0.1 to 0.8)")
+    count.add_argument("--runs", default="1,2,3,4,5",
+                       help="run numbers, independent flow lists (default 1 to 5)")
+    count.add_argument("--counts", help="comma-separated flow counts; the largest is the "
+                                        "reference (default 1000, 2000, 5000, ... 100000)")
+    count.add_argument("--preset", default="hotnets12", help="fabric (default hotnets12)")
+    count.add_argument("--seed", type=int, default=1)
+    count.add_argument("--tolerance", type=float,
+                       help="largest relative error a sufficient count allows (default 0.03)")
+    count.add_argument("--cost", type=Path, action="append", default=[], metavar="RUN_DIR",
+                       help="a finished packet run of a workload on the same preset: its hops "
+                            "per byte and seconds per hop price each count (repeatable)")
+    count.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                       help="processes at once (default: one per core)")
+    count.add_argument("--bin-dir", type=Path,
+                       help="where pfabric-websearch/-datamining are (default: $PFABRIC_BUILD_DIR"
+                            "/bin, else build/bin of the module)")
     neck = sub.add_parser("bottleneck", help="all flows into one host of a star: measured FCT "
                                              "minus base latency vs M/G/1 SRPT (pfabric) and "
                                              "processor sharing (tcp)")
@@ -144,6 +169,10 @@ def run_command(args: argparse.Namespace) -> int:
         for name, version in versions().items():
             print(f"{name} {version}")
         return 0
+    if args.command == "flow-count":
+        from pfabric_analysis import flowcount
+
+        return flowcount.main(args)
     if args.command == "bottleneck":
         from pfabric_analysis import bottleneck
 
