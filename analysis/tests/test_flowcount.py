@@ -25,6 +25,7 @@ from pfabric_analysis.runs import summarize
 
 SMALL_MEAN = metric_name("(0,100KB]", "mean")
 SMALL_P99 = metric_name("(0,100KB]", "p99")
+LARGE_MEAN = metric_name("(10MB,inf)", "mean")
 
 
 def values(rows: dict[str, dict[int, list[float]]]) -> pd.DataFrame:
@@ -66,8 +67,19 @@ def test_a_spread_beyond_the_tolerance_at_the_largest_count_is_unresolved() -> N
     assert np.isnan(table.set_index("metric").loc[SMALL_MEAN, "needed"])
     needed = needed_counts(table)
     assert np.isnan(needed.iloc[0]["needed"]) and needed.iloc[0]["limited_by"] == SMALL_MEAN
-    text = markdown(needed, table, frame, [], 0.03)
-    assert "| websearch | 0.5 | > 100 | (0,100KB] mean |" in text
+    text = markdown(table, frame, [], 0.03)
+    assert "| websearch | 0.5 | > 100 | (0,100KB] mean | - |" in text
+
+
+def test_the_table_prices_counts_and_sets_the_large_flows_apart() -> None:
+    frame = values({SMALL_MEAN: {10: [2.0, 2.0], 100: [2.0, 2.0]},
+                    LARGE_MEAN: {10: [1.0, 1.2], 100: [1.5, 1.5]}})
+    table = convergence(frame, tolerance=0.03)
+    # 1000 bytes per flow, 0.01 hops per byte, 36 s per hop: 1 core-hour per 10 flows.
+    cost = {"workload": "websearch", "hops_per_byte": 0.01, "seconds_per_hop": 36.0}
+    text = markdown(table, frame, [cost], 0.03)
+    assert ("| websearch | 0.5 | 100 (the largest) | (10MB,inf) mean | 10 | 10 | - | 1 |"
+            in text)  # the smallest count suffices: nothing limits it
 
 
 def test_core_hours_follow_bytes_hops_and_cost_per_hop() -> None:
