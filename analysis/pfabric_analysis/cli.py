@@ -128,6 +128,9 @@ def main(argv: list[str] | None = None) -> int:
     count.add_argument("--cost", type=Path, action="append", default=[], metavar="RUN_DIR",
                        help="a finished packet run of a workload on the same preset: its hops "
                             "per byte and seconds per hop price each count (repeatable)")
+    count.add_argument("--seconds-per-hop", type=float, metavar="S",
+                       help="price every --cost run's hops at S seconds each instead of its own "
+                            "(a run's cost per hop grows with its length: price with a long run's)")
     count.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                        help="processes at once (default: one per core)")
     count.add_argument("--bin-dir", type=Path,

@@ -154,7 +154,8 @@ def cost_per_flow(run_dir: Path) -> dict[str, float]:
     size = float(run.fct["size_bytes"].sum())
     return {"workload": run.meta.get("workload", run.meta["parameters"].get("workload")),
             "scheme": run.meta["parameters"].get("scheme"),
-            "hops_per_byte": hops / size, "seconds_per_hop": wall / hops}
+            "hops_per_byte": hops / size, "seconds_per_hop": wall / hops,
+            "run": str(run_dir.resolve()), "run_command_line": run.meta.get("command_line")}
 
 
 def core_hours(mean_bytes_per_flow: float, count: int, hops_per_byte: float,
@@ -270,9 +271,14 @@ def main(args) -> int:
     tolerance = TOLERANCE if args.tolerance is None else args.tolerance
     if not 0 < tolerance < 1:
         raise AnalysisError(f"--tolerance {tolerance}: expected a fraction in (0, 1)")
+    if args.seconds_per_hop is not None and not args.seconds_per_hop > 0:
+        raise AnalysisError(f"--seconds-per-hop {args.seconds_per_hop}: expected a positive "
+                            "number")
     bin_dir = args.bin_dir or default_bin_dir()
     programs = {w: find_program(bin_dir, f"pfabric-{w}") for w in workloads}
     costs = [cost_per_flow(run_dir) for run_dir in args.cost]
+    if args.seconds_per_hop is not None:
+        costs = [{**cost, "seconds_per_hop": args.seconds_per_hop} for cost in costs]
     began = time.perf_counter()
     values = study(workloads, loads, runs, counts, programs, [f"--preset={args.preset}"],
                    args.seed, args.jobs)
