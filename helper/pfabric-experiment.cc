@@ -202,6 +202,18 @@ SchedulerType()
     return scheduler.Get();
 }
 
+/**
+ * @brief The columns every per-flow file starts with: flow_id,src,dst,size_bytes,start_s.
+ * @param out the stream (fixed, nanosecond precision)
+ * @param flow the flow
+ */
+void
+WriteFlowColumns(std::ostream& out, const PfabricFlow& flow)
+{
+    out << flow.id << "," << flow.src << "," << flow.dst << "," << flow.bytes << ","
+        << flow.start.GetSeconds();
+}
+
 } // namespace
 
 /// A flow's connection and progress.
@@ -826,8 +838,8 @@ PfabricExperiment::FctCsv() const
     out << std::fixed << std::setprecision(9);
     for (const Result& r : m_results)
     {
-        out << r.flow.id << "," << r.flow.src << "," << r.flow.dst << "," << r.flow.bytes << ","
-            << r.flow.start.GetSeconds() << ",";
+        WriteFlowColumns(out, r.flow);
+        out << ",";
         if (!r.fct.IsNegative())
         {
             out << r.fct.GetSeconds();
@@ -846,8 +858,8 @@ PfabricExperiment::IdealFctCsv() const
     out << std::fixed << std::setprecision(9);
     for (const Result& r : m_results)
     {
-        out << r.flow.id << "," << r.flow.src << "," << r.flow.dst << "," << r.flow.bytes << ","
-            << r.flow.start.GetSeconds() << "," << r.idealFct.GetSeconds() << "\n";
+        WriteFlowColumns(out, r.flow);
+        out << "," << r.idealFct.GetSeconds() << "\n";
     }
     return out.str();
 }

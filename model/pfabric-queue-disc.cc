@@ -165,7 +165,8 @@ PfabricQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
         return packetMode ? GetNPackets() : GetNBytes();
     };
 
-    if (occupancy() + arrival.footprint > limit && m_admissionMode == NS2)
+    const bool fits = occupancy() + arrival.footprint <= limit;
+    if (!fits && m_admissionMode == NS2)
     {
         std::size_t victim = Ns2VictimIndex(arrival, occupancy() + arrival.footprint - limit);
         if (victim == m_entries.size())
@@ -178,7 +179,7 @@ PfabricQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
                                                << arrival.priority);
         DropAfterDequeue(TakeAt(victim), EVICTED_DROP);
     }
-    else if (occupancy() + arrival.footprint > limit)
+    else if (!fits)
     {
         // Room may only come from packets strictly less urgent than the arrival; if they
         // cannot free enough, the arrival is the one to go and nothing is evicted.
@@ -293,20 +294,26 @@ PfabricQueueDisc::MostUrgentIndex() const
 {
     uint64_t best = std::numeric_limits<uint64_t>::max();
     uint32_t ties = 0;
-    for (const Entry& entry : m_entries)
+    std::size_t first = 0; // the earliest buffered of the most urgent
+    for (std::size_t i = 0; i < m_entries.size(); ++i)
     {
-        if (entry.priority < best)
+        if (m_entries[i].priority < best)
         {
-            best = entry.priority;
+            best = m_entries[i].priority;
             ties = 1;
+            first = i;
         }
-        else if (entry.priority == best)
+        else if (m_entries[i].priority == best)
         {
             ++ties;
         }
     }
-    uint32_t pick = ties > 1 && m_tieBreak == RANDOM ? m_tieBreaker->GetInteger(0, ties - 1) : 0;
-    for (std::size_t i = 0;; ++i)
+    if (ties == 1 || m_tieBreak == FIRST_ARRIVED)
+    {
+        return first;
+    }
+    uint32_t pick = m_tieBreaker->GetInteger(0, ties - 1);
+    for (std::size_t i = first;; ++i)
     {
         if (m_entries[i].priority == best && pick-- == 0)
         {

@@ -17,7 +17,6 @@ core, so the tails of TCP and DCTCP (timeouts) can need more flows; the doc chec
 from __future__ import annotations
 
 import json
-import subprocess
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -30,8 +29,9 @@ import pandas as pd
 
 from pfabric_analysis import __version__
 from pfabric_analysis.ideal import (ideal_fct, link_from_meta, match_like_run, program_ideal,
-                                    read_flow_list)
+                                    read_flow_list, run_program)
 from pfabric_analysis.runs import AnalysisError, read_run, summarize
+from pfabric_analysis.sweep import WORKLOADS, find_program, point_options
 
 COUNTS = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
 TOLERANCE = 0.03
@@ -83,15 +83,10 @@ def prefix_statistics(flows: pd.DataFrame, ideal_fct_s: np.ndarray, link,
 
 def replicate(task: Replication) -> pd.DataFrame:
     """Generate one long list, take its ideal FCTs from the program, schedule every prefix."""
-    common = (f"--load={task.load:g}", f"--run={task.run}", f"--seed={task.seed}",
-              f"--flows={max(task.counts)}", *task.options)
+    common = (*point_options(task.load, task.run, task.seed, max(task.counts)), *task.options)
     with tempfile.TemporaryDirectory(prefix="pfabric-flowcount-") as scratch:
         flow_list = Path(scratch) / "flows.csv"
-        result = subprocess.run([str(task.program), "--flows-only", f"--dump-flows={flow_list}",
-                                 *common], capture_output=True, text=True)
-        if result.returncode != 0:
-            lines = result.stderr.strip().splitlines() or [f"exit status {result.returncode}"]
-            raise AnalysisError(lines[-1])
+        run_program([str(task.program), "--flows-only", f"--dump-flows={flow_list}", *common])
         flows = read_flow_list(flow_list)
         fabric = program_ideal(task.program, flow_list, common)
     ideal = match_like_run(flows, flow_list, fabric.fct, fabric.fct_label)
@@ -142,7 +137,7 @@ def needed_counts(table: pd.DataFrame, exclude: Sequence[str] = ()) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
-def cost_per_flow(run_dir: Path) -> dict[str, float]:
+def measured_cost(run_dir: Path) -> dict[str, float]:
     """Packet hops per payload byte and wall seconds per hop of a finished packet run (its
     meta.json and fct.csv): what turns a point's bytes into core-hours."""
     run = read_run(run_dir)
@@ -257,11 +252,10 @@ def main(args) -> int:
     """The flow-count sub-command."""
     from pfabric_analysis.ideal import command_line
     from pfabric_analysis.reproduce import default_bin_dir, split
-    from pfabric_analysis.sweep import find_program
 
     workloads = split(args.workloads, "--workloads", str)
     for workload in workloads:
-        if workload not in ("websearch", "datamining"):
+        if workload not in WORKLOADS:
             raise AnalysisError(f"--workloads: unknown workload {workload!r}")
     loads = split(args.loads, "--loads", float)
     if not all(0 < load < 1 for load in loads):
@@ -276,7 +270,7 @@ def main(args) -> int:
                             "number")
     bin_dir = args.bin_dir or default_bin_dir()
     programs = {w: find_program(bin_dir, f"pfabric-{w}") for w in workloads}
-    costs = [cost_per_flow(run_dir) for run_dir in args.cost]
+    costs = [measured_cost(run_dir) for run_dir in args.cost]
     if args.seconds_per_hop is not None:
         costs = [{**cost, "seconds_per_hop": args.seconds_per_hop} for cost in costs]
     began = time.perf_counter()

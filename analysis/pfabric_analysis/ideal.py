@@ -365,6 +365,18 @@ def like_run_ideal(like_run: Path) -> FabricIdeal:
                        {"like_run": str(like_run.resolve())})
 
 
+def run_program(command: Sequence[str]) -> None:
+    """Run one of the module's programs; on failure, the error is the last line it printed
+    (its one-line error) or its exit status."""
+    try:
+        result = subprocess.run(list(command), capture_output=True, text=True)
+    except OSError as error:
+        raise AnalysisError(f"{command[0]}: cannot run ({error.strerror or error})") from error
+    if result.returncode != 0:
+        lines = result.stderr.strip().splitlines() or [f"exit status {result.returncode}"]
+        raise AnalysisError(lines[-1])
+
+
 def program_ideal(program: Path, flow_list: Path, options: Sequence[str]) -> FabricIdeal:
     """The ideal FCTs of the flows on the fabric the program builds from `options` (e.g.
     --preset=sigcomm13), from its `--idealOnly` mode: nothing is simulated."""
@@ -372,13 +384,7 @@ def program_ideal(program: Path, flow_list: Path, options: Sequence[str]) -> Fab
                *options]
     with tempfile.TemporaryDirectory(prefix="pfabric-ideal-") as scratch:
         out = Path(scratch) / "fabric"
-        try:
-            result = subprocess.run([*command, f"--out={out}"], capture_output=True, text=True)
-        except OSError as error:
-            raise AnalysisError(f"{program}: cannot run ({error.strerror or error})") from error
-        if result.returncode != 0:
-            lines = result.stderr.strip().splitlines() or [f"exit status {result.returncode}"]
-            raise AnalysisError(lines[-1])
+        run_program([*command, f"--out={out}"])
         try:
             fct = pd.read_csv(out / IDEAL_FCT_FILE)
             meta = json.loads((out / "meta.json").read_text())

@@ -134,6 +134,11 @@ def point_name(workload: str, scheme: str, load: float, run: int) -> str:
     return f"{workload}-{scheme}-load{load:g}-run{run}"
 
 
+def point_options(load: float, run: int, seed: int, flows: int) -> tuple[str, ...]:
+    """The programs' options that make a point's flow list: the same for every scheme."""
+    return (f"--load={load:g}", f"--run={run}", f"--seed={seed}", f"--flows={flows}")
+
+
 def flow_list_name(workload: str, load: float, run: int) -> str:
     return f"{workload}-load{load:g}-run{run}"
 
@@ -158,8 +163,7 @@ def plan(spec: SweepSpec, sweep_dir: Path, programs: dict[str, Path]) -> list[Ta
     for workload in spec.workloads:
         for load in spec.loads:
             for run in spec.runs:
-                common = (f"--load={load:g}", f"--run={run}", f"--seed={spec.seed}",
-                          f"--flows={spec.flows_of(workload)}") + knobs
+                common = point_options(load, run, spec.seed, spec.flows_of(workload)) + knobs
                 flows_name = flow_list_name(workload, load, run)
                 flow_list = sweep_dir / "flows" / f"{flows_name}.csv"
                 tasks.append(Task("flows", flows_name, flow_list,
