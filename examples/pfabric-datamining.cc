@@ -9,10 +9,10 @@
 //
 //   ./pfabric run pfabric-datamining -- --scheme=linerate --load=0.5
 
-#include "ns3/pfabric-experiment.h"
+#include "pfabric-experiment-program.h"
 
 int
 main(int argc, char* argv[])
 {
-    return ns3::PfabricExperiment::Main(argc, argv, "datamining");
+    return ns3::pfabric::RunExperimentProgram(argc, argv, "datamining");
 }

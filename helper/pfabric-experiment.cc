@@ -6,45 +6,27 @@
 
 #include "pfabric-experiment.h"
 
-#include "pfabric-atomic-file.h"
 #include "pfabric-fat-tree-helper.h"
 #include "pfabric-leaf-spine-helper.h"
 #include "pfabric-single-switch-helper.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
-#include "ns3/global-value.h"
-#include "ns3/inet-socket-address.h"
-#include "ns3/ipv4.h"
 #include "ns3/log.h"
-#include "ns3/map-scheduler.h"
-#include "ns3/net-device-container.h"
 #include "ns3/nstime.h"
-#include "ns3/packet.h"
-#include "ns3/pfabric-baseline-tcp-socket.h"
-#include "ns3/pfabric-min-tcp-socket.h"
 #include "ns3/pfabric-preset.h"
-#include "ns3/priority-queue-scheduler.h"
 #include "ns3/queue-size.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
-#include "ns3/socket.h"
 #include "ns3/string.h"
-#include "ns3/tcp-socket-base.h"
-#include "ns3/type-id.h"
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <initializer_list>
 #include <iomanip>
-#include <iostream>
 #include <sstream>
-#include <sys/resource.h>
 
 #ifndef PFABRIC_VERSION
 #define PFABRIC_VERSION "unknown"
@@ -61,32 +43,9 @@ NS_LOG_COMPONENT_DEFINE("PfabricExperiment");
 namespace
 {
 
-/// Port every host listens on.
-constexpr uint16_t PORT = 5000;
 /// Size bins of the summary: (0, 100 KB], (100 KB, 10 MB], (10 MB, inf); KB = 1000 B.
 constexpr uint64_t SMALL_FLOW_BYTES = 100000;
 constexpr uint64_t LARGE_FLOW_BYTES = 10000000;
-/// Progress: a line on stderr at most this often (wall clock), looked for this often (simulated).
-constexpr double PROGRESS_EVERY_WALL_S = 5;
-constexpr int64_t PROGRESS_CHECK_US = 1000;
-/// Memory: sampled each time another 1/RSS_SAMPLES of the flows has completed.
-constexpr uint32_t RSS_SAMPLES = 100;
-
-/// @return the peak resident set size of this process so far, bytes
-uint64_t
-PeakRssBytes()
-{
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
-    return uint64_t(usage.ru_maxrss) * 1024; // Linux: kilobytes
-}
-
-double
-WallSeconds()
-{
-    using namespace std::chrono;
-    return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
 
 /**
  * @brief Whether a text is a number followed by one of the given units.
@@ -106,153 +65,24 @@ IsQuantity(const std::string& text, std::initializer_list<const char*> units, bo
     return digits && std::find(units.begin(), units.end(), unit) != units.end();
 }
 
-/// @return the text with JSON escapes
-std::string
-JsonString(const std::string& text)
-{
-    std::ostringstream out;
-    out << '"';
-    for (char c : text)
-    {
-        switch (c)
-        {
-        case '"':
-            out << "\\\"";
-            break;
-        case '\\':
-            out << "\\\\";
-            break;
-        case '\n':
-            out << "\\n";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20)
-            {
-                out << "\\u" << std::hex << std::setw(4) << std::setfill('0') << int(c) << std::dec;
-            }
-            else
-            {
-                out << c;
-            }
-        }
-    }
-    out << '"';
-    return out.str();
-}
-
 /// @return a number as the shortest text that reads back the same
 std::string
 Number(double value)
 {
-    std::ostringstream out;
-    out << std::setprecision(15) << value;
-    return out.str();
-}
-
-/**
- * @brief Socket callback of an accepted connection: read what arrived, and count it.
- * @param received bytes read by every receiver
- * @param socket the accepted socket
- */
-void
-Drain(uint64_t* received, Ptr<Socket> socket)
-{
-    while (Ptr<Packet> packet = socket->Recv())
-    {
-        *received += packet->GetSize();
-    }
-}
-
-/**
- * @brief Listening socket callback: a connection was accepted; it stays open, and a reused
- * connection's later flows arrive on the same socket, in sequence.
- * @param received bytes read by every receiver
- * @param socket the accepted socket
- */
-void
-Accepted(uint64_t* received, Ptr<Socket> socket, const Address&)
-{
-    socket->SetRecvCallback(MakeBoundCallback(&Drain, received));
-}
-
-/**
- * @param socket a sender
- * @return the retransmission timeouts of its connection so far
- */
-uint64_t
-TimeoutsOf(Ptr<Socket> socket)
-{
-    if (auto minTcp = DynamicCast<PfabricMinTcpSocket>(socket))
-    {
-        return minTcp->GetTimeouts();
-    }
-    if (auto baseline = DynamicCast<PfabricBaselineTcpSocket>(socket))
-    {
-        return baseline->GetTimeouts();
-    }
-    return 0;
-}
-
-/// @return the event scheduler ns-3 will create (the SchedulerType global value)
-TypeId
-SchedulerType()
-{
-    TypeIdValue scheduler;
-    GlobalValue::GetValueByName("SchedulerType", scheduler);
-    return scheduler.Get();
-}
-
-/**
- * @brief The columns every per-flow file starts with: flow_id,src,dst,size_bytes,start_s.
- * @param out the stream (fixed, nanosecond precision)
- * @param flow the flow
- */
-void
-WriteFlowColumns(std::ostream& out, const PfabricFlow& flow)
-{
-    out << flow.id << "," << flow.src << "," << flow.dst << "," << flow.bytes << ","
-        << flow.start.GetSeconds();
+    return PfabricJsonObject::FormatNumber(value);
 }
 
 } // namespace
 
-/// A flow's connection and progress.
-struct PfabricExperiment::FlowState
-{
-    PfabricFlow flow;                 //!< the flow
-    Connection* connection = nullptr; //!< its connection, from Connect on
-    bool started = false;             //!< handed to the socket
-    SequenceNumber32 firstSeq;        //!< sequence number of its first byte
-    uint64_t timeoutsAtStart = 0;     //!< the connection's timeouts before the flow
-    Time fct = Seconds(-1);           //!< negative: unfinished
-    uint64_t timeouts = 0;            //!< retransmission timeouts during the flow
-};
-
-/// A connection from one host to another, carrying one flow at a time.
-struct PfabricExperiment::Connection
-{
-    Ptr<Socket> socket;                 //!< the sender
-    uint32_t src = 0;                   //!< sending host
-    uint32_t dst = 0;                   //!< receiving host
-    bool connected = false;             //!< the handshake completed
-    FlowState* flow = nullptr;          //!< the flow it carries or is reserved for; null: idle
-    SequenceNumber32 nextSeq{1};        //!< where the next flow's first byte goes
-    uint32_t flowsHanded = 0;           //!< flows handed to the socket so far
-    PfabricExperiment* owner = nullptr; //!< the experiment
-};
-
 PfabricExperiment::PfabricExperiment(const std::string& workload)
-    : m_createdOutDir(false),
-      m_done(0),
-      m_connectedLate(0),
-      m_wallSeconds(0),
-      m_lastProgressWall(0),
-      m_wallStart(0),
+    : m_done(0),
       m_events(0),
       m_packetHops(0),
-      m_bytesReceived(0),
+      m_transmissionsBefore(0),
       m_totalBytes(0),
-      m_rssEvery(1)
+      m_bytesReceived(0),
+      m_connectionsOpened(0),
+      m_startedBeforeConnected(0)
 {
     m_p.workload = workload;
 }
@@ -304,7 +134,6 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
     cmd.AddValue("seed", "ns-3 random seed", m_p.seed);
     cmd.AddValue("run", "ns-3 run number (independent replications)", m_p.run);
     cmd.AddValue("out", "run directory (default: results/<named after the parameters>)", m_p.out);
-    cmd.AddValue("quiet", "no progress on stderr", m_p.quiet);
     cmd.AddValue("maxSimTime", "safety limit on simulated time, seconds", m_p.maxSimTime);
     cmd.AddValue("connectLeadUs",
                  "open each flow's connection this long before it, us",
@@ -398,48 +227,25 @@ PfabricExperiment::CheckChoices() const
 }
 
 std::string
-PfabricExperiment::PrepareOutput()
+PfabricExperiment::OutputDirectoryName() const
 {
-    m_outDir = m_p.out;
-    if (m_outDir.empty())
+    if (!m_p.out.empty())
     {
-        std::ostringstream name;
-        name << "results/" << m_p.workload << "-" << m_p.preset << "-"
-             << (m_p.idealOnly ? std::string("idealfct") : m_p.scheme);
-        if (m_p.flowFile.empty())
-        {
-            name << "-load" << Number(m_p.load) << "-flows" << m_p.flows;
-        }
-        else
-        {
-            name << "-" << std::filesystem::path(m_p.flowFile).stem().string();
-        }
-        name << "-seed" << m_p.seed << "-run" << m_p.run;
-        m_outDir = name.str();
+        return m_p.out;
     }
-    std::error_code code;
-    bool existed = std::filesystem::is_directory(m_outDir, code);
-    if (!existed)
+    std::ostringstream name;
+    name << "results/" << m_p.workload << "-" << m_p.preset << "-"
+         << (m_p.idealOnly ? std::string("idealfct") : m_p.scheme);
+    if (m_p.flowFile.empty())
     {
-        std::filesystem::create_directories(m_outDir, code);
-        if (code)
-        {
-            return "--out=" + m_outDir + ": cannot create the directory (" + code.message() + ")";
-        }
-        m_createdOutDir = true;
+        name << "-load" << Number(m_p.load) << "-flows" << m_p.flows;
     }
-    std::string probe = m_outDir + "/.write-test";
-    bool writable = static_cast<bool>(std::ofstream(probe) << "");
-    std::remove(probe.c_str());
-    if (!writable)
+    else
     {
-        if (m_createdOutDir)
-        {
-            std::filesystem::remove(m_outDir, code);
-        }
-        return "--out=" + m_outDir + ": the directory cannot be written";
+        name << "-" << std::filesystem::path(m_p.flowFile).stem().string();
     }
-    return "";
+    name << "-seed" << m_p.seed << "-run" << m_p.run;
+    return name.str();
 }
 
 bool
@@ -531,18 +337,14 @@ PfabricExperiment::Prepare(std::string* error)
         }
         return PfabricFlowList::Write(m_p.dumpFlows, m_flows, error);
     }
-    *error = PrepareOutput();
+    *error = m_writer.Open(OutputDirectoryName());
     if (!error->empty())
     {
         return false;
     }
     if (!m_p.dumpFlows.empty() && !PfabricFlowList::Write(m_p.dumpFlows, m_flows, error))
     {
-        if (m_createdOutDir)
-        {
-            std::error_code code;
-            std::filesystem::remove(m_outDir, code);
-        }
+        m_writer.Abandon();
         return false;
     }
 
@@ -559,166 +361,6 @@ PfabricExperiment::Prepare(std::string* error)
     return true;
 }
 
-uint64_t
-PfabricExperiment::PairKey(uint32_t src, uint32_t dst)
-{
-    return (uint64_t{src} << 32) | dst;
-}
-
-void
-PfabricExperiment::Connect(FlowState* state)
-{
-    const PfabricFlow& f = state->flow;
-    Connection* connection = nullptr;
-    if (m_p.reuseConnections)
-    {
-        auto idle = m_idle.find(PairKey(f.src, f.dst));
-        if (idle != m_idle.end() && !idle->second.empty())
-        {
-            // Reserved from now on: a later flow of the pair cannot take it too.
-            connection = idle->second.back();
-            idle->second.pop_back();
-        }
-    }
-    if (!connection)
-    {
-        connection = OpenConnection(f.src, f.dst);
-    }
-    connection->flow = state;
-    state->connection = connection;
-}
-
-PfabricExperiment::Connection*
-PfabricExperiment::OpenConnection(uint32_t src, uint32_t dst)
-{
-    m_connections.push_back(std::make_unique<Connection>());
-    Connection* connection = m_connections.back().get();
-    connection->src = src;
-    connection->dst = dst;
-    connection->owner = this;
-    connection->socket = Socket::CreateSocket(m_fabric->GetHosts().Get(src),
-                                              PfabricSchemeHelper::GetSocketFactoryType());
-    connection->socket->SetConnectCallback(
-        MakeBoundCallback(&PfabricExperiment::Connected, connection),
-        MakeNullCallback<void, Ptr<Socket>>());
-    connection->socket->TraceConnectWithoutContext(
-        "HighestRxAck",
-        MakeBoundCallback(&PfabricExperiment::AckTrace, connection));
-    connection->socket->Bind();
-    connection->socket->Connect(InetSocketAddress(m_fabric->GetHostAddress(dst), PORT));
-    return connection;
-}
-
-void
-PfabricExperiment::Connected(Connection* connection, Ptr<Socket>)
-{
-    connection->connected = true;
-}
-
-void
-PfabricExperiment::AckTrace(Connection* connection, SequenceNumber32, SequenceNumber32 newValue)
-{
-    connection->owner->AckAdvanced(connection, newValue);
-}
-
-void
-PfabricExperiment::Start(FlowState* state)
-{
-    Connection* connection = state->connection;
-    if (!connection->connected)
-    {
-        ++m_connectedLate;
-    }
-    // ns-3's initial sequence number is 0 and the SYN takes it: a new connection's first byte
-    // is 1; a reused one continues where its previous flow ended.
-    state->firstSeq = connection->nextSeq;
-    connection->nextSeq =
-        SequenceNumber32(connection->nextSeq.GetValue() + static_cast<uint32_t>(state->flow.bytes));
-    state->timeoutsAtStart = TimeoutsOf(connection->socket);
-    if (connection->flowsHanded++ > 0)
-    {
-        // The previous flow grew (or cut) the window: start this one from the initial window,
-        // as on a new connection, so that reuse does not change how a flow starts.
-        if (auto minTcp = DynamicCast<PfabricMinTcpSocket>(connection->socket))
-        {
-            minTcp->StartFlow();
-        }
-        else if (auto baseline = DynamicCast<PfabricBaselineTcpSocket>(connection->socket))
-        {
-            baseline->StartFlow();
-        }
-    }
-    state->started = true;
-    connection->socket->Send(Create<Packet>(state->flow.bytes));
-}
-
-void
-PfabricExperiment::AckAdvanced(Connection* connection, SequenceNumber32 newValue)
-{
-    FlowState* state = connection->flow;
-    if (!state || !state->started)
-    {
-        return; // idle, or the handshake's ACK before the flow is handed over
-    }
-    // Bytes of this flow acknowledged, modulo 2^32: the sequence numbers of a reused
-    // connection wrap after 4 GiB. The highest ACK only moves past a flow's first byte once
-    // that flow is handed over, its predecessor having been acknowledged in full.
-    uint32_t acked = newValue.GetValue() - state->firstSeq.GetValue();
-    if (acked < state->flow.bytes)
-    {
-        return;
-    }
-    state->fct = Simulator::Now() - state->flow.start;
-    state->timeouts = TimeoutsOf(connection->socket) - state->timeoutsAtStart;
-    connection->flow = nullptr;
-    // The connection stays open: closing it here lets a late, reordered ACK with SACK blocks
-    // reach ns-3's TcpTxBuffer::Update in FIN_WAIT, which crashes (ns-3.44). It waits idle for
-    // the next flow of its host pair instead; without reuse, memory for finished connections
-    // is held to the end of the run.
-    if (m_p.reuseConnections)
-    {
-        m_idle[PairKey(connection->src, connection->dst)].push_back(connection);
-    }
-    if (++m_done % m_rssEvery == 0 || m_done == m_states.size())
-    {
-        SampleRss();
-    }
-    if (m_done == m_states.size())
-    {
-        Simulator::Stop();
-    }
-}
-
-void
-PfabricExperiment::SampleRss()
-{
-    m_rssSamples.push_back(
-        {Simulator::Now().GetSeconds(), m_done, PeakRssBytes(), WallSeconds() - m_wallStart});
-}
-
-void
-PfabricExperiment::Progress()
-{
-    double now = WallSeconds();
-    if (!m_p.quiet && now - m_lastProgressWall >= PROGRESS_EVERY_WALL_S)
-    {
-        m_lastProgressWall = now;
-        double elapsed = now - m_wallStart;
-        std::cerr << "pfabric-" << m_p.workload << ": simulated " << std::fixed
-                  << std::setprecision(4) << Simulator::Now().GetSeconds() << " s, flows done "
-                  << m_done << "/" << m_states.size() << ", bytes done " << std::setprecision(1)
-                  << 100.0 * m_bytesReceived / std::max<uint64_t>(m_totalBytes, 1) << "%, wall "
-                  << std::setprecision(0) << elapsed << " s";
-        double left = EstimateSecondsLeft(elapsed, m_bytesReceived, m_totalBytes);
-        if (left >= 0)
-        {
-            std::cerr << ", ETA ~" << left << " s";
-        }
-        std::cerr << std::defaultfloat << std::endl;
-    }
-    Simulator::Schedule(MicroSeconds(PROGRESS_CHECK_US), &PfabricExperiment::Progress, this);
-}
-
 double
 PfabricExperiment::EstimateSecondsLeft(double elapsedS, uint64_t doneBytes, uint64_t totalBytes)
 {
@@ -730,11 +372,9 @@ PfabricExperiment::EstimateSecondsLeft(double elapsedS, uint64_t doneBytes, uint
     return elapsedS * static_cast<double>(leftBytes) / static_cast<double>(doneBytes);
 }
 
-bool
-PfabricExperiment::Run(std::string* error)
+void
+PfabricExperiment::Install()
 {
-    m_wallStart = WallSeconds();
-    m_lastProgressWall = m_wallStart;
     NodeContainer nodes(m_fabric->GetHosts(), m_fabric->GetSwitches());
     QueueDiscContainer queueDiscs = m_scheme->Install(nodes);
     int64_t stream = 1000;
@@ -742,80 +382,86 @@ PfabricExperiment::Run(std::string* error)
     stream += m_fabric->AssignStreams(stream);
 
     NodeContainer hosts = m_fabric->GetHosts();
-    for (auto host = hosts.Begin(); host != hosts.End(); ++host)
+    m_apps.clear();
+    for (uint32_t i = 0; i < hosts.GetN(); ++i)
     {
-        Ptr<Socket> listener =
-            Socket::CreateSocket(*host, PfabricSchemeHelper::GetSocketFactoryType());
-        listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), PORT));
-        listener->Listen();
-        listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-                                    MakeBoundCallback(&Accepted, &m_bytesReceived));
+        auto app = CreateObject<PfabricFlowApplication>();
+        app->SetAttribute("ReuseConnections", BooleanValue(m_p.reuseConnections));
+        app->SetAttribute("ConnectLead", TimeValue(MicroSeconds(m_p.connectLeadUs)));
+        app->TraceConnectWithoutContext("FlowCompleted",
+                                        MakeCallback(&PfabricExperiment::FlowCompleted, this));
+        hosts.Get(i)->AddApplication(app);
+        m_apps.push_back(app);
     }
 
-    // Every transmission by every device of the fabric, hosts' and switches'.
-    const uint64_t transmissionsBefore =
-        PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices());
-
-    const Time lead = MicroSeconds(m_p.connectLeadUs);
-    m_states.clear();
-    m_connections.clear();
-    m_idle.clear();
-    m_bytesReceived = 0;
+    m_results.clear();
+    m_results.reserve(m_flows.size());
+    m_done = 0;
     m_totalBytes = 0;
     for (const PfabricFlow& flow : m_flows)
     {
         m_totalBytes += flow.bytes;
-        auto state = std::make_unique<FlowState>();
-        state->flow = flow;
-        Time connectAt = flow.start > lead ? flow.start - lead : Seconds(0);
-        Simulator::Schedule(connectAt, &PfabricExperiment::Connect, this, state.get());
-        Simulator::Schedule(flow.start, &PfabricExperiment::Start, this, state.get());
-        m_states.push_back(std::move(state));
+        m_results.push_back(
+            {flow, Seconds(-1), m_fabric->GetIdealFct(flow.src, flow.dst, flow.bytes), 0});
+        m_apps[flow.src]->AddFlow(flow.id,
+                                  m_fabric->GetHostAddress(flow.dst),
+                                  flow.bytes,
+                                  flow.start);
     }
-    m_rssEvery = std::max<uint32_t>(1, (m_states.size() + RSS_SAMPLES - 1) / RSS_SAMPLES);
-    m_rssSamples.clear();
-    SampleRss();
-    Simulator::Schedule(MicroSeconds(PROGRESS_CHECK_US), &PfabricExperiment::Progress, this);
+}
+
+void
+PfabricExperiment::FlowCompleted(const PfabricFlowApplication::CompletedFlow& flow)
+{
+    Result& result = m_results.at(flow.flow.id);
+    result.fct = flow.fct;
+    result.timeouts = flow.timeouts;
+    if (++m_done == m_results.size())
+    {
+        Simulator::Stop();
+    }
+}
+
+void
+PfabricExperiment::Run()
+{
+    // Every transmission by every device of the fabric, hosts' and switches'.
+    m_transmissionsBefore = PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices());
     Simulator::Stop(Seconds(m_p.maxSimTime));
     Simulator::Run();
     m_endTime = Simulator::Now();
     m_events = Simulator::GetEventCount();
     m_packetHops =
-        PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices()) - transmissionsBefore;
-    if (m_done < m_states.size())
+        PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices()) - m_transmissionsBefore;
+    m_bytesReceived = GetBytesReceived();
+    m_connectionsOpened = 0;
+    m_startedBeforeConnected = 0;
+    for (const auto& app : m_apps)
     {
-        SampleRss(); // stopped by the safety limit
+        m_connectionsOpened += app->GetConnectionsOpened();
+        m_startedBeforeConnected += app->GetFlowsStartedBeforeConnected();
     }
-
-    m_results.clear();
-    for (const auto& state : m_states)
-    {
-        m_results.push_back(
-            {state->flow,
-             state->fct,
-             m_fabric->GetIdealFct(state->flow.src, state->flow.dst, state->flow.bytes),
-             state->timeouts});
-    }
+    m_apps.clear();
     Simulator::Destroy();
-    m_wallSeconds = WallSeconds() - m_wallStart;
-    return pfabric::WriteFileAtomically(m_outDir + "/fct.csv", FctCsv(), error) &&
-           pfabric::WriteFileAtomically(m_outDir + "/meta.json", MetaJson(), error);
 }
 
 bool
-PfabricExperiment::WriteIdealFcts(std::string* error)
+PfabricExperiment::WriteResults(const PfabricJsonObject& meta, std::string* error)
 {
-    m_wallStart = WallSeconds();
-    m_results.clear();
-    m_results.reserve(m_flows.size());
+    return m_writer.WriteFcts(m_results, error) && m_writer.WriteMeta(meta, error);
+}
+
+bool
+PfabricExperiment::WriteIdealFcts(const PfabricJsonObject& meta, std::string* error)
+{
+    std::vector<Result> ideal;
+    ideal.reserve(m_flows.size());
     for (const PfabricFlow& flow : m_flows)
     {
-        m_results.push_back(
+        ideal.push_back(
             {flow, Seconds(-1), m_fabric->GetIdealFct(flow.src, flow.dst, flow.bytes), 0});
     }
-    m_wallSeconds = WallSeconds() - m_wallStart;
-    return pfabric::WriteFileAtomically(m_outDir + "/ideal_fct.csv", IdealFctCsv(), error) &&
-           pfabric::WriteFileAtomically(m_outDir + "/meta.json", MetaJson(), error);
+    return m_writer.WriteIdealFcts(ideal, error) && m_writer.WriteMeta(meta, error);
 }
 
 const std::vector<PfabricExperiment::Result>&
@@ -827,113 +473,101 @@ PfabricExperiment::GetResults() const
 std::string
 PfabricExperiment::GetOutputDirectory() const
 {
-    return m_outDir;
+    return m_writer.GetDirectory();
 }
 
-std::string
-PfabricExperiment::FctCsv() const
+const std::vector<PfabricFlow>&
+PfabricExperiment::GetFlows() const
 {
-    std::ostringstream out;
-    out << "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed\n";
-    out << std::fixed << std::setprecision(9);
-    for (const Result& r : m_results)
-    {
-        WriteFlowColumns(out, r.flow);
-        out << ",";
-        if (!r.fct.IsNegative())
-        {
-            out << r.fct.GetSeconds();
-        }
-        out << "," << r.idealFct.GetSeconds() << "," << r.timeouts << ","
-            << (r.fct.IsNegative() ? 0 : 1) << "\n";
-    }
-    return out.str();
+    return m_flows;
 }
 
-std::string
-PfabricExperiment::IdealFctCsv() const
+const PfabricFabricHelper&
+PfabricExperiment::GetFabric() const
 {
-    std::ostringstream out;
-    out << "flow_id,src,dst,size_bytes,start_s,ideal_fct_s\n";
-    out << std::fixed << std::setprecision(9);
-    for (const Result& r : m_results)
-    {
-        WriteFlowColumns(out, r.flow);
-        out << "," << r.idealFct.GetSeconds() << "\n";
-    }
-    return out.str();
+    return *m_fabric;
 }
 
-std::string
-PfabricExperiment::MetaJson() const
+Time
+PfabricExperiment::GetEndTime() const
+{
+    return m_endTime;
+}
+
+uint32_t
+PfabricExperiment::GetFlowsCompleted() const
+{
+    return m_done;
+}
+
+uint64_t
+PfabricExperiment::GetBytesReceived() const
+{
+    uint64_t received = 0;
+    for (const auto& app : m_apps)
+    {
+        received += app->GetBytesReceived();
+    }
+    return m_apps.empty() ? m_bytesReceived : received;
+}
+
+uint64_t
+PfabricExperiment::GetTotalBytes() const
+{
+    return m_totalBytes;
+}
+
+void
+PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
 {
     const PfabricPreset& preset = PfabricPreset::Get(m_p.preset);
-    uint32_t unfinished = m_states.size() - m_done;
-    std::ostringstream out;
-    out << "{\n";
-    out << "  \"program\": " << JsonString("pfabric-" + m_p.workload) << ",\n";
-    out << "  \"command_line\": " << JsonString(m_commandLine) << ",\n";
-    out << "  \"parameters\": {\n";
-    out << "    \"preset\": " << JsonString(m_p.preset) << ",\n";
-    out << "    \"scheme\": " << JsonString(m_p.scheme) << ",\n";
-    out << "    \"load\": " << Number(m_p.load) << ",\n";
-    out << "    \"flows\": " << m_p.flows << ",\n";
-    out << "    \"topology\": " << JsonString(m_p.topology.empty() ? preset.topology : m_p.topology)
-        << ",\n";
-    out << "    \"k\": " << m_p.k << ",\n";
-    out << "    \"leaves\": " << m_p.leaves << ",\n";
-    out << "    \"spines\": " << m_p.spines << ",\n";
-    out << "    \"hostsPerLeaf\": " << m_p.hostsPerLeaf << ",\n";
-    out << "    \"hosts\": " << m_p.hosts << ",\n";
-    out << "    \"lb\": " << JsonString(m_p.lb) << ",\n";
-    out << "    \"buffer\": " << JsonString(m_p.buffer) << ",\n";
-    out << "    \"rto\": " << JsonString(m_p.rto) << ",\n";
-    out << "    \"cdf\": " << JsonString(m_p.cdf.empty() ? m_p.workload : m_p.cdf) << ",\n";
-    out << "    \"sampling\": " << JsonString(m_p.sampling) << ",\n";
-    out << "    \"flow-file\": " << JsonString(m_p.flowFile) << ",\n";
-    out << "    \"dump-flows\": " << JsonString(m_p.dumpFlows) << ",\n";
-    out << "    \"seed\": " << m_p.seed << ",\n";
-    out << "    \"run\": " << m_p.run << ",\n";
-    out << "    \"maxSimTime\": " << Number(m_p.maxSimTime) << ",\n";
-    out << "    \"connectLeadUs\": " << Number(m_p.connectLeadUs) << ",\n";
-    out << "    \"reuse-connections\": " << (m_p.reuseConnections ? "true" : "false") << ",\n";
-    out << "    \"hash-demux\": " << (m_p.hashDemux ? "true" : "false") << ",\n";
-    out << "    \"switchMode\": " << JsonString(m_p.switchMode) << ",\n";
-    out << "    \"linkType\": " << JsonString(m_p.linkType) << "\n";
-    out << "  },\n";
-    out << "  \"workload\": " << JsonString(m_p.workload) << ",\n";
-    out << "  \"cdf_file\": " << JsonString(m_sizes.GetPath()) << ",\n";
-    out << "  \"mean_flow_bytes\": " << Number(m_sizes.GetMean()) << ",\n";
-    out << "  \"hosts\": " << m_fabric->GetNHosts() << ",\n";
-    out << "  \"switches\": " << m_fabric->GetSwitches().GetN() << ",\n";
-    out << "  \"host_link_bps\": " << m_fabric->GetHostLinkRate().GetBitRate() << ",\n";
-    out << "  \"segment_bytes\": " << m_fabric->GetMss() << ",\n";
-    out << "  \"packet_overhead_bytes\": " << m_fabric->GetPacketOverheadBytes() << ",\n";
-    out << "  \"ns3_version\": " << JsonString(PFABRIC_NS3_VERSION) << ",\n";
-    out << "  \"module_version\": " << JsonString(PFABRIC_VERSION) << ",\n";
-    out << "  \"wall_time_s\": " << Number(m_wallSeconds) << ",\n";
-    out << "  \"simulated_time_s\": " << Number(m_endTime.GetSeconds()) << ",\n";
-    out << "  \"scheduler\": " << JsonString(SchedulerType().GetName()) << ",\n";
-    out << "  \"events\": " << m_events << ",\n";
-    out << "  \"packet_hops\": " << m_packetHops << ",\n";
-    out << "  \"peak_rss_bytes\": " << PeakRssBytes() << ",\n";
-    out << "  \"rss_samples\": [";
-    for (std::size_t i = 0; i < m_rssSamples.size(); ++i)
-    {
-        const RssSample& sample = m_rssSamples[i];
-        out << (i ? ", " : "") << "[" << Number(sample.simulatedS) << ", " << sample.flowsDone
-            << ", " << sample.rssBytes << ", " << Number(sample.wallS) << "]";
-    }
-    out << "],\n";
-    out << "  \"ideal_fct_only\": " << (m_p.idealOnly ? "true" : "false") << ",\n";
-    out << "  \"flows_total\": " << m_flows.size() << ",\n";
-    out << "  \"flows_completed\": " << m_done << ",\n";
-    out << "  \"flows_unfinished\": " << unfinished << ",\n";
-    out << "  \"flows_started_before_connected\": " << m_connectedLate << ",\n";
-    out << "  \"connections_opened\": " << m_connections.size() << ",\n";
-    out << "  \"bytes_received\": " << m_bytesReceived << "\n";
-    out << "}\n";
-    return out.str();
+    PfabricJsonObject parameters;
+    parameters.AddString("preset", m_p.preset)
+        .AddString("scheme", m_p.scheme)
+        .AddNumber("load", m_p.load)
+        .AddInteger("flows", m_p.flows)
+        .AddString("topology", m_p.topology.empty() ? preset.topology : m_p.topology)
+        .AddInteger("k", m_p.k)
+        .AddInteger("leaves", m_p.leaves)
+        .AddInteger("spines", m_p.spines)
+        .AddInteger("hostsPerLeaf", m_p.hostsPerLeaf)
+        .AddInteger("hosts", m_p.hosts)
+        .AddString("lb", m_p.lb)
+        .AddString("buffer", m_p.buffer)
+        .AddString("rto", m_p.rto)
+        .AddString("cdf", m_p.cdf.empty() ? m_p.workload : m_p.cdf)
+        .AddString("sampling", m_p.sampling)
+        .AddString("flow-file", m_p.flowFile)
+        .AddString("dump-flows", m_p.dumpFlows)
+        .AddInteger("seed", m_p.seed)
+        .AddInteger("run", m_p.run)
+        .AddNumber("maxSimTime", m_p.maxSimTime)
+        .AddNumber("connectLeadUs", m_p.connectLeadUs)
+        .AddBool("reuse-connections", m_p.reuseConnections)
+        .AddBool("hash-demux", m_p.hashDemux)
+        .AddString("switchMode", m_p.switchMode)
+        .AddString("linkType", m_p.linkType);
+    meta.AddObject("parameters", parameters)
+        .AddString("workload", m_p.workload)
+        .AddString("cdf_file", m_sizes.GetPath())
+        .AddNumber("mean_flow_bytes", m_sizes.GetMean())
+        .AddInteger("hosts", m_fabric->GetNHosts())
+        .AddInteger("switches", m_fabric->GetSwitches().GetN())
+        .AddInteger("host_link_bps", m_fabric->GetHostLinkRate().GetBitRate())
+        .AddInteger("segment_bytes", m_fabric->GetMss())
+        .AddInteger("packet_overhead_bytes", m_fabric->GetPacketOverheadBytes())
+        .AddString("ns3_version", PFABRIC_NS3_VERSION)
+        .AddString("module_version", PFABRIC_VERSION)
+        .AddNumber("simulated_time_s", m_endTime.GetSeconds())
+        .AddInteger("events", m_events)
+        .AddInteger("packet_hops", m_packetHops)
+        .AddBool("ideal_fct_only", m_p.idealOnly)
+        .AddInteger("flows_total", m_flows.size())
+        .AddInteger("flows_completed", m_done)
+        .AddInteger("flows_unfinished", m_results.size() - m_done)
+        .AddInteger("flows_started_before_connected", m_startedBeforeConnected)
+        .AddInteger("connections_opened", m_connectionsOpened)
+        .AddInteger("bytes_received", m_bytesReceived);
 }
 
 std::string
@@ -998,66 +632,6 @@ PfabricExperiment::Summarize() const
         out << std::setw(12) << bin.unfinished << "\n";
     }
     return out.str();
-}
-
-int
-PfabricExperiment::Main(int argc, char* argv[], const std::string& workload)
-{
-    const std::string program = "pfabric-" + workload;
-    PfabricExperiment experiment(workload);
-    CommandLine cmd(program + ".cc");
-    experiment.AddCommandLineOptions(cmd);
-    // A binary heap of pending events costs less per insertion than MapScheduler's tree when a
-    // long run keeps tens of thousands of flow starts pending (same fct.csv, measured in the
-    // doc's benchmarks).
-    if (SchedulerType() == MapScheduler::GetTypeId())
-    {
-        GlobalValue::Bind("SchedulerType", TypeIdValue(PriorityQueueScheduler::GetTypeId()));
-    }
-    cmd.Parse(argc, argv);
-    for (int i = 0; i < argc; ++i)
-    {
-        experiment.m_commandLine += (i ? " " : "") + std::string(argv[i]);
-    }
-    std::string error;
-    if (!experiment.Prepare(&error))
-    {
-        std::cerr << program << ": error: " << error << std::endl;
-        return 1;
-    }
-    if (experiment.m_p.flowsOnly)
-    {
-        std::cout << "flows: " << experiment.m_p.dumpFlows << " (" << experiment.m_flows.size()
-                  << ")" << std::endl;
-        return 0;
-    }
-    if (experiment.m_p.idealOnly)
-    {
-        if (!experiment.WriteIdealFcts(&error))
-        {
-            std::cerr << program << ": error: " << error << std::endl;
-            return 1;
-        }
-        std::cout << "files: " << experiment.GetOutputDirectory() << "/ideal_fct.csv, "
-                  << experiment.GetOutputDirectory() << "/meta.json" << std::endl;
-        return 0;
-    }
-    if (!experiment.m_p.quiet)
-    {
-        std::cerr << program << ": " << experiment.m_flows.size() << " flows, "
-                  << experiment.m_p.scheme << " on " << experiment.m_fabric->GetNHosts()
-                  << " hosts (" << experiment.m_p.preset << "), output in "
-                  << experiment.GetOutputDirectory() << std::endl;
-    }
-    if (!experiment.Run(&error))
-    {
-        std::cerr << program << ": error: " << error << std::endl;
-        return 1;
-    }
-    std::cout << experiment.Summarize();
-    std::cout << "files: " << experiment.GetOutputDirectory() << "/fct.csv, "
-              << experiment.GetOutputDirectory() << "/meta.json" << std::endl;
-    return 0;
 }
 
 } // namespace ns3

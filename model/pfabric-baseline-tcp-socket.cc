@@ -6,12 +6,8 @@
 
 #include "pfabric-baseline-tcp-socket.h"
 
-#include "pfabric-socket-state.h"
-
 #include "ns3/abort.h"
 #include "ns3/log.h"
-#include "ns3/tcp-congestion-ops.h"
-#include "ns3/tcp-tx-buffer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,27 +23,24 @@ TypeId
 PfabricBaselineTcpSocket::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::PfabricBaselineTcpSocket")
-                            .SetParent<TcpSocketBase>()
+                            .SetParent<PfabricTcpSocket>()
                             .SetGroupName("Pfabric")
                             .AddConstructor<PfabricBaselineTcpSocket>();
     return tid;
 }
 
 PfabricBaselineTcpSocket::PfabricBaselineTcpSocket()
-    : TcpSocketBase(),
+    : PfabricTcpSocket(),
       m_minDupAckThreshold(3),
-      m_dupAckWindowFraction(0),
-      m_timeouts(0)
+      m_dupAckWindowFraction(0)
 {
     NS_LOG_FUNCTION(this);
 }
 
 PfabricBaselineTcpSocket::PfabricBaselineTcpSocket(const PfabricBaselineTcpSocket& sock)
-    : TcpSocketBase(sock),
-      PfabricTcpDemux::Connection(sock),
+    : PfabricTcpSocket(sock),
       m_minDupAckThreshold(sock.m_minDupAckThreshold),
-      m_dupAckWindowFraction(sock.m_dupAckWindowFraction),
-      m_timeouts(0)
+      m_dupAckWindowFraction(sock.m_dupAckWindowFraction)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -67,64 +60,10 @@ PfabricBaselineTcpSocket::SetAdaptiveDupAckThreshold(uint32_t minThreshold, doub
     m_dupAckWindowFraction = windowFraction;
 }
 
-uint64_t
-PfabricBaselineTcpSocket::GetTimeouts() const
-{
-    return m_timeouts;
-}
-
-void
-PfabricBaselineTcpSocket::StartFlow()
-{
-    NS_LOG_FUNCTION(this);
-    NS_ABORT_MSG_IF(m_txBuffer->Size() > 0,
-                    "PfabricBaselineTcpSocket::StartFlow: the previous flow is not fully "
-                    "acknowledged; a connection carries one flow at a time");
-    pfabric::RestartWindow(m_tcb, m_congestionControl);
-    m_dupAckCount = 0;
-    m_recoverActive = false;
-    // Nothing is outstanding, so no timer should run; one left over would fire into the new
-    // flow.
-    if (!m_retxEvent.IsExpired())
-    {
-        m_retxEvent.Cancel();
-    }
-}
-
-void
-PfabricBaselineTcpSocket::SetPacingLineRate(DataRate rate, uint32_t overheadBytes)
-{
-    NS_LOG_FUNCTION(this << rate << overheadBytes);
-    pfabric::PaceAtLineRate(m_tcb, rate, overheadBytes);
-}
-
-uint32_t
-PfabricBaselineTcpSocket::SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck)
-{
-    pfabric::KeepLineRatePacing(*m_tcb);
-    return TcpSocketBase::SendDataPacket(seq, maxSize, withAck);
-}
-
-void
-PfabricBaselineTcpSocket::ReTxTimeout()
-{
-    if (m_state != CLOSED && m_state != TIME_WAIT && m_state != SYN_SENT && m_txBuffer->Size() > 0)
-    {
-        ++m_timeouts;
-    }
-    TcpSocketBase::ReTxTimeout();
-}
-
 Ptr<TcpSocketBase>
 PfabricBaselineTcpSocket::Fork()
 {
     return CopyObject<PfabricBaselineTcpSocket>(this);
-}
-
-Ipv4EndPoint*
-PfabricBaselineTcpSocket::GetDemuxEndPoint() const
-{
-    return m_endPoint;
 }
 
 void

@@ -6,9 +6,6 @@
 
 #include "pfabric-min-tcp-socket.h"
 
-#include "pfabric-priority-tag.h"
-#include "pfabric-socket-state.h"
-
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -28,43 +25,34 @@ TypeId
 PfabricMinTcpSocket::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::PfabricMinTcpSocket")
-                            .SetParent<TcpSocketBase>()
+                            .SetParent<PfabricTcpSocket>()
                             .SetGroupName("Pfabric")
                             .AddConstructor<PfabricMinTcpSocket>();
     return tid;
 }
 
 PfabricMinTcpSocket::PfabricMinTcpSocket()
-    : TcpSocketBase(),
+    : PfabricTcpSocket(),
       m_fixedRto(MicroSeconds(40)),
       m_maxWindow(0),
       m_probeAfterTimeouts(0),
-      m_priorityOffset(1),
       m_lineRate(false),
       m_consecutiveTimeouts(0),
-      m_timeouts(0),
       m_probing(false)
 {
     NS_LOG_FUNCTION(this);
-    m_txTrace.ConnectWithoutContext(MakeCallback(&PfabricMinTcpSocket::TagSegment));
 }
 
 PfabricMinTcpSocket::PfabricMinTcpSocket(const PfabricMinTcpSocket& sock)
-    : TcpSocketBase(sock),
-      PfabricTcpDemux::Connection(sock),
+    : PfabricTcpSocket(sock),
       m_fixedRto(sock.m_fixedRto),
       m_maxWindow(sock.m_maxWindow),
       m_probeAfterTimeouts(sock.m_probeAfterTimeouts),
-      m_priorityOffset(sock.m_priorityOffset),
       m_lineRate(sock.m_lineRate),
       m_consecutiveTimeouts(0),
-      m_timeouts(0),
       m_probing(false)
 {
     NS_LOG_FUNCTION(this);
-    // Some ns-3 releases copy the "Tx" trace with the socket, others do not: connect exactly once.
-    m_txTrace.DisconnectWithoutContext(MakeCallback(&PfabricMinTcpSocket::TagSegment));
-    m_txTrace.ConnectWithoutContext(MakeCallback(&PfabricMinTcpSocket::TagSegment));
 }
 
 PfabricMinTcpSocket::~PfabricMinTcpSocket()
@@ -98,15 +86,6 @@ PfabricMinTcpSocket::SetProbeAfterTimeouts(uint32_t timeouts)
 }
 
 void
-PfabricMinTcpSocket::SetPriorityOffset(uint64_t offset)
-{
-    NS_ABORT_MSG_IF(offset == 0,
-                    "PfabricMinTcpSocket: the priority offset must be at least 1, or data "
-                    "could tie with ACKs");
-    m_priorityOffset = offset;
-}
-
-void
 PfabricMinTcpSocket::SetLineRate(DataRate rate, uint32_t overheadBytes)
 {
     NS_LOG_FUNCTION(this << rate << overheadBytes);
@@ -115,31 +94,13 @@ PfabricMinTcpSocket::SetLineRate(DataRate rate, uint32_t overheadBytes)
 }
 
 void
-PfabricMinTcpSocket::SetPacingLineRate(DataRate rate, uint32_t overheadBytes)
-{
-    NS_LOG_FUNCTION(this << rate << overheadBytes);
-    pfabric::PaceAtLineRate(m_tcb, rate, overheadBytes);
-}
-
-void
-PfabricMinTcpSocket::StartFlow()
+PfabricMinTcpSocket::RestartForFlow()
 {
     NS_LOG_FUNCTION(this);
-    NS_ABORT_MSG_IF(m_txBuffer->Size() > 0,
-                    "PfabricMinTcpSocket::StartFlow: the previous flow is not fully "
-                    "acknowledged; a connection carries one flow at a time");
-    pfabric::RestartWindow(m_tcb, m_congestionControl);
-    m_dupAckCount = 0;
-    m_recoverActive = false;
+    PfabricTcpSocket::RestartForFlow();
     m_consecutiveTimeouts = 0;
     m_probing = false;
-    // Nothing is outstanding, so no timer should run; one left over would fire into the new
-    // flow before its first RTO.
     m_rto = m_fixedRto;
-    if (!m_retxEvent.IsExpired())
-    {
-        m_retxEvent.Cancel();
-    }
 }
 
 bool
@@ -154,47 +115,10 @@ PfabricMinTcpSocket::GetConsecutiveTimeouts() const
     return m_consecutiveTimeouts;
 }
 
-uint64_t
-PfabricMinTcpSocket::GetTimeouts() const
-{
-    return m_timeouts;
-}
-
-uint64_t
-PfabricMinTcpSocket::GetRemainingBytes() const
-{
-    // The buffer holds every byte handed to the socket and not yet cumulatively acknowledged;
-    // the application hands it the whole flow, so the buffer's tail is the flow's last byte.
-    return m_txBuffer->Size() - m_txBuffer->GetSacked();
-}
-
-uint64_t
-PfabricMinTcpSocket::GetSegmentPriority(uint32_t payloadBytes) const
-{
-    return payloadBytes == 0 ? 0 : GetRemainingBytes() + m_priorityOffset;
-}
-
-void
-PfabricMinTcpSocket::TagSegment(Ptr<const Packet> packet,
-                                const TcpHeader& /* header */,
-                                Ptr<const TcpSocketBase> socket)
-{
-    // Connected only to this class's own trace (constructor, copy constructor): no check needed
-    // on this per-segment path.
-    Ptr<const PfabricMinTcpSocket> self = StaticCast<const PfabricMinTcpSocket>(socket);
-    PfabricPriorityTag::Set(ConstCast<Packet>(packet), self->GetSegmentPriority(packet->GetSize()));
-}
-
 Ptr<TcpSocketBase>
 PfabricMinTcpSocket::Fork()
 {
     return CopyObject<PfabricMinTcpSocket>(this);
-}
-
-Ipv4EndPoint*
-PfabricMinTcpSocket::GetDemuxEndPoint() const
-{
-    return m_endPoint;
 }
 
 uint32_t
@@ -202,8 +126,7 @@ PfabricMinTcpSocket::SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool
 {
     // ns-3 doubles m_rto on a timeout before it resends; the resend arms the timer from m_rto.
     m_rto = m_fixedRto;
-    pfabric::KeepLineRatePacing(*m_tcb);
-    return TcpSocketBase::SendDataPacket(seq, maxSize, withAck);
+    return PfabricTcpSocket::SendDataPacket(seq, maxSize, withAck);
 }
 
 void
@@ -243,18 +166,10 @@ PfabricMinTcpSocket::RearmFixedRto()
 }
 
 void
-PfabricMinTcpSocket::ReTxTimeout()
+PfabricMinTcpSocket::DataTimeout()
 {
     NS_LOG_FUNCTION(this);
-    bool dataOutstanding =
-        m_state != CLOSED && m_state != TIME_WAIT && m_state != SYN_SENT && m_txBuffer->Size() > 0;
-    if (!dataOutstanding)
-    {
-        TcpSocketBase::ReTxTimeout();
-        return;
-    }
     ++m_consecutiveTimeouts;
-    ++m_timeouts;
     NS_LOG_INFO("Timeout " << m_consecutiveTimeouts << " in a row, head "
                            << m_txBuffer->HeadSequence());
     if (m_probeAfterTimeouts > 0 && m_consecutiveTimeouts >= m_probeAfterTimeouts)
@@ -268,7 +183,7 @@ PfabricMinTcpSocket::ReTxTimeout()
     }
     else
     {
-        TcpSocketBase::ReTxTimeout();
+        PfabricTcpSocket::DataTimeout();
     }
 }
 

@@ -9,8 +9,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
-#include "ns3/pfabric-tcp-demux.h"
-#include "ns3/tcp-socket-base.h"
+#include "ns3/pfabric-tcp-socket.h"
 
 #include <cstdint>
 
@@ -34,16 +33,16 @@ namespace ns3
  * LineRate (SetLineRate) has no rate control: the window never changes, the sender is paced at
  * the NIC's line rate, and lost segments are resent at the same fixed timeout.
  *
- * Every segment this socket sends is tagged with a PfabricPriorityTag: data segments, first
- * transmissions and retransmissions alike, carry the flow's remaining bytes at the moment of
- * sending, GetRemainingBytes() + PriorityOffset; segments without payload (pure ACKs, SYN, FIN)
- * carry 0, the most urgent priority.
+ * Every segment is tagged with its priority through PfabricTcpSocket's priority policy:
+ * pFabric's is the flow's remaining bytes (PfabricRemainingSizePriority) + PriorityOffset for
+ * data segments, first transmissions and retransmissions alike, and 0 for segments without
+ * payload.
  *
  * Create these sockets with PfabricTcpSocketFactory, which holds the attributes (ns-3 up to
  * 3.44 reports a TcpSocketBase subclass's TypeId as TcpSocketBase's, hiding its attributes, and
  * from 3.45 that cannot be overridden) and configures each socket through the setters below.
  */
-class PfabricMinTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connection
+class PfabricMinTcpSocket : public PfabricTcpSocket
 {
   public:
     /**
@@ -85,12 +84,6 @@ class PfabricMinTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connec
     void SetProbeAfterTimeouts(uint32_t timeouts);
 
     /**
-     * @brief Set the constant added to the remaining bytes of a data segment's priority.
-     * @param offset the constant; at least 1, so that data never ties with control segments
-     */
-    void SetPriorityOffset(uint64_t offset);
-
-    /**
      * @brief Turn this socket into a LineRate sender: no rate control, paced at line rate.
      *
      * Each segment of payload P leaves the socket every (P + overhead) * 8 / rate seconds, the
@@ -102,77 +95,28 @@ class PfabricMinTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connec
      */
     void SetLineRate(DataRate rate, uint32_t overheadBytes);
 
-    /**
-     * @brief Pace this MinTCP sender at its NIC's line rate (pfabric::PaceAtLineRate): window
-     * bursts wait in the socket, not in the NIC's queue. LineRate senders are always paced.
-     *
-     * @param rate the NIC's line rate
-     * @param overheadBytes the bytes the network adds to a segment's payload
-     */
-    void SetPacingLineRate(DataRate rate, uint32_t overheadBytes);
-
-    /**
-     * @brief Start the next flow on this idle, reused connection as a new connection would
-     * start it; call just before handing the flow to the socket (Send).
-     *
-     * The congestion window goes back to the initial window (InitialWindow; LineRate's window
-     * exceeds any flow anyway) and ssthresh to its initial value, in congestion state Open (a
-     * flow whose last ACKs ended a recovery leaves none behind, but nothing of the previous
-     * flow's congestion episode may carry over); the count of consecutive timeouts and probe
-     * mode start afresh; the retransmission timer is the fixed RTO and, nothing being
-     * outstanding, not running. The send buffer is empty, so the priority of the next flow's
-     * first segment is its size + PriorityOffset. The RTT estimate (never used for the timer)
-     * and the connection's total of timeouts (GetTimeouts) are kept.
-     *
-     * Aborts if a byte of the previous flow is still unacknowledged: a connection carries one
-     * flow at a time.
-     */
-    void StartFlow();
-
     /// @return true while the socket sends one-byte probes
     bool IsProbing() const;
 
     /// @return the timeouts since an ACK last advanced
     uint32_t GetConsecutiveTimeouts() const;
 
-    /// @return every retransmission timeout of this connection
-    uint64_t GetTimeouts() const;
-
-    /**
-     * @brief The flow's remaining bytes: the end of the data handed to the socket, less the
-     * cumulative ACK, less the bytes selectively acknowledged above it.
-     * @return the remaining bytes
-     */
-    uint64_t GetRemainingBytes() const;
-
-    /**
-     * @brief The priority of a segment this socket sends now.
-     * @param payloadBytes the segment's payload
-     * @return 0 for a segment without payload, else GetRemainingBytes() + PriorityOffset
-     */
-    uint64_t GetSegmentPriority(uint32_t payloadBytes) const;
-
   protected:
+    /**
+     * @brief What PfabricTcpSocket restarts, and: the retransmission timer is the fixed RTO, and
+     * the count of consecutive timeouts and probe mode start afresh.
+     */
+    void RestartForFlow() override;
+    /// Probe, resend at line rate, or MinTCP's (ns-3's) timeout, counting consecutive ones.
+    void DataTimeout() override;
     Ptr<TcpSocketBase> Fork() override;
-    Ipv4EndPoint* GetDemuxEndPoint() const override;
     uint32_t SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck) override;
     void EstimateRtt(const TcpHeader& tcpHeader) override;
     void NewAck(const SequenceNumber32& seq, bool resetRTO) override;
-    void ReTxTimeout() override;
     uint32_t Window() const override;
     uint32_t AvailableWindow() const override;
 
   private:
-    /**
-     * @brief The socket's own "Tx" trace: tag the segment with its priority.
-     * @param packet the segment's payload, about to be handed to IP
-     * @param header its TCP header
-     * @param socket the sending socket (a PfabricMinTcpSocket)
-     */
-    static void TagSegment(Ptr<const Packet> packet,
-                           const TcpHeader& header,
-                           Ptr<const TcpSocketBase> socket);
-
     /// Re-arm a retransmission timer that ns-3 armed with an estimated timeout.
     void RearmFixedRto();
 
@@ -185,10 +129,8 @@ class PfabricMinTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connec
     Time m_fixedRto;                //!< the retransmission timeout
     uint32_t m_maxWindow;           //!< congestion window cap in segments, 0: none
     uint32_t m_probeAfterTimeouts;  //!< consecutive timeouts before probing, 0: never
-    uint64_t m_priorityOffset;      //!< added to a data segment's remaining bytes
     bool m_lineRate;                //!< LineRate sender
     uint32_t m_consecutiveTimeouts; //!< timeouts since an ACK last advanced
-    uint64_t m_timeouts;            //!< every timeout
     bool m_probing;                 //!< sending one-byte probes
 };
 

@@ -5,12 +5,14 @@
 
 #include "pfabric-tcp-demux.h"
 
+#include "pfabric-priority-tag.h"
 #include "pfabric-transport-ports.h"
 
 #include "ns3/abort.h"
 #include "ns3/ipv4-end-point.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-interface.h"
+#include "ns3/ipv4-route.h"
 #include "ns3/ipv4.h"
 #include "ns3/ipv6-interface.h"
 #include "ns3/log.h"
@@ -36,21 +38,43 @@ PfabricTcpDemux::Connection::~Connection()
 
 PfabricTcpDemux::Connection::Connection(const Connection& other)
 {
-    SetDemux(other.m_demux);
+    SetDemux(other.m_demux, other.m_hashTable);
 }
 
 void
-PfabricTcpDemux::Connection::SetDemux(Ptr<PfabricTcpDemux> demux)
+PfabricTcpDemux::Connection::SetDemux(Ptr<PfabricTcpDemux> demux, bool hashTable)
 {
     if (m_demux)
     {
         m_demux->Remove(this);
     }
     m_demux = demux;
-    if (m_demux)
+    m_hashTable = hashTable;
+    if (m_demux && m_hashTable)
     {
         m_demux->m_waiting.insert(this);
     }
+}
+
+bool
+PfabricTcpDemux::Connection::HasDemux() const
+{
+    return m_demux != nullptr;
+}
+
+PfabricTcpDemux::Connection::Stamp::Stamp(const Connection& connection, uint64_t priority)
+    : m_demux(PeekPointer(connection.m_demux)),
+      m_outer(m_demux->m_stampPending),
+      m_outerPriority(m_demux->m_stampPriority)
+{
+    m_demux->m_stampPending = true;
+    m_demux->m_stampPriority = priority;
+}
+
+PfabricTcpDemux::Connection::Stamp::~Stamp()
+{
+    m_demux->m_stampPending = m_outer;
+    m_demux->m_stampPriority = m_outerPriority;
 }
 
 TypeId
@@ -64,7 +88,9 @@ PfabricTcpDemux::GetTypeId()
 }
 
 PfabricTcpDemux::PfabricTcpDemux()
-    : m_tableDeliveries(0),
+    : m_stampPending(false),
+      m_stampPriority(0),
+      m_tableDeliveries(0),
       m_tcpDeliveries(0)
 {
     NS_LOG_FUNCTION(this);
@@ -89,8 +115,26 @@ PfabricTcpDemux::Install(Ptr<Node> node)
     Ptr<PfabricTcpDemux> demux = CreateObject<PfabricTcpDemux>();
     demux->m_tcp = tcp;
     ipv4->Insert(demux); // replaces TcpL4Protocol as the receiver of protocol 6
+    demux->m_down = tcp->GetDownTarget();
+    // A raw pointer: the node holds both, and TCP must not keep its demux alive.
+    tcp->SetDownTarget(MakeCallback(&PfabricTcpDemux::SendDown, PeekPointer(demux)));
     node->AggregateObject(demux);
     return demux;
+}
+
+void
+PfabricTcpDemux::SendDown(Ptr<Packet> packet,
+                          Ipv4Address source,
+                          Ipv4Address destination,
+                          uint8_t protocol,
+                          Ptr<Ipv4Route> route)
+{
+    if (m_stampPending)
+    {
+        m_stampPending = false;
+        PfabricPriorityTag::Set(packet, m_stampPriority);
+    }
+    m_down(packet, source, destination, protocol, route);
 }
 
 std::size_t
@@ -278,7 +322,7 @@ PfabricTcpDemux::ReceiveIcmp(Ipv6Address icmpSource,
 void
 PfabricTcpDemux::SetDownTarget(DownTargetCallback cb)
 {
-    m_tcp->SetDownTarget(cb);
+    m_down = cb;
 }
 
 void
@@ -290,7 +334,7 @@ PfabricTcpDemux::SetDownTarget6(DownTargetCallback6 cb)
 IpL4Protocol::DownTargetCallback
 PfabricTcpDemux::GetDownTarget() const
 {
-    return m_tcp->GetDownTarget();
+    return m_down;
 }
 
 IpL4Protocol::DownTargetCallback6
@@ -315,6 +359,8 @@ PfabricTcpDemux::DoDispose()
     m_keys.clear();
     m_waiting.clear();
     m_tcp = nullptr;
+    m_down =
+        MakeNullCallback<void, Ptr<Packet>, Ipv4Address, Ipv4Address, uint8_t, Ptr<Ipv4Route>>();
     IpL4Protocol::DoDispose();
 }
 

@@ -7,6 +7,7 @@
 #define PFABRIC_TCP_DEMUX_H
 
 #include "ns3/ip-l4-protocol.h"
+#include "ns3/ipv4-address.h"
 #include "ns3/ptr.h"
 
 #include <cstddef>
@@ -18,6 +19,7 @@ namespace ns3
 {
 
 class Ipv4EndPoint;
+class Ipv4Route;
 class Node;
 class TcpL4Protocol;
 
@@ -28,7 +30,7 @@ class TcpL4Protocol;
  *
  * ns-3 finds the socket of an arriving segment by a linear search over every endpoint of the
  * node (Ipv4EndPointDemux::Lookup). Experiments never close a connection (see
- * PfabricExperiment), so a host of a long run holds hundreds of endpoints and the search
+ * PfabricFlowApplication), so a host of a long run holds hundreds of endpoints and the search
  * dominates the run. This protocol takes TCP's place in the node's Ipv4 (protocol number 6):
  * a segment whose destination address and port and source address and port are exactly those
  * of a registered connection goes straight to that connection's endpoint, the one ns-3's
@@ -42,6 +44,13 @@ class TcpL4Protocol;
  * names both ends, checked when a segment finds no entry, so the first segment of a new
  * connection files it. A filed socket that has lost its endpoint (closed) is dropped at its
  * next segment; a socket leaves the demux when destroyed.
+ *
+ * On the way down the demux is TCP's down target, in front of IPv4: a member that is sending a
+ * segment gives the demux the segment's priority first (Connection::Stamp), and the demux puts
+ * it in the segment's PfabricPriorityTag before handing it to IPv4. This is the one place a
+ * priority is written into a packet, on the packet that travels (ns-3's TCP offers its socket
+ * subclasses no hook between building a segment and sending it). Segments sent without a stamp
+ * go down unchanged.
  */
 class PfabricTcpDemux : public IpL4Protocol
 {
@@ -64,17 +73,45 @@ class PfabricTcpDemux : public IpL4Protocol
 
         /**
          * @brief Join this demux; a forked (accepted) socket joins its listener's.
-         * @param demux the node's demux, or nullptr for ns-3's search only
+         * @param demux the node's demux, or nullptr
+         * @param hashTable whether arriving segments find the socket through the demux's table
+         *        (else through ns-3's search); the demux stamps priorities either way
          */
-        void SetDemux(Ptr<PfabricTcpDemux> demux);
+        void SetDemux(Ptr<PfabricTcpDemux> demux, bool hashTable = true);
+
+        /// @return whether the socket has a demux to stamp its segments' priorities
+        bool HasDemux() const;
 
       protected:
         /// @return the socket's IPv4 endpoint, nullptr when it has none
         virtual Ipv4EndPoint* GetDemuxEndPoint() const = 0;
 
+        /**
+         * @brief While a Stamp lives, the segment its socket hands to TCP's down target is
+         * tagged with its priority (once: a second segment goes down unchanged).
+         */
+        class Stamp
+        {
+          public:
+            /**
+             * @param connection the sending socket (with a demux)
+             * @param priority the priority of the segment it is about to send
+             */
+            Stamp(const Connection& connection, uint64_t priority);
+            ~Stamp();
+            Stamp(const Stamp&) = delete;
+            Stamp& operator=(const Stamp&) = delete;
+
+          private:
+            PfabricTcpDemux* m_demux; //!< the socket's demux
+            bool m_outer;             //!< the stamp of an enclosing send, if any, was pending
+            uint64_t m_outerPriority; //!< and its priority
+        };
+
       private:
         friend class PfabricTcpDemux;
         Ptr<PfabricTcpDemux> m_demux; //!< where the socket is registered, if anywhere
+        bool m_hashTable = true;      //!< found through the demux's table
     };
 
     /**
@@ -92,6 +129,21 @@ class PfabricTcpDemux : public IpL4Protocol
      * @return the node's demux (aggregated to the node)
      */
     static Ptr<PfabricTcpDemux> Install(Ptr<Node> node);
+
+    /**
+     * @brief TCP's down target: stamp the segment's priority if its socket gave one, then hand
+     * the segment to IPv4.
+     * @param packet the segment, TCP header included
+     * @param source source address
+     * @param destination destination address
+     * @param protocol the protocol number (6)
+     * @param route the route, if known
+     */
+    void SendDown(Ptr<Packet> packet,
+                  Ipv4Address source,
+                  Ipv4Address destination,
+                  uint8_t protocol,
+                  Ptr<Ipv4Route> route);
 
     /// @return connections in the table
     std::size_t GetNConnections() const;
@@ -174,7 +226,10 @@ class PfabricTcpDemux : public IpL4Protocol
      */
     void Remove(Connection* connection);
 
-    Ptr<TcpL4Protocol> m_tcp; //!< the node's TCP, for everything not in the table
+    Ptr<TcpL4Protocol> m_tcp;  //!< the node's TCP, for everything not in the table
+    DownTargetCallback m_down; //!< IPv4's Send, TCP's down target before the demux took it
+    bool m_stampPending;       //!< a socket gave the priority of the segment it is sending
+    uint64_t m_stampPriority;  //!< that priority
     std::unordered_map<Key, Connection*, KeyHash> m_connections; //!< by key
     std::unordered_map<Connection*, Key> m_keys;                 //!< key of each filed member
     std::unordered_set<Connection*> m_waiting;                   //!< members not (yet) filed

@@ -11,6 +11,7 @@
 #include "pfabric-line-rate-congestion-ops.h"
 #include "pfabric-min-tcp-socket.h"
 #include "pfabric-preset.h"
+#include "pfabric-priority-policy.h"
 #include "pfabric-tcp-demux.h"
 
 #include "ns3/abort.h"
@@ -104,9 +105,19 @@ PfabricTcpSocketFactory::GetTypeId()
                           UintegerValue(preset.probeAfterTimeouts),
                           MakeUintegerAccessor(&PfabricTcpSocketFactory::m_probeAfterTimeouts),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute(
+                "PriorityPolicy",
+                "MinTCP and LineRate: what a data segment's priority ranks its flow by "
+                "(a PfabricPriorityPolicy with its attributes, e.g. "
+                "ns3::PfabricBytesSentPriority[Thresholds=10000,100000]): "
+                "PfabricRemainingSizePriority (pFabric's), PfabricFlowSizePriority, "
+                "PfabricBytesSentPriority or PfabricDeadlinePriority.",
+                ObjectFactoryValue(ObjectFactory("ns3::PfabricRemainingSizePriority")),
+                MakeObjectFactoryAccessor(&PfabricTcpSocketFactory::m_priorityPolicyFactory),
+                MakeObjectFactoryChecker())
             .AddAttribute("PriorityOffset",
-                          "MinTCP and LineRate: added to a data segment's remaining bytes, so "
-                          "that data never ties with ACKs (priority 0).",
+                          "MinTCP and LineRate: added to a data segment's rank, so that data "
+                          "never ties with ACKs (priority 0).",
                           UintegerValue(preset.priorityOffset),
                           MakeUintegerAccessor(&PfabricTcpSocketFactory::m_priorityOffset),
                           MakeUintegerChecker<uint64_t>(1))
@@ -120,7 +131,8 @@ PfabricTcpSocketFactory::GetTypeId()
             .AddAttribute("HashDemux",
                           "Find the socket of an arriving segment of a connected socket in a "
                           "hash table (PfabricTcpDemux) instead of ns-3's linear search over "
-                          "every endpoint of the node: the same socket, found in constant time.",
+                          "every endpoint of the node: the same socket, found in constant time "
+                          "(the demux tags segments with their priorities either way).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&PfabricTcpSocketFactory::m_hashDemux),
                           MakeBooleanChecker())
@@ -207,7 +219,21 @@ PfabricTcpSocketFactory::GetPacingLineRate() const
 Ptr<PfabricTcpDemux>
 PfabricTcpSocketFactory::GetDemux() const
 {
-    return m_hashDemux ? PfabricTcpDemux::Install(GetObject<Node>()) : nullptr;
+    return PfabricTcpDemux::Install(GetObject<Node>());
+}
+
+Ptr<PfabricPriorityPolicy>
+PfabricTcpSocketFactory::GetPriorityPolicy()
+{
+    if (!m_priorityPolicy)
+    {
+        m_priorityPolicy = m_priorityPolicyFactory.Create<PfabricPriorityPolicy>();
+        NS_ABORT_MSG_IF(!m_priorityPolicy,
+                        "PfabricTcpSocketFactory: PriorityPolicy "
+                            << m_priorityPolicyFactory.GetTypeId().GetName()
+                            << " is not a PfabricPriorityPolicy");
+    }
+    return m_priorityPolicy;
 }
 
 void
@@ -246,8 +272,14 @@ PfabricTcpSocketFactory::ConfigureCommon(Ptr<TcpSocketBase> socket,
 Ptr<Socket>
 PfabricTcpSocketFactory::CreateSocket()
 {
+    return CreateTcpSocket();
+}
+
+Ptr<PfabricTcpSocket>
+PfabricTcpSocketFactory::CreateTcpSocket()
+{
     NS_LOG_FUNCTION(this);
-    Ptr<TcpSocketBase> socket;
+    Ptr<PfabricTcpSocket> socket;
     if (m_transport == MIN_TCP || m_transport == LINE_RATE)
     {
         auto minTcp = CreateObject<PfabricMinTcpSocket>();
@@ -265,8 +297,8 @@ PfabricTcpSocketFactory::CreateSocket()
         minTcp->SetFixedRto(m_rto);
         minTcp->SetMaxWindow(lineRate ? 0 : m_maxWindow);
         minTcp->SetProbeAfterTimeouts(m_probeMode ? m_probeAfterTimeouts : 0);
-        minTcp->SetPriorityOffset(m_priorityOffset);
-        minTcp->SetDemux(GetDemux());
+        minTcp->SetDemux(GetDemux(), m_hashDemux);
+        minTcp->SetPriorityPolicy(GetPriorityPolicy(), m_priorityOffset);
         if (lineRate)
         {
             minTcp->SetLineRate(GetPacingLineRate(), m_headerBytes);
@@ -311,7 +343,7 @@ PfabricTcpSocketFactory::CreateSocket()
         {
             baseline->SetPacingLineRate(GetPacingLineRate(), m_headerBytes);
         }
-        baseline->SetDemux(GetDemux());
+        baseline->SetDemux(GetDemux(), m_hashDemux);
         socket = baseline;
     }
     m_socketCreatedTrace(socket);

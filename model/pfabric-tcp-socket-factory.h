@@ -9,6 +9,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/socket-factory.h"
 #include "ns3/traced-callback.h"
 
@@ -17,7 +18,9 @@
 namespace ns3
 {
 
+class PfabricPriorityPolicy;
 class PfabricTcpDemux;
+class PfabricTcpSocket;
 class TcpSocketBase;
 
 /**
@@ -66,6 +69,12 @@ class PfabricTcpSocketFactory : public SocketFactory
      */
     Ptr<Socket> CreateSocket() override;
 
+    /**
+     * @brief CreateSocket, typed: the socket of the configured transport, a PfabricTcpSocket.
+     * @return the socket
+     */
+    Ptr<PfabricTcpSocket> CreateTcpSocket();
+
     /// The fast-retransmit threshold that turns fast retransmit off (ns-2: dynamic_dupack_).
     static constexpr uint32_t NO_FAST_RETRANSMIT = 1000000;
 
@@ -73,8 +82,11 @@ class PfabricTcpSocketFactory : public SocketFactory
     /// @return the line rate a LineRate socket paces at: LineRate, or the node's NIC rate
     DataRate GetPacingLineRate() const;
 
-    /// @return the node's PfabricTcpDemux (installed on first use), nullptr without HashDemux
+    /// @return the node's PfabricTcpDemux (installed on first use)
     Ptr<PfabricTcpDemux> GetDemux() const;
+
+    /// @return the priority policy of MinTCP and LineRate sockets (created on first use)
+    Ptr<PfabricPriorityPolicy> GetPriorityPolicy();
 
     /**
      * @brief Configure what every transport shares.
@@ -84,22 +96,24 @@ class PfabricTcpSocketFactory : public SocketFactory
      */
     void ConfigureCommon(Ptr<TcpSocketBase> socket, uint32_t initialWindow, Time initialRtt) const;
 
-    Transport m_transport;         //!< which transport to create
-    uint32_t m_segmentSize;        //!< payload bytes per segment
-    uint32_t m_headerBytes;        //!< TCP/IP and link-layer bytes added to a segment
-    uint32_t m_initialWindow;      //!< initial window, segments (MinTCP, baselines)
-    uint32_t m_maxWindow;          //!< MinTCP window cap, segments, 0: none
-    Time m_rto;                    //!< MinTCP / LineRate fixed RTO
-    bool m_probeMode;              //!< MinTCP / LineRate probe mode on
-    uint32_t m_probeAfterTimeouts; //!< consecutive timeouts before probing
-    uint64_t m_priorityOffset;     //!< added to remaining bytes in data priorities
-    bool m_hostPacing;             //!< window-based senders paced at the line rate
-    bool m_hashDemux;              //!< sockets found through PfabricTcpDemux
-    DataRate m_lineRate;           //!< pacing rate, 0: the node's NIC rate
-    Time m_minRto;                 //!< baselines: minimum RTO
-    Time m_clockGranularity;       //!< baselines: RTO clock granularity
-    bool m_fastRetransmit;         //!< baselines: fast retransmit on
-    uint32_t m_dupAckThreshold;    //!< baselines: (smallest) duplicate-ACK threshold
+    Transport m_transport;                       //!< which transport to create
+    uint32_t m_segmentSize;                      //!< payload bytes per segment
+    uint32_t m_headerBytes;                      //!< TCP/IP and link-layer bytes added to a segment
+    uint32_t m_initialWindow;                    //!< initial window, segments (MinTCP, baselines)
+    uint32_t m_maxWindow;                        //!< MinTCP window cap, segments, 0: none
+    Time m_rto;                                  //!< MinTCP / LineRate fixed RTO
+    bool m_probeMode;                            //!< MinTCP / LineRate probe mode on
+    uint32_t m_probeAfterTimeouts;               //!< consecutive timeouts before probing
+    ObjectFactory m_priorityPolicyFactory;       //!< the PriorityPolicy attribute
+    Ptr<PfabricPriorityPolicy> m_priorityPolicy; //!< shared by the sockets created here
+    uint64_t m_priorityOffset;                   //!< added to a data segment's rank
+    bool m_hostPacing;                           //!< window-based senders paced at the line rate
+    bool m_hashDemux;                            //!< sockets found through PfabricTcpDemux
+    DataRate m_lineRate;                         //!< pacing rate, 0: the node's NIC rate
+    Time m_minRto;                               //!< baselines: minimum RTO
+    Time m_clockGranularity;                     //!< baselines: RTO clock granularity
+    bool m_fastRetransmit;                       //!< baselines: fast retransmit on
+    uint32_t m_dupAckThreshold;                  //!< baselines: (smallest) duplicate-ACK threshold
     double m_dupAckWindowFraction; //!< baselines: threshold as a fraction of cwnd, 0: fixed
     double m_dctcpG;               //!< DCTCP's estimation gain g
     TracedCallback<Ptr<TcpSocketBase>> m_socketCreatedTrace; //!< "SocketCreated"

@@ -30,11 +30,17 @@ std::vector<TestCase*> MakeQueueDiscHelperTestCases();
 /// @return the fabric helper and PfabricFabricRouting test cases
 std::vector<TestCase*> MakeFabricTestCases();
 
+/// @return the PfabricFlowApplication test cases
+std::vector<TestCase*> MakeFlowApplicationTestCases();
+
 /// @return the PfabricLinkNetDevice test cases: order, timing, events, FIFO, pcap
 std::vector<TestCase*> MakeLinkTestCases();
 
 /// @return the end-to-end test cases over one pFabric bottleneck
 std::vector<TestCase*> MakePreemptionTestCases();
+
+/// @return the priority policy test cases (ranks, deadlines, quantisation)
+std::vector<TestCase*> MakePriorityPolicyTestCases();
 
 /// @return the transport test cases (MinTCP, LineRate, TCP, DCTCP)
 std::vector<TestCase*> MakeTransportTestCases();

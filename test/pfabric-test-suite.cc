@@ -26,8 +26,10 @@ class PfabricTestSuite : public TestSuite
         for (auto make : {MakeQueueDiscTestCases,
                           MakeQueueDiscHelperTestCases,
                           MakeFabricTestCases,
+                          MakeFlowApplicationTestCases,
                           MakeLinkTestCases,
                           MakePreemptionTestCases,
+                          MakePriorityPolicyTestCases,
                           MakeTransportTestCases,
                           MakeWorkloadTestCases})
         {

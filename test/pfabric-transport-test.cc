@@ -14,6 +14,7 @@
 #include "ns3/double.h"
 #include "ns3/error-model.h"
 #include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-l3-protocol.h"
 #include "ns3/loopback-net-device.h"
 #include "ns3/packet.h"
 #include "ns3/pfabric-baseline-tcp-socket.h"
@@ -30,11 +31,13 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/tcp-header.h"
+#include "ns3/tcp-option-sack.h"
 #include "ns3/tcp-socket-base.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,7 +61,7 @@ struct Segment
     Time at;           //!< when
     uint32_t seq;      //!< first sequence number
     uint32_t bytes;    //!< payload
-    uint64_t priority; //!< PfabricPriorityTag value; UINT64_MAX: none
+    uint64_t priority; //!< its PfabricPriorityTag as it entered IP; UINT64_MAX: none
     bool retransmit;   //!< below the highest sequence sent before
 };
 
@@ -104,13 +107,14 @@ PriorityOf(Ptr<const Packet> packet)
     return packet->PeekPacketTag(tag) ? tag.GetPriority() : UINT64_MAX;
 }
 
+// Priorities are not read here, where the socket hands a segment to TCP's "Tx" trace, but
+// where the segment enters IP (Bed::Outgoing): the tag is the one that travels.
 void
 RecordSent(Flow* flow, Ptr<const Packet> packet, const TcpHeader& header, Ptr<const TcpSocketBase>)
 {
     uint32_t seq = header.GetSequenceNumber().GetValue();
     bool retransmit = packet->GetSize() > 0 && seq < flow->highestSent;
-    flow->sent.push_back(
-        {Simulator::Now(), seq, packet->GetSize(), PriorityOf(packet), retransmit});
+    flow->sent.push_back({Simulator::Now(), seq, packet->GetSize(), UINT64_MAX, retransmit});
     flow->highestSent = std::max(flow->highestSent, seq + packet->GetSize());
 }
 
@@ -123,7 +127,7 @@ RecordAckSent(Flow* flow,
     flow->acks.push_back({Simulator::Now(),
                           header.GetSequenceNumber().GetValue(),
                           packet->GetSize(),
-                          PriorityOf(packet),
+                          UINT64_MAX,
                           false});
 }
 
@@ -211,11 +215,40 @@ class Bed
         fabric.Build();
     }
 
-    /// Install the scheme (after any overrides).
+    /// Install the scheme (after any overrides); watch what the hosts' IP sends.
     void Install()
     {
-        queueDiscs = scheme.Install(NodeContainer(fabric.GetHosts(), fabric.GetSwitches()));
+        queueDiscs = scheme.Install(fabric.GetHosts());
+        switchQueueDiscs = scheme.Install(fabric.GetSwitches());
+        queueDiscs.Add(switchQueueDiscs);
         PfabricSchemeHelper::AssignStreams(queueDiscs, 1);
+        for (uint32_t i = 0; i < fabric.GetHosts().GetN(); ++i)
+        {
+            fabric.GetHosts().Get(i)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
+                "SendOutgoing",
+                MakeCallback(&Bed::Outgoing, this));
+        }
+    }
+
+    /**
+     * @brief A host's IP "SendOutgoing" trace: the segment its TCP just recorded in a "Tx"
+     * trace (the same call) enters IP; note the priority it carries.
+     * @param packet the segment (TCP header first)
+     */
+    void Outgoing(const Ipv4Header&, Ptr<const Packet> packet, uint32_t)
+    {
+        TcpHeader header;
+        packet->PeekHeader(header);
+        auto toReceiver = byPort.find(header.GetDestinationPort());
+        auto fromReceiver = byPort.find(header.GetSourcePort());
+        if (toReceiver != byPort.end() && !toReceiver->second->sent.empty())
+        {
+            toReceiver->second->sent.back().priority = PriorityOf(packet);
+        }
+        else if (fromReceiver != byPort.end() && !fromReceiver->second->acks.empty())
+        {
+            fromReceiver->second->acks.back().priority = PriorityOf(packet);
+        }
     }
 
     /**
@@ -228,6 +261,7 @@ class Bed
         flows.push_back(std::make_unique<Flow>(flow));
         Flow* f = flows.back().get();
         uint16_t port = 1000 + flows.size();
+        byPort[port] = f;
         TypeId factory = PfabricSchemeHelper::GetSocketFactoryType();
         Ptr<Socket> listener = Socket::CreateSocket(fabric.GetHosts().Get(f->dst), factory);
         listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
@@ -263,7 +297,9 @@ class Bed
     SingleSwitchHelper fabric;                //!< the fabric
     PfabricSchemeHelper scheme;               //!< the scheme
     QueueDiscContainer queueDiscs;            //!< every port
+    QueueDiscContainer switchQueueDiscs;      //!< the switch's ports
     std::vector<std::unique_ptr<Flow>> flows; //!< the flows
+    std::map<uint16_t, Flow*> byPort;         //!< flows by their receiver's port
 };
 
 /**
@@ -561,6 +597,176 @@ class PriorityTagTest : public TestCase
                 NS_TEST_ASSERT_MSG_EQ(s.priority, 0, "the sender's SYN and ACKs are most urgent");
             }
         }
+    }
+};
+
+/**
+ * What a sender has learned from the ACKs it received, worked out from their headers alone
+ * (not from the socket), and the priority each data segment it sent should carry.
+ */
+struct SenderView
+{
+    uint64_t flowBytes = 0;                     //!< the flow's size
+    uint64_t offset = 0;                        //!< the preset's PriorityOffset
+    uint32_t cumulativeAck = 1;                 //!< highest ACK number (data starts at 1)
+    std::map<uint32_t, uint32_t> sackBlocks;    //!< SACKed [left, right), as received
+    std::multimap<uint32_t, uint64_t> expected; //!< by sequence: each transmission's priority
+    uint32_t sentWithSacked = 0;                //!< data segments sent with SACKed bytes
+    uint32_t resent = 0;                        //!< data segments sent below the highest sent
+    uint32_t highestSent = 0;                   //!< highest sequence sent + 1
+
+    /// @return the bytes above the cumulative ACK that some SACK block covered
+    uint64_t SackedAbove() const
+    {
+        uint64_t sacked = 0;
+        uint32_t covered = cumulativeAck; // blocks are merged as they are counted
+        for (const auto& [left, right] : sackBlocks)
+        {
+            uint32_t from = std::max(left, covered);
+            if (right > from)
+            {
+                sacked += right - from;
+                covered = right;
+            }
+        }
+        return sacked;
+    }
+};
+
+void
+ViewAck(SenderView* view, Ptr<const Packet>, const TcpHeader& header, Ptr<const TcpSocketBase>)
+{
+    if (header.GetFlags() & TcpHeader::ACK)
+    {
+        view->cumulativeAck = std::max(view->cumulativeAck, header.GetAckNumber().GetValue());
+    }
+    if (header.HasOption(TcpOption::SACK))
+    {
+        auto sack = DynamicCast<const TcpOptionSack>(header.GetOption(TcpOption::SACK));
+        for (const auto& [left, right] : sack->GetSackList())
+        {
+            uint32_t& end = view->sackBlocks[left.GetValue()];
+            end = std::max(end, right.GetValue());
+        }
+    }
+}
+
+void
+ViewSent(SenderView* view,
+         Ptr<const Packet> packet,
+         const TcpHeader& header,
+         Ptr<const TcpSocketBase>)
+{
+    if (packet->GetSize() == 0)
+    {
+        return;
+    }
+    uint64_t sacked = view->SackedAbove();
+    uint64_t unacknowledged = view->flowBytes + 1 - view->cumulativeAck;
+    uint32_t seq = header.GetSequenceNumber().GetValue();
+    view->expected.emplace(seq, unacknowledged - sacked + view->offset);
+    view->sentWithSacked += sacked > 0;
+    view->resent += seq < view->highestSent;
+    view->highestSent = std::max(view->highestSent, seq + packet->GetSize());
+}
+
+/// A segment a switch port saw: its payload, sequence number and priority tag.
+struct SeenSegment
+{
+    uint32_t bytes;    //!< payload
+    uint32_t seq;      //!< sequence number
+    uint64_t priority; //!< its tag; UINT64_MAX: none
+};
+
+/// What a switch port saw (the item's packet starts with the TCP header).
+void
+ViewEnqueue(std::vector<SeenSegment>* seen, Ptr<const QueueDiscItem> item)
+{
+    TcpHeader header;
+    Ptr<const Packet> packet = item->GetPacket();
+    uint32_t headerBytes = packet->PeekHeader(header);
+    seen->push_back({packet->GetSize() - headerBytes,
+                     header.GetSequenceNumber().GetValue(),
+                     PriorityOf(packet)});
+}
+
+/**
+ * End to end: the priority a data segment carries into the switch is the flow's size, less the
+ * cumulative ACK, less the bytes SACKed above it, plus the offset, as the sender knew them when
+ * it sent the segment (worked out from the ACK headers it had received); ACKs carry 0. Losses
+ * at the receiver make SACK blocks and retransmissions, so every term counts. Segments are
+ * matched by sequence number: each one the switch sees takes one of the transmissions of its
+ * sequence with that priority (the ports reorder by priority, so not by order).
+ */
+class SwitchSeesPriorityTest : public TestCase
+{
+  public:
+    SwitchSeesPriorityTest()
+        : TestCase("A switch's Enqueue trace sees size - cumulative ACK - SACKed bytes + offset "
+                   "on every data segment, 0 on ACKs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Bed bed(2, "pfabric");
+        bed.Install();
+        std::vector<SeenSegment> seen;
+        for (auto it = bed.switchQueueDiscs.Begin(); it != bed.switchQueueDiscs.End(); ++it)
+        {
+            (*it)->TraceConnectWithoutContext("Enqueue", MakeBoundCallback(&ViewEnqueue, &seen));
+        }
+        auto loss = CreateObject<RateErrorModel>();
+        loss->SetAttribute("ErrorRate", DoubleValue(0.03));
+        loss->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+        loss->AssignStreams(7);
+        Nic(bed.fabric.GetHosts().Get(1))->SetAttribute("ReceiveErrorModel", PointerValue(loss));
+
+        SenderView view;
+        view.flowBytes = 300 * MSS + 77;
+        view.offset = PfabricPreset::Get("hotnets12").priorityOffset;
+        Flow* flow = bed.Add(FlowOf(view.flowBytes));
+        flow->sender->TraceConnectWithoutContext("Rx", MakeBoundCallback(&ViewAck, &view));
+        flow->sender->TraceConnectWithoutContext("Tx", MakeBoundCallback(&ViewSent, &view));
+        bed.Run();
+        NS_TEST_ASSERT_MSG_EQ(flow->delivered, view.flowBytes, "the flow was delivered");
+
+        uint32_t data = 0;
+        uint32_t acks = 0;
+        auto unmatched = view.expected;
+        for (const auto& segment : seen)
+        {
+            if (segment.bytes == 0)
+            {
+                // the SYNs and ACKs of both ends
+                NS_TEST_ASSERT_MSG_EQ(segment.priority,
+                                      0,
+                                      "a segment without payload is most urgent");
+                ++acks;
+                continue;
+            }
+            ++data;
+            auto [first, last] = unmatched.equal_range(segment.seq);
+            auto match = std::find_if(first, last, [&segment](const auto& transmission) {
+                return transmission.second == segment.priority;
+            });
+            if (match == last)
+            {
+                NS_TEST_ASSERT_MSG_EQ(segment.priority,
+                                      (first == last ? 0 : first->second),
+                                      "segment " << segment.seq << ": the priority of none of "
+                                                 << "its transmissions, size - cumulative ACK - "
+                                                 << "SACKed + " << view.offset);
+                continue;
+            }
+            unmatched.erase(match);
+        }
+        // The sender's own port may drop a burst before the switch sees it.
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(data, view.expected.size() * 9 / 10, "data reached the switch");
+        NS_TEST_ASSERT_MSG_GT(acks, 250u, "the receiver's ACKs reached it");
+        NS_TEST_ASSERT_MSG_GT(view.resent, 3u, "losses were resent");
+        NS_TEST_ASSERT_MSG_GT(view.sentWithSacked, 20u, "segments were sent with bytes SACKed");
     }
 };
 
@@ -980,8 +1186,8 @@ LogState(SenderLog* log, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCong
 }
 
 /**
- * @brief Hand a second flow to a connection whose first flow is complete, as PfabricExperiment
- * does with a reused connection.
+ * @brief Hand a second flow to a connection whose first flow is complete, as
+ * PfabricFlowApplication does with a reused connection.
  * @param flow the first flow (its sender is the connection)
  * @param bytes the second flow's size
  * @param startFlow whether to call StartFlow first
@@ -1392,6 +1598,7 @@ MakeTransportTestCases()
             new FixedRtoTest("hotnets12", MicroSeconds(40)),
             new FixedRtoTest("sigcomm13", MicroSeconds(45)),
             new PriorityTagTest,
+            new SwitchSeesPriorityTest,
             new ProbeModeTest,
             new LineRateAloneTest,
             new LineRateWindowTest,

@@ -53,7 +53,7 @@ def lone_flow_meta(run_example: RunExample, tmp_path: Path, fabric: tuple[str, .
 #     timeouts column is checked to be 0)                                              n
 #   the ACKs: one per segment (DelAckCount 1), nothing piggybacked (the receiver sends no data),
 #     no window updates (the receive buffer is 1 GiB)                                  n
-# and nothing else: connections are never closed (no FIN, see PfabricExperiment::AckAdvanced),
+# and nothing else: connections are never closed (no FIN, see PfabricFlowApplication),
 # the fabric's links have no ARP, and the run stops at the last ACK's arrival. So
 # packet_hops = (3 + 2 n) x L, whatever the scheme (pFabric, TCP-DropTail).
 PATHS = {

@@ -1,0 +1,280 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The program around a PfabricExperiment, shared by pfabric-websearch and pfabric-datamining:
+// the command line, the event scheduler, progress lines with an ETA, memory samples, what the
+// program adds to meta.json, and the summary on stdout. The library prints nothing and sets no
+// globals; this file does both, for these two programs.
+
+#ifndef PFABRIC_EXPERIMENT_PROGRAM_H
+#define PFABRIC_EXPERIMENT_PROGRAM_H
+
+#include "ns3/command-line.h"
+#include "ns3/config.h"
+#include "ns3/global-value.h"
+#include "ns3/map-scheduler.h"
+#include "ns3/pfabric-experiment.h"
+#include "ns3/pfabric-flow-application.h"
+#include "ns3/priority-queue-scheduler.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <sys/resource.h>
+#include <vector>
+
+namespace ns3
+{
+namespace pfabric
+{
+
+/// @return the peak resident set size of this process so far, bytes
+inline uint64_t
+PeakRssBytes()
+{
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    return uint64_t(usage.ru_maxrss) * 1024; // Linux: kilobytes
+}
+
+/// @return a monotonic wall clock, seconds
+inline double
+WallSeconds()
+{
+    using namespace std::chrono;
+    return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+/**
+ * @brief Watches a running experiment: a progress line on stderr now and then, with an ETA from
+ * the bytes delivered (PfabricExperiment::EstimateSecondsLeft), and the peak resident memory each
+ * time another hundredth of the flows has completed (meta.json's rss_samples, as
+ * [simulated_s, flows_done, rss_bytes, wall_s]; wall_s since Start).
+ */
+class ExperimentMonitor
+{
+  public:
+    /**
+     * @param experiment the experiment, installed and not yet run
+     * @param program the program's name, for the progress lines
+     * @param quiet no progress lines
+     */
+    ExperimentMonitor(const PfabricExperiment& experiment, std::string program, bool quiet)
+        : m_experiment(experiment),
+          m_program(std::move(program)),
+          m_quiet(quiet),
+          m_flows(experiment.GetFlows().size()),
+          m_rssEvery(std::max<uint32_t>(1, (m_flows + RSS_SAMPLES - 1) / RSS_SAMPLES)),
+          m_done(0),
+          m_wallStart(WallSeconds()),
+          m_lastProgressWall(m_wallStart)
+    {
+    }
+
+    /// Take the first memory sample, listen to every flow's completion, schedule the progress.
+    void Start()
+    {
+        Sample(Seconds(0));
+        Config::ConnectWithoutContext(
+            "/NodeList/*/ApplicationList/*/$ns3::PfabricFlowApplication/FlowCompleted",
+            MakeCallback(&ExperimentMonitor::FlowCompleted, this));
+        Simulator::Schedule(MicroSeconds(PROGRESS_CHECK_US), &ExperimentMonitor::Progress, this);
+    }
+
+    /**
+     * @brief After the run: a last memory sample if the safety limit stopped it early.
+     * @param end the simulated time at the end
+     */
+    void Finish(Time end)
+    {
+        if (m_done < m_flows)
+        {
+            Sample(end);
+        }
+    }
+
+    /// @return the memory samples as a JSON array
+    std::string GetRssSamplesJson() const
+    {
+        std::ostringstream out;
+        out << "[";
+        for (std::size_t i = 0; i < m_samples.size(); ++i)
+        {
+            out << (i ? ", " : "") << m_samples[i];
+        }
+        out << "]";
+        return out.str();
+    }
+
+  private:
+    /// A host's application completed a flow.
+    void FlowCompleted(const PfabricFlowApplication::CompletedFlow&)
+    {
+        if (++m_done % m_rssEvery == 0 || m_done == m_flows)
+        {
+            Sample(Simulator::Now());
+        }
+    }
+
+    /**
+     * @brief Append the peak resident memory so far.
+     * @param now the simulated time
+     */
+    void Sample(Time now)
+    {
+        std::ostringstream sample;
+        sample << "[" << PfabricJsonObject::FormatNumber(now.GetSeconds()) << ", " << m_done << ", "
+               << PeakRssBytes() << ", "
+               << PfabricJsonObject::FormatNumber(WallSeconds() - m_wallStart) << "]";
+        m_samples.push_back(sample.str());
+    }
+
+    /// Print progress now and then.
+    void Progress()
+    {
+        double now = WallSeconds();
+        if (!m_quiet && now - m_lastProgressWall >= PROGRESS_EVERY_WALL_S)
+        {
+            m_lastProgressWall = now;
+            double elapsed = now - m_wallStart;
+            uint64_t done = m_experiment.GetBytesReceived();
+            uint64_t total = m_experiment.GetTotalBytes();
+            std::cerr << m_program << ": simulated " << std::fixed << std::setprecision(4)
+                      << Simulator::Now().GetSeconds() << " s, flows done " << m_done << "/"
+                      << m_flows << ", bytes done " << std::setprecision(1)
+                      << 100.0 * done / std::max<uint64_t>(total, 1) << "%, wall "
+                      << std::setprecision(0) << elapsed << " s";
+            double left = PfabricExperiment::EstimateSecondsLeft(elapsed, done, total);
+            if (left >= 0)
+            {
+                std::cerr << ", ETA ~" << left << " s";
+            }
+            std::cerr << std::defaultfloat << std::endl;
+        }
+        Simulator::Schedule(MicroSeconds(PROGRESS_CHECK_US), &ExperimentMonitor::Progress, this);
+    }
+
+    /// A progress line at most this often (wall clock), looked for this often (simulated).
+    static constexpr double PROGRESS_EVERY_WALL_S = 5;
+    static constexpr int64_t PROGRESS_CHECK_US = 1000;
+    /// Memory: sampled each time another 1/RSS_SAMPLES of the flows has completed.
+    static constexpr uint32_t RSS_SAMPLES = 100;
+
+    const PfabricExperiment& m_experiment; //!< the experiment
+    std::string m_program;                 //!< the program's name
+    bool m_quiet;                          //!< no progress lines
+    uint32_t m_flows;                      //!< flows of the run
+    uint32_t m_rssEvery;                   //!< flows completed between memory samples
+    uint32_t m_done;                       //!< flows completed
+    double m_wallStart;                    //!< wall clock at Start
+    double m_lastProgressWall;             //!< wall clock of the last progress line
+    std::vector<std::string> m_samples;    //!< memory samples, as JSON arrays
+};
+
+/**
+ * @brief The whole program of pfabric-websearch and pfabric-datamining.
+ *
+ * Unless the command line (--SchedulerType) or NS_GLOBAL_VALUE names another event scheduler,
+ * the program runs on ns3::PriorityQueueScheduler instead of ns-3's default MapScheduler: the
+ * same events in the same order (ties go by insertion on every ns-3 scheduler), in less time (a
+ * binary heap of pending events costs less per insertion than MapScheduler's tree when a long
+ * run keeps tens of thousands of flow starts pending; measured in the doc's benchmarks).
+ *
+ * @param argc argument count
+ * @param argv arguments
+ * @param workload websearch or datamining
+ * @return the exit status
+ */
+inline int
+RunExperimentProgram(int argc, char* argv[], const std::string& workload)
+{
+    const std::string program = "pfabric-" + workload;
+    PfabricExperiment experiment(workload);
+    bool quiet = false;
+    CommandLine cmd(program + ".cc");
+    experiment.AddCommandLineOptions(cmd);
+    cmd.AddValue("quiet", "no progress on stderr", quiet);
+    TypeIdValue scheduler;
+    GlobalValue::GetValueByName("SchedulerType", scheduler);
+    if (scheduler.Get() == MapScheduler::GetTypeId())
+    {
+        GlobalValue::Bind("SchedulerType", TypeIdValue(PriorityQueueScheduler::GetTypeId()));
+    }
+    cmd.Parse(argc, argv);
+    GlobalValue::GetValueByName("SchedulerType", scheduler);
+    std::string commandLine;
+    for (int i = 0; i < argc; ++i)
+    {
+        commandLine += (i ? " " : "") + std::string(argv[i]);
+    }
+    const PfabricExperiment::Parameters& p = experiment.GetParameters();
+    std::string error;
+    if (!experiment.Prepare(&error))
+    {
+        std::cerr << program << ": error: " << error << std::endl;
+        return 1;
+    }
+    if (p.flowsOnly)
+    {
+        std::cout << "flows: " << p.dumpFlows << " (" << experiment.GetFlows().size() << ")"
+                  << std::endl;
+        return 0;
+    }
+    PfabricJsonObject meta;
+    meta.AddString("program", program).AddString("command_line", commandLine);
+    const std::string out = experiment.GetOutputDirectory();
+    if (p.idealOnly)
+    {
+        double wallStart = WallSeconds();
+        experiment.AddProvenance(meta);
+        meta.AddNumber("wall_time_s", WallSeconds() - wallStart)
+            .AddString("scheduler", scheduler.Get().GetName())
+            .AddInteger("peak_rss_bytes", PeakRssBytes())
+            .AddRaw("rss_samples", "[]");
+        if (!experiment.WriteIdealFcts(meta, &error))
+        {
+            std::cerr << program << ": error: " << error << std::endl;
+            return 1;
+        }
+        std::cout << "files: " << out << "/ideal_fct.csv, " << out << "/meta.json" << std::endl;
+        return 0;
+    }
+    if (!quiet)
+    {
+        std::cerr << program << ": " << experiment.GetFlows().size() << " flows, " << p.scheme
+                  << " on " << experiment.GetFabric().GetNHosts() << " hosts (" << p.preset
+                  << "), output in " << out << std::endl;
+    }
+    double wallStart = WallSeconds();
+    experiment.Install();
+    ExperimentMonitor monitor(experiment, program, quiet);
+    monitor.Start();
+    experiment.Run();
+    monitor.Finish(experiment.GetEndTime());
+    experiment.AddProvenance(meta);
+    meta.AddNumber("wall_time_s", WallSeconds() - wallStart)
+        .AddString("scheduler", scheduler.Get().GetName())
+        .AddInteger("peak_rss_bytes", PeakRssBytes())
+        .AddRaw("rss_samples", monitor.GetRssSamplesJson());
+    if (!experiment.WriteResults(meta, &error))
+    {
+        std::cerr << program << ": error: " << error << std::endl;
+        return 1;
+    }
+    std::cout << experiment.Summarize();
+    std::cout << "files: " << out << "/fct.csv, " << out << "/meta.json" << std::endl;
+    return 0;
+}
+
+} // namespace pfabric
+} // namespace ns3
+
+#endif /* PFABRIC_EXPERIMENT_PROGRAM_H */

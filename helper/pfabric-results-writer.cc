@@ -1,0 +1,222 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-results-writer.h"
+
+#include "pfabric-atomic-file.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+namespace ns3
+{
+
+PfabricJsonObject&
+PfabricJsonObject::AddString(const std::string& key, const std::string& value)
+{
+    return AddRaw(key, Quote(value));
+}
+
+PfabricJsonObject&
+PfabricJsonObject::AddNumber(const std::string& key, double value)
+{
+    return AddRaw(key, FormatNumber(value));
+}
+
+PfabricJsonObject&
+PfabricJsonObject::AddInteger(const std::string& key, uint64_t value)
+{
+    return AddRaw(key, std::to_string(value));
+}
+
+PfabricJsonObject&
+PfabricJsonObject::AddBool(const std::string& key, bool value)
+{
+    return AddRaw(key, value ? "true" : "false");
+}
+
+PfabricJsonObject&
+PfabricJsonObject::AddObject(const std::string& key, const PfabricJsonObject& value)
+{
+    m_members.push_back({key, "", std::make_shared<PfabricJsonObject>(value)});
+    return *this;
+}
+
+PfabricJsonObject&
+PfabricJsonObject::AddRaw(const std::string& key, const std::string& json)
+{
+    m_members.push_back({key, json, nullptr});
+    return *this;
+}
+
+std::string
+PfabricJsonObject::Format(int indent) const
+{
+    const std::string pad(indent, ' ');
+    std::ostringstream out;
+    out << "{\n";
+    for (std::size_t i = 0; i < m_members.size(); ++i)
+    {
+        const Member& member = m_members[i];
+        out << pad << Quote(member.key) << ": "
+            << (member.object ? member.object->Format(indent + 2) : member.json)
+            << (i + 1 < m_members.size() ? ",\n" : "\n");
+    }
+    out << std::string(indent > 2 ? indent - 2 : 0, ' ') << "}";
+    return out.str();
+}
+
+std::string
+PfabricJsonObject::Quote(const std::string& text)
+{
+    std::ostringstream out;
+    out << '"';
+    for (char c : text)
+    {
+        switch (c)
+        {
+        case '"':
+            out << "\\\"";
+            break;
+        case '\\':
+            out << "\\\\";
+            break;
+        case '\n':
+            out << "\\n";
+            break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20)
+            {
+                out << "\\u" << std::hex << std::setw(4) << std::setfill('0') << int(c) << std::dec;
+            }
+            else
+            {
+                out << c;
+            }
+        }
+    }
+    out << '"';
+    return out.str();
+}
+
+std::string
+PfabricJsonObject::FormatNumber(double value)
+{
+    std::ostringstream out;
+    out << std::setprecision(15) << value;
+    return out.str();
+}
+
+namespace
+{
+
+/**
+ * @brief The columns every per-flow file starts with: flow_id,src,dst,size_bytes,start_s.
+ * @param out the stream (fixed, nanosecond precision)
+ * @param flow the flow
+ */
+void
+WriteFlowColumns(std::ostream& out, const PfabricFlow& flow)
+{
+    out << flow.id << "," << flow.src << "," << flow.dst << "," << flow.bytes << ","
+        << flow.start.GetSeconds();
+}
+
+} // namespace
+
+PfabricResultsWriter::PfabricResultsWriter()
+    : m_created(false)
+{
+}
+
+std::string
+PfabricResultsWriter::Open(const std::string& directory, const std::string& option)
+{
+    m_directory = directory;
+    std::error_code code;
+    if (!std::filesystem::is_directory(m_directory, code))
+    {
+        std::filesystem::create_directories(m_directory, code);
+        if (code)
+        {
+            return option + "=" + m_directory + ": cannot create the directory (" + code.message() +
+                   ")";
+        }
+        m_created = true;
+    }
+    std::string probe = m_directory + "/.write-test";
+    bool writable = static_cast<bool>(std::ofstream(probe) << "");
+    std::remove(probe.c_str());
+    if (!writable)
+    {
+        Abandon();
+        return option + "=" + m_directory + ": the directory cannot be written";
+    }
+    return "";
+}
+
+void
+PfabricResultsWriter::Abandon()
+{
+    if (m_created)
+    {
+        std::error_code code;
+        std::filesystem::remove(m_directory, code);
+        m_created = false;
+    }
+}
+
+const std::string&
+PfabricResultsWriter::GetDirectory() const
+{
+    return m_directory;
+}
+
+bool
+PfabricResultsWriter::WriteFcts(const std::vector<FlowResult>& results, std::string* error) const
+{
+    std::ostringstream out;
+    out << "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed\n";
+    out << std::fixed << std::setprecision(9);
+    for (const FlowResult& r : results)
+    {
+        WriteFlowColumns(out, r.flow);
+        out << ",";
+        if (!r.fct.IsNegative())
+        {
+            out << r.fct.GetSeconds();
+        }
+        out << "," << r.idealFct.GetSeconds() << "," << r.timeouts << ","
+            << (r.fct.IsNegative() ? 0 : 1) << "\n";
+    }
+    return pfabric::WriteFileAtomically(m_directory + "/fct.csv", out.str(), error);
+}
+
+bool
+PfabricResultsWriter::WriteIdealFcts(const std::vector<FlowResult>& results,
+                                     std::string* error) const
+{
+    std::ostringstream out;
+    out << "flow_id,src,dst,size_bytes,start_s,ideal_fct_s\n";
+    out << std::fixed << std::setprecision(9);
+    for (const FlowResult& r : results)
+    {
+        WriteFlowColumns(out, r.flow);
+        out << "," << r.idealFct.GetSeconds() << "\n";
+    }
+    return pfabric::WriteFileAtomically(m_directory + "/ideal_fct.csv", out.str(), error);
+}
+
+bool
+PfabricResultsWriter::WriteMeta(const PfabricJsonObject& meta, std::string* error) const
+{
+    return pfabric::WriteFileAtomically(m_directory + "/meta.json", meta.Format() + "\n", error);
+}
+
+} // namespace ns3

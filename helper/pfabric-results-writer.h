@@ -1,0 +1,174 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFABRIC_RESULTS_WRITER_H
+#define PFABRIC_RESULTS_WRITER_H
+
+#include "ns3/nstime.h"
+#include "ns3/pfabric-flow-list.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup pfabric
+ * @brief A JSON object whose members keep the order they were added in: the provenance of a
+ * run (meta.json), filled by the parts that know each fact.
+ */
+class PfabricJsonObject
+{
+  public:
+    /**
+     * @brief Add a string member.
+     * @param key the name
+     * @param value the text (escaped as JSON needs)
+     * @return this
+     */
+    PfabricJsonObject& AddString(const std::string& key, const std::string& value);
+    /**
+     * @brief Add a number, as the shortest text that reads back the same.
+     * @param key the name
+     * @param value the number
+     * @return this
+     */
+    PfabricJsonObject& AddNumber(const std::string& key, double value);
+    /**
+     * @brief Add an integer.
+     * @param key the name
+     * @param value the integer
+     * @return this
+     */
+    PfabricJsonObject& AddInteger(const std::string& key, uint64_t value);
+    /**
+     * @brief Add true or false.
+     * @param key the name
+     * @param value the truth value
+     * @return this
+     */
+    PfabricJsonObject& AddBool(const std::string& key, bool value);
+    /**
+     * @brief Add a nested object.
+     * @param key the name
+     * @param value the object
+     * @return this
+     */
+    PfabricJsonObject& AddObject(const std::string& key, const PfabricJsonObject& value);
+    /**
+     * @brief Add a member whose value is already JSON text (e.g. an array).
+     * @param key the name
+     * @param json the value's JSON text
+     * @return this
+     */
+    PfabricJsonObject& AddRaw(const std::string& key, const std::string& json);
+
+    /**
+     * @brief The object as JSON text, one member per line.
+     * @param indent spaces before each member of this object
+     * @return the text, from "{" to "}" (no final newline)
+     */
+    std::string Format(int indent = 2) const;
+
+    /**
+     * @param text any text
+     * @return the text as a JSON string, quotes included
+     */
+    static std::string Quote(const std::string& text);
+    /**
+     * @param value a number
+     * @return the shortest text that reads back the same (15 significant digits)
+     */
+    static std::string FormatNumber(double value);
+
+  private:
+    /// A member: its JSON text, or a nested object (formatted with the enclosing indent).
+    struct Member
+    {
+        std::string key;                           //!< the name
+        std::string json;                          //!< the value's text, unless nested
+        std::shared_ptr<PfabricJsonObject> object; //!< the nested object, if any
+    };
+
+    std::vector<Member> m_members; //!< in the order added
+};
+
+/**
+ * @ingroup pfabric
+ * @brief A run directory and the files of a run in it: fct.csv, ideal_fct.csv, meta.json.
+ *
+ * Every file is written to a temporary name and renamed, so that a run directory never holds a
+ * half-written file; a failure is reported in one line naming the file.
+ *
+ * fct.csv: flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed (fct_s
+ * empty and completed 0 for an unfinished flow); ideal_fct.csv:
+ * flow_id,src,dst,size_bytes,start_s,ideal_fct_s. Times in seconds to the nanosecond.
+ */
+class PfabricResultsWriter
+{
+  public:
+    /// One flow's outcome.
+    struct FlowResult
+    {
+        PfabricFlow flow;  //!< the flow
+        Time fct;          //!< completion time; negative: unfinished
+        Time idealFct;     //!< the fabric's idle-path FCT
+        uint64_t timeouts; //!< retransmission timeouts of its connection during the flow
+    };
+
+    PfabricResultsWriter();
+
+    /**
+     * @brief Use this run directory: create it if missing and check that it can be written.
+     * @param directory the run directory
+     * @param option the command-line option that named it, for the error message
+     * @return an empty string, or what is wrong (one line); a directory created here is removed
+     *         again on failure
+     */
+    std::string Open(const std::string& directory, const std::string& option = "--out");
+
+    /// Remove the run directory if Open created it (after a failure, before anything was written).
+    void Abandon();
+
+    /// @return the run directory
+    const std::string& GetDirectory() const;
+
+    /**
+     * @brief Write fct.csv.
+     * @param results every flow's outcome, in flow-id order
+     * @param[out] error on failure, one line
+     * @return true on success
+     */
+    bool WriteFcts(const std::vector<FlowResult>& results, std::string* error) const;
+
+    /**
+     * @brief Write ideal_fct.csv.
+     * @param results every flow (fct and timeouts are not written)
+     * @param[out] error on failure, one line
+     * @return true on success
+     */
+    bool WriteIdealFcts(const std::vector<FlowResult>& results, std::string* error) const;
+
+    /**
+     * @brief Write meta.json.
+     * @param meta the run's provenance
+     * @param[out] error on failure, one line
+     * @return true on success
+     */
+    bool WriteMeta(const PfabricJsonObject& meta, std::string* error) const;
+
+  private:
+    std::string m_directory; //!< the run directory
+    bool m_created;          //!< Open created it
+};
+
+} // namespace ns3
+
+#endif /* PFABRIC_RESULTS_WRITER_H */

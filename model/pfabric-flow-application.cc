@@ -1,0 +1,308 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-flow-application.h"
+
+#include "pfabric-tcp-socket-factory.h"
+#include "pfabric-tcp-socket.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfabricFlowApplication");
+
+NS_OBJECT_ENSURE_REGISTERED(PfabricFlowApplication);
+
+/// A flow in progress.
+struct PfabricFlowApplication::FlowState
+{
+    Flow flow;                        //!< the flow
+    Connection* connection = nullptr; //!< its connection, from Connect on
+    bool started = false;             //!< handed to the socket
+    SequenceNumber32 firstSeq;        //!< sequence number of its first byte
+    uint64_t timeoutsAtStart = 0;     //!< the connection's timeouts before the flow
+};
+
+/// A connection to one destination, carrying one flow at a time.
+struct PfabricFlowApplication::Connection
+{
+    Ptr<PfabricTcpSocket> socket;            //!< the sender
+    Ipv4Address destination;                 //!< the receiving host
+    bool connected = false;                  //!< the handshake completed
+    FlowState* flow = nullptr;               //!< the flow it carries or is reserved for
+    SequenceNumber32 nextSeq{1};             //!< where the next flow's first byte goes
+    PfabricFlowApplication* owner = nullptr; //!< the application
+};
+
+TypeId
+PfabricFlowApplication::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PfabricFlowApplication")
+            .SetParent<Application>()
+            .SetGroupName("Pfabric")
+            .AddConstructor<PfabricFlowApplication>()
+            .AddAttribute("Port",
+                          "The port every host's application listens on and flows are sent to.",
+                          UintegerValue(5000),
+                          MakeUintegerAccessor(&PfabricFlowApplication::m_port),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("ReuseConnections",
+                          "Give a flow an idle connection to its destination (its earlier flow "
+                          "completed) when there is one; false: a new connection for every flow.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&PfabricFlowApplication::m_reuseConnections),
+                          MakeBooleanChecker())
+            .AddAttribute("ConnectLead",
+                          "A flow's connection is opened (or an idle one reserved) this long "
+                          "before the flow starts, so that no handshake is inside its "
+                          "completion time.",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&PfabricFlowApplication::m_connectLead),
+                          MakeTimeChecker(Seconds(0)))
+            .AddTraceSource("FlowCompleted",
+                            "A flow's last byte was acknowledged: the flow, its completion "
+                            "time and the timeouts of its connection during it.",
+                            MakeTraceSourceAccessor(&PfabricFlowApplication::m_flowCompletedTrace),
+                            "ns3::PfabricFlowApplication::FlowCompletedCallback");
+    return tid;
+}
+
+PfabricFlowApplication::PfabricFlowApplication()
+    : m_port(5000),
+      m_reuseConnections(true),
+      m_connectLead(MilliSeconds(1)),
+      m_bytesReceived(0),
+      m_completed(0),
+      m_startedBeforeConnected(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+PfabricFlowApplication::~PfabricFlowApplication()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+PfabricFlowApplication::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_listener = nullptr;
+    m_idle.clear();
+    m_connections.clear();
+    m_flows.clear();
+    Application::DoDispose();
+}
+
+void
+PfabricFlowApplication::StartApplication()
+{
+    NS_LOG_FUNCTION(this);
+    auto factory = GetNode()->GetObject<PfabricTcpSocketFactory>();
+    NS_ABORT_MSG_UNLESS(factory,
+                        "PfabricFlowApplication: node " << GetNode()->GetId()
+                                                        << " has no PfabricTcpSocketFactory "
+                                                           "(install a scheme first)");
+    m_listener = factory->CreateSocket();
+    m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port));
+    m_listener->Listen();
+    m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                  MakeCallback(&PfabricFlowApplication::Accepted, this));
+}
+
+void
+PfabricFlowApplication::StopApplication()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_listener)
+    {
+        m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                      MakeNullCallback<void, Ptr<Socket>, const Address&>());
+    }
+}
+
+void
+PfabricFlowApplication::Accepted(Ptr<Socket> socket, const Address&)
+{
+    socket->SetRecvCallback(MakeCallback(&PfabricFlowApplication::Drain, this));
+}
+
+void
+PfabricFlowApplication::Drain(Ptr<Socket> socket)
+{
+    while (Ptr<Packet> packet = socket->Recv())
+    {
+        m_bytesReceived += packet->GetSize();
+    }
+}
+
+void
+PfabricFlowApplication::AddFlow(uint32_t id,
+                                Ipv4Address destination,
+                                uint64_t bytes,
+                                Time start,
+                                Time deadline)
+{
+    NS_LOG_FUNCTION(this << id << destination << bytes << start << deadline);
+    const Time now = Simulator::Now();
+    NS_ABORT_MSG_IF(start < now,
+                    "PfabricFlowApplication::AddFlow: flow " << id << " starts at " << start
+                                                             << ", in the past");
+    NS_ABORT_MSG_IF(bytes == 0, "PfabricFlowApplication::AddFlow: flow " << id << " is empty");
+    m_flows.push_back(std::make_unique<FlowState>());
+    FlowState* state = m_flows.back().get();
+    state->flow = Flow{id, destination, bytes, start, deadline};
+    Time connectAt = start - now > m_connectLead ? start - m_connectLead : now;
+    Simulator::Schedule(connectAt - now, &PfabricFlowApplication::Connect, this, state);
+    Simulator::Schedule(start - now, &PfabricFlowApplication::Start, this, state);
+}
+
+void
+PfabricFlowApplication::Connect(FlowState* state)
+{
+    Connection* connection = nullptr;
+    if (m_reuseConnections)
+    {
+        auto idle = m_idle.find(state->flow.destination.Get());
+        if (idle != m_idle.end() && !idle->second.empty())
+        {
+            // Reserved from now on: a later flow to the destination cannot take it too.
+            connection = idle->second.back();
+            idle->second.pop_back();
+        }
+    }
+    if (!connection)
+    {
+        connection = OpenConnection(state->flow.destination);
+    }
+    connection->flow = state;
+    state->connection = connection;
+}
+
+PfabricFlowApplication::Connection*
+PfabricFlowApplication::OpenConnection(Ipv4Address destination)
+{
+    m_connections.push_back(std::make_unique<Connection>());
+    Connection* connection = m_connections.back().get();
+    connection->destination = destination;
+    connection->owner = this;
+    connection->socket = GetNode()->GetObject<PfabricTcpSocketFactory>()->CreateTcpSocket();
+    connection->socket->SetConnectCallback(
+        MakeBoundCallback(&PfabricFlowApplication::Connected, connection),
+        MakeNullCallback<void, Ptr<Socket>>());
+    connection->socket->TraceConnectWithoutContext(
+        "HighestRxAck",
+        MakeBoundCallback(&PfabricFlowApplication::AckTrace, connection));
+    connection->socket->Bind();
+    connection->socket->Connect(InetSocketAddress(destination, m_port));
+    return connection;
+}
+
+void
+PfabricFlowApplication::Connected(Connection* connection, Ptr<Socket>)
+{
+    connection->connected = true;
+}
+
+void
+PfabricFlowApplication::AckTrace(Connection* connection,
+                                 SequenceNumber32,
+                                 SequenceNumber32 newValue)
+{
+    connection->owner->AckAdvanced(connection, newValue);
+}
+
+void
+PfabricFlowApplication::Start(FlowState* state)
+{
+    Connection* connection = state->connection;
+    if (!connection->connected)
+    {
+        ++m_startedBeforeConnected;
+    }
+    // ns-3's initial sequence number is 0 and the SYN takes it: a new connection's first byte
+    // is 1; a reused one continues where its previous flow ended.
+    state->firstSeq = connection->nextSeq;
+    connection->nextSeq =
+        SequenceNumber32(connection->nextSeq.GetValue() + static_cast<uint32_t>(state->flow.bytes));
+    state->timeoutsAtStart = connection->socket->GetTimeouts();
+    // On a reused connection the previous flow grew (or cut) the window: StartFlow starts this
+    // one from the initial window, as on a new connection, so that reuse does not change how a
+    // flow starts.
+    connection->socket->StartFlow(state->flow.deadline);
+    state->started = true;
+    connection->socket->Send(Create<Packet>(state->flow.bytes));
+}
+
+void
+PfabricFlowApplication::AckAdvanced(Connection* connection, SequenceNumber32 newValue)
+{
+    FlowState* state = connection->flow;
+    if (!state || !state->started)
+    {
+        return; // idle, or the handshake's ACK before the flow is handed over
+    }
+    // Bytes of this flow acknowledged, modulo 2^32: the sequence numbers of a reused
+    // connection wrap after 4 GiB. The highest ACK only moves past a flow's first byte once
+    // that flow is handed over, its predecessor having been acknowledged in full.
+    uint32_t acked = newValue.GetValue() - state->firstSeq.GetValue();
+    if (acked < state->flow.bytes)
+    {
+        return;
+    }
+    connection->flow = nullptr;
+    if (m_reuseConnections)
+    {
+        m_idle[connection->destination.Get()].push_back(connection);
+    }
+    ++m_completed;
+    m_flowCompletedTrace(CompletedFlow{state->flow,
+                                       Simulator::Now() - state->flow.start,
+                                       connection->socket->GetTimeouts() - state->timeoutsAtStart});
+}
+
+uint64_t
+PfabricFlowApplication::GetBytesReceived() const
+{
+    return m_bytesReceived;
+}
+
+uint32_t
+PfabricFlowApplication::GetFlowsAdded() const
+{
+    return m_flows.size();
+}
+
+uint32_t
+PfabricFlowApplication::GetFlowsCompleted() const
+{
+    return m_completed;
+}
+
+uint32_t
+PfabricFlowApplication::GetConnectionsOpened() const
+{
+    return m_connections.size();
+}
+
+uint32_t
+PfabricFlowApplication::GetFlowsStartedBeforeConnected() const
+{
+    return m_startedBeforeConnected;
+}
+
+} // namespace ns3

@@ -1,0 +1,192 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFABRIC_FLOW_APPLICATION_H
+#define PFABRIC_FLOW_APPLICATION_H
+
+#include "ns3/application.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/sequence-number.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class PfabricTcpSocket;
+class Socket;
+class Address;
+
+/**
+ * @ingroup pfabric
+ *
+ * @brief A host's flows: sends the flows handed to it (AddFlow) over connections of its own, one
+ * flow at a time per connection, receives every flow sent to it, and reports each flow's
+ * completion through the FlowCompleted trace.
+ *
+ * Install one on every host of a fabric whose nodes have a PfabricTcpSocketFactory (a scheme,
+ * PfabricSchemeHelper). A flow gets its connection ConnectLead before it starts, so no
+ * handshake is inside its completion time: with ReuseConnections an idle connection to the same
+ * destination (one whose flow has completed, all its bytes acknowledged) if there is one, else a
+ * new one (persistent connections, as in the original simulations). Concurrent flows to the same
+ * destination never share a connection, so a connection's priorities are exactly its flow's.
+ * A reused connection starts its flow as a new one would (PfabricTcpSocket::StartFlow) and
+ * continues its sequence numbers. Connections stay open to the end of the simulation: closing
+ * one lets a late, reordered ACK with SACK blocks reach ns-3's TcpTxBuffer::Update in FIN_WAIT,
+ * which crashes (ns-3.44); without reuse, finished connections are held to the end.
+ *
+ * A flow's completion time runs from its start, when the whole flow is handed to the socket, to
+ * the moment the sender sees its last byte acknowledged.
+ *
+ * Every host also listens on Port and reads whatever arrives (GetBytesReceived), from the
+ * application's start.
+ */
+class PfabricFlowApplication : public Application
+{
+  public:
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    PfabricFlowApplication();
+    ~PfabricFlowApplication() override;
+
+    /// A flow as handed to AddFlow.
+    struct Flow
+    {
+        uint32_t id;             //!< the caller's flow id
+        Ipv4Address destination; //!< the receiving host
+        uint64_t bytes;          //!< payload bytes
+        Time start;              //!< when the whole flow is handed to the transport
+        Time deadline;           //!< simulation time; Time::Max(): none
+    };
+
+    /// A completed flow, as FlowCompleted reports it.
+    struct CompletedFlow
+    {
+        Flow flow;         //!< the flow
+        Time fct;          //!< its completion time
+        uint64_t timeouts; //!< retransmission timeouts of its connection during the flow
+    };
+
+    /**
+     * TracedCallback signature of FlowCompleted.
+     * @param flow the completed flow
+     */
+    typedef void (*FlowCompletedCallback)(const CompletedFlow& flow);
+
+    /**
+     * @brief Send a flow: connect ConnectLead before start (at once if that is past), hand it
+     * to the connection at start. Flows may be added before or during the simulation; a flow's
+     * start must not be in the past.
+     * @param id the caller's flow id, reported back
+     * @param destination the receiving host (its PfabricFlowApplication listens on Port)
+     * @param bytes payload bytes, at least 1
+     * @param start simulation time
+     * @param deadline simulation time (the socket's priority policy may rank by it);
+     *        Time::Max(): none
+     */
+    void AddFlow(uint32_t id,
+                 Ipv4Address destination,
+                 uint64_t bytes,
+                 Time start,
+                 Time deadline = Time::Max());
+
+    /// @return the bytes received by this host's listener so far
+    uint64_t GetBytesReceived() const;
+    /// @return the flows added (AddFlow)
+    uint32_t GetFlowsAdded() const;
+    /// @return the flows completed
+    uint32_t GetFlowsCompleted() const;
+    /// @return the connections opened so far
+    uint32_t GetConnectionsOpened() const;
+    /// @return the flows handed to a connection whose handshake had not yet completed
+    uint32_t GetFlowsStartedBeforeConnected() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A flow in progress.
+    struct FlowState;
+    /// A connection to one destination, carrying one flow at a time.
+    struct Connection;
+
+    void StartApplication() override;
+    void StopApplication() override;
+
+    /**
+     * @brief Give a flow its connection: an idle one to its destination or a new one.
+     * @param state the flow
+     */
+    void Connect(FlowState* state);
+    /**
+     * @brief Open a new connection.
+     * @param destination the receiving host
+     * @return the connection
+     */
+    Connection* OpenConnection(Ipv4Address destination);
+    /**
+     * @brief Hand a flow to its connection's socket.
+     * @param state the flow
+     */
+    void Start(FlowState* state);
+    /**
+     * @brief A connection's highest acknowledgement moved: its flow may be complete.
+     * @param connection the connection
+     * @param newValue new highest ACK
+     */
+    void AckAdvanced(Connection* connection, SequenceNumber32 newValue);
+
+    /**
+     * @brief Socket callback: a connection is open.
+     * @param connection the connection
+     */
+    static void Connected(Connection* connection, Ptr<Socket>);
+    /**
+     * @brief Socket trace "HighestRxAck" of a connection's sender.
+     * @param connection the connection
+     * @param oldValue previous highest ACK
+     * @param newValue new highest ACK
+     */
+    static void AckTrace(Connection* connection,
+                         SequenceNumber32 oldValue,
+                         SequenceNumber32 newValue);
+    /**
+     * @brief The listener accepted a connection: read everything it receives.
+     * @param socket the accepted socket
+     */
+    void Accepted(Ptr<Socket> socket, const Address&);
+    /**
+     * @brief Read what an accepted socket received.
+     * @param socket the socket
+     */
+    void Drain(Ptr<Socket> socket);
+
+    uint16_t m_port;                   //!< where hosts listen
+    bool m_reuseConnections;           //!< hand idle connections to later flows
+    Time m_connectLead;                //!< connections open this long before their flow
+    Ptr<Socket> m_listener;            //!< the listening socket
+    uint64_t m_bytesReceived;          //!< bytes read from accepted sockets
+    uint32_t m_completed;              //!< flows completed
+    uint32_t m_startedBeforeConnected; //!< flows handed over before their handshake completed
+    std::vector<std::unique_ptr<FlowState>> m_flows;               //!< every flow added
+    std::vector<std::unique_ptr<Connection>> m_connections;        //!< every connection opened
+    std::unordered_map<uint32_t, std::vector<Connection*>> m_idle; //!< by destination address
+    TracedCallback<const CompletedFlow&> m_flowCompletedTrace;     //!< FlowCompleted
+};
+
+} // namespace ns3
+
+#endif /* PFABRIC_FLOW_APPLICATION_H */

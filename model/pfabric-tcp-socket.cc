@@ -1,0 +1,246 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-tcp-socket.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-tx-buffer.h"
+
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfabricTcpSocket");
+
+NS_OBJECT_ENSURE_REGISTERED(PfabricTcpSocket);
+
+TypeId
+PfabricTcpSocket::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PfabricTcpSocket").SetParent<TcpSocketBase>().SetGroupName("Pfabric");
+    return tid;
+}
+
+PfabricTcpSocket::PfabricTcpSocket()
+    : TcpSocketBase(),
+      m_priorityOffset(1),
+      m_timeouts(0),
+      m_carriedFlow(false),
+      m_flowBytes(0),
+      m_flowDeadline(Time::Max())
+{
+    NS_LOG_FUNCTION(this);
+}
+
+PfabricTcpSocket::PfabricTcpSocket(const PfabricTcpSocket& sock)
+    : TcpSocketBase(sock),
+      PfabricTcpDemux::Connection(sock),
+      m_priorityPolicy(sock.m_priorityPolicy),
+      m_priorityOffset(sock.m_priorityOffset),
+      m_timeouts(0),
+      m_carriedFlow(false),
+      m_flowBytes(0),
+      m_flowDeadline(Time::Max())
+{
+    NS_LOG_FUNCTION(this);
+}
+
+PfabricTcpSocket::~PfabricTcpSocket()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+PfabricTcpSocket::StartFlow(Time deadline)
+{
+    NS_LOG_FUNCTION(this << deadline);
+    NS_ABORT_MSG_IF(m_txBuffer->Size() > 0,
+                    "PfabricTcpSocket::StartFlow: the previous flow is not fully acknowledged; "
+                    "a connection carries one flow at a time");
+    if (m_carriedFlow)
+    {
+        RestartForFlow();
+    }
+    m_flowBytes = 0;
+    m_flowDeadline = deadline;
+}
+
+void
+PfabricTcpSocket::RestartForFlow()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_tcb->m_congState != TcpSocketState::CA_OPEN)
+    {
+        m_congestionControl->CongestionStateSet(m_tcb, TcpSocketState::CA_OPEN);
+        m_tcb->m_congState = TcpSocketState::CA_OPEN;
+    }
+    m_tcb->m_cWnd = m_tcb->m_initialCWnd * m_tcb->m_segmentSize;
+    m_tcb->m_cWndInfl = m_tcb->m_cWnd;
+    m_tcb->m_ssThresh = m_tcb->m_initialSsThresh;
+    m_dupAckCount = 0;
+    m_recoverActive = false;
+    // Nothing is outstanding, so no timer should run; one left over would fire into the new
+    // flow.
+    if (!m_retxEvent.IsExpired())
+    {
+        m_retxEvent.Cancel();
+    }
+}
+
+void
+PfabricTcpSocket::SetPriorityPolicy(Ptr<PfabricPriorityPolicy> policy, uint64_t offset)
+{
+    NS_ABORT_MSG_IF(offset == 0,
+                    "PfabricTcpSocket: the priority offset must be at least 1, or data could "
+                    "tie with ACKs");
+    NS_ABORT_MSG_IF(policy && !HasDemux(),
+                    "PfabricTcpSocket: a priority policy needs the node's PfabricTcpDemux "
+                    "(SetDemux) to tag segments");
+    m_priorityPolicy = policy;
+    m_priorityOffset = offset;
+}
+
+Ptr<PfabricPriorityPolicy>
+PfabricTcpSocket::GetPriorityPolicy() const
+{
+    return m_priorityPolicy;
+}
+
+uint64_t
+PfabricTcpSocket::GetSegmentPriority(uint32_t payloadBytes) const
+{
+    if (payloadBytes == 0)
+    {
+        return 0;
+    }
+    uint64_t rank = m_priorityPolicy->GetRank(GetFlowProgress());
+    // A flow without a deadline ranks last under EDF: stay there rather than wrap to urgent.
+    return rank > UINT64_MAX - m_priorityOffset ? UINT64_MAX : rank + m_priorityOffset;
+}
+
+PfabricFlowProgress
+PfabricTcpSocket::GetFlowProgress() const
+{
+    // The bytes above the highest sequence sent are the ones never sent.
+    uint64_t unsent = m_txBuffer->SizeFromSequence(m_tcb->m_highTxMark);
+    return PfabricFlowProgress{m_flowBytes,
+                               m_flowBytes > unsent ? m_flowBytes - unsent : 0,
+                               GetRemainingBytes(),
+                               m_flowDeadline,
+                               Simulator::Now()};
+}
+
+uint64_t
+PfabricTcpSocket::GetRemainingBytes() const
+{
+    // The buffer holds every byte handed to the socket and not yet cumulatively acknowledged;
+    // the application hands it the whole flow, so the buffer's tail is the flow's last byte.
+    return m_txBuffer->Size() - m_txBuffer->GetSacked();
+}
+
+uint64_t
+PfabricTcpSocket::GetTimeouts() const
+{
+    return m_timeouts;
+}
+
+void
+PfabricTcpSocket::SetPacingLineRate(DataRate rate, uint32_t overheadBytes)
+{
+    NS_LOG_FUNCTION(this << rate << overheadBytes);
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0,
+                    "PfabricTcpSocket: the pacing line rate must be "
+                    "positive");
+    // Rounding the payload rate up keeps the gap no longer than the NIC's serialisation time.
+    double segment = m_tcb->m_segmentSize;
+    auto payloadRate = static_cast<uint64_t>(
+        std::ceil(static_cast<double>(rate.GetBitRate()) * segment / (segment + overheadBytes)));
+    m_tcb->m_pacing = true;
+    m_tcb->m_paceInitialWindow = true;
+    m_tcb->m_maxPacingRate = DataRate(payloadRate);
+    m_tcb->m_pacingRate = DataRate(payloadRate);
+}
+
+int
+PfabricTcpSocket::Send(Ptr<Packet> p, uint32_t flags)
+{
+    int handed = TcpSocketBase::Send(p, flags);
+    if (handed > 0)
+    {
+        m_flowBytes += static_cast<uint64_t>(handed);
+        m_carriedFlow = true;
+    }
+    return handed;
+}
+
+bool
+PfabricTcpSocket::IsDataOutstanding() const
+{
+    return m_state != CLOSED && m_state != TIME_WAIT && m_state != SYN_SENT &&
+           m_txBuffer->Size() > 0;
+}
+
+void
+PfabricTcpSocket::ReTxTimeout()
+{
+    NS_LOG_FUNCTION(this);
+    if (!IsDataOutstanding())
+    {
+        TcpSocketBase::ReTxTimeout();
+        return;
+    }
+    ++m_timeouts;
+    DataTimeout();
+}
+
+void
+PfabricTcpSocket::DataTimeout()
+{
+    TcpSocketBase::ReTxTimeout();
+}
+
+uint32_t
+PfabricTcpSocket::SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck)
+{
+    // Undo ns-3's cwnd/RTT update of the pacing rate, which would pace a small window below
+    // line rate (SetPacingLineRate).
+    if (m_tcb->m_pacing)
+    {
+        m_tcb->m_pacingRate = m_tcb->m_maxPacingRate;
+    }
+    if (!m_priorityPolicy)
+    {
+        return TcpSocketBase::SendDataPacket(seq, maxSize, withAck);
+    }
+    // A data segment: maxSize is at least one byte, and the buffer holds data at seq.
+    Stamp stamp(*this, GetSegmentPriority(maxSize));
+    return TcpSocketBase::SendDataPacket(seq, maxSize, withAck);
+}
+
+void
+PfabricTcpSocket::SendEmptyPacket(uint8_t flags)
+{
+    if (!m_priorityPolicy)
+    {
+        TcpSocketBase::SendEmptyPacket(flags);
+        return;
+    }
+    Stamp stamp(*this, GetSegmentPriority(0));
+    TcpSocketBase::SendEmptyPacket(flags);
+}
+
+Ipv4EndPoint*
+PfabricTcpSocket::GetDemuxEndPoint() const
+{
+    return m_endPoint;
+}
+
+} // namespace ns3

@@ -1,0 +1,165 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFABRIC_TCP_SOCKET_H
+#define PFABRIC_TCP_SOCKET_H
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/pfabric-priority-policy.h"
+#include "ns3/pfabric-tcp-demux.h"
+#include "ns3/tcp-socket-base.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * @ingroup pfabric
+ *
+ * @brief What the end hosts of every scheme share, on ns-3's TCP: flows on reused connections,
+ * timeouts counted, host pacing, the demux, and the priority each segment carries.
+ *
+ * A connection carries one flow at a time. StartFlow begins one: the bytes handed to Send from
+ * then on are the flow; on a reused connection it also restarts the window as on a new
+ * connection (RestartForFlow), so that reuse does not change how a flow starts.
+ *
+ * Priorities: with a PfabricPriorityPolicy set (SetPriorityPolicy), every segment the socket
+ * sends is tagged with a PfabricPriorityTag on its way from TCP to IP (PfabricTcpDemux is the
+ * node's TCP's down target and stamps the number the sending socket gives it): a data segment
+ * carries the policy's rank of the flow + PriorityOffset, a segment without payload (pure ACK,
+ * SYN, FIN) carries 0, the most urgent. Without a policy segments are not tagged.
+ *
+ * Subclasses: PfabricMinTcpSocket (MinTCP, LineRate) and PfabricBaselineTcpSocket (TCP, DCTCP).
+ * Create them with PfabricTcpSocketFactory.
+ */
+class PfabricTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connection
+{
+  public:
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    PfabricTcpSocket();
+
+    /**
+     * @brief Copy constructor, used by Fork (an accepted connection keeps the listener's rules).
+     * @param sock the socket to copy
+     */
+    PfabricTcpSocket(const PfabricTcpSocket& sock);
+
+    ~PfabricTcpSocket() override;
+
+    /**
+     * @brief Begin a flow: the bytes handed to Send from now until the next StartFlow.
+     *
+     * On a connection that carried a flow before (Send was handed bytes), the flow starts as
+     * on a new connection (RestartForFlow); the first flow of a connection may start before
+     * the handshake ends.
+     * Aborts if a byte of the previous flow is still unacknowledged: a connection carries one
+     * flow at a time.
+     *
+     * @param deadline the flow's deadline, a simulation time; Time::Max() for none
+     */
+    void StartFlow(Time deadline = Time::Max());
+
+    /**
+     * @brief Tag segments with priorities.
+     * @param policy ranks the flow of each data segment; nullptr: segments are not tagged
+     * @param offset added to a data segment's rank; at least 1, so that data never ties with
+     *        control segments (priority 0)
+     */
+    void SetPriorityPolicy(Ptr<PfabricPriorityPolicy> policy, uint64_t offset);
+
+    /// @return the priority policy, nullptr when segments are not tagged
+    Ptr<PfabricPriorityPolicy> GetPriorityPolicy() const;
+
+    /**
+     * @brief The priority of a segment this socket sends now (with a priority policy).
+     * @param payloadBytes the segment's payload
+     * @return 0 for a segment without payload, else the policy's rank + offset
+     */
+    uint64_t GetSegmentPriority(uint32_t payloadBytes) const;
+
+    /// @return where the current flow stands (PfabricFlowProgress)
+    PfabricFlowProgress GetFlowProgress() const;
+
+    /**
+     * @brief The flow's remaining bytes: the end of the data handed to the socket, less the
+     * cumulative ACK, less the bytes selectively acknowledged above it.
+     * @return the remaining bytes
+     */
+    uint64_t GetRemainingBytes() const;
+
+    /// @return every retransmission timeout of this connection with data outstanding
+    uint64_t GetTimeouts() const;
+
+    /**
+     * @brief Let the socket's segments leave it no faster than its NIC serialises them.
+     *
+     * ns-3 paces by payload bytes: the rate is scaled so that a segment of SegmentSize bytes is
+     * followed by a gap of exactly its wire time, (payload + overhead) * 8 / rate, rounded down.
+     * The rate stays the NIC's (ns-3's cwnd/RTT update of the pacing rate is undone before
+     * every transmission), so pacing never slows a sender below its NIC: window bursts wait in
+     * the socket, not in the NIC's queue.
+     *
+     * @param rate the NIC's line rate, strictly positive
+     * @param overheadBytes the bytes the network adds to a segment's payload (TCP, IP and link
+     *        headers)
+     */
+    void SetPacingLineRate(DataRate rate, uint32_t overheadBytes);
+
+    using Socket::Send;
+    /**
+     * @brief TcpSocketBase's, counting the bytes handed as the current flow's.
+     * @param p the bytes
+     * @param flags ignored, as by TcpSocketBase
+     * @return the bytes handed, or -1
+     */
+    int Send(Ptr<Packet> p, uint32_t flags) override;
+
+  protected:
+    /**
+     * @brief Give the next flow on this idle, reused connection the state of a new connection:
+     * congestion state Open, the initial window and ssthresh, no duplicate ACKs counted, no
+     * recovery, no retransmission timer running (nothing is outstanding). Subclasses add
+     * theirs and call this.
+     *
+     * ns-3 leaves a congestion state (e.g. DCTCP's CWR, which a flow often ends in) only when an
+     * ACK passes its recovery point, and then sets the window to ssthresh, by then its initial
+     * value (no limit): the state is ended here instead.
+     */
+    virtual void RestartForFlow();
+
+    /**
+     * @brief A retransmission timeout with data outstanding (counted in GetTimeouts): ns-3's
+     * by default.
+     */
+    virtual void DataTimeout();
+
+    /// @return whether the socket has data to send or acknowledged, so a timeout is a loss
+    bool IsDataOutstanding() const;
+
+    void ReTxTimeout() override;
+    uint32_t SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck) override;
+    void SendEmptyPacket(uint8_t flags) override;
+    Ipv4EndPoint* GetDemuxEndPoint() const override;
+
+  private:
+    Ptr<PfabricPriorityPolicy> m_priorityPolicy; //!< ranks data segments; nullptr: no tags
+    uint64_t m_priorityOffset;                   //!< added to a data segment's rank
+    uint64_t m_timeouts;                         //!< timeouts with data outstanding
+    bool m_carriedFlow;                          //!< bytes were handed to Send before
+    uint64_t m_flowBytes;                        //!< bytes handed since the flow started
+    Time m_flowDeadline;                         //!< the flow's deadline; Time::Max(): none
+};
+
+} // namespace ns3
+
+#endif /* PFABRIC_TCP_SOCKET_H */
