@@ -17,7 +17,6 @@
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/loopback-net-device.h"
 #include "ns3/packet.h"
-#include "ns3/pfabric-baseline-tcp-socket.h"
 #include "ns3/pfabric-min-tcp-socket.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-tag.h"
@@ -25,6 +24,7 @@
 #include "ns3/pfabric-single-switch-helper.h"
 #include "ns3/pfabric-tcp-demux.h"
 #include "ns3/pfabric-tcp-socket-factory.h"
+#include "ns3/pfabric-tcp-socket.h"
 #include "ns3/pointer.h"
 #include "ns3/queue-disc.h"
 #include "ns3/queue-size.h"
@@ -1197,14 +1197,9 @@ void
 SendSecondFlow(Flow* flow, uint32_t bytes, bool startFlow, SenderLog* log)
 {
     log->stateAtReuse = log->state;
-    auto minTcp = DynamicCast<PfabricMinTcpSocket>(flow->sender);
-    if (startFlow && minTcp)
+    if (startFlow)
     {
-        minTcp->StartFlow();
-    }
-    else if (startFlow)
-    {
-        DynamicCast<PfabricBaselineTcpSocket>(flow->sender)->StartFlow();
+        DynamicCast<PfabricTcpSocket>(flow->sender)->StartFlow();
     }
     flow->sender->Send(Create<Packet>(bytes));
 }
