@@ -136,7 +136,7 @@ class FlowApplicationReportTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(byId.at(9).flow.deadline, MilliSeconds(7), "deadline as handed");
         NS_TEST_ASSERT_MSG_EQ(byId.at(7).flow.deadline, Time::Max(), "no deadline");
         NS_TEST_ASSERT_MSG_EQ(star.apps[0]->GetConnectionsOpened(),
-                              m_reuse ? 2 : 3,
+                              (m_reuse ? 2 : 3),
                               "connections: one per destination with reuse, else per flow");
         NS_TEST_ASSERT_MSG_EQ(star.apps[0]->GetFlowsCompleted(), 3, "the sender's count");
         NS_TEST_ASSERT_MSG_EQ(star.apps[0]->GetFlowsStartedBeforeConnected(), 0, "1 ms lead");
