@@ -13,7 +13,7 @@ Scenarios (--list prints them with their sizes):
                        (global routing, random ECMP, FifoQueueDisc): cost ratio per packet hop
                        (pfabric-routing-cost --queueDiscs, both in one program run)
   websearch-sigcomm13  144-host leaf-spine, web search, load 0.6, MinTCP+pFabric, then the same
-                       flows (--dump-flows / --flow-file) under TCP-DropTail; with --against DIR
+                       flows (--dumpFlows / --flowFile) under TCP-DropTail; with --against DIR
                        each scheme runs first with DIR's programs (another build, e.g. of the
                        previous main) and then with this build's, on the same flows: the JSON
                        gives this build's processor time as a fraction of the other's, and
@@ -299,11 +299,35 @@ class Context:
         self.say(f"    ... {line}")
 
 
+# The experiment options this driver passes that had dashed names before the programs' options
+# took ns-3's camelCase: an --against build from before then knows only the old ones.
+DASHED_OPTIONS = {"flowFile": "flow-file", "dumpFlows": "dump-flows"}
+
+
+def takes_camel_case_options(program: str) -> bool:
+    """Whether the program names its options in camelCase (--flowFile), from its --PrintHelp."""
+    process = subprocess.run([program, "--PrintHelp"], capture_output=True, text=True)
+    return "--dump-flows" not in process.stdout + process.stderr
+
+
+def dashed(arguments: list[str]) -> list[str]:
+    """The arguments with the options of DASHED_OPTIONS under their old names."""
+    spelled = []
+    for argument in arguments:
+        name, sep, value = argument.removeprefix("--").partition("=")
+        old = DASHED_OPTIONS.get(name) if argument.startswith("--") else None
+        spelled.append(f"--{old}{sep}{value}" if old else argument)
+    return spelled
+
+
 def run_experiment(ctx: Context, name: str, directory: str, arguments: list[str],
                    against: bool = False, **extra: Any) -> dict[str, Any]:
     out = ctx.work / directory
-    process = checked(run_measured([ctx.program("pfabric-websearch", against), *arguments,
-                                    f"--out={out}"], ctx.work, ctx.progress))
+    program = ctx.program("pfabric-websearch", against)
+    if against and not takes_camel_case_options(program):
+        arguments = dashed(arguments)
+    process = checked(run_measured([program, *arguments, f"--out={out}"], ctx.work,
+                                   ctx.progress))
     meta = json.loads((out / "meta.json").read_text())
     record = experiment_metrics(name, meta, process, command=command_words(process), **extra)
     return record | {"_meta": meta}
@@ -362,14 +386,14 @@ def scenario_websearch(ctx: Context) -> dict[str, Any]:
     flow_file = ctx.work / "websearch-sigcomm13-flows.csv"
     # The flow list is written once, by the first run, with the generating options.
     first = ["--scheme=pfabric", f"--load={LOAD}", f"--flows={flows}",
-             f"--dump-flows={flow_file}"]
+             f"--dumpFlows={flow_file}"]
     common = ["--preset=sigcomm13", f"--seed={SEED}", "--run=1"]
     runs = []
     summary: dict[str, Any] = {"flows": flows, "load": LOAD}
     by_scheme = {}
     for scheme in ("pfabric", "tcp"):
         options = first if not flow_file.exists() else [f"--scheme={scheme}",
-                                                        f"--flow-file={flow_file}"]
+                                                        f"--flowFile={flow_file}"]
         if ctx.against is not None:
             # The other build first: alternating on the same flows keeps a drift in the
             # machine's speed from favouring either.
@@ -377,7 +401,7 @@ def scenario_websearch(ctx: Context) -> dict[str, Any]:
                                     [*common, *options], against=True, build="against")
             runs.append(before)
             ctx.say(row("websearch-sigcomm13", before))
-            options = [f"--scheme={scheme}", f"--flow-file={flow_file}"]
+            options = [f"--scheme={scheme}", f"--flowFile={flow_file}"]
         record = run_experiment(ctx, scheme, f"websearch-{scheme}", [*common, *options])
         runs.append(record)
         ctx.say(row("websearch-sigcomm13", record))

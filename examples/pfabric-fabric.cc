@@ -57,15 +57,15 @@ main(int argc, char* argv[])
     std::unique_ptr<PfabricFabricHelper> fabric;
     if (topology == "fattree")
     {
-        fabric = std::make_unique<FatTreeHelper>(k);
+        fabric = std::make_unique<PfabricFatTreeHelper>(k);
     }
     else if (topology == "leafspine")
     {
-        fabric = std::make_unique<LeafSpineHelper>(leaves, hostsPerLeaf, spines);
+        fabric = std::make_unique<PfabricLeafSpineHelper>(leaves, hostsPerLeaf, spines);
     }
     else if (topology == "single")
     {
-        fabric = std::make_unique<SingleSwitchHelper>(hosts);
+        fabric = std::make_unique<PfabricSingleSwitchHelper>(hosts);
     }
     else
     {

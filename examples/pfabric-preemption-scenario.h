@@ -82,7 +82,7 @@ CountReceived(Flow* flow, Ptr<const Packet> packet, const Address& /* from */)
 inline std::pair<Time, Time>
 RunPreemption(const PreemptionParameters& p, bool withLongFlow)
 {
-    SingleSwitchHelper fabric(3); // senders: hosts 0 and 1; receiver: host 2
+    PfabricSingleSwitchHelper fabric(3); // senders: hosts 0 and 1; receiver: host 2
     fabric.SetHostLinkRate(DataRate("10Gbps"));
     fabric.SetLinkDelay(MicroSeconds(1));
     fabric.Build();

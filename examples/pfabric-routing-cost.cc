@@ -7,7 +7,7 @@
 // pfabric-routing-cost: the cost per forwarded packet of this module's fabric against ns-3's
 // global routing, on the same k-ary fat-tree and the same packets.
 //
-// (a) FatTreeHelper: addresses encode pod/rack/host, every switch forwards in O(1) (spray);
+// (a) PfabricFatTreeHelper: addresses encode pod/rack/host, every switch forwards in O(1) (spray);
 //     --switchMode=lean (default: PfabricSwitch, no IP stack at switches) or ip (the switches'
 //     own internet stack, routed by PfabricFabricRouting); --linkType=pfabric (default:
 //     PfabricLinkNetDevice) or p2p (ns-3's point-to-point links, as (b) has).
@@ -65,7 +65,7 @@ struct Send
 /// A fat-tree built the ordinary ns-3 way.
 struct PlainFatTree
 {
-    NodeContainer hosts;                //!< hosts, in FatTreeHelper's order
+    NodeContainer hosts;                //!< hosts, in PfabricFatTreeHelper's order
     std::vector<Ipv4Address> addresses; //!< their addresses
     NetDeviceContainer devices;         //!< every device
 };
@@ -73,7 +73,7 @@ struct PlainFatTree
 /**
  * @param k ports per switch
  * @param queueDiscs whether every device gets a FifoQueueDisc (else none)
- * @return the fat-tree of FatTreeHelper, with /30 links and global routing
+ * @return the fat-tree of PfabricFatTreeHelper, with /30 links and global routing
  */
 PlainFatTree
 BuildPlainFatTree(uint32_t k, bool queueDiscs)
@@ -309,7 +309,7 @@ main(int argc, char* argv[])
     }
 
     // The traffic, and its switch hops, from the pFabric fat-tree's structure.
-    FatTreeHelper shape(k);
+    PfabricFatTreeHelper shape(k);
     shape.Build();
     const uint32_t hosts = shape.GetNHosts();
     std::mt19937 rng(1);
@@ -333,7 +333,7 @@ main(int argc, char* argv[])
     double populateWall = 0;
     for (uint32_t run = 0; run < repeat; ++run)
     {
-        FatTreeHelper fatTree(k);
+        PfabricFatTreeHelper fatTree(k);
         fatTree.SetSwitchMode(switchMode == "ip" ? PfabricFabricHelper::IP
                                                  : PfabricFabricHelper::LEAN);
         fatTree.SetLinkType(linkType == "p2p" ? PfabricFabricHelper::POINT_TO_POINT_LINK

@@ -119,12 +119,12 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
     cmd.AddValue("rto", "MinTCP/LineRate fixed RTO, e.g. 40us (default: the preset's)", m_p.rto);
     cmd.AddValue("cdf", "flow-size CDF: websearch, datamining or a file", m_p.cdf);
     cmd.AddValue("sampling", "flow-size interpolation: packets (ns-2) or bytes", m_p.sampling);
-    cmd.AddValue("flow-file",
+    cmd.AddValue("flowFile",
                  "replay the flows of this CSV (src,dst,size_bytes,start_s)",
                  m_p.flowFile);
-    cmd.AddValue("dump-flows", "write the flows run to this CSV", m_p.dumpFlows);
-    cmd.AddValue("flows-only",
-                 "with --dump-flows: write the flow list and stop, simulating nothing",
+    cmd.AddValue("dumpFlows", "write the flows run to this CSV", m_p.dumpFlows);
+    cmd.AddValue("flowsOnly",
+                 "with --dumpFlows: write the flow list and stop, simulating nothing",
                  m_p.flowsOnly);
     cmd.AddValue("idealOnly",
                  "write every flow's ideal FCT on the idle fabric to the run directory's "
@@ -138,11 +138,11 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
     cmd.AddValue("connectLeadUs",
                  "open each flow's connection this long before it, us",
                  m_p.connectLeadUs);
-    cmd.AddValue("reuse-connections",
+    cmd.AddValue("reuseConnections",
                  "give a flow an idle connection of its host pair (its earlier flow completed) "
                  "when there is one; 0: a new connection for every flow",
                  m_p.reuseConnections);
-    cmd.AddValue("hash-demux",
+    cmd.AddValue("hashDemux",
                  "find the socket of an arriving segment in a hash table of connections "
                  "(PfabricTcpDemux); 0: ns-3's linear search over the host's endpoints (same "
                  "results, slower when hosts hold many connections)",
@@ -260,18 +260,18 @@ PfabricExperiment::Prepare(std::string* error)
     std::string topology = m_p.topology.empty() ? preset.topology : m_p.topology;
     if (topology == "fattree")
     {
-        m_fabric = std::make_unique<FatTreeHelper>(m_p.k ? m_p.k : preset.fatTreeK);
+        m_fabric = std::make_unique<PfabricFatTreeHelper>(m_p.k ? m_p.k : preset.fatTreeK);
     }
     else if (topology == "leafspine")
     {
-        m_fabric = std::make_unique<LeafSpineHelper>(m_p.leaves ? m_p.leaves : preset.leaves,
-                                                     m_p.hostsPerLeaf ? m_p.hostsPerLeaf
-                                                                      : preset.hostsPerLeaf,
-                                                     m_p.spines ? m_p.spines : preset.spines);
+        m_fabric = std::make_unique<PfabricLeafSpineHelper>(
+            m_p.leaves ? m_p.leaves : preset.leaves,
+            m_p.hostsPerLeaf ? m_p.hostsPerLeaf : preset.hostsPerLeaf,
+            m_p.spines ? m_p.spines : preset.spines);
     }
     else
     {
-        m_fabric = std::make_unique<SingleSwitchHelper>(m_p.hosts);
+        m_fabric = std::make_unique<PfabricSingleSwitchHelper>(m_p.hosts);
     }
     *error = m_fabric->GetShapeError();
     if (!error->empty())
@@ -325,14 +325,14 @@ PfabricExperiment::Prepare(std::string* error)
 
     if (m_p.flowsOnly && m_p.idealOnly)
     {
-        *error = "--flows-only and --idealOnly: choose one";
+        *error = "--flowsOnly and --idealOnly: choose one";
         return false;
     }
     if (m_p.flowsOnly)
     {
         if (m_p.dumpFlows.empty())
         {
-            *error = "--flows-only: needs --dump-flows=PATH";
+            *error = "--flowsOnly: needs --dumpFlows=PATH";
             return false;
         }
         return PfabricFlowList::Write(m_p.dumpFlows, m_flows, error);
@@ -537,14 +537,14 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
         .AddString("rto", m_p.rto)
         .AddString("cdf", m_p.cdf.empty() ? m_p.workload : m_p.cdf)
         .AddString("sampling", m_p.sampling)
-        .AddString("flow-file", m_p.flowFile)
-        .AddString("dump-flows", m_p.dumpFlows)
+        .AddString("flowFile", m_p.flowFile)
+        .AddString("dumpFlows", m_p.dumpFlows)
         .AddInteger("seed", m_p.seed)
         .AddInteger("run", m_p.run)
         .AddNumber("maxSimTime", m_p.maxSimTime)
         .AddNumber("connectLeadUs", m_p.connectLeadUs)
-        .AddBool("reuse-connections", m_p.reuseConnections)
-        .AddBool("hash-demux", m_p.hashDemux)
+        .AddBool("reuseConnections", m_p.reuseConnections)
+        .AddBool("hashDemux", m_p.hashDemux)
         .AddString("switchMode", m_p.switchMode)
         .AddString("linkType", m_p.linkType);
     meta.AddObject("parameters", parameters)

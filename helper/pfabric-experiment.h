@@ -77,7 +77,7 @@ class PfabricExperiment
         uint32_t seed = 1;                //!< ns-3 RNG seed
         uint32_t run = 1;                 //!< ns-3 RNG run
         std::string out;                  //!< run directory; empty: named after the parameters
-        bool flowsOnly = false;           //!< write --dump-flows and simulate nothing
+        bool flowsOnly = false;           //!< write --dumpFlows and simulate nothing
         bool idealOnly = false;           //!< write ideal_fct.csv and meta.json, simulate nothing
         double maxSimTime = 100;          //!< safety limit on simulated time, seconds
         double connectLeadUs = 1000;      //!< connections open this long before their flow

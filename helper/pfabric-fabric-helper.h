@@ -31,14 +31,13 @@ class PfabricSwitch;
  *
  * @brief What every fabric helper shares: links, addresses, switches, and the idle-fabric timing.
  *
- * A subclass (FatTreeHelper, LeafSpineHelper, SingleSwitchHelper) lays out nodes and links in
- * DoBuild() with AddHost(), AddSwitch() and Connect(), and tells how many links separate two
- * hosts. Build() then has a complete fabric: links (host links at the host rate with the link
- * delay plus the host delay, switch-to-switch links at the fabric rate; PfabricLinkNetDevice
- * or, SetLinkType, ns-3's point-to-point devices), hosts with
- * ns-3's internet stack and PfabricFabricRouting at addresses 10.<pod>.<rack>.<host + 1>, and a
- * PfabricSwitch on every switch. No queue disc is installed: the transport schemes install theirs
- * on GetDevices().
+ * A subclass (PfabricFatTreeHelper, PfabricLeafSpineHelper, PfabricSingleSwitchHelper) lays out
+ * nodes and links in DoBuild() with AddHost(), AddSwitch() and Connect(), and tells how many links
+ * separate two hosts. Build() then has a complete fabric: links (host links at the host rate with
+ * the link delay plus the host delay, switch-to-switch links at the fabric rate;
+ * PfabricLinkNetDevice or, SetLinkType, ns-3's point-to-point devices), hosts with ns-3's internet
+ * stack and PfabricFabricRouting at addresses 10.<pod>.<rack>.<host + 1>, and a PfabricSwitch on
+ * every switch. No queue disc is installed: the transport schemes install theirs on GetDevices().
  *
  * Switches come in two modes (SetSwitchMode), which give the same results:
  * - LEAN (the default): a switch has no IP stack, only a TrafficControlLayer for its ports'

@@ -15,38 +15,39 @@
 namespace ns3
 {
 
-FatTreeHelper::FatTreeHelper()
-    : FatTreeHelper(PfabricPreset::Get("hotnets12").fatTreeK)
+PfabricFatTreeHelper::PfabricFatTreeHelper()
+    : PfabricFatTreeHelper(PfabricPreset::Get("hotnets12").fatTreeK)
 {
 }
 
-FatTreeHelper::FatTreeHelper(uint32_t k)
+PfabricFatTreeHelper::PfabricFatTreeHelper(uint32_t k)
     : m_k(k)
 {
 }
 
 uint32_t
-FatTreeHelper::GetK() const
+PfabricFatTreeHelper::GetK() const
 {
     return m_k;
 }
 
 std::string
-FatTreeHelper::GetShapeError() const
+PfabricFatTreeHelper::GetShapeError() const
 {
     if (m_k < 2 || m_k % 2 != 0)
     {
-        return "FatTreeHelper: k must be even and at least 2, got k = " + std::to_string(m_k);
+        return "PfabricFatTreeHelper: k must be even and at least 2, got k = " +
+               std::to_string(m_k);
     }
     if (m_k > 254)
     {
-        return "FatTreeHelper: k must be at most 254, got k = " + std::to_string(m_k);
+        return "PfabricFatTreeHelper: k must be at most 254, got k = " + std::to_string(m_k);
     }
     return "";
 }
 
 void
-FatTreeHelper::DoBuild()
+PfabricFatTreeHelper::DoBuild()
 {
     const uint32_t half = m_k / 2;
     std::vector<Ptr<Node>> hosts;
@@ -121,7 +122,7 @@ FatTreeHelper::DoBuild()
 }
 
 uint32_t
-FatTreeHelper::DoGetHopCount(uint32_t from, uint32_t to) const
+PfabricFatTreeHelper::DoGetHopCount(uint32_t from, uint32_t to) const
 {
     if (GetPod(from) != GetPod(to))
     {

@@ -25,14 +25,14 @@ namespace ns3
  *
  * Defaults: k = 6 (54 hosts, 45 switches) with 10 Gb/s links of 1 us, the HotNets 2012 setup.
  */
-class FatTreeHelper : public PfabricFabricHelper
+class PfabricFatTreeHelper : public PfabricFabricHelper
 {
   public:
     /// The hotnets12 preset's fat-tree (k = 6).
-    FatTreeHelper();
+    PfabricFatTreeHelper();
 
     /// @param k the switch port count: even, at least 2
-    explicit FatTreeHelper(uint32_t k);
+    explicit PfabricFatTreeHelper(uint32_t k);
 
     /// @return k
     uint32_t GetK() const;

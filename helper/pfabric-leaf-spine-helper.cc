@@ -15,14 +15,16 @@
 namespace ns3
 {
 
-LeafSpineHelper::LeafSpineHelper()
-    : LeafSpineHelper(PfabricPreset::Get("sigcomm13").leaves,
-                      PfabricPreset::Get("sigcomm13").hostsPerLeaf,
-                      PfabricPreset::Get("sigcomm13").spines)
+PfabricLeafSpineHelper::PfabricLeafSpineHelper()
+    : PfabricLeafSpineHelper(PfabricPreset::Get("sigcomm13").leaves,
+                             PfabricPreset::Get("sigcomm13").hostsPerLeaf,
+                             PfabricPreset::Get("sigcomm13").spines)
 {
 }
 
-LeafSpineHelper::LeafSpineHelper(uint32_t leaves, uint32_t hostsPerLeaf, uint32_t spines)
+PfabricLeafSpineHelper::PfabricLeafSpineHelper(uint32_t leaves,
+                                               uint32_t hostsPerLeaf,
+                                               uint32_t spines)
     : m_leaves(leaves),
       m_hostsPerLeaf(hostsPerLeaf),
       m_spines(spines)
@@ -31,27 +33,27 @@ LeafSpineHelper::LeafSpineHelper(uint32_t leaves, uint32_t hostsPerLeaf, uint32_
 }
 
 std::string
-LeafSpineHelper::GetShapeError() const
+PfabricLeafSpineHelper::GetShapeError() const
 {
     if (m_leaves == 0 || m_leaves > 256)
     {
-        return "LeafSpineHelper: leaves must be 1 to 256, got " + std::to_string(m_leaves);
+        return "PfabricLeafSpineHelper: leaves must be 1 to 256, got " + std::to_string(m_leaves);
     }
     if (m_hostsPerLeaf == 0 || m_hostsPerLeaf > 254)
     {
-        return "LeafSpineHelper: hostsPerLeaf must be 1 to 254, got " +
+        return "PfabricLeafSpineHelper: hostsPerLeaf must be 1 to 254, got " +
                std::to_string(m_hostsPerLeaf);
     }
     if (m_spines == 0 || m_hostsPerLeaf % m_spines != 0)
     {
-        return "LeafSpineHelper: spines must divide hostsPerLeaf (" +
+        return "PfabricLeafSpineHelper: spines must divide hostsPerLeaf (" +
                std::to_string(m_hostsPerLeaf) + "), got spines = " + std::to_string(m_spines);
     }
     return "";
 }
 
 void
-LeafSpineHelper::DoBuild()
+PfabricLeafSpineHelper::DoBuild()
 {
     std::vector<Ptr<Node>> hosts;
     for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
@@ -98,7 +100,7 @@ LeafSpineHelper::DoBuild()
 }
 
 uint32_t
-LeafSpineHelper::DoGetHopCount(uint32_t from, uint32_t to) const
+PfabricLeafSpineHelper::DoGetHopCount(uint32_t from, uint32_t to) const
 {
     return GetRack(from) == GetRack(to) ? 2 : 4;
 }

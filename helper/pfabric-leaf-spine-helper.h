@@ -24,11 +24,11 @@ namespace ns3
  * links (not oversubscribed), 0.2 us per link plus 2.5 us of host delay on host links: the
  * SIGCOMM 2013 setup.
  */
-class LeafSpineHelper : public PfabricFabricHelper
+class PfabricLeafSpineHelper : public PfabricFabricHelper
 {
   public:
     /// The sigcomm13 preset's leaf-spine (9 x 16 hosts, 4 spines), with its rates and delays.
-    LeafSpineHelper();
+    PfabricLeafSpineHelper();
 
     /**
      * @brief A leaf-spine of the given shape, with the sigcomm13 preset's rates and delays.
@@ -36,7 +36,7 @@ class LeafSpineHelper : public PfabricFabricHelper
      * @param hostsPerLeaf hosts per leaf
      * @param spines number of spine switches
      */
-    LeafSpineHelper(uint32_t leaves, uint32_t hostsPerLeaf, uint32_t spines);
+    PfabricLeafSpineHelper(uint32_t leaves, uint32_t hostsPerLeaf, uint32_t spines);
 
   private:
     std::string GetShapeError() const override;

@@ -14,23 +14,23 @@
 namespace ns3
 {
 
-SingleSwitchHelper::SingleSwitchHelper(uint32_t hosts)
+PfabricSingleSwitchHelper::PfabricSingleSwitchHelper(uint32_t hosts)
     : m_nHosts(hosts)
 {
 }
 
 std::string
-SingleSwitchHelper::GetShapeError() const
+PfabricSingleSwitchHelper::GetShapeError() const
 {
     if (m_nHosts < 2 || m_nHosts > 254)
     {
-        return "SingleSwitchHelper: hosts must be 2 to 254, got " + std::to_string(m_nHosts);
+        return "PfabricSingleSwitchHelper: hosts must be 2 to 254, got " + std::to_string(m_nHosts);
     }
     return "";
 }
 
 void
-SingleSwitchHelper::DoBuild()
+PfabricSingleSwitchHelper::DoBuild()
 {
     std::vector<Ptr<Node>> hosts;
     for (uint32_t host = 0; host < m_nHosts; ++host)
@@ -47,7 +47,7 @@ SingleSwitchHelper::DoBuild()
 }
 
 uint32_t
-SingleSwitchHelper::DoGetHopCount(uint32_t /* from */, uint32_t /* to */) const
+PfabricSingleSwitchHelper::DoGetHopCount(uint32_t /* from */, uint32_t /* to */) const
 {
     return 2;
 }

@@ -19,11 +19,11 @@ namespace ns3
  *
  * Defaults: 10 Gb/s links of 1 us, as the fat-tree's.
  */
-class SingleSwitchHelper : public PfabricFabricHelper
+class PfabricSingleSwitchHelper : public PfabricFabricHelper
 {
   public:
     /// @param hosts number of hosts: 2 to 254
-    explicit SingleSwitchHelper(uint32_t hosts);
+    explicit PfabricSingleSwitchHelper(uint32_t hosts);
 
   private:
     std::string GetShapeError() const override;

@@ -32,7 +32,7 @@ namespace ns3
  *
  * Where a paper leaves a number open the preset says so next to it (pfabric-preset.cc) and
  * doc/pfabric.rst explains the choice. Fabric helpers, PfabricTcpSocketFactory and
- * PfabricQueueDisc take their defaults from "hotnets12" (LeafSpineHelper from "sigcomm13");
+ * PfabricQueueDisc take their defaults from "hotnets12" (PfabricLeafSpineHelper from "sigcomm13");
  * PfabricSchemeHelper applies a whole preset.
  */
 struct PfabricPreset

@@ -200,7 +200,7 @@ class FabricShapeTest : public TestCase
     {
         for (uint32_t k : {4, 6, 8})
         {
-            FatTreeHelper fatTree(k);
+            PfabricFatTreeHelper fatTree(k);
             fatTree.Build();
             NS_TEST_ASSERT_MSG_EQ(fatTree.GetNHosts(), k * k * k / 4, "fat-tree hosts, k=" << k);
             NS_TEST_ASSERT_MSG_EQ(fatTree.GetSwitches().GetN(),
@@ -219,7 +219,7 @@ class FabricShapeTest : public TestCase
 
         for (Shape shape : {Shape{9, 16, 4}, Shape{2, 4, 2}, Shape{4, 4, 1}, Shape{3, 6, 3}})
         {
-            LeafSpineHelper leafSpine(shape.leaves, shape.hostsPerLeaf, shape.spines);
+            PfabricLeafSpineHelper leafSpine(shape.leaves, shape.hostsPerLeaf, shape.spines);
             leafSpine.Build();
             NS_TEST_ASSERT_MSG_EQ(leafSpine.GetNHosts(), shape.leaves * shape.hostsPerLeaf, "");
             NS_TEST_ASSERT_MSG_EQ(leafSpine.GetSwitches().GetN(), shape.leaves + shape.spines, "");
@@ -233,7 +233,7 @@ class FabricShapeTest : public TestCase
             }
             Simulator::Destroy();
         }
-        SingleSwitchHelper single(5);
+        PfabricSingleSwitchHelper single(5);
         single.Build();
         NS_TEST_ASSERT_MSG_EQ(single.GetNHosts(), 5, "hosts");
         NS_TEST_ASSERT_MSG_EQ(single.GetSwitches().GetN(), 1, "one switch");
@@ -260,11 +260,11 @@ class FabricReachabilityTest : public TestCase
   private:
     void DoRun() override
     {
-        FatTreeHelper fatTree(4);
+        PfabricFatTreeHelper fatTree(4);
         Check(fatTree, "fat-tree k=4");
-        LeafSpineHelper leafSpine(3, 4, 2);
+        PfabricLeafSpineHelper leafSpine(3, 4, 2);
         Check(leafSpine, "leaf-spine 3x4, 2 spines");
-        SingleSwitchHelper single(6);
+        PfabricSingleSwitchHelper single(6);
         Check(single, "single switch, 6 hosts");
     }
 
@@ -344,9 +344,9 @@ class LoadBalancingTest : public TestCase
      * @param loadBalancing the LoadBalancing attribute value
      * @return a built k = 4 fat-tree with it, every host listening (no ICMP replies)
      */
-    std::unique_ptr<FatTreeHelper> FatTree(const std::string& loadBalancing)
+    std::unique_ptr<PfabricFatTreeHelper> FatTree(const std::string& loadBalancing)
     {
-        auto fatTree = std::make_unique<FatTreeHelper>(4);
+        auto fatTree = std::make_unique<PfabricFatTreeHelper>(4);
         fatTree->SetSwitchMode(m_mode);
         fatTree->SetSwitchAttribute("LoadBalancing", StringValue(loadBalancing));
         fatTree->SetSwitchAttribute("FlowcellBytes", UintegerValue(10 * 1028));
@@ -564,7 +564,7 @@ class IdleTimingTest : public TestCase
         {
             for (uint32_t packets : {1, 50})
             {
-                FatTreeHelper fatTree(4);
+                PfabricFatTreeHelper fatTree(4);
                 Compare(fatTree, to, packets, TOLERANCE, "fat-tree");
             }
         }
@@ -573,7 +573,7 @@ class IdleTimingTest : public TestCase
         {
             for (uint32_t packets : {1, 50})
             {
-                LeafSpineHelper leafSpine(2, 4, 2);
+                PfabricLeafSpineHelper leafSpine(2, 4, 2);
                 Compare(leafSpine, to, packets, TOLERANCE, "leaf-spine");
             }
         }
@@ -645,7 +645,7 @@ class IdealFctRecursionTest : public TestCase
     {
         // One spine: spraying over two would carry the packets side by side, off the model's
         // single path.
-        LeafSpineHelper leafSpine(2, 4, 1);
+        PfabricLeafSpineHelper leafSpine(2, 4, 1);
         leafSpine.SetFabricLinkRate(DataRate("1Gbps"));
         leafSpine.Build();
         const uint32_t to = 4; // the other leaf: host link, leaf-spine, spine-leaf, host link
@@ -755,7 +755,7 @@ class SwitchModesAgreeTest : public TestCase
      */
     Decisions Run(PfabricFabricHelper::SwitchMode mode, const std::string& loadBalancing)
     {
-        FatTreeHelper fatTree(4);
+        PfabricFatTreeHelper fatTree(4);
         fatTree.SetSwitchMode(mode);
         fatTree.SetSwitchAttribute("LoadBalancing", StringValue(loadBalancing));
         fatTree.SetSwitchAttribute("FlowcellBytes", UintegerValue(2 * 1028));

@@ -78,7 +78,7 @@ struct Star
         return byId;
     }
 
-    SingleSwitchHelper fabric;                                    //!< the fabric
+    PfabricSingleSwitchHelper fabric;                             //!< the fabric
     PfabricSchemeHelper scheme;                                   //!< the scheme
     std::vector<Ptr<PfabricFlowApplication>> apps;                //!< per host
     std::vector<PfabricFlowApplication::CompletedFlow> completed; //!< as reported

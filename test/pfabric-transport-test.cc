@@ -294,7 +294,7 @@ class Bed
         Simulator::Destroy();
     }
 
-    SingleSwitchHelper fabric;                //!< the fabric
+    PfabricSingleSwitchHelper fabric;         //!< the fabric
     PfabricSchemeHelper scheme;               //!< the scheme
     QueueDiscContainer queueDiscs;            //!< every port
     QueueDiscContainer switchQueueDiscs;      //!< the switch's ports

@@ -178,7 +178,7 @@ def run_command(program: Path, spec: BottleneckSpec, scheme: str, flow_file: Pat
                 out: Path) -> list[str]:
     return [str(program), "--quiet", f"--preset={spec.preset}", f"--scheme={scheme}",
             "--topology=star", f"--hosts={spec.hosts}", f"--load={spec.load:g}",
-            f"--flows={spec.flows}", f"--seed={spec.seed}", f"--flow-file={flow_file}",
+            f"--flows={spec.flows}", f"--seed={spec.seed}", f"--flowFile={flow_file}",
             f"--out={out}"]
 
 

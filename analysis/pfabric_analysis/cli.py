@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     ideal = sub.add_parser("ideal", help="the Ideal scheme (greedy shortest-remaining-first over "
                                          "host links) on a flow list")
     ideal.add_argument("flow_list", type=Path, metavar="FLOWS_CSV",
-                       help="flow list as --dump-flows wrote it (src,dst,size_bytes,start_s)")
+                       help="flow list as --dumpFlows wrote it (src,dst,size_bytes,start_s)")
     fabric = ideal.add_mutually_exclusive_group(required=True)
     fabric.add_argument("--like", type=Path, metavar="RUN_DIR",
                         help="packet run on the same flows: ideal_fct_s, link, parameters")
@@ -99,8 +99,8 @@ def main(argv: list[str] | None = None) -> int:
                       help="flows per point: N, or websearch=N,datamining=M (default 1000)")
     grid.add_argument("--seed", type=int, default=1)
     grid.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                      help="any other option of the programs, e.g. --set preset=sigcomm13 "
-                           "(repeatable)")
+                      help="any other option of the programs, by its camelCase name, e.g. --set "
+                           "preset=sigcomm13 or --set reuseConnections=0 (repeatable)")
     again = sub.add_parser("reproduce", help="the paper's Figures 2-4: both workloads, all five "
                                              "schemes, loads 0.1 to 0.8, then the figures")
     size = again.add_mutually_exclusive_group(required=True)
@@ -199,7 +199,7 @@ def run_command(args: argparse.Namespace) -> int:
             from pfabric_analysis.sweep import find_program, parse_knobs
 
             program = find_program(args.bin_dir or default_bin_dir(), f"pfabric-{args.workload}")
-            reserved = {"preset", "flow-file", "out", "idealOnly", "flows-only", "quiet"}
+            reserved = {"preset", "flowFile", "out", "idealOnly", "flowsOnly", "quiet"}
             knobs = parse_knobs(args.set, reserved, "pfabric-analysis ideal")
             options = [f"--preset={args.preset}",
                        *(f"--{key}={value}" for key, value in knobs)]

@@ -57,7 +57,7 @@ FIGURE_CAPTIONS = {
 CITABLE_FLOWS: dict[str, int] = {"datamining": 100_000}
 # Parameters that may differ between runs of one workload: what a sweep varies, and where files
 # were read from or written to.
-SWEEP_PARAMETERS = {"scheme", "load", "run", "seed", "flow-file", "dump-flows", "out"}
+SWEEP_PARAMETERS = {"scheme", "load", "run", "seed", "flowFile", "dumpFlows", "out"}
 TABLE_COLUMNS = ["figure", "panel", "title", "workload", "scheme", "label", "load", "bin",
                  "statistic", "value", "flows", "unfinished", "runs", "run_dirs", "kb",
                  "parameters", "module_version", "ns3_version"]

@@ -265,7 +265,7 @@ def ideal_fct(flows: pd.DataFrame, ideal_fct_s: np.ndarray, link: Link
 # --- inputs ---------------------------------------------------------------------------------
 
 def read_flow_list(path: Path) -> pd.DataFrame:
-    """Read a flow list as --dump-flows writes it; flow i is the i-th data line.
+    """Read a flow list as --dumpFlows writes it; flow i is the i-th data line.
 
     Checked like the simulator's reader, so a list Ideal accepts is one a packet run can
     replay; columns src, dst, size_bytes, start_s and line (for error messages)."""
@@ -380,7 +380,7 @@ def run_program(command: Sequence[str]) -> None:
 def program_ideal(program: Path, flow_list: Path, options: Sequence[str]) -> FabricIdeal:
     """The ideal FCTs of the flows on the fabric the program builds from `options` (e.g.
     --preset=sigcomm13), from its `--idealOnly` mode: nothing is simulated."""
-    command = [str(program), "--idealOnly", "--quiet", f"--flow-file={flow_list.resolve()}",
+    command = [str(program), "--idealOnly", "--quiet", f"--flowFile={flow_list.resolve()}",
                *options]
     with tempfile.TemporaryDirectory(prefix="pfabric-ideal-") as scratch:
         out = Path(scratch) / "fabric"

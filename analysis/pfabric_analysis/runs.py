@@ -12,10 +12,14 @@ import pandas as pd
 
 FCT_COLUMNS = ["flow_id", "src", "dst", "size_bytes", "start_s", "fct_s", "ideal_fct_s",
                "timeouts", "completed"]
-# Parameters that may differ between runs that are pooled: replications and where files went.
-# Parameters that may differ between pooled runs: replication, outputs, and hash-demux, which
+# Parameters that may differ between pooled runs: replication, outputs, and hashDemux, which
 # changes only how fast the same run is computed (tested to give identical results).
-REPLICATION_PARAMETERS = {"seed", "run", "out", "dump-flows", "flow-file", "hash-demux"}
+REPLICATION_PARAMETERS = {"seed", "run", "out", "dumpFlows", "flowFile", "hashDemux"}
+# meta.json parameters as the programs' options were named before they took ns-3's camelCase:
+# run directories written before then, and the results committed in doc/figures, keep these
+# keys. They are read under the current names, so that old and new runs compare and pool.
+RENAMED_PARAMETERS = {"flow-file": "flowFile", "dump-flows": "dumpFlows",
+                      "reuse-connections": "reuseConnections", "hash-demux": "hashDemux"}
 BIN_NAMES = ["(0,100KB]", "(100KB,10MB]", "(10MB,inf)"]
 
 
@@ -29,7 +33,7 @@ class Run:
 
     directory: Path
     fct: pd.DataFrame
-    meta: dict
+    meta: dict  # meta.json, its parameters under their current names (current_names)
 
 
 def read_run(directory: Path) -> Run:
@@ -56,7 +60,12 @@ def read_run(directory: Path) -> Run:
         raise AnalysisError(f"{meta_path}: not JSON ({error})") from error
     if not isinstance(meta, dict) or not isinstance(meta.get("parameters"), dict):
         raise AnalysisError(f"{meta_path}: no 'parameters' object")
-    return Run(directory, fct, meta)
+    return Run(directory, fct, {**meta, "parameters": current_names(meta["parameters"])})
+
+
+def current_names(parameters: dict) -> dict:
+    """meta.json parameters keyed by the programs' current option names (RENAMED_PARAMETERS)."""
+    return {RENAMED_PARAMETERS.get(key, key): value for key, value in parameters.items()}
 
 
 def check_poolable(runs: list[Run]) -> None:

@@ -5,7 +5,7 @@ Layout of a sweep directory:
 
     sweep.json                         the grid and the knobs; a re-run must ask for the same
     flows/<workload>-load<L>-run<R>.csv   one flow list per (workload, load, run), shared by all
-                                       schemes (pfabric-<workload> --flows-only --dump-flows)
+                                       schemes (pfabric-<workload> --flowsOnly --dumpFlows)
     runs/<workload>-<scheme>-load<L>-run<R>/   fct.csv + meta.json of one point
     logs/<point>.stderr                what a failed point printed
 
@@ -34,8 +34,8 @@ WORKLOADS = ("websearch", "datamining")
 PACKET_SCHEMES = ("pfabric", "linerate", "tcp", "dctcp")
 SCHEMES = PACKET_SCHEMES + ("ideal",)
 # Options the sweep sets itself; --set may not override them.
-RESERVED_KNOBS = {"scheme", "load", "run", "seed", "flows", "out", "flow-file", "dump-flows",
-                  "flows-only", "quiet"}
+RESERVED_KNOBS = {"scheme", "load", "run", "seed", "flows", "out", "flowFile", "dumpFlows",
+                  "flowsOnly", "quiet"}
 STDERR_TAIL_LINES = 20
 
 
@@ -80,15 +80,28 @@ class Outcome:
     error: str = ""
 
 
+def camel_case(dashed: str) -> str:
+    """An option name in the programs' lowerCamelCase (ns-3's style): hash-demux -> hashDemux."""
+    first, *rest = dashed.split("-")
+    return first + "".join(word[:1].upper() + word[1:] for word in rest)
+
+
 def parse_knobs(pairs: Iterable[str], reserved: set[str] = RESERVED_KNOBS,
                 setter: str = "the sweep itself") -> tuple[tuple[str, str], ...]:
-    """--set KEY=VALUE options into sorted (key, value) pairs; `reserved` keys are refused."""
+    """--set KEY=VALUE options into sorted (key, value) pairs; `reserved` keys are refused.
+
+    A dashed KEY (the programs' option names before they became lowerCamelCase, such as
+    hash-demux) is refused with the name to use instead: mapping it silently would record a
+    sweep's knobs under two spellings."""
     knobs = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         key = key.removeprefix("--")
         if not sep or not key:
             raise AnalysisError(f"--set {pair}: expected KEY=VALUE, e.g. preset=sigcomm13")
+        if "-" in key:
+            raise AnalysisError(f"--set {pair}: the programs' options are camelCase, e.g. "
+                                f"--set {camel_case(key)}={value}")
         if key in reserved:
             raise AnalysisError(f"--set {pair}: {key} is set by {setter}")
         knobs[key] = value
@@ -167,14 +180,14 @@ def plan(spec: SweepSpec, sweep_dir: Path, programs: dict[str, Path]) -> list[Ta
                 flows_name = flow_list_name(workload, load, run)
                 flow_list = sweep_dir / "flows" / f"{flows_name}.csv"
                 tasks.append(Task("flows", flows_name, flow_list,
-                                  (str(programs[workload]), "--flows-only",
-                                   f"--dump-flows={flow_list}") + common))
+                                  (str(programs[workload]), "--flowsOnly",
+                                   f"--dumpFlows={flow_list}") + common))
                 for scheme in packet:
                     name = point_name(workload, scheme, load, run)
                     out = sweep_dir / "runs" / name
                     tasks.append(Task("packet", name, out,
                                       (str(programs[workload]), "--quiet", f"--scheme={scheme}",
-                                       f"--flow-file={flow_list}", f"--out={out}") + common,
+                                       f"--flowFile={flow_list}", f"--out={out}") + common,
                                       flow_list=flow_list, needs=(flows_name,)))
                 if "ideal" in spec.schemes:
                     # The program's --idealOnly mode gives the flows' ideal FCTs on the same
@@ -235,7 +248,7 @@ def cdf_mean_bytes(path: Path) -> float:
 
 
 def flow_list_bytes(path: Path) -> int:
-    """The bytes of every flow of a flow list (--dump-flows's format)."""
+    """The bytes of every flow of a flow list (--dumpFlows's format)."""
     import pandas as pd
 
     return int(pd.read_csv(path, usecols=["size_bytes"])["size_bytes"].sum())

@@ -57,7 +57,7 @@ def write_run(directory: Path, workload: str, fct: pd.DataFrame, **parameters: o
     fct.to_csv(directory / "fct.csv", index=False)
     meta = {"program": f"pfabric-{workload}", "workload": workload,
             "parameters": {"preset": "hotnets12", "topology": "fattree", "flows": 4,
-                           "flow-file": "", "dump-flows": "", "seed": 1,
+                           "flowFile": "", "dumpFlows": "", "seed": 1,
                            "out": str(directory), **parameters},
             "module_version": "0.1.0", "ns3_version": "3.44"}
     (directory / "meta.json").write_text(json.dumps(meta, indent=2))
@@ -319,8 +319,27 @@ def test_a_parameter_only_one_run_has_is_a_difference(tmp_path: Path) -> None:
     # Paths and seeds may differ: other replications, other flow files.
     write_run(tmp_path / "t" / "a", "websearch", flows(1.0, 1), scheme="tcp", load=0.5, run=1)
     write_run(tmp_path / "t" / "b", "websearch", flows(1.0, 2), scheme="dctcp", load=0.8, run=2,
-              seed=7, **{"flow-file": "other.csv"})
+              seed=7, flowFile="other.csv")
     assert set(load_sweep(tmp_path / "t")["scheme"]) == {"tcp", "dctcp"}
+
+
+def test_a_sweep_written_under_the_old_dashed_parameter_names_still_loads(tmp_path: Path) -> None:
+    # Before the programs' options became camelCase, meta.json said flow-file, dump-flows: the
+    # flow lists still differ between loads, and the runs stay one experiment.
+    for name, load in (("a", 0.5), ("b", 0.8)):
+        directory = write_run(tmp_path / "s" / name, "websearch", flows(1.0, 1), scheme="tcp",
+                              load=load, run=1)
+        meta = json.loads((directory / "meta.json").read_text())
+        parameters = meta["parameters"]
+        parameters.pop("flowFile"), parameters.pop("dumpFlows")
+        parameters.update({"flow-file": f"{name}.csv", "dump-flows": "", "hash-demux": True})
+        (directory / "meta.json").write_text(json.dumps(meta))
+    table = load_sweep(tmp_path / "s")
+    assert set(table["load"]) == {0.5, 0.8}
+    recorded = [json.loads(text) for text in table["parameters"]]
+    assert {(p["flowFile"], p["hashDemux"]) for p in recorded} == {("a.csv", True),
+                                                                   ("b.csv", True)}
+    assert not any("flow-file" in p for p in recorded)
 
 
 def test_data_mining_at_the_citable_count_is_not_labelled(tmp_path: Path) -> None:

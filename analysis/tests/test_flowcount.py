@@ -94,7 +94,7 @@ def test_a_point_of_n_flows_is_the_long_lists_prefix(bin_dir: Path, tmp_path: Pa
         for flows in (50, 200):
             path = tmp_path / f"{workload}-{flows}.csv"
             subprocess.run([str(bin_dir / f"pfabric-{workload}"), f"--flows={flows}",
-                            "--load=0.7", "--run=3", "--flows-only", f"--dump-flows={path}"],
+                            "--load=0.7", "--run=3", "--flowsOnly", f"--dumpFlows={path}"],
                            check=True, capture_output=True)
             lists.append(path.read_text().splitlines())
         assert lists[0] == lists[1][:51]
@@ -111,7 +111,7 @@ def test_the_study_gives_the_ideal_runs_of_its_points(bin_dir: Path, tmp_path: P
     # Run 2's 100-flow point, run as a point: its own list, its Ideal run.
     flow_list = tmp_path / "point.csv"
     subprocess.run([str(bin_dir / "pfabric-websearch"), "--flows=100", "--load=0.6", "--run=2",
-                    "--flows-only", f"--dump-flows={flow_list}"], check=True, capture_output=True)
+                    "--flowsOnly", f"--dumpFlows={flow_list}"], check=True, capture_output=True)
     assert main(["ideal", str(flow_list), "--preset=hotnets12", f"--bin-dir={bin_dir}",
                  "--out", str(tmp_path / "ideal")]) == 0
     table = summarize(pd.read_csv(tmp_path / "ideal" / "fct.csv")).set_index("bin")

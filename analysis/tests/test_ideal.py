@@ -382,9 +382,9 @@ def test_preset_gives_what_a_packet_run_of_the_same_flows_gives(
     options = [f"--preset={preset}", "--load=0.5",
                *(f"--{value}" for value in fabric[1::2])]
     flow_list = tmp_path / "flows.csv"
-    program_run(bin_dir, "--flows=40", "--flows-only", f"--dump-flows={flow_list}", *options)
+    program_run(bin_dir, "--flows=40", "--flowsOnly", f"--dumpFlows={flow_list}", *options)
     like = tmp_path / "like"
-    program_run(bin_dir, f"--flow-file={flow_list.resolve()}", f"--out={like}", *options)
+    program_run(bin_dir, f"--flowFile={flow_list.resolve()}", f"--out={like}", *options)
     assert main(["ideal", str(flow_list), "--like", str(like), "--out",
                  str(tmp_path / "a")]) == 0
     assert main(["ideal", str(flow_list), "--preset", preset, "--set", "load=0.5", *fabric,

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from pfabric_analysis.cli import main
-from pfabric_analysis.runs import (AnalysisError, check_poolable, normalise, read_run, size_bins,
-                                   summarize)
+from pfabric_analysis.runs import (RENAMED_PARAMETERS, AnalysisError, check_poolable, normalise,
+                                   read_run, size_bins, summarize)
 
 
 def frame(rows: list[tuple[int, float, float, int]]) -> pd.DataFrame:
@@ -88,6 +88,24 @@ def test_runs_of_different_experiments_are_not_pooled(tmp_path: Path) -> None:
     c = read_run(write_run(tmp_path / "c", flows, scheme="tcp"))
     with pytest.raises(AnalysisError, match="parameter scheme is 'tcp'"):
         check_poolable([a, c])
+
+
+def test_parameters_under_their_old_dashed_names_are_read_under_the_current_ones(
+        tmp_path: Path) -> None:
+    # Run directories written before the programs' options became camelCase (and the results
+    # committed in doc/figures) keep keys such as reuse-connections.
+    flows = frame([(1000, 1.0, 1.0, 1)])
+    old = read_run(write_run(tmp_path / "old", flows, run=1, **{
+        "flow-file": "a.csv", "dump-flows": "", "reuse-connections": False, "hash-demux": True}))
+    assert {key: old.meta["parameters"][key] for key in RENAMED_PARAMETERS.values()} == {
+        "flowFile": "a.csv", "dumpFlows": "", "reuseConnections": False, "hashDemux": True}
+    assert not set(RENAMED_PARAMETERS) & set(old.meta["parameters"])
+    new = read_run(write_run(tmp_path / "new", flows, run=2, flowFile="b.csv", dumpFlows="",
+                             reuseConnections=False, hashDemux=False))
+    check_poolable([old, new])  # the same experiment, whichever names its meta.json has
+    other = read_run(write_run(tmp_path / "other", flows, reuseConnections=True))
+    with pytest.raises(AnalysisError, match="parameter reuseConnections is True"):
+        check_poolable([old, other])
 
 
 def test_cli_summarizes_and_fails_with_one_line(tmp_path: Path,

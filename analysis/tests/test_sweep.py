@@ -39,6 +39,11 @@ def test_knobs_and_flows_are_parsed_and_checked() -> None:
         parse_knobs(["preset"])
     with pytest.raises(AnalysisError, match="load is set by the sweep"):
         parse_knobs(["load=0.5"])
+    # The programs' options are camelCase: a dashed name is refused with the one to use.
+    with pytest.raises(AnalysisError, match="^--set hash-demux=0: the programs' options are "
+                                            "camelCase, e.g. --set hashDemux=0$"):
+        parse_knobs(["hash-demux=0"])
+    assert parse_knobs(["reuseConnections=0"]) == (("reuseConnections", "0"),)
     with pytest.raises(AnalysisError, match="covering every workload"):
         parse_flows("websearch=5", ["datamining"])
 
@@ -106,7 +111,7 @@ def test_ideal_needs_no_packet_run(bin_dir: Path, tmp_path: Path) -> None:
     flow_list = out / "flows" / "websearch-load0.6-run1.csv"
     like = tmp_path / "like"
     common = ["--load=0.6", "--run=1", "--seed=1", "--flows=12", "--hosts=4", "--topology=star"]
-    subprocess.run([str(bin_dir / "pfabric-websearch"), "--quiet", f"--flow-file={flow_list}",
+    subprocess.run([str(bin_dir / "pfabric-websearch"), "--quiet", f"--flowFile={flow_list}",
                     f"--out={like}", *common], check=True, capture_output=True)
     assert main(["ideal", str(flow_list), "--like", str(like), "--out",
                  str(tmp_path / "ideal")]) == 0
@@ -174,6 +179,9 @@ def test_a_different_grid_in_the_same_directory_is_refused(bin_dir: Path, tmp_pa
     ("--loads=", "--loads: empty"),
     ("--loads=high", "--loads high: expected comma-separated numbers"),
     ("--set=out=x", "--set out=x: out is set by the sweep itself"),
+    ("--set=flowFile=x", "--set flowFile=x: flowFile is set by the sweep itself"),
+    ("--set=reuse-connections=0", "--set reuse-connections=0: the programs' options are "
+                                  "camelCase, e.g. --set reuseConnections=0"),
 ])
 def test_bad_sweep_options_give_one_line(tmp_path: Path, capsys: pytest.CaptureFixture,
                                          option: str, message: str) -> None:

@@ -37,7 +37,7 @@ def lone_flow_meta(run_example: RunExample, tmp_path: Path, fabric: tuple[str, .
     flows.write_text(f"src,dst,size_bytes,start_s\n{src},{dst},{packets * SEGMENT},0.001\n")
     out = tmp_path / "run"
     result = run_example("pfabric-websearch", "--quiet", *fabric, f"--scheme={scheme}",
-                         f"--flow-file={flows}", f"--out={out}")
+                         f"--flowFile={flows}", f"--out={out}")
     assert result.returncode == 0, result.stderr
     rows = (out / "fct.csv").read_text().splitlines()
     assert rows[1].split(",")[-2:] == ["0", "1"]  # no timeout, completed
@@ -155,7 +155,7 @@ def test_bench_smoke_writes_every_scenario(tmp_path: Path) -> None:
     assert all(r["hosts"] == 144 and r["flows"] == 20 for r in websearch["runs"])
     assert all(0 < r["connections_opened"] <= r["flows"] for r in websearch["runs"])
     assert all(r["scheduler"] == "ns3::PriorityQueueScheduler" for r in websearch["runs"])
-    assert "--flow-file" in " ".join(websearch["runs"][1]["command"])
+    assert "--flowFile" in " ".join(websearch["runs"][1]["command"])
     scale = document["scenarios"]["scale"]
     assert [r["hosts"] for r in scale["runs"]] == [16, 8]
     assert all(r["fabric_build_s"] > 0 and r["flows"] == r["hosts"] for r in scale["runs"])
@@ -229,6 +229,24 @@ def test_bench_against_another_build_on_the_same_flows(tmp_path: Path) -> None:
         assert summary[f"{scheme}_events_per_packet_hop"] == pytest.approx(
             summary[f"{scheme}_events_per_packet_hop_against"])
     assert "processor time" in result.stdout and "fct.csv identical" in result.stdout
+
+
+def test_against_a_build_older_than_the_camel_case_options_gets_their_old_names(
+        tmp_path: Path) -> None:
+    """Before the programs' options took ns-3's camelCase, pfabric-websearch took --flow-file and
+    --dump-flows: the driver reads an --against program's --PrintHelp and names them so."""
+    old = tmp_path / "pfabric-websearch"
+    old.write_text("#!/bin/sh\necho 'Program Options:'\necho '    --flow-file:  replay'\n"
+                   "echo '    --dump-flows:  write'\n")
+    old.chmod(0o755)
+    assert not bench.takes_camel_case_options(str(old))
+    assert bench.dashed(["--scheme=tcp", "--flowFile=f.csv", "--dumpFlows=g.csv", "--flows=5",
+                         "flowFile"]) == ["--scheme=tcp", "--flow-file=f.csv",
+                                          "--dump-flows=g.csv", "--flows=5", "flowFile"]
+    build = os.environ.get("PFABRIC_BUILD_DIR")
+    if not build:
+        pytest.skip("needs the build: run through ./pfabric test")
+    assert bench.takes_camel_case_options(str(Path(build) / "bin" / "pfabric-websearch"))
 
 
 def test_bench_against_without_programs_is_one_line_error(tmp_path: Path) -> None:

@@ -1,9 +1,10 @@
 """Bad parameters stop an example at setup with a message naming the parameter, a non-zero exit
-status and nothing printed as a result."""
+status and nothing printed as a result; every example names its options in ns-3's camelCase."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -67,3 +68,19 @@ def test_routing_cost_measures_the_links_it_names(run_example: RunExample) -> No
     assert events["p2p"] >= 3
     assert events["pfabric"] < 2
     assert events["p2p"] - events["pfabric"] > 1.5
+
+
+def program_options(help_text: str) -> list[str]:
+    """The names of the options a program's --PrintHelp lists under "Program Options"."""
+    section = help_text.split("Program Options:", 1)[-1].split("General Arguments:", 1)[0]
+    return re.findall(r"^\s+--([^:\s]+):", section, flags=re.MULTILINE)
+
+
+@pytest.mark.parametrize("program", ["pfabric-websearch", "pfabric-datamining", "pfabric-fabric",
+                                     "pfabric-preemption", "pfabric-routing-cost"])
+def test_every_option_is_named_in_camel_case(run_example: RunExample, program: str) -> None:
+    result = run_example(program, "--PrintHelp")
+    assert result.returncode == 0, result.stderr
+    options = program_options(result.stdout)
+    assert len(options) > 3, result.stdout
+    assert [o for o in options if not re.fullmatch("[a-z][A-Za-z0-9]*", o)] == []

@@ -37,7 +37,10 @@ def test_outputs_and_provenance(run_example: RunExample, tmp_path: Path) -> None
     assert meta["parameters"]["scheme"] == "pfabric"
     assert meta["parameters"]["seed"] == 3 and meta["parameters"]["run"] == 2
     assert meta["parameters"]["load"] == 0.4
-    assert meta["parameters"]["reuse-connections"] is True
+    assert meta["parameters"]["reuseConnections"] is True
+    # Each parameter is named as the option that sets it.
+    help_text = run_example("pfabric-websearch", "--PrintHelp").stdout
+    assert [key for key in meta["parameters"] if f"--{key}:" not in help_text] == []
     assert 0 < meta["connections_opened"] <= 30
     assert meta["ns3_version"] == "3.44"
     assert meta["module_version"] == (ROOT / "VERSION").read_text().strip()
@@ -74,11 +77,11 @@ def lone_slowdowns(run_example: RunExample, tmp_path: Path, preset: str, scheme:
     """fct_s / ideal_fct_s of each lone flow, keyed by (packets, "rack" | "core")."""
     out = tmp_path / f"{preset}-{scheme}"
     result = run_example("pfabric-websearch", "--quiet", f"--preset={preset}",
-                         f"--scheme={scheme}", f"--flow-file={lone_flows(tmp_path / 'f.csv', preset)}",
+                         f"--scheme={scheme}", f"--flowFile={lone_flows(tmp_path / 'f.csv', preset)}",
                          f"--out={out}", *extra)
     assert result.returncode == 0, result.stderr
     meta = json.loads((out / "meta.json").read_text())
-    reuse = "--reuse-connections=0" not in extra
+    reuse = "--reuseConnections=0" not in extra
     assert meta["connections_opened"] == (2 if reuse else 2 * len(LONE_PACKETS))
     return {(int(r["size_bytes"]) // 1460, "rack" if r["dst"] == "1" else "core"):
             float(r["fct_s"]) / float(r["ideal_fct_s"]) for r in read_fct(out)}
@@ -117,7 +120,7 @@ def test_lean_and_ip_switches_give_the_same_results(run_example: RunExample, tmp
     texts = {}
     for mode in ("lean", "ip"):
         out = tmp_path / mode
-        source = f"--flow-file={flows}" if flows.exists() else f"--dump-flows={flows}"
+        source = f"--flowFile={flows}" if flows.exists() else f"--dumpFlows={flows}"
         result = run_example("pfabric-websearch", *SMALL_LEAF_SPINE, "--flows=40",
                              f"--scheme={scheme}", f"--switchMode={mode}", source,
                              f"--out={out}")
@@ -155,14 +158,14 @@ def test_idle_connections_are_reused_and_every_byte_arrives(run_example: RunExam
     flows = tmp_path / "flows.csv"
     for reuse in (1, 0):
         out = tmp_path / f"reuse{reuse}"
-        source = f"--flow-file={flows}" if flows.exists() else f"--dump-flows={flows}"
+        source = f"--flowFile={flows}" if flows.exists() else f"--dumpFlows={flows}"
         result = run_example("pfabric-websearch", *STAR, "--flows=200", "--load=0.6",
-                             f"--scheme={scheme}", f"--reuse-connections={reuse}", source,
+                             f"--scheme={scheme}", f"--reuseConnections={reuse}", source,
                              f"--out={out}")
         assert result.returncode == 0, result.stderr
         rows = read_fct(out)
         meta = json.loads((out / "meta.json").read_text())
-        assert meta["parameters"]["reuse-connections"] is bool(reuse)
+        assert meta["parameters"]["reuseConnections"] is bool(reuse)
         assert len(rows) == 200 and all(r["completed"] == "1" for r in rows)
         assert all(float(r["fct_s"]) >= float(r["ideal_fct_s"]) * 0.999 for r in rows)
         assert meta["bytes_received"] == sum(int(r["size_bytes"]) for r in rows)
@@ -204,9 +207,9 @@ def test_event_schedulers_give_the_same_run(run_example: RunExample, tmp_path: P
 def test_dumped_flows_replay_identically(run_example: RunExample, tmp_path: Path) -> None:
     flows = tmp_path / "flows.csv"
     first = run_example("pfabric-websearch", *STAR, "--flows=40", "--scheme=tcp",
-                        f"--dump-flows={flows}", f"--out={tmp_path / 'generated'}")
+                        f"--dumpFlows={flows}", f"--out={tmp_path / 'generated'}")
     assert first.returncode == 0, first.stderr
-    again = run_example("pfabric-websearch", *STAR, "--scheme=tcp", f"--flow-file={flows}",
+    again = run_example("pfabric-websearch", *STAR, "--scheme=tcp", f"--flowFile={flows}",
                         f"--out={tmp_path / 'replayed'}")
     assert again.returncode == 0, again.stderr
     assert ((tmp_path / "generated" / "fct.csv").read_bytes()
@@ -215,13 +218,13 @@ def test_dumped_flows_replay_identically(run_example: RunExample, tmp_path: Path
 
 def test_flows_only_writes_the_flows_a_run_would_and_simulates_nothing(
         run_example: RunExample, tmp_path: Path) -> None:
-    only = run_example("pfabric-websearch", *STAR, "--flows=40", "--flows-only",
-                       f"--dump-flows={tmp_path / 'only.csv'}", f"--out={tmp_path / 'none'}")
+    only = run_example("pfabric-websearch", *STAR, "--flows=40", "--flowsOnly",
+                       f"--dumpFlows={tmp_path / 'only.csv'}", f"--out={tmp_path / 'none'}")
     assert only.returncode == 0, only.stderr
     assert only.stdout == f"flows: {tmp_path / 'only.csv'} (40)\n"
     assert not (tmp_path / "none").exists()
     run = run_example("pfabric-websearch", *STAR, "--flows=40", "--scheme=dctcp",
-                      f"--dump-flows={tmp_path / 'run.csv'}", f"--out={tmp_path / 'run'}")
+                      f"--dumpFlows={tmp_path / 'run.csv'}", f"--out={tmp_path / 'run'}")
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "only.csv").read_bytes() == (tmp_path / "run.csv").read_bytes()
 
@@ -232,12 +235,12 @@ def test_sprayed_dctcp_survives_duplicate_acks_counted_in_cwr(run_example: RunEx
     # PfabricBaselineTcpSocket reset the duplicate-ACK count at the end of CA_CWR, ns-3 asserted
     # "From OPEN->DISORDER but with 2 dup ACKs" at 8.5 ms.
     generated = tmp_path / "all.csv"
-    result = run_example("pfabric-websearch", "--flows=400", "--load=0.1", "--flows-only",
-                         f"--dump-flows={generated}")
+    result = run_example("pfabric-websearch", "--flows=400", "--load=0.1", "--flowsOnly",
+                         f"--dumpFlows={generated}")
     assert result.returncode == 0, result.stderr
     flows = tmp_path / "flows.csv"
     flows.write_text("".join(generated.read_text().splitlines(keepends=True)[:61]))
-    result = run_example("pfabric-websearch", "--quiet", "--scheme=dctcp", f"--flow-file={flows}",
+    result = run_example("pfabric-websearch", "--quiet", "--scheme=dctcp", f"--flowFile={flows}",
                          f"--out={tmp_path / 'run'}")
     assert result.returncode == 0, result.stderr[-300:]
     rows = read_fct(tmp_path / "run")
@@ -259,7 +262,7 @@ def test_every_replayed_flow_appears_once_with_its_size(run_example: RunExample,
     for scheme in ("pfabric", "linerate", "tcp", "dctcp"):
         out = tmp_path / scheme
         result = run_example("pfabric-websearch", *STAR, f"--scheme={scheme}",
-                             f"--flow-file={flows}", f"--out={out}")
+                             f"--flowFile={flows}", f"--out={out}")
         assert result.returncode == 0, result.stderr
         rows = read_fct(out)
         assert [int(r["flow_id"]) for r in rows] == list(range(25))
@@ -304,15 +307,16 @@ def bad_files(tmp: Path) -> dict[str, Path]:
         (("--preset=sigcomm14",), "--preset=sigcomm14: expected hotnets12 or sigcomm13"),
         (("--lb=hash",), "--lb=hash: expected spray, ecmp, flowcell or random"),
         (("--topology=ring",), "--topology=ring: expected fattree, leafspine or star"),
-        (("--topology=fattree", "--k=5"), "FatTreeHelper: k must be even and at least 2, got k = 5"),
+        (("--topology=fattree", "--k=5"),
+         "PfabricFatTreeHelper: k must be even and at least 2, got k = 5"),
         (("--buffer=lots",), "--buffer=lots: expected a positive size such as 22500B or 150p"),
         (("--rto=soon",), "--rto=soon: expected a time such as 40us"),
         (("--cdf={cdf}",), "{cdf}:2: 'x' is not a number"),
-        (("--flow-file={header}",), "{header}:1: the header must be src,dst,size_bytes,start_s"),
-        (("--flow-file={negative}",), "{negative}:2: size_bytes '-5' is not a positive integer"),
-        (("--flow-file={outside}",), "{outside}:2: host 9 is outside the fabric (hosts 0 to 3)"),
+        (("--flowFile={header}",), "{header}:1: the header must be src,dst,size_bytes,start_s"),
+        (("--flowFile={negative}",), "{negative}:2: size_bytes '-5' is not a positive integer"),
+        (("--flowFile={outside}",), "{outside}:2: host 9 is outside the fabric (hosts 0 to 3)"),
         (("--out={tmp}/plain-file/run",), "--out={tmp}/plain-file/run: cannot create the directory"),
-        (("--flows-only",), "--flows-only: needs --dump-flows=PATH"),
+        (("--flowsOnly",), "--flowsOnly: needs --dumpFlows=PATH"),
         (("--switchMode=bridge",), "--switchMode=bridge: expected lean or ip"),
         (("--linkType=csma",), "--linkType=csma: expected pfabric or p2p"),
     ],
@@ -345,7 +349,7 @@ def test_pfabric_beats_tcp_for_small_flows_on_the_same_flows(run_example: RunExa
     for scheme in ("pfabric", "tcp"):
         arguments = ["--quiet", f"--scheme={scheme}", "--load=0.5", "--flows=200",
                      f"--out={tmp_path / scheme}"]
-        arguments.append(f"--flow-file={flows}" if flows.exists() else f"--dump-flows={flows}")
+        arguments.append(f"--flowFile={flows}" if flows.exists() else f"--dumpFlows={flows}")
         result = run_example("pfabric-websearch", *arguments)
         assert result.returncode == 0, result.stderr
         small = [float(r["fct_s"]) / float(r["ideal_fct_s"]) for r in read_fct(tmp_path / scheme)
