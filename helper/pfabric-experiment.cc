@@ -72,6 +72,16 @@ Number(double value)
     return PfabricJsonObject::FormatNumber(value);
 }
 
+/// @return a LoadBalancing value as --lb spells it, e.g. "spray"
+std::string
+Lowercase(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) {
+        return std::tolower(c);
+    });
+    return text;
+}
+
 } // namespace
 
 PfabricExperiment::PfabricExperiment(const std::string& workload)
@@ -112,7 +122,9 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
                  "leafspine: hosts per leaf (default: the preset's)",
                  m_p.hostsPerLeaf);
     cmd.AddValue("hosts", "star: hosts on the single switch", m_p.hosts);
-    cmd.AddValue("lb", "load balancing: spray, ecmp, flowcell or random", m_p.lb);
+    cmd.AddValue("lb",
+                 "load balancing: spray, ecmp, flowcell or random (default: the preset's)",
+                 m_p.lb);
     cmd.AddValue("buffer",
                  "switch buffer, e.g. 22500B or 150p (default: the preset's)",
                  m_p.buffer);
@@ -181,7 +193,8 @@ PfabricExperiment::CheckChoices() const
     {
         return "--linkType=" + m_p.linkType + ": expected pfabric or p2p";
     }
-    if (m_p.lb != "spray" && m_p.lb != "ecmp" && m_p.lb != "flowcell" && m_p.lb != "random")
+    if (!m_p.lb.empty() && m_p.lb != "spray" && m_p.lb != "ecmp" && m_p.lb != "flowcell" &&
+        m_p.lb != "random")
     {
         return "--lb=" + m_p.lb + ": expected spray, ecmp, flowcell or random";
     }
@@ -279,9 +292,12 @@ PfabricExperiment::Prepare(std::string* error)
         return false;
     }
     m_fabric->SetPreset(m_p.preset);
-    std::string lb = m_p.lb;
-    lb[0] = std::toupper(lb[0]);
-    m_fabric->SetSwitchAttribute("LoadBalancing", StringValue(lb));
+    if (!m_p.lb.empty())
+    {
+        std::string lb = m_p.lb;
+        lb[0] = std::toupper(lb[0]);
+        m_fabric->SetSwitchAttribute("LoadBalancing", StringValue(lb));
+    }
     m_fabric->SetSwitchMode(m_p.switchMode == "ip" ? PfabricFabricHelper::IP
                                                    : PfabricFabricHelper::LEAN);
     m_fabric->SetLinkType(m_p.linkType == "p2p" ? PfabricFabricHelper::POINT_TO_POINT_LINK
@@ -532,7 +548,7 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
         .AddInteger("spines", m_p.spines)
         .AddInteger("hostsPerLeaf", m_p.hostsPerLeaf)
         .AddInteger("hosts", m_p.hosts)
-        .AddString("lb", m_p.lb)
+        .AddString("lb", m_p.lb.empty() ? Lowercase(preset.loadBalancing) : m_p.lb)
         .AddString("buffer", m_p.buffer)
         .AddString("rto", m_p.rto)
         .AddString("cdf", m_p.cdf.empty() ? m_p.workload : m_p.cdf)

@@ -67,7 +67,7 @@ class PfabricExperiment
         uint32_t spines = 0;              //!< leaf-spine spines; 0: the preset's
         uint32_t hostsPerLeaf = 0;        //!< leaf-spine hosts per leaf; 0: the preset's
         uint32_t hosts = 16;              //!< star: hosts
-        std::string lb = "spray";         //!< spray, ecmp, flowcell, random
+        std::string lb;                   //!< spray, ecmp, flowcell, random; empty: the preset's
         std::string buffer;               //!< switch buffer; empty: the preset's
         std::string rto;                  //!< MinTCP / LineRate RTO; empty: the preset's
         std::string cdf;                  //!< flow sizes: name or file; empty: workload

@@ -18,6 +18,7 @@
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/queue.h"
+#include "ns3/string.h"
 #include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
 
@@ -36,6 +37,7 @@ constexpr uint32_t POINT_TO_POINT_FRAMING = 2;
 
 PfabricFabricHelper::PfabricFabricHelper()
     : m_switchFactory("ns3::PfabricSwitch"),
+      m_switchAttributes("ns3::PfabricSwitch"),
       m_switchMode(LEAN),
       m_linkType(PFABRIC_LINK),
       m_built(false)
@@ -56,6 +58,7 @@ PfabricFabricHelper::SetPreset(const std::string& name)
                    preset.headerBytes,
                    preset.headerBytes,
                    preset.linkHeaderBytes);
+    m_switchAttributes.SetPresetValue("LoadBalancing", StringValue(preset.loadBalancing));
 }
 
 PfabricFabricHelper::~PfabricFabricHelper() = default;
@@ -104,7 +107,7 @@ PfabricFabricHelper::SetPacketSizes(uint32_t mss,
 void
 PfabricFabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_switchFactory.Set(name, value);
+    m_switchAttributes.SetValue(name, value);
 }
 
 void
@@ -154,6 +157,7 @@ PfabricFabricHelper::Build()
                         m_linkHeaderBytes != POINT_TO_POINT_FRAMING,
                     "fabric: point-to-point links frame every packet with "
                         << POINT_TO_POINT_FRAMING << " bytes, not " << m_linkHeaderBytes);
+    m_switchAttributes.Apply(m_switchFactory);
     DoBuild();
     if (m_switchMode == LEAN)
     {

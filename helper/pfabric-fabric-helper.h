@@ -14,6 +14,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/pfabric-fabric-routing-helper.h"
+#include "ns3/pfabric-preset.h"
 
 #include <cstdint>
 #include <string>
@@ -62,13 +63,16 @@ class PfabricSwitch;
 class PfabricFabricHelper
 {
   public:
-    /// Rates, delays and packet sizes of the hotnets12 preset (PfabricPreset).
+    /// Rates, delays, packet sizes and load balancing of the hotnets12 preset (SetPreset).
     PfabricFabricHelper();
     virtual ~PfabricFabricHelper();
 
     /**
-     * @brief Take rates, delays and packet sizes from a preset (load balancing is the
-     * routing's LoadBalancing attribute: SetRoutingAttribute).
+     * @brief Take rates, delays, packet sizes and load balancing from a preset.
+     *
+     * The rates, delays and packet sizes are this helper's settings (a later SetHostLinkRate,
+     * SetPacketSizes, ... replaces them); the load balancing is the switches' LoadBalancing
+     * attribute, with the precedence of doc/pfabric.rst, "Presets" (PfabricPresetAttributes).
      * @param name hotnets12 or sigcomm13 (PfabricPreset)
      */
     void SetPreset(const std::string& name);
@@ -94,7 +98,8 @@ class PfabricFabricHelper
                         uint32_t ackBytes,
                         uint32_t linkHeaderBytes);
     /**
-     * @brief Set an attribute of every switch's PfabricSwitch, e.g. "LoadBalancing".
+     * @brief Set an attribute of every switch's PfabricSwitch, e.g. "LoadBalancing" (precedence:
+     * doc/pfabric.rst, "Presets").
      * @param name the attribute name
      * @param value its value
      */
@@ -250,6 +255,7 @@ class PfabricFabricHelper
     uint32_t m_linkHeaderBytes;                          //!< framing bytes per packet
     PfabricFabricRoutingHelper m_routing;                //!< creates the IP nodes' routing
     ObjectFactory m_switchFactory;                       //!< creates every PfabricSwitch
+    PfabricPresetAttributes m_switchAttributes;          //!< the switches' attributes
     SwitchMode m_switchMode;                             //!< how switches forward
     LinkType m_linkType;                                 //!< what joins two nodes
     NodeContainer m_hosts;                               //!< hosts, by index

@@ -81,59 +81,6 @@ FindScheme(const std::string& name)
     return SCHEMES[0];
 }
 
-/**
- * @brief Whether the user configured an attribute's default (Config::SetDefault, or
- * --ns3::Type::Name on the command line); such a default wins over the preset.
- * @param type the type
- * @param name the attribute
- * @return true if its default differs from the one the type declares
- */
-bool
-IsConfigured(const std::string& type, const std::string& name)
-{
-    TypeId::AttributeInformation info;
-    NS_ABORT_MSG_UNLESS(TypeId::LookupByName(type).LookupAttributeByName(name, &info),
-                        "PfabricSchemeHelper: " << type << " has no attribute " << name);
-    return info.initialValue->SerializeToString(info.checker) !=
-           info.originalInitialValue->SerializeToString(info.checker);
-}
-
-/// Preset values for one type's attributes; the user's configured defaults win.
-class PresetValues
-{
-  public:
-    /// @param type the TypeId name of the objects the values are for
-    explicit PresetValues(std::string type)
-        : m_type(std::move(type))
-    {
-    }
-
-    /**
-     * @brief Add a preset value.
-     * @param name the attribute
-     * @param value the preset's value
-     * @return this
-     */
-    PresetValues& Add(const std::string& name, const AttributeValue& value)
-    {
-        if (!IsConfigured(m_type, name))
-        {
-            m_values.emplace_back(name, value.Copy());
-        }
-        return *this;
-    }
-
-    /// @return the values to apply
-    const std::vector<std::pair<std::string, Ptr<AttributeValue>>>& Get() const
-    {
-        return m_values;
-    }
-
-  private:
-    std::string m_type;                                                //!< the type
-    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_values; //!< what to set
-};
-
 bool
 UsesPfabricQueues(const std::string& scheme)
 {
@@ -143,7 +90,9 @@ UsesPfabricQueues(const std::string& scheme)
 } // namespace
 
 PfabricSchemeHelper::PfabricSchemeHelper(const std::string& scheme, const std::string& preset)
-    : m_preset(nullptr)
+    : m_preset(nullptr),
+      m_socketAttributes("ns3::PfabricTcpSocketFactory"),
+      m_queueDiscAttributes("ns3::PfabricQueueDisc")
 {
     SetScheme(scheme);
     SetPreset(preset);
@@ -176,13 +125,13 @@ PfabricSchemeHelper::GetPreset() const
 void
 PfabricSchemeHelper::SetSocketFactoryAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_socketOverrides.emplace_back(name, value.Copy());
+    m_socketAttributes.SetValue(name, value);
 }
 
 void
 PfabricSchemeHelper::SetQueueDiscAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_queueDiscOverrides.emplace_back(name, value.Copy());
+    m_queueDiscAttributes.SetValue(name, value);
 }
 
 TypeId
@@ -224,66 +173,56 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
     NS_LOG_FUNCTION(this << m_scheme << m_preset->name);
     const PfabricPreset& p = *m_preset;
 
-    PresetValues transport("ns3::PfabricTcpSocketFactory");
-    transport.Add("SegmentSize", UintegerValue(p.segmentSize))
-        .Add("HeaderBytes", UintegerValue(p.headerBytes + p.linkHeaderBytes))
-        .Add("InitialWindow", UintegerValue(p.initialWindow))
-        .Add("MaxWindow", UintegerValue(p.minTcpMaxWindow))
-        .Add("Rto", TimeValue(p.minTcpRto))
-        .Add("ProbeMode", BooleanValue(p.probeMode))
-        .Add("ProbeAfterTimeouts", UintegerValue(p.probeAfterTimeouts))
-        .Add("PriorityOffset", UintegerValue(p.priorityOffset))
-        .Add("HostPacing", BooleanValue(p.hostPacing))
-        .Add("MinRto", TimeValue(p.baselineMinRto))
-        .Add("ClockGranularity", TimeValue(p.clockGranularity))
-        .Add("FastRetransmit", BooleanValue(p.baselineFastRetransmit))
-        .Add("DupAckThreshold", UintegerValue(p.dupAckThreshold))
-        .Add("DupAckWindowFraction", DoubleValue(p.dupAckWindowFraction))
-        .Add("DctcpG", DoubleValue(p.dctcpG));
+    PfabricPresetAttributes transport = m_socketAttributes;
+    transport.SetPresetValue("SegmentSize", UintegerValue(p.segmentSize))
+        .SetPresetValue("HeaderBytes", UintegerValue(p.headerBytes + p.linkHeaderBytes))
+        .SetPresetValue("InitialWindow", UintegerValue(p.initialWindow))
+        .SetPresetValue("MaxWindow", UintegerValue(p.minTcpMaxWindow))
+        .SetPresetValue("Rto", TimeValue(p.minTcpRto))
+        .SetPresetValue("ProbeMode", BooleanValue(p.probeMode))
+        .SetPresetValue("ProbeAfterTimeouts", UintegerValue(p.probeAfterTimeouts))
+        .SetPresetValue("PriorityOffset", UintegerValue(p.priorityOffset))
+        .SetPresetValue("HostPacing", BooleanValue(p.hostPacing))
+        .SetPresetValue("MinRto", TimeValue(p.baselineMinRto))
+        .SetPresetValue("ClockGranularity", TimeValue(p.clockGranularity))
+        .SetPresetValue("FastRetransmit", BooleanValue(p.baselineFastRetransmit))
+        .SetPresetValue("DupAckThreshold", UintegerValue(p.dupAckThreshold))
+        .SetPresetValue("DupAckWindowFraction", DoubleValue(p.dupAckWindowFraction))
+        .SetPresetValue("DctcpG", DoubleValue(p.dctcpG));
     ObjectFactory socketFactory("ns3::PfabricTcpSocketFactory");
     socketFactory.Set("Transport", StringValue(FindScheme(m_scheme).transport));
-    for (const auto& [name, value] : transport.Get())
-    {
-        socketFactory.Set(name, *value);
-    }
-    for (const auto& [name, value] : m_socketOverrides)
-    {
-        socketFactory.Set(name, *value);
-    }
+    transport.Apply(socketFactory);
 
     std::string queueDiscType = UsesPfabricQueues(m_scheme) ? "ns3::PfabricQueueDisc"
                                 : m_scheme == "tcp"         ? "ns3::FifoQueueDisc"
                                                             : "ns3::RedQueueDisc";
-    PresetValues port(queueDiscType);
+    PfabricPresetAttributes port = m_queueDiscAttributes;
+    port.SetTypeId(queueDiscType);
     if (UsesPfabricQueues(m_scheme))
     {
-        port.Add("MaxSize", QueueSizeValue(p.pfabricBuffer))
-            .Add("DequeueMode", StringValue(p.pfabricDequeueMode));
+        port.SetPresetValue("MaxSize", QueueSizeValue(p.pfabricBuffer))
+            .SetPresetValue("DequeueMode", StringValue(p.pfabricDequeueMode));
     }
     else if (m_scheme == "tcp")
     {
-        port.Add("MaxSize", QueueSizeValue(p.baselineBuffer));
+        port.SetPresetValue("MaxSize", QueueSizeValue(p.baselineBuffer));
     }
     else
     {
         // DCTCP's switch: mark every packet that arrives to K or more packets, never drop early
         // (ns-3's dctcp example; Alizadeh et al., SIGCOMM 2010).
-        port.Add("MaxSize", QueueSizeValue(p.baselineBuffer))
-            .Add("MinTh", DoubleValue(p.dctcpMarkingThreshold))
-            .Add("MaxTh", DoubleValue(p.dctcpMarkingThreshold))
-            .Add("QW", DoubleValue(1))
-            .Add("UseEcn", BooleanValue(true))
-            .Add("UseHardDrop", BooleanValue(false))
-            .Add("Gentle", BooleanValue(false))
-            .Add("MeanPktSize", UintegerValue(p.segmentSize + p.headerBytes));
+        port.SetPresetValue("MaxSize", QueueSizeValue(p.baselineBuffer))
+            .SetPresetValue("MinTh", DoubleValue(p.dctcpMarkingThreshold))
+            .SetPresetValue("MaxTh", DoubleValue(p.dctcpMarkingThreshold))
+            .SetPresetValue("QW", DoubleValue(1))
+            .SetPresetValue("UseEcn", BooleanValue(true))
+            .SetPresetValue("UseHardDrop", BooleanValue(false))
+            .SetPresetValue("Gentle", BooleanValue(false))
+            .SetPresetValue("MeanPktSize", UintegerValue(p.segmentSize + p.headerBytes));
     }
     PfabricQueueDiscHelper ports;
     ports.SetQueueDiscType(queueDiscType);
-    for (const auto& [name, value] : port.Get())
-    {
-        ports.SetQueueDiscAttribute(name, *value);
-    }
-    for (const auto& [name, value] : m_queueDiscOverrides)
+    for (const auto& [name, value] : port.GetValues())
     {
         ports.SetQueueDiscAttribute(name, *value);
     }

@@ -33,10 +33,10 @@ namespace ns3
  * | dctcp    | DCTCP (TcpDctcp, ECN)               | RedQueueDisc marking at K            |
  *
  * Every device gets the one-packet device queue of PfabricQueueDiscHelper. Applications create
- * sockets with GetSocketFactoryType(). Any preset number can be overridden, in order of
- * precedence: SetSocketFactoryAttribute / SetQueueDiscAttribute; a default the user configured
- * (Config::SetDefault, or --ns3::PfabricTcpSocketFactory::Rto=50us on the command line); the
- * preset.
+ * sockets with GetSocketFactoryType(). Every number of the preset is set explicitly; a default
+ * the user configured (Config::SetDefault, --ns3::PfabricTcpSocketFactory::Rto=50us) and
+ * SetSocketFactoryAttribute / SetQueueDiscAttribute override it, with the precedence of
+ * doc/pfabric.rst, "Presets" (PfabricPresetAttributes).
  */
 class PfabricSchemeHelper
 {
@@ -107,13 +107,10 @@ class PfabricSchemeHelper
     static int64_t AssignStreams(const QueueDiscContainer& queueDiscs, int64_t stream);
 
   private:
-    /// An attribute override.
-    using Override = std::pair<std::string, Ptr<AttributeValue>>;
-
-    std::string m_scheme;                       //!< pfabric, linerate, tcp or dctcp
-    const PfabricPreset* m_preset;              //!< the preset
-    std::vector<Override> m_socketOverrides;    //!< applied after the preset
-    std::vector<Override> m_queueDiscOverrides; //!< applied after the preset
+    std::string m_scheme;                          //!< pfabric, linerate, tcp or dctcp
+    const PfabricPreset* m_preset;                 //!< the preset
+    PfabricPresetAttributes m_socketAttributes;    //!< SetSocketFactoryAttribute's values
+    PfabricPresetAttributes m_queueDiscAttributes; //!< SetQueueDiscAttribute's values
 };
 
 } // namespace ns3

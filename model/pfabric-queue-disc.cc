@@ -8,7 +8,6 @@
 
 #include "pfabric-buffer.h"
 #include "pfabric-compat.h"
-#include "pfabric-preset.h"
 #include "pfabric-priority-tag.h"
 #include "pfabric-transport-ports.h"
 
@@ -39,7 +38,7 @@ PfabricQueueDisc::GetTypeId()
                 "The buffer size, in packets (\"15p\") or bytes (\"22500B\"); sizes "
                 "count IP packets with headers. The default is HotNets 2012's 22.5 KB, "
                 "about one bandwidth-delay product of a 10 Gb/s fabric.",
-                QueueSizeValue(PfabricPreset::Get("hotnets12").pfabricBuffer),
+                QueueSizeValue(QueueSize("22500B")),
                 MakeQueueSizeAccessor(
                     &PfabricQueueDisc::SetBufferSize,
                     static_cast<QueueSize (PfabricQueueDisc::*)() const>(&QueueDisc::GetMaxSize)),

@@ -10,7 +10,6 @@
 #include "pfabric-compat.h"
 #include "pfabric-line-rate-congestion-ops.h"
 #include "pfabric-min-tcp-socket.h"
-#include "pfabric-preset.h"
 #include "pfabric-priority-policy.h"
 #include "pfabric-tcp-demux.h"
 
@@ -46,7 +45,6 @@ constexpr uint32_t RECEIVE_BUFFER_BYTES = 1U << 30;
 TypeId
 PfabricTcpSocketFactory::GetTypeId()
 {
-    const PfabricPreset& preset = PfabricPreset::Get("hotnets12");
     static TypeId tid =
         TypeId("ns3::PfabricTcpSocketFactory")
             .SetParent<SocketFactory>()
@@ -66,43 +64,52 @@ PfabricTcpSocketFactory::GetTypeId()
                                 "Tcp",
                                 DCTCP,
                                 "Dctcp"))
-            .AddAttribute("SegmentSize",
-                          "TCP payload bytes per full segment (1460: 1500-byte IP packets).",
-                          UintegerValue(preset.segmentSize),
-                          MakeUintegerAccessor(&PfabricTcpSocketFactory::m_segmentSize),
-                          MakeUintegerChecker<uint32_t>(1, 65495))
+            .AddAttribute(
+                "SegmentSize",
+                "TCP payload bytes per full segment. The default, 1460, makes 1500-byte IP "
+                "packets (40 bytes of TCP/IP headers, no options).",
+                UintegerValue(1460),
+                MakeUintegerAccessor(&PfabricTcpSocketFactory::m_segmentSize),
+                MakeUintegerChecker<uint32_t>(1, 65495))
             .AddAttribute("HeaderBytes",
                           "Bytes the network adds to a segment's payload (TCP, IP and link "
-                          "headers); LineRate paces by payload + HeaderBytes.",
-                          UintegerValue(preset.headerBytes + preset.linkHeaderBytes),
+                          "headers); senders pace by payload + HeaderBytes. The default, 42, "
+                          "is 40 bytes of TCP/IP headers and the 2 bytes of framing of the "
+                          "fabric's links.",
+                          UintegerValue(42),
                           MakeUintegerAccessor(&PfabricTcpSocketFactory::m_headerBytes),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("InitialWindow",
                           "Initial congestion window, in segments (MinTCP and the baselines; "
-                          "LineRate's window exceeds any flow).",
-                          UintegerValue(preset.initialWindow),
+                          "LineRate's window exceeds any flow). The default, 12, is about one "
+                          "bandwidth-delay product of a 10 Gb/s fat-tree (HotNets 2012).",
+                          UintegerValue(12),
                           MakeUintegerAccessor(&PfabricTcpSocketFactory::m_initialWindow),
                           MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("MaxWindow",
-                          "MinTCP: largest congestion window, in segments; 0: no cap.",
-                          UintegerValue(preset.minTcpMaxWindow),
-                          MakeUintegerAccessor(&PfabricTcpSocketFactory::m_maxWindow),
-                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "MaxWindow",
+                "MinTCP: largest congestion window, in segments; 0 (the default): no cap.",
+                UintegerValue(0),
+                MakeUintegerAccessor(&PfabricTcpSocketFactory::m_maxWindow),
+                MakeUintegerChecker<uint32_t>())
             .AddAttribute("Rto",
                           "MinTCP and LineRate: the fixed retransmission timeout (no RTT "
-                          "estimation, no back-off).",
-                          TimeValue(preset.minTcpRto),
+                          "estimation, no back-off). The default, 40 us, is about three "
+                          "round trips of an idle 10 Gb/s fat-tree (HotNets 2012).",
+                          TimeValue(MicroSeconds(40)),
                           MakeTimeAccessor(&PfabricTcpSocketFactory::m_rto),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ProbeMode",
                           "MinTCP and LineRate: after ProbeAfterTimeouts consecutive timeouts "
-                          "send one-byte probes until an ACK advances (SIGCOMM 2013).",
-                          BooleanValue(preset.probeMode),
+                          "send one-byte probes until an ACK advances (SIGCOMM 2013); off by "
+                          "default, as in HotNets 2012.",
+                          BooleanValue(false),
                           MakeBooleanAccessor(&PfabricTcpSocketFactory::m_probeMode),
                           MakeBooleanChecker())
             .AddAttribute("ProbeAfterTimeouts",
-                          "Probe mode: the consecutive timeouts after which probing starts.",
-                          UintegerValue(preset.probeAfterTimeouts),
+                          "Probe mode: the consecutive timeouts after which probing starts "
+                          "(default 5, SIGCOMM 2013's).",
+                          UintegerValue(5),
                           MakeUintegerAccessor(&PfabricTcpSocketFactory::m_probeAfterTimeouts),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute(
@@ -117,15 +124,17 @@ PfabricTcpSocketFactory::GetTypeId()
                 MakeObjectFactoryChecker())
             .AddAttribute("PriorityOffset",
                           "MinTCP and LineRate: added to a data segment's rank, so that data "
-                          "never ties with ACKs (priority 0).",
-                          UintegerValue(preset.priorityOffset),
+                          "never ties with ACKs (priority 0). The default, 10, is the original "
+                          "ns-2 code's constant.",
+                          UintegerValue(10),
                           MakeUintegerAccessor(&PfabricTcpSocketFactory::m_priorityOffset),
                           MakeUintegerChecker<uint64_t>(1))
             .AddAttribute("HostPacing",
                           "MinTCP, TCP and DCTCP: pace senders at LineRate, so that a window "
                           "burst waits in the socket rather than overflowing its own NIC's "
-                          "queue (LineRate senders are always paced).",
-                          BooleanValue(preset.hostPacing),
+                          "queue (LineRate senders are always paced). On by default: real "
+                          "stacks make a socket wait for its NIC.",
+                          BooleanValue(true),
                           MakeBooleanAccessor(&PfabricTcpSocketFactory::m_hostPacing),
                           MakeBooleanChecker())
             .AddAttribute("HashDemux",
@@ -143,36 +152,40 @@ PfabricTcpSocketFactory::GetTypeId()
                           MakeDataRateAccessor(&PfabricTcpSocketFactory::m_lineRate),
                           MakeDataRateChecker())
             .AddAttribute("MinRto",
-                          "TCP and DCTCP: the minimum retransmission timeout.",
-                          TimeValue(preset.baselineMinRto),
+                          "TCP and DCTCP: the minimum retransmission timeout. The default, "
+                          "200 us, is HotNets 2012's for the baselines.",
+                          TimeValue(MicroSeconds(200)),
                           MakeTimeAccessor(&PfabricTcpSocketFactory::m_minRto),
                           MakeTimeChecker())
             .AddAttribute("ClockGranularity",
-                          "TCP and DCTCP: the RTO calculation's clock granularity.",
-                          TimeValue(preset.clockGranularity),
+                          "TCP and DCTCP: the RTO calculation's clock granularity (default "
+                          "1 us, fine enough for a 200 us minimum RTO).",
+                          TimeValue(MicroSeconds(1)),
                           MakeTimeAccessor(&PfabricTcpSocketFactory::m_clockGranularity),
                           MakeTimeChecker())
             .AddAttribute("FastRetransmit",
-                          "TCP and DCTCP: retransmit on duplicate ACKs (off in HotNets 2012: "
-                          "spraying reorders).",
-                          BooleanValue(preset.baselineFastRetransmit),
+                          "TCP and DCTCP: retransmit on duplicate ACKs. Off by default, as in "
+                          "HotNets 2012: per-packet spraying reorders segments.",
+                          BooleanValue(false),
                           MakeBooleanAccessor(&PfabricTcpSocketFactory::m_fastRetransmit),
                           MakeBooleanChecker())
             .AddAttribute("DupAckThreshold",
                           "TCP and DCTCP with FastRetransmit: the (smallest) duplicate-ACK "
-                          "threshold.",
-                          UintegerValue(preset.dupAckThreshold),
+                          "threshold, in ACKs (default 3, TCP's).",
+                          UintegerValue(3),
                           MakeUintegerAccessor(&PfabricTcpSocketFactory::m_dupAckThreshold),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("DupAckWindowFraction",
                           "TCP and DCTCP with FastRetransmit: the threshold is max("
-                          "DupAckThreshold, fraction * cwnd in segments); 0: fixed.",
-                          DoubleValue(preset.dupAckWindowFraction),
+                          "DupAckThreshold, fraction * cwnd in segments); 0 (the default): "
+                          "fixed.",
+                          DoubleValue(0),
                           MakeDoubleAccessor(&PfabricTcpSocketFactory::m_dupAckWindowFraction),
                           MakeDoubleChecker<double>(0))
             .AddAttribute("DctcpG",
-                          "DCTCP: the gain g of the marked-fraction estimate.",
-                          DoubleValue(preset.dctcpG),
+                          "DCTCP: the gain g of the marked-fraction estimate (default 1/16, "
+                          "DCTCP's recommended gain).",
+                          DoubleValue(1.0 / 16),
                           MakeDoubleAccessor(&PfabricTcpSocketFactory::m_dctcpG),
                           MakeDoubleChecker<double>(0, 1))
             .AddTraceSource("SocketCreated",

@@ -36,6 +36,9 @@ class TcpSocketBase;
  * from its own attributes, so that different nodes can run different schemes and the attributes
  * are visible on every ns-3 release (a TcpSocketBase subclass cannot show its own).
  *
+ * The attribute defaults are the model's own, HotNets 2012's numbers for a 10 Gb/s fabric;
+ * PfabricSchemeHelper sets every number of a preset explicitly (doc/pfabric.rst, "Presets").
+ *
  * Common to every transport: SegmentSize payload bytes per segment, an ACK for every segment,
  * SACK, no timestamps (ACKs stay 40 bytes, as the ideal FCT assumes), Nagle off, never giving up
  * on a connection, and buffers larger than any flow (the application hands the whole flow to the

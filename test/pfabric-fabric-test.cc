@@ -11,6 +11,7 @@
 #include "pfabric-test-cases.h"
 
 #include "ns3/channel.h"
+#include "ns3/config.h"
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4.h"
@@ -239,6 +240,65 @@ class FabricShapeTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(single.GetSwitches().GetN(), 1, "one switch");
         NS_TEST_ASSERT_MSG_EQ(single.GetNLinks(), 5, "one link per host");
         Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup pfabric-tests
+ * @brief SetPreset reaches the links and the switches, with the precedence of the Presets
+ * section: SetSwitchAttribute beats a configured default, which beats the preset's
+ * LoadBalancing, whatever the order of the calls.
+ */
+class FabricPresetTest : public TestCase
+{
+  public:
+    FabricPresetTest()
+        : TestCase("Fabrics: SetPreset, and the precedence over the switches' attributes")
+    {
+    }
+
+  private:
+    /**
+     * @brief Build a sigcomm13 star, SetSwitchAttribute called first if asked.
+     * @param loadBalancing the LoadBalancing to set through the helper; "": none
+     * @return the switch's LoadBalancing
+     */
+    static std::string BuiltLoadBalancing(const std::string& loadBalancing)
+    {
+        PfabricSingleSwitchHelper fabric(2);
+        if (!loadBalancing.empty())
+        {
+            fabric.SetSwitchAttribute("LoadBalancing", StringValue(loadBalancing));
+        }
+        fabric.SetPreset("sigcomm13");
+        fabric.Build();
+        StringValue value;
+        fabric.GetSwitches().Get(0)->GetObject<PfabricSwitch>()->GetAttribute("LoadBalancing",
+                                                                              value);
+        Simulator::Destroy();
+        return value.Get();
+    }
+
+    void DoRun() override
+    {
+        PfabricSingleSwitchHelper fabric(2);
+        fabric.SetPreset("sigcomm13");
+        fabric.Build();
+        TimeValue delay;
+        fabric.GetDevices().Get(0)->GetChannel()->GetAttribute("Delay", delay);
+        NS_TEST_ASSERT_MSG_EQ(delay.Get(),
+                              NanoSeconds(2700),
+                              "sigcomm13's host link: 0.2 us + 2.5 us of host delay");
+        Simulator::Destroy();
+
+        NS_TEST_ASSERT_MSG_EQ(BuiltLoadBalancing(""), "Spray", "the preset's");
+        NS_TEST_ASSERT_MSG_EQ(BuiltLoadBalancing("Random"), "Random", "helper > preset");
+        Config::SetDefault("ns3::PfabricSwitch::LoadBalancing", StringValue("Ecmp"));
+        NS_TEST_ASSERT_MSG_EQ(BuiltLoadBalancing(""), "Ecmp", "configured default > preset");
+        NS_TEST_ASSERT_MSG_EQ(BuiltLoadBalancing("Flowcell"),
+                              "Flowcell",
+                              "helper > configured default, also when set before SetPreset");
+        Config::Reset();
     }
 };
 
@@ -791,6 +851,7 @@ std::vector<TestCase*>
 MakeFabricTestCases()
 {
     std::vector<TestCase*> cases{new FabricShapeTest,
+                                 new FabricPresetTest,
                                  new SwitchModesAgreeTest,
                                  new IdealFctRecursionTest};
     for (auto mode : {PfabricFabricHelper::LEAN, PfabricFabricHelper::IP})

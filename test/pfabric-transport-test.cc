@@ -20,6 +20,7 @@
 #include "ns3/pfabric-min-tcp-socket.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-tag.h"
+#include "ns3/pfabric-queue-disc.h"
 #include "ns3/pfabric-scheme-helper.h"
 #include "ns3/pfabric-single-switch-helper.h"
 #include "ns3/pfabric-tcp-demux.h"
@@ -1347,10 +1348,42 @@ class ReusedConnectionTest : public TestCase
 };
 
 /**
+ * @brief An attribute of an object, as text.
+ * @param object the object
+ * @param name the attribute
+ * @return its value, serialised by its checker
+ */
+std::string
+AttributeText(Ptr<const Object> object, const std::string& name)
+{
+    TypeId::AttributeInformation info;
+    NS_ABORT_MSG_UNLESS(object->GetInstanceTypeId().LookupAttributeByName(name, &info), name);
+    Ptr<AttributeValue> value = info.checker->Create();
+    object->GetAttribute(name, *value);
+    return value->SerializeToString(info.checker);
+}
+
+/**
+ * @brief A value of an object's attribute, as AttributeText shows it.
+ * @param object an object of the type
+ * @param name the attribute
+ * @param value the value
+ * @return the value, serialised by the attribute's checker
+ */
+std::string
+AttributeText(Ptr<const Object> object, const std::string& name, const AttributeValue& value)
+{
+    TypeId::AttributeInformation info;
+    NS_ABORT_MSG_UNLESS(object->GetInstanceTypeId().LookupAttributeByName(name, &info), name);
+    return value.SerializeToString(info.checker);
+}
+
+/**
  * PfabricSchemeHelper puts every preset number where it belongs: the scheme's queue disc with the
- * preset's size on every device of every node, host NICs included, and a socket factory with the
- * preset's transport settings on every node; the helper's overrides and the user's configured
- * defaults win over the preset.
+ * preset's size on every device of every node, host NICs included, and a socket factory with
+ * every one of the preset's transport settings on every node, also where the preset differs from
+ * the model's defaults (sigcomm13); the helper's overrides and the user's configured defaults
+ * win over the preset, for the socket factory and the queue discs.
  */
 class SchemeInstallTest : public TestCase
 {
@@ -1403,6 +1436,12 @@ class SchemeInstallTest : public TestCase
             {
                 NS_TEST_ASSERT_MSG_EQ((*it)->GetInstanceTypeId().GetName(), e.queueDisc, e.scheme);
                 NS_TEST_ASSERT_MSG_EQ((*it)->GetMaxSize(), QueueSize(e.maxSize), e.scheme);
+                if (e.queueDisc == "ns3::PfabricQueueDisc")
+                {
+                    NS_TEST_ASSERT_MSG_EQ(AttributeText(*it, "DequeueMode"),
+                                          preset.pfabricDequeueMode,
+                                          e.preset);
+                }
                 if (e.scheme == "dctcp")
                 {
                     DoubleValue minTh;
@@ -1417,35 +1456,97 @@ class SchemeInstallTest : public TestCase
                 bed.fabric.GetSwitches().Get(0)->GetObject<PfabricTcpSocketFactory>(),
                 nullptr,
                 "no transport at a lean switch");
+            // Every number of the preset, attribute by attribute.
+            const std::map<std::string, Ptr<AttributeValue>> presetValues{
+                {"SegmentSize", Create<UintegerValue>(preset.segmentSize)},
+                {"HeaderBytes", Create<UintegerValue>(preset.headerBytes + preset.linkHeaderBytes)},
+                {"InitialWindow", Create<UintegerValue>(preset.initialWindow)},
+                {"MaxWindow", Create<UintegerValue>(preset.minTcpMaxWindow)},
+                {"Rto", Create<TimeValue>(preset.minTcpRto)},
+                {"ProbeMode", Create<BooleanValue>(preset.probeMode)},
+                {"ProbeAfterTimeouts", Create<UintegerValue>(preset.probeAfterTimeouts)},
+                {"PriorityOffset", Create<UintegerValue>(preset.priorityOffset)},
+                {"HostPacing", Create<BooleanValue>(preset.hostPacing)},
+                {"MinRto", Create<TimeValue>(preset.baselineMinRto)},
+                {"ClockGranularity", Create<TimeValue>(preset.clockGranularity)},
+                {"FastRetransmit", Create<BooleanValue>(preset.baselineFastRetransmit)},
+                {"DupAckThreshold", Create<UintegerValue>(preset.dupAckThreshold)},
+                {"DupAckWindowFraction", Create<DoubleValue>(preset.dupAckWindowFraction)},
+                {"DctcpG", Create<DoubleValue>(preset.dctcpG)}};
+            auto defaults = CreateObject<PfabricTcpSocketFactory>();
             for (uint32_t i = 0; i < 3; ++i)
             {
                 Ptr<Node> node = bed.fabric.GetHosts().Get(i);
                 auto factory = node->GetObject<PfabricTcpSocketFactory>();
                 NS_TEST_ASSERT_MSG_NE(factory, nullptr, "a socket factory on node " << i);
-                StringValue transport;
-                factory->GetAttribute("Transport", transport);
-                NS_TEST_ASSERT_MSG_EQ(transport.Get(), e.transport, e.scheme);
+                NS_TEST_ASSERT_MSG_EQ(AttributeText(factory, "Transport"), e.transport, e.scheme);
                 TimeValue rto;
                 factory->GetAttribute("Rto", rto);
                 NS_TEST_ASSERT_MSG_EQ(rto.Get(), e.rto, e.scheme << " " << e.preset);
-                UintegerValue maxWindow;
-                factory->GetAttribute("MaxWindow", maxWindow);
-                NS_TEST_ASSERT_MSG_EQ(maxWindow.Get(), preset.minTcpMaxWindow, e.preset);
+                std::vector<std::string> notDefault;
+                for (const auto& [name, value] : presetValues)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(AttributeText(factory, name),
+                                          AttributeText(factory, name, *value),
+                                          e.preset << " " << name);
+                    if (AttributeText(factory, name) != AttributeText(defaults, name))
+                    {
+                        notDefault.push_back(name);
+                    }
+                }
+                if (e.preset == "sigcomm13")
+                {
+                    // What makes the check above telling: these differ from the model's defaults.
+                    const std::vector<std::string> differ{"DupAckWindowFraction",
+                                                          "FastRetransmit",
+                                                          "MaxWindow",
+                                                          "ProbeMode",
+                                                          "Rto"};
+                    NS_TEST_ASSERT_MSG_EQ((notDefault == differ),
+                                          true,
+                                          notDefault.size()
+                                              << " numbers differ from the model's defaults");
+                }
             }
             Simulator::Destroy();
         }
+        NS_TEST_ASSERT_MSG_NE(AttributeText(CreateObject<PfabricQueueDisc>(), "MaxSize"),
+                              "35999B",
+                              "sigcomm13's buffer is not the model's default");
 
         // Precedence: the helper's override, then a configured default, then the preset.
         Config::SetDefault("ns3::PfabricTcpSocketFactory::Rto", TimeValue(MicroSeconds(60)));
         Config::SetDefault("ns3::PfabricTcpSocketFactory::InitialWindow", UintegerValue(8));
+        Config::SetDefault("ns3::PfabricQueueDisc::MaxSize", QueueSizeValue(QueueSize("30000B")));
+        for (bool overridden : {true, false})
         {
             Bed bed(2, "pfabric", "sigcomm13");
-            bed.scheme.SetSocketFactoryAttribute("Rto", TimeValue(MicroSeconds(50)));
+            if (overridden)
+            {
+                bed.scheme.SetSocketFactoryAttribute("Rto", TimeValue(MicroSeconds(50)));
+                bed.scheme.SetQueueDiscAttribute("MaxSize", QueueSizeValue(QueueSize("20000B")));
+                // no configured default for these: the override beats the preset itself
+                bed.scheme.SetSocketFactoryAttribute("MaxWindow", UintegerValue(30));
+                bed.scheme.SetQueueDiscAttribute("DequeueMode", StringValue("MostUrgent"));
+            }
             bed.Install();
             auto factory = bed.fabric.GetHosts().Get(0)->GetObject<PfabricTcpSocketFactory>();
             TimeValue rto;
             factory->GetAttribute("Rto", rto);
-            NS_TEST_ASSERT_MSG_EQ(rto.Get(), MicroSeconds(50), "the helper's override wins");
+            const std::string winner(overridden ? "the helper's override beats the default"
+                                                : "a configured default beats the preset");
+            NS_TEST_ASSERT_MSG_EQ(rto.Get(),
+                                  (overridden ? MicroSeconds(50) : MicroSeconds(60)),
+                                  winner);
+            NS_TEST_ASSERT_MSG_EQ(bed.queueDiscs.Get(0)->GetMaxSize(),
+                                  QueueSize(overridden ? "20000B" : "30000B"),
+                                  winner);
+            NS_TEST_ASSERT_MSG_EQ(AttributeText(factory, "MaxWindow"),
+                                  (overridden ? "30" : "23"),
+                                  "the helper's override beats the preset");
+            NS_TEST_ASSERT_MSG_EQ(AttributeText(bed.queueDiscs.Get(0), "DequeueMode"),
+                                  (overridden ? "MostUrgent" : "EarliestOfMostUrgentFlow"),
+                                  "the helper's override beats the preset");
             UintegerValue window;
             factory->GetAttribute("InitialWindow", window);
             NS_TEST_ASSERT_MSG_EQ(window.Get(), 8, "a configured default beats the preset");

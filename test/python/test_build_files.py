@@ -125,6 +125,15 @@ def test_cmake_lists_every_source_header_and_test() -> None:
     assert set(lib["TEST_SOURCES"]) == files("test", ".cc")
 
 
+def test_model_does_not_use_presets() -> None:
+    """The published setups are applied by the helpers (helper/pfabric-preset.h): no model class
+    includes the presets or reads one, its attribute defaults are its own."""
+    users = sorted(path for path in files("model", ".cc") | files("model", ".h")
+                   if re.search(r'#include\s*"(ns3/)?pfabric-preset\.h"|PfabricPreset\b',
+                                (ROOT / path).read_text()))
+    assert users == []
+
+
 def test_public_headers_are_named_pfabric() -> None:
     (lib,) = cmake_calls(ROOT / "CMakeLists.txt", "build_lib")
     assert all(Path(h).name.startswith("pfabric-") for h in lib["HEADER_FILES"])

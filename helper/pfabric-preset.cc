@@ -7,7 +7,9 @@
 #include "pfabric-preset.h"
 
 #include "ns3/abort.h"
+#include "ns3/type-id.h"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -123,6 +125,76 @@ PfabricPreset::GetNames()
         names.push_back(name);
     }
     return names;
+}
+
+PfabricPresetAttributes::PfabricPresetAttributes(const std::string& type)
+    : m_type(type)
+{
+}
+
+void
+PfabricPresetAttributes::SetTypeId(const std::string& type)
+{
+    m_type = type;
+}
+
+PfabricPresetAttributes&
+PfabricPresetAttributes::SetPresetValue(const std::string& name, const AttributeValue& value)
+{
+    auto known = std::find_if(m_presetValues.begin(),
+                              m_presetValues.end(),
+                              [&name](const Value& preset) { return preset.first == name; });
+    if (known == m_presetValues.end())
+    {
+        m_presetValues.emplace_back(name, value.Copy());
+    }
+    else
+    {
+        known->second = value.Copy();
+    }
+    return *this;
+}
+
+void
+PfabricPresetAttributes::SetValue(const std::string& name, const AttributeValue& value)
+{
+    m_values.emplace_back(name, value.Copy());
+}
+
+bool
+PfabricPresetAttributes::IsConfigured(const std::string& name) const
+{
+    TypeId::AttributeInformation info;
+    NS_ABORT_MSG_UNLESS(TypeId::LookupByName(m_type).LookupAttributeByName(name, &info),
+                        "preset: " << m_type << " has no attribute " << name);
+    // Config::SetDefault and --ns3::Type::Name change initialValue; the declared default stays
+    // in originalInitialValue.
+    return info.initialValue->SerializeToString(info.checker) !=
+           info.originalInitialValue->SerializeToString(info.checker);
+}
+
+std::vector<PfabricPresetAttributes::Value>
+PfabricPresetAttributes::GetValues() const
+{
+    std::vector<Value> values;
+    for (const auto& value : m_presetValues)
+    {
+        if (!IsConfigured(value.first))
+        {
+            values.push_back(value);
+        }
+    }
+    values.insert(values.end(), m_values.begin(), m_values.end());
+    return values;
+}
+
+void
+PfabricPresetAttributes::Apply(ObjectFactory& factory) const
+{
+    for (const auto& [name, value] : GetValues())
+    {
+        factory.Set(name, *value);
+    }
 }
 
 } // namespace ns3

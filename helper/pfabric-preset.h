@@ -7,12 +7,15 @@
 #ifndef PFABRIC_PRESET_H
 #define PFABRIC_PRESET_H
 
+#include "ns3/attribute.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/queue-size.h"
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -31,9 +34,11 @@ namespace ns3
  *   threshold for the baselines.
  *
  * Where a paper leaves a number open the preset says so next to it (pfabric-preset.cc) and
- * doc/pfabric.rst explains the choice. Fabric helpers, PfabricTcpSocketFactory and
- * PfabricQueueDisc take their defaults from "hotnets12" (PfabricLeafSpineHelper from "sigcomm13");
- * PfabricSchemeHelper applies a whole preset.
+ * doc/pfabric.rst explains the choice. Only helpers read presets, and they set every number
+ * explicitly: PfabricSchemeHelper the transport's and the ports', PfabricFabricHelper::SetPreset
+ * the links', packet sizes and load balancing, PfabricExperiment the topology. The model's
+ * attribute defaults are its own. Attribute values go through PfabricPresetAttributes, which
+ * keeps the precedence of doc/pfabric.rst, "Presets".
  */
 struct PfabricPreset
 {
@@ -89,6 +94,77 @@ struct PfabricPreset
 
     /// @return the names of all presets
     static std::vector<std::string> GetNames();
+};
+
+/**
+ * @ingroup pfabric
+ *
+ * @brief The attribute values a helper gives the objects of one type it creates, from a preset
+ * and from the helper's user: the one place the precedence of doc/pfabric.rst, "Presets", is
+ * implemented.
+ *
+ * Highest first:
+ * 1. a value set through the helper (SetValue, behind the helper's Set*Attribute);
+ * 2. a default the user configured (Config::SetDefault, or --ns3::Type::Attribute=value on the
+ *    command line): a preset value is left out when the attribute's default differs from the
+ *    one its TypeId declares;
+ * 3. the preset's value (SetPresetValue).
+ *
+ * Whether a default was configured is read when the values are applied (GetValues, Apply), so
+ * Config::SetDefault may come before or after the helper is set up, as long as it comes before
+ * the helper creates the objects. Every preset value is set explicitly, so a model default never
+ * stands in for a preset's number.
+ */
+class PfabricPresetAttributes
+{
+  public:
+    /// An attribute's name and value.
+    using Value = std::pair<std::string, Ptr<AttributeValue>>;
+
+    /// @param type the TypeId name of the objects the values are for, e.g. "ns3::PfabricSwitch"
+    explicit PfabricPresetAttributes(const std::string& type);
+
+    /// @param type the TypeId name of the objects the values are for (the preset values stay)
+    void SetTypeId(const std::string& type);
+
+    /**
+     * @brief Set the preset's value of an attribute (replacing an earlier preset value).
+     * @param name the attribute
+     * @param value the preset's value
+     * @return this
+     */
+    PfabricPresetAttributes& SetPresetValue(const std::string& name, const AttributeValue& value);
+
+    /**
+     * @brief Set a value through the helper: it beats a configured default and the preset.
+     * @param name the attribute
+     * @param value its value
+     */
+    void SetValue(const std::string& name, const AttributeValue& value);
+
+    /**
+     * @brief The values to set, in order: the preset's values whose default the user did not
+     * configure, then the values set through the helper (a later one wins).
+     * @return the values; stops the simulation if the type lacks a preset value's attribute
+     */
+    std::vector<Value> GetValues() const;
+
+    /**
+     * @brief Set GetValues() on a factory.
+     * @param factory a factory of the type
+     */
+    void Apply(ObjectFactory& factory) const;
+
+  private:
+    /**
+     * @param name an attribute of the type
+     * @return true if the user configured its default (it differs from the declared one)
+     */
+    bool IsConfigured(const std::string& name) const;
+
+    std::string m_type;                //!< the TypeId name
+    std::vector<Value> m_presetValues; //!< one per attribute
+    std::vector<Value> m_values;       //!< set through the helper, in order
 };
 
 } // namespace ns3
