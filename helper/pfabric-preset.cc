@@ -47,6 +47,9 @@ MakeHotnets12()
     // flow's newest segments (smaller remaining size) leave first and every window arrives
     // scrambled; the SIGCOMM 2013 rule picks the same flow and sends its packets in order.
     p.pfabricDequeueMode = "EarliestOfMostUrgentFlow";
+    // The paper drops "the lowest priority packet" to make room; with packets of mixed sizes that
+    // can mean several. Evict as many less urgent packets as the arrival needs.
+    p.pfabricAdmissionMode = "Strict";
     p.minTcpRto = MicroSeconds(40);
     p.initialWindow = 12;
     p.minTcpMaxWindow = 0;
@@ -80,6 +83,9 @@ MakeSigcomm13()
     // 24 packets of 1500 B with the original's ">=" test: a packet is admitted while the
     // buffer stays below 36000 B, so 23 full packets fit.
     p.pfabricBuffer = QueueSize("35999B");
+    // The original code (queue/drop-tail.cc of the pFabric patch): exactly one packet dropped
+    // per arrival that does not fit, the least urgent of those whose removal alone makes room.
+    p.pfabricAdmissionMode = "Ns2";
     p.minTcpRto = MicroSeconds(45);
     p.minTcpMaxWindow = 23;
     p.probeMode = true;

@@ -63,14 +63,15 @@ struct PfabricPreset
     std::string loadBalancing; //!< PfabricFabricRouting::LoadBalancing value
 
     // pFabric schemes (MinTCP+pFabric, LineRate+pFabric)
-    QueueSize pfabricBuffer;        //!< PfabricQueueDisc::MaxSize
-    std::string pfabricDequeueMode; //!< PfabricQueueDisc::DequeueMode
-    Time minTcpRto;                 //!< fixed retransmission timeout
-    uint32_t initialWindow;         //!< initial window, segments (all schemes)
-    uint32_t minTcpMaxWindow;       //!< MinTCP window cap, segments, 0: none
-    bool probeMode;                 //!< MinTCP probe mode on
-    uint32_t probeAfterTimeouts;    //!< consecutive timeouts before probing
-    uint64_t priorityOffset;        //!< added to remaining bytes in data priorities
+    QueueSize pfabricBuffer;          //!< PfabricQueueDisc::MaxSize
+    std::string pfabricDequeueMode;   //!< PfabricQueueDisc::DequeueMode
+    std::string pfabricAdmissionMode; //!< PfabricQueueDisc::AdmissionMode
+    Time minTcpRto;                   //!< fixed retransmission timeout
+    uint32_t initialWindow;           //!< initial window, segments (all schemes)
+    uint32_t minTcpMaxWindow;         //!< MinTCP window cap, segments, 0: none
+    bool probeMode;                   //!< MinTCP probe mode on
+    uint32_t probeAfterTimeouts;      //!< consecutive timeouts before probing
+    uint64_t priorityOffset;          //!< added to remaining bytes in data priorities
 
     // End hosts, every window-based transport (MinTCP, TCP, DCTCP)
     bool hostPacing; //!< senders paced at their NIC's line rate

@@ -201,7 +201,8 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
     if (UsesPfabricQueues(m_scheme))
     {
         port.SetPresetValue("MaxSize", QueueSizeValue(p.pfabricBuffer))
-            .SetPresetValue("DequeueMode", StringValue(p.pfabricDequeueMode));
+            .SetPresetValue("DequeueMode", StringValue(p.pfabricDequeueMode))
+            .SetPresetValue("AdmissionMode", StringValue(p.pfabricAdmissionMode));
     }
     else if (m_scheme == "tcp")
     {

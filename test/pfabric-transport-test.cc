@@ -1441,6 +1441,10 @@ class SchemeInstallTest : public TestCase
                     NS_TEST_ASSERT_MSG_EQ(AttributeText(*it, "DequeueMode"),
                                           preset.pfabricDequeueMode,
                                           e.preset);
+                    // the original code's admission in sigcomm13, the model's own in hotnets12
+                    NS_TEST_ASSERT_MSG_EQ(AttributeText(*it, "AdmissionMode"),
+                                          (e.preset == "sigcomm13" ? "Ns2" : "Strict"),
+                                          e.preset);
                 }
                 if (e.scheme == "dctcp")
                 {
