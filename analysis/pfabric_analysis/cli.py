@@ -1,11 +1,13 @@
-"""The pfabric-analysis command: summarise runs, compute the Ideal scheme, run sweeps (locally or on
-a Dask cluster), draw Figures 2-4 of the paper, and report the versions provenance records need."""
+"""The pfabric-analysis command: summarise runs, compare them (CDFs, side-by-side tables), compute
+the Ideal scheme, run sweeps (locally or on a Dask cluster), draw Figures 2-4 of the paper, and
+report the versions provenance records need."""
 
 from __future__ import annotations
 
 import argparse
 import importlib.metadata
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -50,6 +52,30 @@ def main(argv: list[str] | None = None) -> int:
     summary.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
                          help="bytes per KB of the size bins (default 1000)")
     summary.add_argument("--csv", type=Path, help="also write the table to this CSV file")
+    cdf = sub.add_parser("cdf", help="the CDF of FCT / ideal FCT per size bin of several runs on "
+                                     "one figure (PNG, PDF, cdf.csv, cdf.json)")
+    cdf.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR")
+    cdf.add_argument("--out", type=Path, required=True, metavar="DIR",
+                     help="where cdf.png/.pdf/.csv/.json go")
+    cdf.add_argument("--labels", metavar="A,B,...",
+                     help="legend labels, one per RUN_DIR (default: each run's scheme)")
+    cdf.add_argument("--bins", default="small,medium,large,all", metavar="BIN,...",
+                     help="panels, of small (0,100KB], medium (100KB,10MB], large (10MB,inf) and "
+                          "all (default all four)")
+    cdf.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
+                     help="bytes per KB of the size bins (default 1000)")
+    compare = sub.add_parser("compare", help="runs side by side (the first the baseline): "
+                                             "statistics per size bin as a table and a figure")
+    compare.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR")
+    compare.add_argument("--out", type=Path, required=True, metavar="DIR",
+                         help="where compare.csv/.md/.png/.pdf/.json go")
+    compare.add_argument("--labels", metavar="A,B,...",
+                         help="labels, one per RUN_DIR (default: each run's scheme)")
+    compare.add_argument("--allow-different-flows", action="store_true",
+                         help="compare runs whose flows (src, dst, size, start) are not the "
+                              "baseline's; the table says so")
+    compare.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
+                         help="bytes per KB of the size bins (default 1000)")
     figures = sub.add_parser("figures", help="Figures 2-4 (PNG, PDF), figures.csv and figures.md "
                                              "of a sweep directory of runs")
     figures.add_argument("sweep", type=Path, metavar="SWEEP_DIR")
@@ -158,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     neck.add_argument("--reuse", action="store_true",
                       help="compare the runs already in --out, simulating nothing")
     args = parser.parse_args(argv)
+    args.command_line = shlex.join(["pfabric-analysis", *(sys.argv[1:] if argv is None else argv)])
     try:
         return run_command(args)
     except AnalysisError as error:
@@ -184,6 +211,21 @@ def run_command(args: argparse.Namespace) -> int:
         from pfabric_analysis import reproduce
 
         return reproduce.main(args)
+    if args.command in ("cdf", "compare"):
+        from pfabric_analysis import compare
+
+        if args.command == "cdf":
+            written = compare.write_cdf(args.runs, args.out, labels=args.labels, bins=args.bins,
+                                        kb=args.kb, command=args.command_line,
+                                        versions=versions())
+        else:
+            written = compare.write_compare(args.runs, args.out, labels=args.labels,
+                                            allow_different_flows=args.allow_different_flows,
+                                            kb=args.kb, command=args.command_line,
+                                            versions=versions())
+        for path in written:
+            print(f"wrote {path}")
+        return 0
     if args.command == "figures":
         from pfabric_analysis.figures import write_figures
 

@@ -366,10 +366,12 @@ def render_outputs(table: pd.DataFrame) -> dict[str, bytes]:
     return outputs
 
 
-def write_outputs(outputs: dict[str, bytes], out_dir: Path) -> list[Path]:
+def write_outputs(outputs: dict[str, bytes], out_dir: Path,
+                  owned_names: Iterable[str] = OUTPUT_NAMES) -> list[Path]:
     """Write each file to a temporary name and move it into place: a reader never sees half a
-    file. Outputs of an earlier call that this one did not write are removed, so the directory
-    never shows a figure of a workload that is no longer in the sweep."""
+    file. Outputs of an earlier call that this one did not write are removed (of owned_names,
+    the files the caller may write), so the directory never shows a figure of a workload that is
+    no longer in the sweep."""
     created = not out_dir.exists()
     written: list[Path] = []
     temporaries: list[Path] = []
@@ -388,7 +390,7 @@ def write_outputs(outputs: dict[str, bytes], out_dir: Path) -> list[Path]:
         if created and out_dir.is_dir() and not any(out_dir.iterdir()):
             out_dir.rmdir()
         raise AnalysisError(f"{out_dir}: cannot write the figures ({error})") from error
-    for name in OUTPUT_NAMES:
+    for name in owned_names:
         if name not in outputs:
             (out_dir / name).unlink(missing_ok=True)
     return written
