@@ -18,5 +18,6 @@ cpp_examples = [
      "False"),
 ]
 
-# pfabric has no Python examples.
+# examples/pfabric-python.py needs the standalone build and the ns-3 wheel's bindings
+# (pfabric_analysis.bindings); analysis/tests/test_bindings.py runs it.
 python_examples = []
