@@ -40,6 +40,9 @@ def as_nanoseconds(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+@pytest.mark.skipif(os.environ.get("PFABRIC_SANITIZE") == "1",
+                    reason="an ASan-instrumented library cannot be loaded into the venv's "
+                           "uninstrumented Python; ./pfabric test (the plain build) runs this")
 def test_python_run_equals_the_programs_fct_csv(bin_dir: Path, tmp_path: Path) -> None:
     """pfabric-websearch generates 60 flows and runs them under pFabric, then TCP-DropTail on
     the same flows (--flowFile). The example, in one Python process, generates its flows with
