@@ -96,10 +96,11 @@ def levels_markdown(table: pd.DataFrame, document: dict) -> str:
              "queues per port sharing the port's buffer, priorities quantised with equal load "
              "per level (--priorityLevels=K); pFabric: unquantised priorities "
              "(--priorityLevels=0). Mean and 99th percentile (nearest rank) over finished "
-             "flows; (x) the multiple of pFabric's at the same load.", "",
+             "flows; (x) the multiple of pFabric's at the same load; timeouts: the small "
+             "flows' retransmission timeouts.", "",
              "| load | levels | (0,100KB] mean | (0,100KB] p99 | (100KB,10MB] mean | "
-             "(10MB,inf) mean | unfinished |",
-             "|---:|---|---:|---:|---:|---:|---:|"]
+             "(10MB,inf) mean | (0,100KB] timeouts | unfinished |",
+             "|---:|---|---:|---:|---:|---:|---:|---:|"]
     for (load, levels), group in table.groupby(["load", "levels"], sort=True):
         stats = group.set_index("bin")
         base = table[(table["load"] == load) & (table["levels"] == 0)].set_index("bin")
@@ -112,6 +113,7 @@ def levels_markdown(table: pd.DataFrame, document: dict) -> str:
                                            else f" ({ratio:.2f}x)"))
         name = "pFabric" if levels == 0 else f"K = {levels}"
         lines.append(f"| {load:g} | {name} | {' | '.join(cells)} | "
+                     f"{int(stats.loc[BIN_NAMES[0], 'timeouts'])} | "
                      f"{int(stats.loc['all', 'unfinished'])} |")
     return "\n".join(lines + runs_markdown(document))
 
@@ -140,14 +142,14 @@ def levels_figure(table: pd.DataFrame, flows: int) -> Figure:
             ax.set_xscale("log", base=2)
             if ks:
                 ax.set_xticks(ks, [str(k) for k in ks])
-            ax.set_xlabel("Priority levels K (strict-priority FIFO queues per port)")
+            ax.set_xlabel("Priority levels K")
             ax.set_ylabel("FCT / ideal FCT")
             name = "99th percentile" if statistic == "p99" else "Mean"
             ax.set_title(f"{PANEL_TITLES[bin_name]}: {name}")
         handles, names = axes[0].get_legend_handles_labels()
         figure.legend(handles, names, loc="outside upper center", ncols=2, frameon=False)
-        figure.text(0.5, 0.005, f"{flows} flows per run: a small run, not a citable scale",
-                    ha="center", va="bottom", fontsize=7)
+        figure.supxlabel(f"K strict-priority FIFO queues per port, equal load per level; "
+                         f"{flows} flows per run: a small run, not a citable scale", fontsize=7)
     return figure
 
 

@@ -20,16 +20,17 @@ FLOWS = [(1000, 0.0), (50000, 0.001), (200000, 0.002), (20000000, 0.003)]
 
 
 def write_run(directory: Path, load: float, levels: int | None, slowdowns: list[float | None],
-              flows: list[tuple[int, float]] = FLOWS, scheme: str = "pfabric") -> Path:
-    """A run directory: FCT / ideal FCT per flow (None: unfinished); levels None: a meta.json
-    written before --priorityLevels existed."""
+              flows: list[tuple[int, float]] = FLOWS, scheme: str = "pfabric",
+              timeouts: int = 0) -> Path:
+    """A run directory: FCT / ideal FCT per flow (None: unfinished), the same timeouts for every
+    flow; levels None: a meta.json written before --priorityLevels existed."""
     directory.mkdir(parents=True)
     rows = []
     for i, ((size, start), slowdown) in enumerate(zip(flows, slowdowns)):
         ideal = 1e-4 * (i + 1)
         rows.append({"flow_id": i, "src": i % 3, "dst": (i + 1) % 3, "size_bytes": size,
                      "start_s": start, "fct_s": np.nan if slowdown is None else slowdown * ideal,
-                     "ideal_fct_s": ideal, "timeouts": 0,
+                     "ideal_fct_s": ideal, "timeouts": timeouts,
                      "completed": 0 if slowdown is None else 1})
     pd.DataFrame(rows).to_csv(directory / "fct.csv", index=False)
     parameters = {"preset": "hotnets12", "scheme": scheme, "load": load, "flows": len(flows),
@@ -46,7 +47,7 @@ def write_run(directory: Path, load: float, levels: int | None, slowdowns: list[
 @pytest.fixture
 def runs(tmp_path: Path) -> list[Path]:
     return [write_run(tmp_path / "pf6", 0.6, None, [1, 3, 2, 4]),
-            write_run(tmp_path / "k1-6", 0.6, 1, [5, 7, 4, 2]),
+            write_run(tmp_path / "k1-6", 0.6, 1, [5, 7, 4, 2], timeouts=1),
             write_run(tmp_path / "k4-6", 0.6, 4, [2, 4, 3, None]),
             write_run(tmp_path / "pf8", 0.8, 0, [2, 2, 2, 2],
                       flows=[(s, t + 1) for s, t in FLOWS]),
@@ -71,11 +72,11 @@ def test_markdown_gives_multiples_of_pfabric(runs: list[Path]) -> None:
     table = levels_table(loaded)
     text = levels_markdown(table, {"flows_per_run": 4, "runs": [], "command": "c",
                                    "versions": {}})
-    assert "| 0.6 | pFabric | 2.000 | 3.000 | 2.000 | 4.000 | 0 |" in text
+    assert "| 0.6 | pFabric | 2.000 | 3.000 | 2.000 | 4.000 | 0 | 0 |" in text
     # K = 1 at 0.6: small mean 6 = 3x pFabric's 2, p99 7 = 2.33x 3, medium 4 = 2x, large 2 = 0.5x
-    assert "| 0.6 | K = 1 | 6.000 (3.00x) | 7.000 (2.33x) | 4.000 (2.00x) | 2.000 (0.50x) | 0 |" \
+    assert "| 0.6 | K = 1 | 6.000 (3.00x) | 7.000 (2.33x) | 4.000 (2.00x) | 2.000 (0.50x) | 2 | 0 |" \
         in text
-    assert "| 0.6 | K = 4 | 3.000 (1.50x) | 4.000 (1.33x) | 3.000 (1.50x) | n/a | 1 |" in text
+    assert "| 0.6 | K = 4 | 3.000 (1.50x) | 4.000 (1.33x) | 3.000 (1.50x) | n/a | 0 | 1 |" in text
     assert "4 flows per run: a small run, not a citable scale" in text
 
 
