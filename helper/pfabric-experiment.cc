@@ -15,6 +15,7 @@
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/pfabric-preset.h"
+#include "ns3/pfabric-priority-levels.h"
 #include "ns3/queue-size.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -170,6 +171,13 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
                  "(ns-3's point-to-point devices with a one-packet device queue, as this module "
                  "had before the pfabric link; three events per hop)",
                  m_p.linkType);
+    cmd.AddValue("priorityLevels",
+                 "pfabric, linerate: quantise the remaining-size priority into K levels with "
+                 "equal load per level (thresholds from the flow-size CDF, "
+                 "PfabricPriorityLevels) served by K strict-priority FIFO queues sharing each "
+                 "port's buffer (PfabricLevelQueueDisc), 1 to 64; 0: pFabric's unquantised "
+                 "priority queue",
+                 m_p.priorityLevels);
 }
 
 std::string
@@ -232,6 +240,14 @@ PfabricExperiment::CheckChoices() const
     {
         return "--connectLeadUs must not be negative";
     }
+    if (m_p.priorityLevels > 64)
+    {
+        return "--priorityLevels=" + std::to_string(m_p.priorityLevels) + ": expected 0 to 64";
+    }
+    if (m_p.priorityLevels > 0 && m_p.scheme != "pfabric" && m_p.scheme != "linerate")
+    {
+        return "--priorityLevels needs --scheme=pfabric or linerate";
+    }
     if (m_p.seed == 0)
     {
         return "--seed=0: ns-3 seeds start at 1";
@@ -256,6 +272,10 @@ PfabricExperiment::OutputDirectoryName() const
     else
     {
         name << "-" << std::filesystem::path(m_p.flowFile).stem().string();
+    }
+    if (m_p.priorityLevels > 0)
+    {
+        name << "-levels" << m_p.priorityLevels;
     }
     name << "-seed" << m_p.seed << "-run" << m_p.run;
     return name.str();
@@ -308,7 +328,8 @@ PfabricExperiment::Prepare(std::string* error)
     m_fabric->Build();
     const uint32_t hosts = m_fabric->GetNHosts();
 
-    if (m_p.flowFile.empty())
+    // The levels' thresholds come from the workload's CDF, also when replaying a flow file.
+    if (m_p.flowFile.empty() || m_p.priorityLevels > 0)
     {
         std::string cdf = m_p.cdf.empty() ? m_p.workload : m_p.cdf;
         auto interpolation = m_p.sampling == "packets" ? PfabricFlowSizeDistribution::PACKETS
@@ -317,6 +338,15 @@ PfabricExperiment::Prepare(std::string* error)
         {
             return false;
         }
+    }
+    m_thresholds.clear();
+    if (m_p.priorityLevels > 0)
+    {
+        m_thresholds =
+            PfabricPriorityLevels::EqualLoadThresholds(m_sizes.GetPoints(), m_p.priorityLevels);
+    }
+    if (m_p.flowFile.empty())
+    {
         // Fixed streams, independent of the scheme: every scheme runs the same flows.
         m_sizes.AssignStreams(1);
         double wirePerPayload =
@@ -374,6 +404,10 @@ PfabricExperiment::Prepare(std::string* error)
         m_scheme->SetSocketFactoryAttribute("Rto", TimeValue(Time(m_p.rto)));
     }
     m_scheme->SetSocketFactoryAttribute("HashDemux", BooleanValue(m_p.hashDemux));
+    if (m_p.priorityLevels > 0)
+    {
+        m_scheme->SetPriorityLevels(m_thresholds);
+    }
     return true;
 }
 
@@ -562,7 +596,8 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
         .AddBool("reuseConnections", m_p.reuseConnections)
         .AddBool("hashDemux", m_p.hashDemux)
         .AddString("switchMode", m_p.switchMode)
-        .AddString("linkType", m_p.linkType);
+        .AddString("linkType", m_p.linkType)
+        .AddInteger("priorityLevels", m_p.priorityLevels);
     meta.AddObject("parameters", parameters)
         .AddString("workload", m_p.workload)
         .AddString("cdf_file", m_sizes.GetPath())
@@ -583,7 +618,10 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
         .AddInteger("flows_unfinished", m_results.size() - m_done)
         .AddInteger("flows_started_before_connected", m_startedBeforeConnected)
         .AddInteger("connections_opened", m_connectionsOpened)
-        .AddInteger("bytes_received", m_bytesReceived);
+        .AddInteger("bytes_received", m_bytesReceived)
+        .AddString("priority_thresholds_bytes", PfabricPriorityLevels::Format(m_thresholds))
+        .AddString("priority_level_rule",
+                   m_p.priorityLevels > 0 ? "equal load per level over the remaining size" : "");
 }
 
 std::string

@@ -85,6 +85,7 @@ class PfabricExperiment
         bool hashDemux = true;            //!< sockets found through PfabricTcpDemux
         std::string switchMode = "lean";  //!< lean (no IP stack at switches) or ip
         std::string linkType = "pfabric"; //!< pfabric (PfabricLinkNetDevice) or p2p
+        uint32_t priorityLevels = 0;      //!< K strict-priority queues per port; 0: pFabric
     };
 
     /// One flow's outcome.
@@ -225,6 +226,7 @@ class PfabricExperiment
     uint64_t m_bytesReceived;                        //!< bytes received, after Run
     uint32_t m_connectionsOpened;                    //!< connections, after Run
     uint32_t m_startedBeforeConnected;               //!< flows handed over before connected
+    std::vector<uint64_t> m_thresholds;              //!< priority level thresholds, bytes
 };
 
 } // namespace ns3

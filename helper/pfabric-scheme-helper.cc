@@ -16,6 +16,8 @@
 #include "ns3/log.h"
 #include "ns3/loopback-net-device.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/pfabric-priority-levels.h"
 #include "ns3/pfabric-queue-disc.h"
 #include "ns3/pfabric-tcp-socket-factory.h"
 #include "ns3/queue-size.h"
@@ -92,7 +94,8 @@ UsesPfabricQueues(const std::string& scheme)
 PfabricSchemeHelper::PfabricSchemeHelper(const std::string& scheme, const std::string& preset)
     : m_preset(nullptr),
       m_socketAttributes("ns3::PfabricTcpSocketFactory"),
-      m_queueDiscAttributes("ns3::PfabricQueueDisc")
+      m_queueDiscAttributes("ns3::PfabricQueueDisc"),
+      m_levels(0)
 {
     SetScheme(scheme);
     SetPreset(preset);
@@ -132,6 +135,25 @@ void
 PfabricSchemeHelper::SetQueueDiscAttribute(const std::string& name, const AttributeValue& value)
 {
     m_queueDiscAttributes.SetValue(name, value);
+}
+
+void
+PfabricSchemeHelper::SetPriorityLevels(const std::vector<uint64_t>& thresholds)
+{
+    NS_ABORT_MSG_UNLESS(UsesPfabricQueues(m_scheme),
+                        "PfabricSchemeHelper: priority levels need the pfabric or linerate "
+                        "scheme, not "
+                            << m_scheme);
+    m_levels = thresholds.size() + 1;
+    ObjectFactory policy("ns3::PfabricRemainingSizePriority");
+    policy.Set("Thresholds", StringValue(PfabricPriorityLevels::Format(thresholds)));
+    m_socketAttributes.SetValue("PriorityPolicy", ObjectFactoryValue(policy));
+}
+
+uint32_t
+PfabricSchemeHelper::GetPriorityLevels() const
+{
+    return m_levels;
 }
 
 TypeId
@@ -193,12 +215,18 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
     socketFactory.Set("Transport", StringValue(FindScheme(m_scheme).transport));
     transport.Apply(socketFactory);
 
-    std::string queueDiscType = UsesPfabricQueues(m_scheme) ? "ns3::PfabricQueueDisc"
-                                : m_scheme == "tcp"         ? "ns3::FifoQueueDisc"
-                                                            : "ns3::RedQueueDisc";
+    std::string queueDiscType = m_levels > 0                  ? "ns3::PfabricLevelQueueDisc"
+                                : UsesPfabricQueues(m_scheme) ? "ns3::PfabricQueueDisc"
+                                : m_scheme == "tcp"           ? "ns3::FifoQueueDisc"
+                                                              : "ns3::RedQueueDisc";
     PfabricPresetAttributes port = m_queueDiscAttributes;
     port.SetTypeId(queueDiscType);
-    if (UsesPfabricQueues(m_scheme))
+    if (m_levels > 0)
+    {
+        port.SetPresetValue("MaxSize", QueueSizeValue(p.pfabricBuffer))
+            .SetPresetValue("PriorityOffset", UintegerValue(p.priorityOffset));
+    }
+    else if (UsesPfabricQueues(m_scheme))
     {
         port.SetPresetValue("MaxSize", QueueSizeValue(p.pfabricBuffer))
             .SetPresetValue("DequeueMode", StringValue(p.pfabricDequeueMode))
@@ -226,6 +254,10 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
     for (const auto& [name, value] : port.GetValues())
     {
         ports.SetQueueDiscAttribute(name, *value);
+    }
+    if (m_levels > 0)
+    {
+        ports.SetQueueDiscAttribute("Levels", UintegerValue(m_levels));
     }
 
     QueueDiscContainer queueDiscs;

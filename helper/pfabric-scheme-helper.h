@@ -12,6 +12,7 @@
 #include "ns3/pfabric-preset.h"
 #include "ns3/queue-disc-container.h"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,7 +33,10 @@ namespace ns3
  * | tcp      | TCP (NewReno)                       | FifoQueueDisc (drop-tail)            |
  * | dctcp    | DCTCP (TcpDctcp, ECN)               | RedQueueDisc marking at K            |
  *
- * Every device gets the one-packet device queue of PfabricQueueDiscHelper. Applications create
+ * With SetPriorityLevels, pfabric and linerate instead quantise the remaining-size priority into K
+ * levels served by K strict-priority FIFO queues per port (PfabricLevelQueueDisc), as a
+ * commodity switch would. Every device gets the one-packet device queue of
+ * PfabricQueueDiscHelper. Applications create
  * sockets with GetSocketFactoryType(). Every number of the preset is set explicitly; a default
  * the user configured (Config::SetDefault, --ns3::PfabricTcpSocketFactory::Rto=50us) and
  * SetSocketFactoryAttribute / SetQueueDiscAttribute override it, with the precedence of
@@ -76,6 +80,21 @@ class PfabricSchemeHelper
     void SetQueueDiscAttribute(const std::string& name, const AttributeValue& value);
 
     /**
+     * @brief pfabric and linerate only: quantise priorities into K = thresholds.size() + 1
+     * levels and serve them with K strict-priority FIFO queues per port sharing the port's
+     * buffer. The sockets rank by remaining size (PfabricRemainingSizePriority) with these
+     * Thresholds, and every port is a PfabricLevelQueueDisc with Levels = K, the preset's
+     * pFabric buffer as MaxSize (SetQueueDiscAttribute("MaxSize") overrides it) and the preset's
+     * PriorityOffset. K = 1 (no thresholds) leaves ranks unquantised: one FIFO drop-tail queue
+     * per port.
+     * @param thresholds strictly increasing, in bytes (PfabricPriorityLevels)
+     */
+    void SetPriorityLevels(const std::vector<uint64_t>& thresholds);
+
+    /// @return the levels set by SetPriorityLevels; 0: unquantised pFabric ports
+    uint32_t GetPriorityLevels() const;
+
+    /**
      * @brief Install the scheme: a PfabricTcpSocketFactory on every node with an IP stack, the
      * scheme's queue disc on every device other than loopback (nodes need traffic control: the
      * internet stack, or a lean switch's; any root queue disc is replaced).
@@ -111,6 +130,7 @@ class PfabricSchemeHelper
     const PfabricPreset* m_preset;                 //!< the preset
     PfabricPresetAttributes m_socketAttributes;    //!< SetSocketFactoryAttribute's values
     PfabricPresetAttributes m_queueDiscAttributes; //!< SetQueueDiscAttribute's values
+    uint32_t m_levels;                             //!< priority levels; 0: unquantised
 };
 
 } // namespace ns3

@@ -36,6 +36,9 @@ std::vector<TestCase*> MakeFlowApplicationTestCases();
 /// @return the PfabricLinkNetDevice test cases: order, timing, events, FIFO, pcap
 std::vector<TestCase*> MakeLinkTestCases();
 
+/// @return the finite priority levels test cases: thresholds, PfabricLevelQueueDisc, tags
+std::vector<TestCase*> MakeLevelsTestCases();
+
 /// @return the end-to-end test cases over one pFabric bottleneck
 std::vector<TestCase*> MakePreemptionTestCases();
 

@@ -28,6 +28,7 @@ class PfabricTestSuite : public TestSuite
                           MakeFabricTestCases,
                           MakeFlowApplicationTestCases,
                           MakeLinkTestCases,
+                          MakeLevelsTestCases,
                           MakePreemptionTestCases,
                           MakePriorityPolicyTestCases,
                           MakeTransportTestCases,

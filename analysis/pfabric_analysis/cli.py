@@ -76,6 +76,18 @@ def main(argv: list[str] | None = None) -> int:
                               "baseline's; the table says so")
     compare.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
                          help="bytes per KB of the size bins (default 1000)")
+    levels = sub.add_parser("levels", help="FCT / ideal FCT against priority levels K "
+                                           "(--priorityLevels runs), a line per load, "
+                                           "unquantised pFabric as reference (PNG, PDF, CSV, "
+                                           "markdown, JSON)")
+    levels.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR",
+                        help="one run per load and K on each load's flows, K = 0 the reference")
+    levels.add_argument("--out", type=Path, required=True, metavar="DIR",
+                        help="where NAME.png/.pdf/.csv/.md/.json go")
+    levels.add_argument("--name", default="levels",
+                        help="the output files' stem (default levels)")
+    levels.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
+                        help="bytes per KB of the size bins (default 1000)")
     figures = sub.add_parser("figures", help="Figures 2-4 (PNG, PDF), figures.csv and figures.md "
                                              "of a sweep directory of runs")
     figures.add_argument("sweep", type=Path, metavar="SWEEP_DIR")
@@ -224,6 +236,13 @@ def run_command(args: argparse.Namespace) -> int:
                                             kb=args.kb, command=args.command_line,
                                             versions=versions())
         for path in written:
+            print(f"wrote {path}")
+        return 0
+    if args.command == "levels":
+        from pfabric_analysis.levels import write_levels
+
+        for path in write_levels(args.runs, args.out, name=args.name, kb=args.kb,
+                                 command=args.command_line, versions=versions()):
             print(f"wrote {path}")
         return 0
     if args.command == "figures":

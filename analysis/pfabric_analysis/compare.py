@@ -314,14 +314,19 @@ def compare_markdown(table: pd.DataFrame, provenance: dict) -> str:
                      f"{row.timeouts} | {_number(row.mean)} | {_times(row.mean_vs_baseline)} | "
                      f"{_number(row.median)} | {_times(row.median_vs_baseline)} | "
                      f"{_number(row.p99)} | {_times(row.p99_vs_baseline)} |")
-    lines += ["", "## Runs", ""]
+    return "\n".join(lines + runs_markdown(provenance))
+
+
+def runs_markdown(provenance: dict) -> list[str]:
+    """A markdown table's footer: the runs (label, directory, parameters, versions) and the
+    command of a provenance document (provenance())."""
+    lines = ["", "## Runs", ""]
     for run in provenance["runs"]:
         parameters = ", ".join(f"{key} {value}" for key, value in run["parameters"].items())
         lines.append(f"- {run['label']}: `{run['run_dir']}` ({parameters}; module "
                      f"{run['module_version']}, ns-3 {run['ns3_version']})")
-    lines += ["", f"Command: `{provenance['command']}` (pfabric-analysis "
-                  f"{provenance['versions'].get('pfabric')})", ""]
-    return "\n".join(lines)
+    return lines + ["", f"Command: `{provenance['command']}` (pfabric-analysis "
+                        f"{provenance['versions'].get('pfabric')})", ""]
 
 
 def compare_figure(table: pd.DataFrame, labels: Sequence[str],

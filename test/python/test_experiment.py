@@ -319,6 +319,9 @@ def bad_files(tmp: Path) -> dict[str, Path]:
         (("--flowsOnly",), "--flowsOnly: needs --dumpFlows=PATH"),
         (("--switchMode=bridge",), "--switchMode=bridge: expected lean or ip"),
         (("--linkType=csma",), "--linkType=csma: expected pfabric or p2p"),
+        (("--priorityLevels=65",), "--priorityLevels=65: expected 0 to 64"),
+        (("--scheme=tcp", "--priorityLevels=4"),
+         "--priorityLevels needs --scheme=pfabric or linerate"),
     ],
 )
 def test_bad_input_stops_before_the_run_and_leaves_nothing(run_example: RunExample,
@@ -375,3 +378,18 @@ def test_python_summary_agrees_with_the_program(run_example: RunExample, tmp_pat
         if mean != "-":
             assert float(mean) == pytest.approx(table.loc[name, "mean"], abs=5e-4)
             assert float(p99) == pytest.approx(table.loc[name, "p99"], abs=5e-4)
+
+
+def test_priority_levels_record_their_thresholds(run_example: RunExample, tmp_path: Path) -> None:
+    """--priorityLevels=4 on web search: the equal-load thresholds of the shipped CDF (1.11, 3.13
+    and 7.17 MB) in meta.json, every flow completed; --priorityLevels=0 records none."""
+    for levels, thresholds in ((4, "1110720,3134436,7165710"), (0, "")):
+        out = tmp_path / f"levels{levels}"
+        result = run_example("pfabric-websearch", *STAR, "--flows=20", "--load=0.5",
+                             f"--priorityLevels={levels}", f"--out={out}")
+        assert result.returncode == 0, result.stderr
+        meta = json.loads((out / "meta.json").read_text())
+        assert meta["parameters"]["priorityLevels"] == levels
+        assert meta["priority_thresholds_bytes"] == thresholds
+        assert bool(meta["priority_level_rule"]) == bool(levels)
+        assert meta["flows_completed"] == 20
