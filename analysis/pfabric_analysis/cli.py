@@ -41,6 +41,12 @@ def add_sweep_options(parser: argparse.ArgumentParser, required_out: bool) -> No
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+def add_kb_option(parser: argparse.ArgumentParser) -> None:
+    """--kb: the size bins' unit, for every command that bins flows by size."""
+    parser.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
+                        help="bytes per KB of the size bins (default 1000)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="pfabric-analysis", description=__doc__)
     parser.add_argument("--version", action="version", version=f"pfabric {__version__}")
@@ -49,8 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = sub.add_parser("summarize", help="FCT / ideal FCT per size bin of run directories "
                                               "(several: replications, pooled)")
     summary.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR")
-    summary.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
-                         help="bytes per KB of the size bins (default 1000)")
+    add_kb_option(summary)
     summary.add_argument("--csv", type=Path, help="also write the table to this CSV file")
     cdf = sub.add_parser("cdf", help="the CDF of FCT / ideal FCT per size bin of several runs on "
                                      "one figure (PNG, PDF, cdf.csv, cdf.json)")
@@ -62,8 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     cdf.add_argument("--bins", default="small,medium,large,all", metavar="BIN,...",
                      help="panels, of small (0,100KB], medium (100KB,10MB], large (10MB,inf) and "
                           "all (default all four)")
-    cdf.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
-                     help="bytes per KB of the size bins (default 1000)")
+    add_kb_option(cdf)
     compare = sub.add_parser("compare", help="runs side by side (the first the baseline): "
                                              "statistics per size bin as a table and a figure")
     compare.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR")
@@ -74,8 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     compare.add_argument("--allow-different-flows", action="store_true",
                          help="compare runs whose flows (src, dst, size, start) are not the "
                               "baseline's; the table says so")
-    compare.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
-                         help="bytes per KB of the size bins (default 1000)")
+    add_kb_option(compare)
     levels = sub.add_parser("levels", help="FCT / ideal FCT against priority levels K "
                                            "(--priorityLevels runs), a line per load, "
                                            "unquantised pFabric as reference (PNG, PDF, CSV, "
@@ -86,14 +89,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="where NAME.png/.pdf/.csv/.md/.json go")
     levels.add_argument("--name", default="levels",
                         help="the output files' stem (default levels)")
-    levels.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
-                        help="bytes per KB of the size bins (default 1000)")
+    add_kb_option(levels)
     figures = sub.add_parser("figures", help="Figures 2-4 (PNG, PDF), figures.csv and figures.md "
                                              "of a sweep directory of runs")
     figures.add_argument("sweep", type=Path, metavar="SWEEP_DIR")
     figures.add_argument("--out", type=Path, metavar="DIR", help="default SWEEP_DIR/figures")
-    figures.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
-                         help="bytes per KB of the size bins (default 1000)")
+    add_kb_option(figures)
     ideal = sub.add_parser("ideal", help="the Ideal scheme (greedy shortest-remaining-first over "
                                          "host links) on a flow list")
     ideal.add_argument("flow_list", type=Path, metavar="FLOWS_CSV",
@@ -186,8 +187,7 @@ def main(argv: list[str] | None = None) -> int:
                       help="comma-separated: pfabric, linerate (vs SRPT), tcp, dctcp (vs PS); "
                            "default pfabric,tcp")
     neck.add_argument("--cdf", type=Path, help="flow size CDF (default workloads/websearch.cdf)")
-    neck.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
-                      help="bytes per KB of the size bins (default 1000)")
+    add_kb_option(neck)
     neck.add_argument("--out", type=Path, metavar="DIR",
                       help="default results/bottleneck-loadL-flowsN-seedS")
     neck.add_argument("--bin-dir", type=Path,
