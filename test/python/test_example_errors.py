@@ -84,3 +84,21 @@ def test_every_option_is_named_in_camel_case(run_example: RunExample, program: s
     options = program_options(result.stdout)
     assert len(options) > 3, result.stdout
     assert [o for o in options if not re.fullmatch("[a-z][A-Za-z0-9]*", o)] == []
+
+
+def test_pfabric_run_names_the_examples_it_knows() -> None:
+    """./pfabric run builds only the example it runs; a name it does not build is refused in one
+    line, before anything is set up or built, with the names it knows."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, str(root / "pfabric"), "run", "pfabric-nosuch"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert result.stderr.strip() == ("pfabric: error: no example named 'pfabric-nosuch'; "
+                                     "examples: pfabric-datamining, pfabric-fabric, "
+                                     "pfabric-preemption, pfabric-routing-cost, "
+                                     "pfabric-websearch")
+    assert result.stdout == ""
