@@ -1,0 +1,120 @@
+"""The README's commands cannot go stale unnoticed: every program, sub-command and option a README
+command line names exists. (Running each command is another matter: the main job takes minutes;
+the compare/cdf lines are run for real in analysis/tests/test_compare.py.)"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = Path(sys.executable).parent
+
+
+def readme_command_lines() -> list[str]:
+    """Every command of the README's sh blocks, continuation lines joined, comments dropped."""
+    text = (ROOT / "README.md").read_text()
+    lines = []
+    for block in re.findall(r"^```sh\n(.*?)^```", text, re.S | re.M):
+        for line in block.replace("\\\n", " ").splitlines():
+            line = re.sub(r"\s+#.*$", "", line).strip()
+            if line and not line.startswith("#"):
+                lines.append(line)
+    return lines
+
+
+def invocations(line: str, program: str) -> list[list[str]]:
+    """The words after each occurrence of a program in a line (up to ';' or the end)."""
+    return [shlex.split(match) for match in
+            re.findall(re.escape(program) + r"((?:\s+[^;]+)?)", line)]
+
+
+def options(words: list[str]) -> list[str]:
+    """The option names among a command's words (--name or --name=value)."""
+    return [word.split("=", 1)[0] for word in words if word.startswith("--")]
+
+
+@lru_cache(maxsize=None)
+def help_text(*command: str) -> str:
+    result = subprocess.run(list(command), capture_output=True, text=True, timeout=120,
+                            cwd=ROOT)
+    assert result.returncode == 0, f"{' '.join(command)}: {result.stderr[-500:]}"
+    return result.stdout
+
+
+def example_names() -> list[str]:
+    return re.findall(r"^\s*NAME\s+(\S+)", (ROOT / "examples" / "CMakeLists.txt").read_text(),
+                      re.M)
+
+
+def test_the_readme_has_commands_of_each_kind() -> None:
+    lines = readme_command_lines()
+    for program in ("./pfabric run", ".venv/bin/pfabric-analysis", "./pfabric bench",
+                    "examples/pfabric-python.py"):
+        assert any(program in line for line in lines), program
+
+
+def test_every_pfabric_run_names_an_example_and_its_options() -> None:
+    build = os.environ.get("PFABRIC_BUILD_DIR")
+    if not build:
+        pytest.skip("needs the build: run through ./pfabric test")
+    checked = 0
+    for line in readme_command_lines():
+        for words in invocations(line, "./pfabric run"):
+            name, arguments = words[0], words[2:] if words[1:2] == ["--"] else words[1:]
+            assert name in example_names(), line
+            listed = help_text(str(Path(build) / "bin" / name), "--PrintHelp")
+            for option in options(arguments):
+                if option.startswith("--ns3::"):
+                    continue
+                assert re.search(rf"^\s*{re.escape(option)}[:=\s]", listed, re.M), \
+                    f"README: {line}: {name} has no option {option}"
+                checked += 1
+    assert checked >= 10
+
+
+def test_every_pfabric_analysis_line_names_a_command_and_its_options() -> None:
+    analysis = str(VENV_BIN / "pfabric-analysis")
+    if not Path(analysis).exists():
+        pytest.skip("pfabric-analysis is not installed next to this Python")
+    checked = 0
+    for line in readme_command_lines():
+        for words in invocations(line, ".venv/bin/pfabric-analysis"):
+            command = words[0]
+            listed = help_text(analysis, command, "--help")
+            for option in options(words[1:]):
+                assert re.search(rf"(^|[\s\[,]){re.escape(option)}\b", listed, re.M), \
+                    f"README: {line}: pfabric-analysis {command} has no option {option}"
+                checked += 1
+    assert checked >= 10
+
+
+def test_every_bench_and_python_example_line_names_its_options() -> None:
+    bench = help_text(sys.executable, str(ROOT / "bench" / "pfabric_bench.py"), "--help")
+    example = help_text(sys.executable, str(ROOT / "examples" / "pfabric-python.py"), "--help")
+    checked = 0
+    for line in readme_command_lines():
+        for program, listed in (("./pfabric bench", bench),
+                                ("examples/pfabric-python.py", example)):
+            for words in invocations(line, program):
+                for option in options(words):
+                    assert re.search(rf"(^|[\s\[,]){re.escape(option)}\b", listed, re.M), \
+                        f"README: {line}: {program} has no option {option}"
+                    checked += 1
+    assert checked >= 6
+
+
+def test_a_stale_option_would_be_caught() -> None:
+    """The checks above fail on an option the program does not have."""
+    listed = "  --flowFile:  replay the flows of this CSV\n"
+    assert re.search(r"^\s*--flowFile[:=\s]", listed, re.M)
+    assert not re.search(r"^\s*--flow-file[:=\s]", listed, re.M)
+    assert invocations("for k in 1 2; do ./pfabric run x -- --a=$k --b; done", "./pfabric run") \
+        == [["x", "--", "--a=$k", "--b"]]
