@@ -16,6 +16,7 @@
 #include "ns3/nstime.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-levels.h"
+#include "ns3/pfabric-priority-policy.h"
 #include "ns3/queue-size.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -89,7 +90,6 @@ PfabricExperiment::PfabricExperiment(const std::string& workload)
     : m_done(0),
       m_events(0),
       m_packetHops(0),
-      m_transmissionsBefore(0),
       m_totalBytes(0),
       m_bytesReceived(0),
       m_connectionsOpened(0),
@@ -347,17 +347,7 @@ PfabricExperiment::Prepare(std::string* error)
     }
     if (m_p.flowFile.empty())
     {
-        // Fixed streams, independent of the scheme: every scheme runs the same flows.
-        m_sizes.AssignStreams(1);
-        double wirePerPayload =
-            double(preset.segmentSize + preset.headerBytes) / preset.segmentSize;
-        m_flows = PfabricFlowList::Generate(m_sizes,
-                                            hosts,
-                                            preset.hostLinkRate,
-                                            m_p.load,
-                                            m_p.flows,
-                                            wirePerPayload,
-                                            2);
+        m_flows = GenerateFlows(m_sizes, m_p.preset, hosts, m_p.load, m_p.flows);
     }
     else if (!PfabricFlowList::Read(m_p.flowFile, hosts, &m_flows, error))
     {
@@ -411,6 +401,29 @@ PfabricExperiment::Prepare(std::string* error)
     return true;
 }
 
+std::vector<PfabricFlow>
+PfabricExperiment::GenerateFlows(PfabricFlowSizeDistribution& sizes,
+                                 const std::string& preset,
+                                 uint32_t hosts,
+                                 double load,
+                                 uint32_t flows)
+{
+    const PfabricPreset& p = PfabricPreset::Get(preset);
+    sizes.AssignStreams(1);
+    double wirePerPayload = double(p.segmentSize + p.headerBytes) / p.segmentSize;
+    return PfabricFlowList::Generate(sizes, hosts, p.hostLinkRate, load, flows, wirePerPayload, 2);
+}
+
+int64_t
+PfabricExperiment::AssignStreams(const QueueDiscContainer& queueDiscs, PfabricFabricHelper& fabric)
+{
+    const int64_t first = 1000;
+    int64_t stream = first;
+    stream += PfabricSchemeHelper::AssignStreams(queueDiscs, stream);
+    stream += fabric.AssignStreams(stream);
+    return stream - first;
+}
+
 double
 PfabricExperiment::EstimateSecondsLeft(double elapsedS, uint64_t doneBytes, uint64_t totalBytes)
 {
@@ -426,10 +439,7 @@ void
 PfabricExperiment::Install()
 {
     NodeContainer nodes(m_fabric->GetHosts(), m_fabric->GetSwitches());
-    QueueDiscContainer queueDiscs = m_scheme->Install(nodes);
-    int64_t stream = 1000;
-    stream += PfabricSchemeHelper::AssignStreams(queueDiscs, stream);
-    stream += m_fabric->AssignStreams(stream);
+    AssignStreams(m_scheme->Install(nodes), *m_fabric);
 
     NodeContainer hosts = m_fabric->GetHosts();
     m_apps.clear();
@@ -476,13 +486,14 @@ void
 PfabricExperiment::Run()
 {
     // Every transmission by every device of the fabric, hosts' and switches'.
-    m_transmissionsBefore = PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices());
+    const uint64_t transmissionsBefore =
+        PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices());
     Simulator::Stop(Seconds(m_p.maxSimTime));
     Simulator::Run();
     m_endTime = Simulator::Now();
     m_events = Simulator::GetEventCount();
     m_packetHops =
-        PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices()) - m_transmissionsBefore;
+        PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices()) - transmissionsBefore;
     m_bytesReceived = GetBytesReceived();
     m_connectionsOpened = 0;
     m_startedBeforeConnected = 0;
@@ -619,7 +630,8 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
         .AddInteger("flows_started_before_connected", m_startedBeforeConnected)
         .AddInteger("connections_opened", m_connectionsOpened)
         .AddInteger("bytes_received", m_bytesReceived)
-        .AddString("priority_thresholds_bytes", PfabricPriorityLevels::Format(m_thresholds))
+        .AddString("priority_thresholds_bytes",
+                   PfabricPriorityPolicy::FormatThresholds(m_thresholds))
         .AddString("priority_level_rule",
                    m_p.priorityLevels > 0 ? "equal load per level over the remaining size" : "");
 }

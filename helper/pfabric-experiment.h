@@ -198,6 +198,33 @@ class PfabricExperiment
      */
     static double EstimateSecondsLeft(double elapsedS, uint64_t doneBytes, uint64_t totalBytes);
 
+    /**
+     * @brief The experiments' flow list (what Prepare generates without FlowFile): sizes from
+     * stream 1 of the distribution, arrivals, sources and destinations from stream 2, at a load
+     * of the preset's host link in on-wire bytes. The streams are fixed, independent of the
+     * scheme, so every scheme of a (workload, load, seed, run) runs the same flows.
+     * @param sizes the flow sizes (its stream is assigned here)
+     * @param preset the preset, for the host link rate and packet sizes
+     * @param hosts number of hosts
+     * @param load fraction of the host link
+     * @param flows number of flows
+     * @return the flows
+     */
+    static std::vector<PfabricFlow> GenerateFlows(PfabricFlowSizeDistribution& sizes,
+                                                  const std::string& preset,
+                                                  uint32_t hosts,
+                                                  double load,
+                                                  uint32_t flows);
+
+    /**
+     * @brief The experiments' random streams after installation (what Install assigns): the
+     * ports' queue discs, then the fabric, from stream 1000 on, clear of the flow list's.
+     * @param queueDiscs the ports the scheme installed
+     * @param fabric the fabric
+     * @return the streams assigned
+     */
+    static int64_t AssignStreams(const QueueDiscContainer& queueDiscs, PfabricFabricHelper& fabric);
+
   private:
     /// @return "" or what is wrong with the choice parameters
     std::string CheckChoices() const;
@@ -221,7 +248,6 @@ class PfabricExperiment
     Time m_endTime;                                  //!< simulated time at the end
     uint64_t m_events;                               //!< events executed
     uint64_t m_packetHops;                           //!< transmissions by fabric devices
-    uint64_t m_transmissionsBefore;                  //!< fabric transmissions before Run
     uint64_t m_totalBytes;                           //!< bytes of every flow
     uint64_t m_bytesReceived;                        //!< bytes received, after Run
     uint32_t m_connectionsOpened;                    //!< connections, after Run

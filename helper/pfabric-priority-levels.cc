@@ -8,10 +8,10 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/pfabric-priority-policy.h"
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 namespace ns3
 {
@@ -65,19 +65,8 @@ PfabricPriorityLevels::EqualLoadThresholds(const Cdf& cdf, uint32_t levels)
         }
         thresholds.push_back(threshold);
     }
-    NS_LOG_INFO(levels << " levels: " << Format(thresholds));
+    NS_LOG_INFO(levels << " levels: " << PfabricPriorityPolicy::FormatThresholds(thresholds));
     return thresholds;
-}
-
-std::string
-PfabricPriorityLevels::Format(const std::vector<uint64_t>& thresholds)
-{
-    std::ostringstream text;
-    for (std::size_t i = 0; i < thresholds.size(); ++i)
-    {
-        text << (i > 0 ? "," : "") << thresholds[i];
-    }
-    return text.str();
 }
 
 } // namespace ns3

@@ -54,13 +54,6 @@ class PfabricPriorityLevels
      * @return K - 1 strictly increasing thresholds in bytes (none for K = 1)
      */
     static std::vector<uint64_t> EqualLoadThresholds(const Cdf& cdf, uint32_t levels);
-
-    /**
-     * @brief Thresholds as PfabricPriorityPolicy::Thresholds spells them.
-     * @param thresholds the thresholds
-     * @return e.g. "134,293,500"
-     */
-    static std::string Format(const std::vector<uint64_t>& thresholds);
 };
 
 } // namespace ns3

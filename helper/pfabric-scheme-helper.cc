@@ -18,6 +18,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/pfabric-priority-levels.h"
+#include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-queue-disc.h"
 #include "ns3/pfabric-tcp-socket-factory.h"
 #include "ns3/queue-size.h"
@@ -146,7 +147,7 @@ PfabricSchemeHelper::SetPriorityLevels(const std::vector<uint64_t>& thresholds)
                             << m_scheme);
     m_levels = thresholds.size() + 1;
     ObjectFactory policy("ns3::PfabricRemainingSizePriority");
-    policy.Set("Thresholds", StringValue(PfabricPriorityLevels::Format(thresholds)));
+    policy.Set("Thresholds", StringValue(PfabricPriorityPolicy::FormatThresholds(thresholds)));
     m_socketAttributes.SetValue("PriorityPolicy", ObjectFactoryValue(policy));
 }
 
@@ -223,8 +224,7 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
     port.SetTypeId(queueDiscType);
     if (m_levels > 0)
     {
-        port.SetPresetValue("MaxSize", QueueSizeValue(p.pfabricBuffer))
-            .SetPresetValue("PriorityOffset", UintegerValue(p.priorityOffset));
+        port.SetPresetValue("MaxSize", QueueSizeValue(p.pfabricBuffer));
     }
     else if (UsesPfabricQueues(m_scheme))
     {
@@ -257,7 +257,12 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
     }
     if (m_levels > 0)
     {
+        // The ports find a segment's level by the offset its sender added: take the senders'
+        // own, whichever of preset, configured default or override set it.
+        UintegerValue offset;
+        socketFactory.Create<PfabricTcpSocketFactory>()->GetAttribute("PriorityOffset", offset);
         ports.SetQueueDiscAttribute("Levels", UintegerValue(m_levels));
+        ports.SetQueueDiscAttribute("PriorityOffset", offset);
     }
 
     QueueDiscContainer queueDiscs;

@@ -91,8 +91,8 @@ PfabricLevelQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
         DropBeforeEnqueue(item, LIMIT_EXCEEDED_DROP);
         return false;
     }
-    PfabricPriorityTag tag;
-    uint64_t priority = item->GetPacket()->PeekPacketTag(tag) ? tag.GetPriority() : 0;
+    // Untagged packets (none from this module's sockets) go with ACKs, to the first queue.
+    uint64_t priority = PfabricPriorityTag::Get(item->GetPacket(), 0);
     uint32_t level = GetLevel(priority);
     NS_LOG_LOGIC("Priority " << priority << " to queue " << level);
     return GetInternalQueue(level)->Enqueue(item);

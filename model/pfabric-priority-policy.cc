@@ -127,14 +127,20 @@ PfabricPriorityPolicy::SetThresholdsText(std::string text)
 }
 
 std::string
-PfabricPriorityPolicy::GetThresholdsText() const
+PfabricPriorityPolicy::FormatThresholds(const std::vector<uint64_t>& thresholds)
 {
     std::ostringstream text;
-    for (std::size_t i = 0; i < m_thresholds.size(); ++i)
+    for (std::size_t i = 0; i < thresholds.size(); ++i)
     {
-        text << (i > 0 ? "," : "") << m_thresholds[i];
+        text << (i > 0 ? "," : "") << thresholds[i];
     }
     return text.str();
+}
+
+std::string
+PfabricPriorityPolicy::GetThresholdsText() const
+{
+    return FormatThresholds(m_thresholds);
 }
 
 TypeId

@@ -92,6 +92,13 @@ class PfabricPriorityPolicy : public Object
      */
     static std::string ParseThresholds(const std::string& text, std::vector<uint64_t>& thresholds);
 
+    /**
+     * @brief The Thresholds text of thresholds, as ParseThresholds reads it.
+     * @param thresholds the thresholds
+     * @return e.g. "134,293,500"; empty for none
+     */
+    static std::string FormatThresholds(const std::vector<uint64_t>& thresholds);
+
   protected:
     /**
      * @brief The flow's rank before quantisation.

@@ -56,6 +56,13 @@ PfabricPriorityTag::Set(Ptr<Packet> packet, uint64_t priority)
     packet->ReplacePacketTag(tag); // adds the tag when the packet has none
 }
 
+uint64_t
+PfabricPriorityTag::Get(Ptr<const Packet> packet, uint64_t untagged)
+{
+    PfabricPriorityTag tag;
+    return packet->PeekPacketTag(tag) ? tag.GetPriority() : untagged;
+}
+
 uint32_t
 PfabricPriorityTag::GetSerializedSize() const
 {

@@ -67,6 +67,14 @@ class PfabricPriorityTag : public Tag
      */
     static void Set(Ptr<Packet> packet, uint64_t priority);
 
+    /**
+     * @brief The priority a packet carries.
+     * @param packet the packet
+     * @param untagged what a packet without the tag counts as
+     * @return its tag's priority, or untagged
+     */
+    static uint64_t Get(Ptr<const Packet> packet, uint64_t untagged);
+
     uint32_t GetSerializedSize() const override;
     void Serialize(TagBuffer buffer) const override;
     void Deserialize(TagBuffer buffer) override;

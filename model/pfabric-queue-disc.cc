@@ -110,8 +110,7 @@ PfabricQueueDisc::SetBufferSize(QueueSize size)
 uint64_t
 PfabricQueueDisc::GetPriority(Ptr<const QueueDiscItem> item) const
 {
-    PfabricPriorityTag tag;
-    return item->GetPacket()->PeekPacketTag(tag) ? tag.GetPriority() : m_untaggedPriority;
+    return PfabricPriorityTag::Get(item->GetPacket(), m_untaggedPriority);
 }
 
 int64_t

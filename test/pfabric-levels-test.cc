@@ -19,6 +19,7 @@
 #include "ns3/pfabric-flow-application.h"
 #include "ns3/pfabric-level-queue-disc.h"
 #include "ns3/pfabric-priority-levels.h"
+#include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-priority-tag.h"
 #include "ns3/pfabric-queue-disc.h"
 #include "ns3/pfabric-scheme-helper.h"
@@ -180,7 +181,9 @@ class EqualLoadThresholdsTest : public TestCase
                                   1e-9,
                                   "400 - 400^2 / 2000");
         auto four = PfabricPriorityLevels::EqualLoadThresholds(uniform, 4);
-        NS_TEST_ASSERT_MSG_EQ(PfabricPriorityLevels::Format(four), "134,293,500", "K = 4");
+        NS_TEST_ASSERT_MSG_EQ(PfabricPriorityPolicy::FormatThresholds(four),
+                              "134,293,500",
+                              "K = 4");
         NS_TEST_ASSERT_MSG_EQ(PfabricPriorityLevels::EqualLoadThresholds(uniform, 1).size(),
                               0,
                               "K = 1: no thresholds");
@@ -191,14 +194,14 @@ class EqualLoadThresholdsTest : public TestCase
                                   2000,
                                   1e-9,
                                   "the mean");
-        NS_TEST_ASSERT_MSG_EQ(
-            PfabricPriorityLevels::Format(PfabricPriorityLevels::EqualLoadThresholds(twoSizes, 4)),
-            "500,1000,2000",
-            "K = 4");
-        NS_TEST_ASSERT_MSG_EQ(
-            PfabricPriorityLevels::Format(PfabricPriorityLevels::EqualLoadThresholds(twoSizes, 2)),
-            "1000",
-            "K = 2");
+        NS_TEST_ASSERT_MSG_EQ(PfabricPriorityPolicy::FormatThresholds(
+                                  PfabricPriorityLevels::EqualLoadThresholds(twoSizes, 4)),
+                              "500,1000,2000",
+                              "K = 4");
+        NS_TEST_ASSERT_MSG_EQ(PfabricPriorityPolicy::FormatThresholds(
+                                  PfabricPriorityLevels::EqualLoadThresholds(twoSizes, 2)),
+                              "1000",
+                              "K = 2");
     }
 };
 

@@ -40,7 +40,7 @@ LIBRARY = "libns3-pfabric.so"
 HEADERS = ("pfabric-preset.h", "pfabric-single-switch-helper.h", "pfabric-fat-tree-helper.h",
            "pfabric-leaf-spine-helper.h", "pfabric-scheme-helper.h",
            "pfabric-flow-application.h", "pfabric-flow-list.h",
-           "pfabric-flow-size-distribution.h")
+           "pfabric-flow-size-distribution.h", "pfabric-experiment.h")
 TOPOLOGIES = ("star", "fattree", "leafspine")
 LOAD_BALANCING = ("spray", "ecmp", "flowcell", "random")
 FLOW_COLUMNS = ("src", "dst", "size_bytes", "start_s")
@@ -48,6 +48,7 @@ FLOW_COLUMNS = ("src", "dst", "size_bytes", "start_s")
 # The C++ side: run_flows' FlowCompleted sink (vectors filled during the run, read once) and
 # generate_flows' flow list (PfabricExperiment::Prepare's generation, as columns).
 CPP = r"""
+#include "ns3/pfabric-experiment.h"
 #include "ns3/pfabric-flow-application.h"
 #include "ns3/pfabric-flow-list.h"
 #include "ns3/pfabric-flow-size-distribution.h"
@@ -106,7 +107,7 @@ struct FlowColumns
     std::string error;             //!< why there are none
 };
 
-/// PfabricExperiment::Prepare's flows: sizes from stream 1, arrivals and hosts from stream 2.
+/// PfabricExperiment::Prepare's flows (PfabricExperiment::GenerateFlows), as columns.
 FlowColumns
 GenerateFlows(const std::string& cdf,
               const std::string& preset,
@@ -126,9 +127,7 @@ GenerateFlows(const std::string& cdf,
     {
         return columns;
     }
-    sizes.AssignStreams(1);
-    double wire = double(p.segmentSize + p.headerBytes) / p.segmentSize;
-    auto list = ns3::PfabricFlowList::Generate(sizes, hosts, p.hostLinkRate, load, flows, wire, 2);
+    auto list = ns3::PfabricExperiment::GenerateFlows(sizes, preset, hosts, load, flows);
     for (const ns3::PfabricFlow& flow : list)
     {
         columns.src.push_back(flow.src);
@@ -298,7 +297,7 @@ def install_scheme(fabric: Any, scheme: str = "pfabric", preset: str = "hotnets1
                    queue_disc_attributes: Mapping[str, Any] | None = None) -> Any:
     """Install a scheme (pfabric, linerate, tcp or dctcp; PfabricSchemeHelper) on every host
     and switch of a built fabric, then fix the random streams of its queue discs and of the
-    fabric (from stream 1000, as PfabricExperiment). Attribute overrides are ns-3 values, e.g.
+    fabric as PfabricExperiment does (PfabricExperiment::AssignStreams). Attribute overrides are ns-3 values, e.g.
     ``{"Rto": ns.TimeValue(ns.MicroSeconds(50))}``. Returns the ports' QueueDiscContainer."""
     ns = _ns()
     error = str(ns.PfabricSchemeHelper.CheckChoice(scheme, preset))
@@ -313,9 +312,7 @@ def install_scheme(fabric: Any, scheme: str = "pfabric", preset: str = "hotnets1
         raise ValueError("install_scheme: expects a fabric of build_fabric, once")
     queue_discs = helper.Install(ns.NodeContainer(fabric.GetHosts(), fabric.GetSwitches()))
     fabric.pfabric_state = "installed"
-    stream = 1000
-    stream += ns.PfabricSchemeHelper.AssignStreams(queue_discs, stream)
-    fabric.AssignStreams(stream)
+    ns.PfabricExperiment.AssignStreams(queue_discs, fabric)
     return queue_discs
 
 
