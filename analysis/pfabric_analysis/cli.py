@@ -18,7 +18,8 @@ from pfabric_analysis.runs import AnalysisError, check_poolable, read_run, summa
 def versions() -> dict[str, str]:
     """The module version and the installed versions of the packages analysis depends on."""
     found = {"pfabric": __version__}
-    for package in ("ns3", "numpy", "pandas", "scipy", "matplotlib", "dask", "distributed"):
+    for package in ("ns3", "numpy", "pandas", "scipy", "matplotlib", "dask", "distributed",
+                    "sem"):
         try:
             found[package] = importlib.metadata.version(package)
         except importlib.metadata.PackageNotFoundError:
@@ -140,6 +141,33 @@ def main(argv: list[str] | None = None) -> int:
     grid.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                       help="any other option of the programs, by its camelCase name, e.g. --set "
                            "preset=sigcomm13 or --set reuseConnections=0 (repeatable)")
+    campaign = sub.add_parser("sem", help="an SEM campaign (PyPI sem) of pfabric-websearch or "
+                                          "-datamining in an ns-3 tree: a grid of the program's "
+                                          "options, FCT / ideal FCT per point and size bin")
+    campaign.add_argument("--ns3", type=Path, required=True, metavar="NS3_DIR",
+                          help="ns-3 source tree (CMake, 3.36 or later) with this module in "
+                               "contrib/pfabric, configured with --enable-examples and built")
+    campaign.add_argument("--campaign", type=Path, required=True, metavar="DIR",
+                          help="SEM campaign directory: created, or loaded and extended (points "
+                               "it has are not run again)")
+    campaign.add_argument("--program", default="pfabric-websearch",
+                          choices=("pfabric-websearch", "pfabric-datamining"),
+                          help="the program to run (default pfabric-websearch)")
+    campaign.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...",
+                          help="an option of the program and its values, by its camelCase name, "
+                               "e.g. --grid scheme=pfabric,tcp (repeatable; the grid is every "
+                               "combination)")
+    campaign.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                          help="an option of the program held at one value on every point, e.g. "
+                               "--set flows=500 (repeatable)")
+    campaign.add_argument("--runs", default="1",
+                          help="comma-separated run numbers (--run and SEM's RngRun; default 1)")
+    campaign.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                          help="runs at once (default: one per core)")
+    add_kb_option(campaign)
+    campaign.add_argument("--out", type=Path, metavar="DIR",
+                          help="also write the table to DIR/sem.csv, its provenance to "
+                               "DIR/sem.json")
     again = sub.add_parser("reproduce", help="the paper's Figures 2-4: both workloads, all five "
                                              "schemes, loads 0.1 to 0.8, then the figures")
     size = again.add_mutually_exclusive_group(required=True)
@@ -219,6 +247,10 @@ def run_command(args: argparse.Namespace) -> int:
         from pfabric_analysis import bottleneck
 
         return bottleneck.main(args)
+    if args.command == "sem":
+        from pfabric_analysis import sem_campaign
+
+        return sem_campaign.main(args, versions())
     if args.command in ("sweep", "reproduce"):
         from pfabric_analysis import reproduce
 

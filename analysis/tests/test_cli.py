@@ -25,4 +25,4 @@ def test_versions_command_prints_one_line_per_package(capsys) -> None:
     assert main(["versions"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"pfabric {__version__}"
-    assert len(lines) == 8  # pfabric, ns3, numpy, pandas, scipy, matplotlib, dask, distributed
+    assert len(lines) == 9  # pfabric, ns3, numpy, pandas, scipy, matplotlib, dask, distributed, sem
