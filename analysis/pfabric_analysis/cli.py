@@ -175,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     size.add_argument("--full", action="store_true", help="the paper's 100,000 flows per point "
                                                           "(a cluster: --scheduler)")
     add_sweep_options(again, required_out=False)
+    again.add_argument("--size", choices=("smoke",), help=argparse.SUPPRESS)  # the doc test's
     count = sub.add_parser("flow-count", help="how many flows a point needs: the Ideal scheme's "
                                               "statistics for growing flow counts against the "
                                               "largest, over several runs")

@@ -139,6 +139,13 @@ def levels_figure(table: pd.DataFrame, flows: int) -> Figure:
                 if len(base):
                     ax.axhline(float(base[statistic].iloc[0]), color=color, linestyle="--",
                                linewidth=1, label=f"load {load:g}, pFabric (unquantised)")
+            panel = table[table["bin"] == bin_name][statistic]
+            if ks and not panel.notna().any():
+                # No flow of any run in this bin (a small run): say so. Without finite points
+                # matplotlib keeps the axis's default limits, 0 to 1, which a log axis refuses.
+                ax.set_xlim(ks[0] / 1.5, ks[-1] * 1.5)
+                ax.text(0.5, 0.5, "no flows in this bin", transform=ax.transAxes,
+                        ha="center", va="center")
             ax.set_xscale("log", base=2)
             if ks:
                 ax.set_xticks(ks, [str(k) for k in ks])

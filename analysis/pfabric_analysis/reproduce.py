@@ -23,10 +23,14 @@ ALL_SCHEMES = PACKET_SCHEMES + ("ideal",)
 # Flows per point. quick: about 30 minutes on 2 cores with the standalone (ns-3 3.44 wheel) build;
 # with seed 1 flows 81-100 of every data mining list include a 1.45 GB flow that alone would more
 # than double the sweep. full: the paper's scale.
+# smoke (hidden --size smoke): the README's reproduce command run in seconds by
+# test/python/test_doc_commands.py, every workload, scheme and step, two loads.
 SCALES = {
     "quick": {"websearch": 400, "datamining": 80},
     "full": {"websearch": 100_000, "datamining": 100_000},
+    "smoke": {"websearch": 6, "datamining": 2},
 }
+SMOKE_LOADS = (0.1, 0.8)
 
 
 def default_bin_dir() -> Path:
@@ -46,10 +50,10 @@ def split(text: str, label: str, kind: type) -> tuple:
 
 def spec_from_arguments(args: argparse.Namespace) -> SweepSpec:
     if args.command == "reproduce":
-        scale = "quick" if args.quick else "full"
+        scale = getattr(args, "size", None) or ("quick" if args.quick else "full")
         workloads = tuple(SCALES[scale])
-        return SweepSpec(workloads, ALL_SCHEMES, PAPER_LOADS, (1,),
-                         tuple(SCALES[scale].items()))
+        return SweepSpec(workloads, ALL_SCHEMES, SMOKE_LOADS if scale == "smoke" else PAPER_LOADS,
+                         (1,), tuple(SCALES[scale].items()))
     workloads = split(args.workloads, "--workloads", str)
     return SweepSpec(workloads, split(args.schemes, "--schemes", str),
                      split(args.loads, "--loads", float), split(args.runs, "--runs", int),

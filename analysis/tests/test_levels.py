@@ -104,3 +104,18 @@ def test_command_writes_every_output(tmp_path: Path, runs: list[Path], capsys) -
     assert len(document["runs"]) == 5
     assert pd.read_csv(out / "lv.csv").shape[0] == 5 * 4
     assert "wrote" in capsys.readouterr().out
+
+
+def test_a_bin_without_flows_gets_a_panel_that_says_so(tmp_path: Path) -> None:
+    """Runs with no large flow (a small run): the large-flow panel has no point; the figure is
+    still drawn (matplotlib refused the log axis of an empty panel: 'Data cannot be
+    log-scaled')."""
+    flows = FLOWS[:3]
+    directories = [write_run(tmp_path / "pf", 0.6, 0, [1, 2, 3], flows=flows),
+                   write_run(tmp_path / "k2", 0.6, 2, [2, 3, 4], flows=flows),
+                   write_run(tmp_path / "k4", 0.6, 4, [1, 3, 3], flows=flows)]
+    out = tmp_path / "figures"
+    assert main(["levels", *map(str, directories), "--out", str(out)]) == 0
+    assert (out / "levels.png").stat().st_size > 0
+    table = pd.read_csv(out / "levels.csv")
+    assert table[table["bin"] == LARGE]["mean"].isna().all()
