@@ -235,15 +235,17 @@ def run_campaign(ns3: Path, campaign_dir: Path, grid: Mapping[str, list],
     except AnalysisError:
         raise
     except Exception as error:  # SEM reports a failed run or build as a bare Exception
-        lines = [line for line in str(error).splitlines() if line.strip()]
-        raise AnalysisError(f"SEM: {' / '.join(lines[:4])}") from error
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+        stderr = [line.removeprefix("Stderr:").strip() for line in lines
+                  if line.startswith("Stderr:") and line.removeprefix("Stderr:").strip()]
+        raise AnalysisError(f"SEM: a run failed: {stderr[0]}" if stderr
+                            else f"SEM: {' / '.join(lines[:4])}") from error
     data_dir = Path(campaign.db.get_data_dir())
     rows = []
     for point in points:
-        query = {key: value for key, value in point.items()}
-        found = campaign.db.get_results(query)
+        found = campaign.db.get_results(dict(point))
         if not found:
-            raise AnalysisError(f"{campaign_dir}: no result for {query} after the campaign ran")
+            raise AnalysisError(f"{campaign_dir}: no result for {point} after the campaign ran")
         result = found[0]
         if result["meta"].get("exitcode", 0) != 0:
             raise AnalysisError(f"{data_dir / result['meta']['id']}: the run exited with "

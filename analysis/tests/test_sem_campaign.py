@@ -195,3 +195,11 @@ def test_a_campaign_in_an_ns3_tree(tmp_path: Path, capsys) -> None:
     assert main(command) == 0
     assert len(list((campaign / "data").iterdir())) == 4
     assert pd.read_csv(tmp_path / "out" / "sem.csv").equals(frame)
+    capsys.readouterr()
+    # A point the program refuses stops the campaign with one line quoting the program's.
+    assert main(["sem", "--ns3", NS3_TREE, "--campaign", str(tmp_path / "bad"), "--grid",
+                 "scheme=xcp", "--set", "flows=30", "--out", str(tmp_path / "bad-out")]) == 1
+    error = capsys.readouterr().err.splitlines()[-1]  # after SEM's progress bars
+    assert error == ("pfabric-analysis: error: SEM: a run failed: pfabric-websearch: error: "
+                     "--scheme=xcp: expected pfabric, linerate, tcp or dctcp"), error
+    assert not (tmp_path / "bad-out").exists()
