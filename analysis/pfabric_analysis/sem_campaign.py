@@ -79,8 +79,8 @@ def parse_grid(pairs: Iterable[str], option: str = "--grid") -> dict[str, list]:
             raise AnalysisError(f"{option} {pair}: expected KEY=VALUE[,VALUE...], "
                                 "e.g. scheme=pfabric,tcp")
         if key in SET_BY_CAMPAIGN or key in NO_RESULTS:
-            raise AnalysisError(f"{option} {pair}: {key} is not for a campaign to set "
-                                f"({'set on every point' if key in SET_BY_CAMPAIGN else 'no fct.csv'})")
+            why = "set on every point" if key in SET_BY_CAMPAIGN else "no fct.csv"
+            raise AnalysisError(f"{option} {pair}: {key} is not for a campaign to set ({why})")
         if key in grid:
             raise AnalysisError(f"{option} {pair}: {key} is given twice")
         grid[key] = [parse_value(item) for item in items]

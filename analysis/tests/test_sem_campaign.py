@@ -136,7 +136,8 @@ def test_a_run_becomes_rows_per_size_bin(tmp_path: Path) -> None:
     assert overall["flows"] == 3 and overall["mean"] == pytest.approx(7.5 / 3)
     data = to_xarray(frame, ["scheme", "load"])
     assert set(data.sizes) == {"scheme", "load", "run", "bin"}
-    assert float(data["mean"].sel(scheme="pfabric", load=0.5, run=2, bin="(100KB,10MB]")) == pytest.approx(1.5)
+    medium = data["mean"].sel(scheme="pfabric", load=0.5, run=2, bin="(100KB,10MB]")
+    assert float(medium) == pytest.approx(1.5)
     # A run whose meta.json records another value than the point asked for is refused.
     with pytest.raises(AnalysisError, match="scheme is 'tcp', but the campaign asked for"):
         point_rows(point, ["scheme"], write_run(tmp_path / "b", "tcp", 2))

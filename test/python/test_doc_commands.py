@@ -115,8 +115,9 @@ def tree_takes_flows(tree: Path, program: str) -> bool:
              and re.fullmatch(rf"ns3[.\d]*-{re.escape(program)}(-\w+)?", path.name)]
     if not found:
         return False
+    libraries = dict(os.environ, LD_LIBRARY_PATH=str(tree / "build" / "lib"))
     listed = subprocess.run([str(found[0]), "--PrintHelp"], capture_output=True, text=True,
-                            env=dict(os.environ, LD_LIBRARY_PATH=str(tree / "build" / "lib"))).stdout
+                            env=libraries).stdout
     return re.search(r"^\s*--flows:", listed, re.M) is not None
 
 

@@ -1,6 +1,6 @@
 """The README's commands cannot go stale unnoticed: every program, sub-command and option a README
-command line names exists. (Running each command is another matter: the main job takes minutes;
-the compare/cdf lines are run for real in analysis/tests/test_compare.py.)"""
+command line names exists, as written. (test_doc_commands.py runs every command, shrunk to a
+few flows.)"""
 
 from __future__ import annotations
 
