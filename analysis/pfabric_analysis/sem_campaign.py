@@ -134,8 +134,9 @@ def check_points(points: list[dict], parameters: Mapping[str, object]) -> None:
     for point in points:
         for key in point:
             if key != "RngRun" and key not in parameters:
-                raise AnalysisError(f"{key}: not an option of the campaign's program (its "
-                                    f"options: {', '.join(sorted(parameters))})")
+                raise AnalysisError(f"{key}: not a parameter of this campaign (an option with an "
+                                    "empty default is one only if set when the campaign is "
+                                    f"created; its parameters: {', '.join(sorted(parameters))})")
         for key, value in parameters.items():
             if value is None and key not in point:
                 raise AnalysisError(f"{key}: this campaign was created with {key} set; set it "

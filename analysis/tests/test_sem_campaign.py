@@ -102,7 +102,7 @@ def test_points_must_fit_the_campaign() -> None:
     parameters = campaign_parameters(program_options(HELP), ["topology"])
     good = grid_points({"topology": ["star"], "scheme": ["tcp"]}, [1])
     check_points(good, parameters)
-    with pytest.raises(AnalysisError, match="^lb: not an option"):
+    with pytest.raises(AnalysisError, match="^lb: not a parameter of this campaign"):
         check_points(grid_points({"lb": ["ecmp"]}, [1]), parameters)
     with pytest.raises(AnalysisError, match="^topology: this campaign was created with"):
         check_points(grid_points({"scheme": ["tcp"]}, [1]), parameters)
