@@ -180,6 +180,38 @@ class ExperimentMonitor
 };
 
 /**
+ * @brief Run on ns3::PriorityQueueScheduler unless NS_GLOBAL_VALUE names another event
+ * scheduler than ns-3's default MapScheduler (call before CommandLine::Parse, so that
+ * --SchedulerType still wins).
+ */
+inline void
+PreferPriorityQueueScheduler()
+{
+    TypeIdValue scheduler;
+    GlobalValue::GetValueByName("SchedulerType", scheduler);
+    if (scheduler.Get() == MapScheduler::GetTypeId())
+    {
+        GlobalValue::Bind("SchedulerType", TypeIdValue(PriorityQueueScheduler::GetTypeId()));
+    }
+}
+
+/**
+ * @param argc argument count
+ * @param argv arguments
+ * @return the command line as one text (meta.json's command_line)
+ */
+inline std::string
+JoinCommandLine(int argc, char* argv[])
+{
+    std::string commandLine;
+    for (int i = 0; i < argc; ++i)
+    {
+        commandLine += (i ? " " : "") + std::string(argv[i]);
+    }
+    return commandLine;
+}
+
+/**
  * @brief The whole program of pfabric-websearch and pfabric-datamining.
  *
  * Unless the command line (--SchedulerType) or NS_GLOBAL_VALUE names another event scheduler,
@@ -202,19 +234,11 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload)
     CommandLine cmd(program + ".cc");
     experiment.AddCommandLineOptions(cmd);
     cmd.AddValue("quiet", "no progress on stderr", quiet);
+    PreferPriorityQueueScheduler();
+    cmd.Parse(argc, argv);
     TypeIdValue scheduler;
     GlobalValue::GetValueByName("SchedulerType", scheduler);
-    if (scheduler.Get() == MapScheduler::GetTypeId())
-    {
-        GlobalValue::Bind("SchedulerType", TypeIdValue(PriorityQueueScheduler::GetTypeId()));
-    }
-    cmd.Parse(argc, argv);
-    GlobalValue::GetValueByName("SchedulerType", scheduler);
-    std::string commandLine;
-    for (int i = 0; i < argc; ++i)
-    {
-        commandLine += (i ? " " : "") + std::string(argv[i]);
-    }
+    const std::string commandLine = JoinCommandLine(argc, argv);
     const PfabricExperiment::Parameters& p = experiment.GetParameters();
     std::string error;
     if (!experiment.Prepare(&error))

@@ -210,7 +210,7 @@ PfabricExperiment::CheckChoices() const
     {
         return "--load=" + Number(m_p.load) + ": expected a load in (0, 1)";
     }
-    if (m_p.flowFile.empty() && m_p.flows == 0)
+    if (m_p.flowFile.empty() && m_p.flows == 0 && !m_p.addedFlows)
     {
         return "--flows=0: expected at least one flow";
     }
@@ -347,13 +347,14 @@ PfabricExperiment::Prepare(std::string* error)
     }
     if (m_p.flowFile.empty())
     {
-        m_flows = GenerateFlows(m_sizes, m_p.preset, hosts, m_p.load, m_p.flows);
+        m_flows = m_p.flows > 0 ? GenerateFlows(m_sizes, m_p.preset, hosts, m_p.load, m_p.flows)
+                                : std::vector<PfabricFlow>();
     }
     else if (!PfabricFlowList::Read(m_p.flowFile, hosts, &m_flows, error))
     {
         return false;
     }
-    if (m_flows.empty())
+    if (m_flows.empty() && !m_p.addedFlows)
     {
         *error = m_p.flowFile + ": no flows";
         return false;
@@ -433,6 +434,25 @@ PfabricExperiment::EstimateSecondsLeft(double elapsedS, uint64_t doneBytes, uint
     }
     const uint64_t leftBytes = totalBytes > doneBytes ? totalBytes - doneBytes : 0;
     return elapsedS * static_cast<double>(leftBytes) / static_cast<double>(doneBytes);
+}
+
+uint32_t
+PfabricExperiment::AddFlows(std::vector<PfabricFlow> flows)
+{
+    NS_ABORT_MSG_UNLESS(m_p.addedFlows, "PfabricExperiment::AddFlows needs AddedFlows");
+    const uint32_t first = m_flows.size();
+    for (PfabricFlow& flow : flows)
+    {
+        flow.id = m_flows.size();
+        m_flows.push_back(flow);
+    }
+    return first;
+}
+
+void
+PfabricExperiment::AbandonRunDirectory()
+{
+    m_writer.Abandon();
 }
 
 void

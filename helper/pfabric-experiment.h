@@ -86,6 +86,7 @@ class PfabricExperiment
         std::string switchMode = "lean";  //!< lean (no IP stack at switches) or ip
         std::string linkType = "pfabric"; //!< pfabric (PfabricLinkNetDevice) or p2p
         uint32_t priorityLevels = 0;      //!< K strict-priority queues per port; 0: pFabric
+        bool addedFlows = false;          //!< the program adds flows (AddFlows); flows may be 0
     };
 
     /// One flow's outcome.
@@ -114,6 +115,21 @@ class PfabricExperiment
      * @return true on success
      */
     bool Prepare(std::string* error);
+
+    /**
+     * @brief After Prepare, before Install: run these flows too, after the generated ones (a
+     * program's own traffic, e.g. the responses of pfabric-incast's queries; needs AddedFlows,
+     * with which Flows may be 0).
+     * @param flows the flows; their ids are replaced by their index in the run's flow list
+     * @return the id of the first flow added
+     */
+    uint32_t AddFlows(std::vector<PfabricFlow> flows);
+
+    /**
+     * @brief After a successful Prepare, when the program refuses a parameter of its own: remove
+     * the run directory if Prepare created it (nothing has been written to it yet).
+     */
+    void AbandonRunDirectory();
 
     /**
      * @brief After Prepare: install the scheme on every node and a PfabricFlowApplication on

@@ -419,4 +419,30 @@ PfabricFabricHelper::GetIdealFct(uint32_t from, uint32_t to, uint64_t bytes) con
     return lastArrival + ack;
 }
 
+Time
+PfabricFabricHelper::GetHostLinkSerialisation(uint64_t bytes) const
+{
+    const uint64_t packets = bytes == 0 ? 1 : (bytes + m_mss - 1) / m_mss;
+    const uint32_t fullBytes = m_mss + m_headerBytes + m_linkHeaderBytes;
+    const uint32_t lastBytes =
+        uint32_t(bytes - (packets - 1) * m_mss) + m_headerBytes + m_linkHeaderBytes;
+    // Packet by packet, with the device's rounding (as GetIdealFct).
+    return m_hostLinkRate.CalculateBytesTxTime(fullBytes) * int64_t(packets - 1) +
+           m_hostLinkRate.CalculateBytesTxTime(lastBytes);
+}
+
+Time
+PfabricFabricHelper::GetIdealIncastTime(const std::vector<uint32_t>& senders,
+                                        uint32_t to,
+                                        uint64_t bytes) const
+{
+    NS_ABORT_MSG_IF(senders.empty(), "fabric: an incast needs at least one sender");
+    Time fastest = Time::Max();
+    for (uint32_t from : senders)
+    {
+        fastest = std::min(fastest, GetIdealFct(from, to, bytes));
+    }
+    return fastest + GetHostLinkSerialisation(bytes) * int64_t(senders.size() - 1);
+}
+
 } // namespace ns3

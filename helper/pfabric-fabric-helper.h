@@ -204,6 +204,35 @@ class PfabricFabricHelper
      * @return the flow's completion time alone in the idle fabric, ACK included
      */
     Time GetIdealFct(uint32_t from, uint32_t to, uint64_t bytes) const;
+    /**
+     * @brief The ideal completion time of an incast: every sender hands a flow of the same size
+     * to the same receiver at the same moment, and the last of them completes.
+     *
+     * The receiver's host link must carry every flow's packets; at best it starts with the
+     * first packet of the nearest sender and never idles until the last packet has crossed it.
+     * So the ideal is the fastest sender's lone-flow time (GetIdealFct, which counts one flow's
+     * packets on that link, the path's store-and-forward and propagation, and the last ACK's
+     * return) plus the other senders' flows serialised on the receiver's link. It is a lower
+     * bound, reached when the receiver's link is the slowest on every path (as in every fabric
+     * of this module: host links are never faster than fabric links) and the nearest sender's
+     * flow is served last; otherwise it is short of the achievable time by at most the
+     * difference of two paths' base RTTs. A sender's own link carries only its own flows, never
+     * more than the receiver's, so it adds nothing.
+     *
+     * @param senders the sending host of every flow (a host may send several)
+     * @param to the receiving host
+     * @param bytes every flow's payload bytes
+     * @return the time from the common start to the last flow's last ACK, in the idle fabric
+     */
+    Time GetIdealIncastTime(const std::vector<uint32_t>& senders,
+                            uint32_t to,
+                            uint64_t bytes) const;
+    /**
+     * @param bytes a flow's payload bytes
+     * @return the time a host link takes to serialise the flow's packets, headers and framing
+     *         included
+     */
+    Time GetHostLinkSerialisation(uint64_t bytes) const;
 
     /**
      * @brief What is wrong with the shape, checked without building anything.

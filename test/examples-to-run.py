@@ -13,6 +13,9 @@ cpp_examples = [
     ("pfabric-websearch --flows=100 --quiet --out=results/ci-websearch", "True", "False"),
     ("pfabric-datamining --flows=50 --scheme=tcp --maxSimTime=0.002 --quiet "
      "--out=results/ci-datamining", "True", "False"),
+    ("pfabric-incast --workers=16 --queries=3 --quiet --out=results/ci-incast", "True", "False"),
+    ("pfabric-incast --workers=64 --queries=2 --scheme=tcp --background=0.3 --quiet "
+     "--out=results/ci-incast-tcp", "True", "False"),
     ("pfabric-routing-cost --k=4 --packetsPerHost=50 --repeat=1", "True", "False"),
     ("pfabric-routing-cost --k=4 --packetsPerHost=50 --repeat=1 --queueDiscs --json", "True",
      "False"),

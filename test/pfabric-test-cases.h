@@ -33,6 +33,9 @@ std::vector<TestCase*> MakeFabricTestCases();
 /// @return the PfabricFlowApplication test cases
 std::vector<TestCase*> MakeFlowApplicationTestCases();
 
+/// @return the incast test cases: ideal QCT, placement, queries, pFabric against TCP-DropTail
+std::vector<TestCase*> MakeIncastTestCases();
+
 /// @return the PfabricLinkNetDevice test cases: order, timing, events, FIFO, pcap
 std::vector<TestCase*> MakeLinkTestCases();
 

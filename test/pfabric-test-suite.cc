@@ -27,6 +27,7 @@ class PfabricTestSuite : public TestSuite
                           MakeQueueDiscHelperTestCases,
                           MakeFabricTestCases,
                           MakeFlowApplicationTestCases,
+                          MakeIncastTestCases,
                           MakeLinkTestCases,
                           MakeLevelsTestCases,
                           MakePreemptionTestCases,

@@ -91,6 +91,16 @@ def main(argv: list[str] | None = None) -> int:
     levels.add_argument("--name", default="levels",
                         help="the output files' stem (default levels)")
     add_kb_option(levels)
+    incast = sub.add_parser("incast", help="query completion time / ideal against workers N "
+                                           "(pfabric-incast runs), a line per scheme, a column "
+                                           "per background load, timeouts per query (PNG, PDF, "
+                                           "CSV, markdown, JSON)")
+    incast.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR",
+                        help="pfabric-incast runs: one per background load, scheme and N")
+    incast.add_argument("--out", type=Path, required=True, metavar="DIR",
+                        help="where NAME.png/.pdf/.csv/.md/.json go")
+    incast.add_argument("--name", default="incast",
+                        help="the output files' stem (default incast)")
     figures = sub.add_parser("figures", help="Figures 2-4 (PNG, PDF), figures.csv and figures.md "
                                              "of a sweep directory of runs")
     figures.add_argument("sweep", type=Path, metavar="SWEEP_DIR")
@@ -275,6 +285,13 @@ def run_command(args: argparse.Namespace) -> int:
         from pfabric_analysis.levels import write_levels
 
         for path in write_levels(args.runs, args.out, name=args.name, kb=args.kb,
+                                 command=args.command_line, versions=versions()):
+            print(f"wrote {path}")
+        return 0
+    if args.command == "incast":
+        from pfabric_analysis.incast import write_incast
+
+        for path in write_incast(args.runs, args.out, name=args.name,
                                  command=args.command_line, versions=versions()):
             print(f"wrote {path}")
         return 0

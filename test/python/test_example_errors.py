@@ -50,6 +50,27 @@ def test_routing_cost_stops_on_a_bad_parameter(run_example: RunExample, argument
     assert result.stdout == ""
 
 
+@pytest.mark.parametrize(
+    ("argument", "message"),
+    [
+        ("--workers=0", "--workers=0: expected at least one worker"),
+        ("--responseBytes=0", "--responseBytes=0: expected at least one byte"),
+        ("--queries=0", "--queries=0: expected at least one query"),
+        ("--background=1", "--background=1: expected a load in [0, 1)"),
+        ("--aggregator=54", "--aggregator=54: the fabric has 54 hosts"),
+        ("--scheme=red", "--scheme=red: expected pfabric, linerate, tcp or dctcp"),
+    ],
+)
+def test_incast_stops_on_a_bad_parameter(run_example: RunExample, tmp_path, argument: str,
+                                         message: str) -> None:
+    out = tmp_path / "run"
+    result = run_example("pfabric-incast", "--quiet", f"--out={out}", argument)
+    assert result.returncode != 0
+    assert f"pfabric-incast: error: {message}" in result.stderr
+    assert result.stdout == ""
+    assert not out.exists()
+
+
 def test_routing_cost_measures_the_links_it_names(run_example: RunExample) -> None:
     events = {}
     for link in ("pfabric", "p2p"):
@@ -77,7 +98,8 @@ def program_options(help_text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("program", ["pfabric-websearch", "pfabric-datamining", "pfabric-fabric",
-                                     "pfabric-preemption", "pfabric-routing-cost"])
+                                     "pfabric-preemption", "pfabric-routing-cost",
+                                     "pfabric-incast"])
 def test_every_option_is_named_in_camel_case(run_example: RunExample, program: str) -> None:
     result = run_example(program, "--PrintHelp")
     assert result.returncode == 0, result.stderr
@@ -99,6 +121,6 @@ def test_pfabric_run_names_the_examples_it_knows() -> None:
     assert result.returncode == 1
     assert result.stderr.strip() == ("pfabric: error: no example named 'pfabric-nosuch'; "
                                      "examples: pfabric-datamining, pfabric-fabric, "
-                                     "pfabric-preemption, pfabric-routing-cost, "
+                                     "pfabric-incast, pfabric-preemption, pfabric-routing-cost, "
                                      "pfabric-websearch")
     assert result.stdout == ""

@@ -1,0 +1,273 @@
+"""Incast: query completion time (QCT) against its ideal, against the number of workers N (runs
+of pfabric-incast), a line per scheme, a column of panels per background load.
+
+A run directory of pfabric-incast holds queries.csv (one line per query: qct_s, ideal_qct_s,
+timeouts, ...) and meta.json (parameters, and an "incast" object: workers, response_bytes,
+background_load, ...). Small pure functions over their frames; write_incast reads and checks
+every run, renders every file in memory and only then writes NAME.png/.pdf/.csv/.md/.json.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, NullFormatter
+
+from pfabric_analysis.compare import _json, _number
+from pfabric_analysis.figures import SCHEMES, STYLE, _new_figure, _render, write_outputs
+from pfabric_analysis.runs import AnalysisError, percentile_nearest_rank
+
+QUERY_COLUMNS = ["query_id", "workers", "response_bytes", "start_s", "qct_s", "ideal_qct_s",
+                 "timeouts", "responses_with_timeouts", "responses_completed", "first_flow_id",
+                 "overlaps_previous"]
+INCAST_COLUMNS = ["background", "scheme", "workers", "response_bytes", "queries", "finished",
+                  "unfinished", "overlapping", "ideal_qct_us", "mean", "p99", "max",
+                  "timeouts_per_query", "responses_with_timeouts_per_query", "run_dir"]
+# The panels' rows: (column of INCAST_COLUMNS, axis label).
+ROWS = [("mean", "Mean QCT / ideal QCT"), ("p99", "99th pct. QCT / ideal QCT"),
+        ("timeouts_per_query", "Timeouts per query")]
+# Parameters every run of one figure must share (the scheme, workers and background are the
+# figure's axes; out is where each run went).
+SHARED_PARAMETERS = ["preset", "topology", "k", "leaves", "spines", "hostsPerLeaf", "hosts",
+                     "lb", "buffer", "rto", "seed", "run"]
+SHARED_INCAST = ["response_bytes", "queries", "aggregator"]
+PLAIN = FuncFormatter(lambda value, _: f"{value:g}")
+
+
+@dataclass
+class IncastRun:
+    """One run directory of pfabric-incast."""
+
+    directory: Path
+    queries: pd.DataFrame
+    meta: dict
+
+
+def read_incast_run(directory: Path) -> IncastRun:
+    """Read and check a run directory of pfabric-incast."""
+    queries_path = directory / "queries.csv"
+    meta_path = directory / "meta.json"
+    for path in (queries_path, meta_path):
+        if not path.is_file():
+            raise AnalysisError(f"{path}: missing")
+    try:
+        queries = pd.read_csv(queries_path)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
+        raise AnalysisError(f"{queries_path}: not a CSV file ({error})".splitlines()[0]) from error
+    missing = [c for c in QUERY_COLUMNS if c not in queries.columns]
+    if missing:
+        raise AnalysisError(f"{queries_path}: missing column(s) {', '.join(missing)}")
+    if queries.empty:
+        raise AnalysisError(f"{queries_path}: no queries")
+    try:
+        meta = json.loads(meta_path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise AnalysisError(f"{meta_path}: not JSON ({error})") from error
+    if not isinstance(meta, dict) or not isinstance(meta.get("incast"), dict) \
+            or not isinstance(meta.get("parameters"), dict):
+        raise AnalysisError(f"{meta_path}: not a pfabric-incast run (no 'incast' object)")
+    return IncastRun(directory, queries, meta)
+
+
+def query_statistics(queries: pd.DataFrame) -> dict[str, float | int]:
+    """Over one run's queries: QCT / ideal QCT of the finished ones (mean, 99th percentile by
+    nearest rank, max), unfinished and overlapping queries, timeouts and responses with a
+    timeout per query (over every query)."""
+    finished = queries[queries["qct_s"].notna()]
+    ratio = finished["qct_s"] / finished["ideal_qct_s"]
+    count = len(queries)
+    return {"queries": count, "finished": len(finished), "unfinished": count - len(finished),
+            "overlapping": int(queries["overlaps_previous"].sum()),
+            "ideal_qct_us": float(queries["ideal_qct_s"].iloc[0]) * 1e6,
+            "mean": float(ratio.mean()) if len(ratio) else math.nan,
+            "p99": percentile_nearest_rank(ratio, 99),
+            "max": float(ratio.max()) if len(ratio) else math.nan,
+            "timeouts_per_query": float(queries["timeouts"].sum()) / count,
+            "responses_with_timeouts_per_query":
+                float(queries["responses_with_timeouts"].sum()) / count}
+
+
+def check_incast_runs(runs: Sequence[IncastRun]) -> None:
+    """One figure's runs: the same fabric, response size and query count, one run per
+    (background, scheme, workers)."""
+    first = runs[0]
+    seen: dict[tuple[float, str, int], Path] = {}
+    for run in runs:
+        for key in SHARED_PARAMETERS:
+            if run.meta["parameters"].get(key) != first.meta["parameters"].get(key):
+                raise AnalysisError(f"{run.directory}: parameter {key} is "
+                                    f"{run.meta['parameters'].get(key)!r}, but "
+                                    f"{first.directory} has "
+                                    f"{first.meta['parameters'].get(key)!r}")
+        for key in SHARED_INCAST:
+            if run.meta["incast"].get(key) != first.meta["incast"].get(key):
+                raise AnalysisError(f"{run.directory}: {key} is {run.meta['incast'].get(key)!r}, "
+                                    f"but {first.directory} has "
+                                    f"{first.meta['incast'].get(key)!r}")
+        key = run_key(run)
+        if key in seen:
+            raise AnalysisError(f"{run.directory}: background {key[0]:g}, {key[1]}, "
+                                f"{key[2]} workers again (also {seen[key]})")
+        seen[key] = run.directory
+
+
+def run_key(run: IncastRun) -> tuple[float, str, int]:
+    """(background load, scheme, workers) of a run."""
+    return (float(run.meta["incast"]["background_load"]), str(run.meta["parameters"]["scheme"]),
+            int(run.meta["incast"]["workers"]))
+
+
+def incast_table(runs: Sequence[IncastRun]) -> pd.DataFrame:
+    """A row per run: its key and query_statistics; sorted by background, scheme (the paper's
+    order), workers."""
+    rows = []
+    for run in runs:
+        background, scheme, workers = run_key(run)
+        rows.append({"background": background, "scheme": scheme, "workers": workers,
+                     "response_bytes": int(run.meta["incast"]["response_bytes"]),
+                     **query_statistics(run.queries), "run_dir": str(run.directory)})
+    table = pd.DataFrame(rows, columns=INCAST_COLUMNS)
+    order = {name: i for i, name in enumerate(SCHEMES)}
+    return (table.sort_values(["background", "scheme", "workers"],
+                              key=lambda c: c.map(lambda s: order.get(s, len(order)))
+                              if c.name == "scheme" else c)
+            .reset_index(drop=True))
+
+
+def _background_title(background: float) -> str:
+    return "No background" if background == 0 else f"Web search background, load {background:g}"
+
+
+def incast_markdown(table: pd.DataFrame, document: dict) -> str:
+    """The table as markdown: per background, a row per N, per scheme mean / p99 of QCT / ideal
+    and timeouts per query; the inputs last."""
+    schemes = [s for s in SCHEMES if s in set(table["scheme"])]
+    queries = document["queries_per_run"]
+    lines = ["# Incast: query completion time / ideal against workers N", "",
+             f"{queries} queries per run, {document['response_bytes']} B per response: a small "
+             "run, not a citable scale. QCT: from the query's start (its responses handed to "
+             "their sockets together) to the last response's last byte acknowledged; ideal: "
+             "every response byte through the aggregator's host link at line rate after the "
+             "fastest worker's idle path (PfabricFabricHelper::GetIdealIncastTime). Cells: mean "
+             "/ 99th percentile (nearest rank, so the slowest of 20 queries) of QCT / ideal over "
+             "finished queries; timeouts of the query's responses per query.", ""]
+    header = "| N | ideal QCT (us) | " + " | ".join(
+        f"{SCHEMES[s]['label']} mean / p99 | timeouts" for s in schemes) + " |"
+    for background, group in table.groupby("background", sort=True):
+        lines += [f"## {_background_title(background)}", "", header,
+                  "|---:|---:|" + "---:|---:|" * len(schemes)]
+        for workers, row in group.groupby("workers", sort=True):
+            by_scheme = row.set_index("scheme")
+            cells = [str(workers), f"{float(row['ideal_qct_us'].iloc[0]):.1f}"]
+            for scheme in schemes:
+                if scheme not in by_scheme.index:
+                    cells += ["-", "-"]
+                    continue
+                r = by_scheme.loc[scheme]
+                note = f" ({int(r['unfinished'])} unfinished)" if r["unfinished"] else ""
+                cells += [f"{_number(r['mean'])} / {_number(r['p99'])}{note}",
+                          f"{r['timeouts_per_query']:.1f}"]
+            lines.append("| " + " | ".join(cells) + " |")
+        overlapping = group[group["overlapping"] > 0]
+        lines.append("")
+        if len(overlapping):
+            lines.append("Queries that started before the previous one completed: " + ", ".join(
+                f"{SCHEMES.get(r.scheme, {'label': r.scheme})['label']} N = {r.workers}: "
+                f"{r.overlapping}" for r in overlapping.itertuples()) + ".")
+        else:
+            lines.append("No query started before the previous one completed.")
+        lines.append("")
+    lines += ["## Runs", ""]
+    for run in document["runs"]:
+        lines.append(f"- `{run['run_dir']}`: {run['label']} (module {run['module_version']}, "
+                     f"ns-3 {run['ns3_version']})")
+    return "\n".join(lines + ["", f"Command: `{document['command']}` (pfabric-analysis "
+                                  f"{document['versions'].get('pfabric')})", ""])
+
+
+def incast_figure(table: pd.DataFrame, queries: int, response_bytes: int) -> Figure:
+    """A column per background load, a row per ROWS: against N (log2 axis), a line per scheme;
+    QCT / ideal from 1 up on a log axis, timeouts per query on a symlog axis."""
+    backgrounds = sorted(table["background"].unique())
+    schemes = [s for s in SCHEMES if s in set(table["scheme"])]
+    workers = sorted(table["workers"].unique())
+    with matplotlib.rc_context(STYLE):
+        figure = _new_figure(max(4.4, 3.4 * len(backgrounds) + 0.4), 6.8)
+        axes = figure.subplots(len(ROWS), len(backgrounds), squeeze=False, sharex=True)
+        for column, background in enumerate(backgrounds):
+            for row, (statistic, label) in enumerate(ROWS):
+                ax = axes[row][column]
+                for scheme in schemes:
+                    rows = table[(table["background"] == background)
+                                 & (table["scheme"] == scheme)].sort_values("workers")
+                    style = SCHEMES[scheme]
+                    ax.plot(rows["workers"], rows[statistic], color=style["color"],
+                            marker=style["marker"], linestyle=style["linestyle"],
+                            label=style["label"])
+                ax.set_xscale("log", base=2)
+                ax.set_xticks(workers, [str(n) for n in workers])
+                if statistic == "timeouts_per_query":
+                    ax.set_yscale("symlog", linthresh=1)
+                    ax.set_ylim(bottom=0)
+                else:
+                    ax.set_yscale("log")
+                    ax.axhline(1.0, color="black", linewidth=0.8, linestyle=":")
+                    # Ratios near 1: plain numbers on the log axis, not powers of ten.
+                    ax.yaxis.set_major_formatter(PLAIN)
+                    low, high = ax.get_ylim()
+                    # Minor ticks labelled only where the axis spans less than a decade.
+                    ax.yaxis.set_minor_formatter(PLAIN if high < 10 * low else NullFormatter())
+                if column == 0:
+                    ax.set_ylabel(label)
+                if row == 0:
+                    ax.set_title(_background_title(background))
+                if row == len(ROWS) - 1:
+                    ax.set_xlabel("Workers N")
+        handles, names = axes[0][0].get_legend_handles_labels()
+        figure.legend(handles, names, loc="outside upper center", ncols=2, frameon=False)
+        figure.supxlabel(f"N workers answer {response_bytes} B each at once; {queries} queries "
+                         "per point:\na small run, not a citable scale", fontsize=7)
+    return figure
+
+
+def write_incast(directories: Sequence[Path], out_dir: Path, name: str = "incast",
+                 command: str = "", versions: dict[str, str] | None = None) -> list[Path]:
+    """NAME.png, NAME.pdf, NAME.csv (the table), NAME.md and NAME.json (provenance) into
+    out_dir."""
+    if not name or "/" in name:
+        raise AnalysisError(f"--name {name!r}: expected a file name stem")
+    if not directories:
+        raise AnalysisError("no run directories")
+    runs = [read_incast_run(Path(d)) for d in directories]
+    check_incast_runs(runs)
+    table = incast_table(runs)
+    first = runs[0].meta
+    queries = int(first["incast"]["queries"])
+    response_bytes = int(first["incast"]["response_bytes"])
+    entries = []
+    for run in runs:
+        background, scheme, workers = run_key(run)
+        entries.append({"label": f"background {background:g}, {scheme}, N = {workers}",
+                        "run_dir": str(run.directory), "program": run.meta.get("program"),
+                        "command_line": run.meta.get("command_line"),
+                        "incast": run.meta["incast"],
+                        "parameters": {k: run.meta["parameters"].get(k)
+                                       for k in ["scheme", *SHARED_PARAMETERS]},
+                        "module_version": run.meta.get("module_version"),
+                        "ns3_version": run.meta.get("ns3_version"),
+                        "hosts": run.meta.get("hosts")})
+    document = {"command": command, "versions": versions or {}, "queries_per_run": queries,
+                "response_bytes": response_bytes, "runs": entries}
+    figure = incast_figure(table, queries, response_bytes)
+    names = [f"{name}.{suffix}" for suffix in ("png", "pdf", "csv", "md", "json")]
+    outputs = dict(zip(names, (_render(figure, "png"), _render(figure, "pdf"),
+                               table.to_csv(index=False).encode(),
+                               incast_markdown(table, document).encode(), _json(document))))
+    return write_outputs(outputs, out_dir, owned_names=names)

@@ -1,0 +1,136 @@
+"""incast on hand-made pfabric-incast run directories whose every number is computed by hand."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pfabric_analysis.cli import main
+from pfabric_analysis.incast import (check_incast_runs, incast_markdown, incast_table,
+                                     query_statistics, read_incast_run)
+from pfabric_analysis.runs import AnalysisError
+
+IDEAL = 1e-4  # s
+
+
+def queries_frame(ratios: list[float | None], timeouts: list[int],
+                  overlaps: list[int] | None = None) -> pd.DataFrame:
+    """Queries with these QCT / ideal (None: unfinished) and timeouts."""
+    rows = []
+    for i, (ratio, count) in enumerate(zip(ratios, timeouts)):
+        rows.append({"query_id": i, "workers": 4, "response_bytes": 1000,
+                     "start_s": 0.002 + 0.001 * i,
+                     "qct_s": math.nan if ratio is None else ratio * IDEAL,
+                     "ideal_qct_s": IDEAL, "timeouts": count,
+                     "responses_with_timeouts": min(count, 4),
+                     "responses_completed": 4 if ratio is not None else 3,
+                     "first_flow_id": 4 * i,
+                     "overlaps_previous": 0 if overlaps is None else overlaps[i]})
+    return pd.DataFrame(rows)
+
+
+def write_run(directory: Path, scheme: str, workers: int, background: float,
+              ratios: list[float | None], timeouts: list[int],
+              overlaps: list[int] | None = None, response_bytes: int = 1000) -> Path:
+    directory.mkdir(parents=True)
+    queries_frame(ratios, timeouts, overlaps).to_csv(directory / "queries.csv", index=False)
+    meta = {"program": "pfabric-incast", "command_line": "pfabric-incast",
+            "parameters": {"preset": "hotnets12", "scheme": scheme, "topology": "fattree",
+                           "k": 0, "seed": 1, "run": 1, "out": str(directory)},
+            "module_version": "0.1.0", "ns3_version": "3.44", "hosts": 54,
+            "incast": {"workers": workers, "response_bytes": response_bytes,
+                       "queries": len(ratios), "aggregator": 0,
+                       "background_load": background}}
+    (directory / "meta.json").write_text(json.dumps(meta))
+    return directory
+
+
+def test_query_statistics_by_hand() -> None:
+    stats = query_statistics(queries_frame([1.0, 3.0, None, 2.0], [0, 6, 2, 0], [0, 1, 0, 1]))
+    assert stats["queries"] == 4
+    assert stats["finished"] == 3
+    assert stats["unfinished"] == 1
+    assert stats["overlapping"] == 2
+    assert stats["mean"] == pytest.approx(2.0)  # (1 + 3 + 2) / 3, the unfinished one left out
+    assert stats["p99"] == pytest.approx(3.0)  # nearest rank of 3: the largest
+    assert stats["max"] == pytest.approx(3.0)
+    assert stats["timeouts_per_query"] == pytest.approx(2.0)  # 8 / 4, over every query
+    assert stats["responses_with_timeouts_per_query"] == pytest.approx(1.5)  # (0+4+2+0) / 4
+    assert stats["ideal_qct_us"] == pytest.approx(100.0)
+
+
+def test_p99_is_the_nearest_rank() -> None:
+    # 200 queries, ratios 1.00 ... 2.99: the 99th percentile by nearest rank is the 198th.
+    ratios = [1 + i / 100 for i in range(200)]
+    stats = query_statistics(queries_frame(ratios, [0] * 200))
+    assert stats["p99"] == pytest.approx(2.97)
+    assert stats["max"] == pytest.approx(2.99)
+
+
+@pytest.fixture
+def runs(tmp_path: Path) -> list[Path]:
+    return [write_run(tmp_path / "tcp8", "tcp", 8, 0, [2.0, 4.0], [3, 5]),
+            write_run(tmp_path / "pf8", "pfabric", 8, 0, [1.1, 1.3], [10, 20]),
+            write_run(tmp_path / "pf32", "pfabric", 32, 0, [1.2, None], [40, 0], [0, 1]),
+            write_run(tmp_path / "pf8bg", "pfabric", 8, 0.5, [1.5, 1.5], [1, 1])]
+
+
+def test_table_a_row_per_run_in_the_papers_order(runs: list[Path]) -> None:
+    table = incast_table([read_incast_run(r) for r in runs])
+    assert list(zip(table["background"], table["scheme"], table["workers"])) == [
+        (0.0, "tcp", 8), (0.0, "pfabric", 8), (0.0, "pfabric", 32), (0.5, "pfabric", 8)]
+    by_key = table.set_index(["background", "scheme", "workers"])
+    assert by_key.loc[(0.0, "tcp", 8), "mean"] == pytest.approx(3.0)
+    assert by_key.loc[(0.0, "tcp", 8), "timeouts_per_query"] == pytest.approx(4.0)
+    assert by_key.loc[(0.0, "pfabric", 32), "unfinished"] == 1
+    assert by_key.loc[(0.0, "pfabric", 32), "mean"] == pytest.approx(1.2)
+
+
+def test_markdown_names_every_cell_and_the_overlap(runs: list[Path]) -> None:
+    table = incast_table([read_incast_run(r) for r in runs])
+    document = {"command": "pfabric-analysis incast", "versions": {"pfabric": "0.1.0"},
+                "queries_per_run": 2, "response_bytes": 1000,
+                "runs": [{"run_dir": "x", "label": "y", "module_version": "0.1.0",
+                          "ns3_version": "3.44"}]}
+    text = incast_markdown(table, document)
+    assert "## No background" in text
+    assert "## Web search background, load 0.5" in text
+    assert "| 8 | 100.0 | 3.000 / 4.000 | 4.0 | 1.200 / 1.300 | 15.0 |" in text
+    assert "| 32 | 100.0 | - | - | 1.200 / 1.200 (1 unfinished) | 20.0 |" in text
+    assert "MinTCP+pFabric N = 32: 1" in text
+
+
+def test_cli_writes_every_file(runs: list[Path], tmp_path: Path) -> None:
+    out = tmp_path / "figure"
+    assert main(["incast", *map(str, runs), "--out", str(out), "--name", "inc"]) == 0
+    for suffix in ("png", "pdf", "csv", "md", "json"):
+        assert (out / f"inc.{suffix}").stat().st_size > 0
+    document = json.loads((out / "inc.json").read_text())
+    assert len(document["runs"]) == 4
+    assert document["queries_per_run"] == 2
+    assert pd.read_csv(out / "inc.csv")["workers"].tolist() == [8, 8, 32, 8]
+
+
+def test_refuses_mixed_and_repeated_runs(runs: list[Path], tmp_path: Path) -> None:
+    other = write_run(tmp_path / "big", "tcp", 16, 0, [2.0, 2.0], [0, 0], response_bytes=2000)
+    with pytest.raises(AnalysisError, match="response_bytes is 2000"):
+        check_incast_runs([read_incast_run(r) for r in [*runs, other]])
+    again = write_run(tmp_path / "again", "tcp", 8, 0, [2.0, 2.0], [0, 0])
+    with pytest.raises(AnalysisError, match="background 0, tcp, 8 workers again"):
+        check_incast_runs([read_incast_run(r) for r in [*runs, again]])
+
+
+def test_refuses_a_directory_that_is_not_an_incast_run(tmp_path: Path) -> None:
+    with pytest.raises(AnalysisError, match="queries.csv: missing"):
+        read_incast_run(tmp_path)
+    run = write_run(tmp_path / "r", "tcp", 8, 0, [1.0], [0])
+    (run / "meta.json").write_text(json.dumps({"parameters": {}}))
+    with pytest.raises(AnalysisError, match="not a pfabric-incast run"):
+        read_incast_run(run)
+    out = tmp_path / "out"
+    assert main(["incast", str(run), "--out", str(out)]) != 0
+    assert not out.exists()
