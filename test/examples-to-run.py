@@ -13,6 +13,8 @@ cpp_examples = [
     ("pfabric-websearch --flows=100 --quiet --out=results/ci-websearch", "True", "False"),
     ("pfabric-datamining --flows=50 --scheme=tcp --maxSimTime=0.002 --quiet "
      "--out=results/ci-datamining", "True", "False"),
+    ("pfabric-deadlines --flows=60 --deadlineFraction=0.5 --onMiss=terminate --quiet "
+     "--out=results/ci-deadlines", "True", "False"),
     ("pfabric-routing-cost --k=4 --packetsPerHost=50 --repeat=1", "True", "False"),
     ("pfabric-routing-cost --k=4 --packetsPerHost=50 --repeat=1 --queueDiscs --json", "True",
      "False"),
