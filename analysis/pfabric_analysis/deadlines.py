@@ -130,8 +130,8 @@ def deadline_table(runs: Sequence[Run]) -> pd.DataFrame:
     for run in runs:
         scheme, priority = scheme_key(run)
         parameters = run.meta["parameters"]
-        rows.append({"on_miss": parameters.get("onMiss"), "label": LOOKS[(scheme, priority)]["label"],
-                     "scheme": scheme, "priority": priority, "load": float(parameters["load"]),
+        rows.append({"on_miss": parameters.get("onMiss"),
+                     "label": LOOKS[(scheme, priority)]["label"], "scheme": scheme, "priority": priority, "load": float(parameters["load"]),
                      **deadline_statistics(run.fct), "run_dir": str(run.directory)})
     table = pd.DataFrame(rows, columns=TABLE_COLUMNS)
     order = {look["label"]: i for i, look in enumerate(LOOKS.values())}
