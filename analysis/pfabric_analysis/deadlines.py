@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from pfabric_analysis.compare import (_json, _number, flow_difference, provenance, read_runs,
-                                      runs_markdown)
+from pfabric_analysis.compare import (_json, _log_axis, _number, flow_difference, provenance,
+                                      read_runs, runs_markdown)
 from pfabric_analysis.figures import STYLE, _new_figure, _render, write_outputs
 from pfabric_analysis.runs import AnalysisError, Run, normalise, percentile_nearest_rank
 
@@ -144,9 +144,8 @@ def deadline_markdown(table: pd.DataFrame, document: dict) -> str:
     """The table as markdown, a row per onMiss, scheme and load; the inputs last."""
     lines = ["# Deadlines met against load", "",
              f"{document['flows_per_run']} flows per run: a small run, not a citable scale. "
-             f"Deadlines: {document['deadline_rule']}. Met: completed by the deadline (the "
-             "sender saw the last byte acknowledged); a terminated or unfinished flow missed "
-             "it. Flows without a deadline: FCT / ideal FCT of the finished ones, mean, median "
+             f"Deadlines: {document['deadline_rule']}; a terminated or unfinished flow missed "
+             "its deadline. Flows without a deadline: FCT / ideal FCT of the finished ones, mean, median "
              "and 99th percentile (nearest rank), and the mean of those up to 100 KB.", "",
              "| on miss | scheme | load | with deadline | met | fraction met | terminated | "
              "without | mean | median | p99 | (0,100KB] mean |",
@@ -180,11 +179,14 @@ def deadline_figure(table: pd.DataFrame, flows: int, fraction: float) -> Figure:
             row[0].set_ylabel("Fraction of deadlines met")
             row[0].set_ylim(0, 1.02)
             row[0].set_title(f"Deadlines met (on miss: {mode})")
-            row[1].set_yscale("log")
+            _log_axis(row[1].yaxis)
             row[1].set_ylabel("Mean FCT / ideal FCT")
             row[1].set_title(f"Flows without a deadline (on miss: {mode})")
+            loads = table["load"]
             for ax in row:
                 ax.set_xlabel("Load")
+                # Every row on the same load axis, so that the rows line up.
+                ax.set_xlim(loads.min() - 0.03, loads.max() + 0.03)
         handles: dict[str, object] = {}
         for ax in figure.axes:
             for handle, label in zip(*ax.get_legend_handles_labels()):
