@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// The program around a PfabricExperiment, shared by pfabric-websearch and pfabric-datamining:
+// The program around a PfabricExperiment, shared by pfabric-websearch, pfabric-datamining and
+// pfabric-deadlines:
 // the command line, the event scheduler, progress lines with an ETA, memory samples, what the
 // program adds to meta.json, and the summary on stdout. The library prints nothing and sets no
 // globals; this file does both, for these two programs.
@@ -223,13 +224,20 @@ JoinCommandLine(int argc, char* argv[])
  * @param argc argument count
  * @param argv arguments
  * @param workload websearch or datamining
+ * @param deadlines flows with deadlines (PfabricExperiment::EnableDeadlines): the program is
+ *        pfabric-deadlines
  * @return the exit status
  */
 inline int
-RunExperimentProgram(int argc, char* argv[], const std::string& workload)
+RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool deadlines = false)
 {
-    const std::string program = "pfabric-" + workload;
+    const std::string program =
+        deadlines ? std::string("pfabric-deadlines") : "pfabric-" + workload;
     PfabricExperiment experiment(workload);
+    if (deadlines)
+    {
+        experiment.EnableDeadlines();
+    }
     bool quiet = false;
     CommandLine cmd(program + ".cc");
     experiment.AddCommandLineOptions(cmd);

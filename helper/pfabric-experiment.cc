@@ -14,6 +14,7 @@
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-levels.h"
 #include "ns3/pfabric-priority-policy.h"
@@ -93,7 +94,9 @@ PfabricExperiment::PfabricExperiment(const std::string& workload)
       m_totalBytes(0),
       m_bytesReceived(0),
       m_connectionsOpened(0),
-      m_startedBeforeConnected(0)
+      m_startedBeforeConnected(0),
+      m_deadlines(false),
+      m_terminated(0)
 {
     m_p.workload = workload;
 }
@@ -104,6 +107,26 @@ PfabricExperiment::Parameters&
 PfabricExperiment::GetParameters()
 {
     return m_p;
+}
+
+void
+PfabricExperiment::EnableDeadlines()
+{
+    m_deadlines = true;
+    m_writer.SetDeadlineColumns(true);
+}
+
+bool
+PfabricExperiment::HasDeadlines() const
+{
+    return m_deadlines;
+}
+
+bool
+PfabricExperiment::RanksByDeadline() const
+{
+    return m_deadlines && m_p.priority == "edf" &&
+           (m_p.scheme == "pfabric" || m_p.scheme == "linerate");
 }
 
 void
@@ -178,6 +201,31 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
                  "port's buffer (PfabricLevelQueueDisc), 1 to 64; 0: pFabric's unquantised "
                  "priority queue",
                  m_p.priorityLevels);
+    if (!m_deadlines)
+    {
+        return;
+    }
+    cmd.AddValue("deadlineMean",
+                 "deadlines: mean of the exponential part X of a flow's time to its deadline, "
+                 "e.g. 1ms (deadline = start + max(deadlineMinFactor x ideal FCT, X))",
+                 m_p.deadlineMean);
+    cmd.AddValue("deadlineMinFactor",
+                 "deadlines: no deadline comes sooner than this many ideal FCTs after the "
+                 "flow's start, at least 1",
+                 m_p.deadlineMinFactor);
+    cmd.AddValue("deadlineFraction",
+                 "deadlines: the share of flows with a deadline, in [0, 1]; the others have "
+                 "none (under edf they rank behind every flow with one)",
+                 m_p.deadlineFraction);
+    cmd.AddValue("priority",
+                 "pfabric, linerate: what packets carry, edf (time left to the deadline, "
+                 "PfabricDeadlinePriority) or remaining (remaining size, pFabric's); tcp and "
+                 "dctcp ignore it",
+                 m_p.priority);
+    cmd.AddValue("onMiss",
+                 "what a flow not complete at its deadline does: continue (to completion, "
+                 "counted as missed) or terminate (its sender stops sending it)",
+                 m_p.onMiss);
 }
 
 std::string
@@ -252,6 +300,37 @@ PfabricExperiment::CheckChoices() const
     {
         return "--seed=0: ns-3 seeds start at 1";
     }
+    if (!m_deadlines)
+    {
+        return "";
+    }
+    if (!IsQuantity(m_p.deadlineMean, {"ns", "us", "ms", "s"}, true) ||
+        !Time(m_p.deadlineMean).IsStrictlyPositive())
+    {
+        return "--deadlineMean=" + m_p.deadlineMean + ": expected a positive time such as 1ms";
+    }
+    if (!(m_p.deadlineMinFactor >= 1) || !std::isfinite(m_p.deadlineMinFactor))
+    {
+        return "--deadlineMinFactor=" + Number(m_p.deadlineMinFactor) +
+               ": expected at least 1 (no deadline shorter than the ideal FCT)";
+    }
+    if (!(m_p.deadlineFraction >= 0 && m_p.deadlineFraction <= 1))
+    {
+        return "--deadlineFraction=" + Number(m_p.deadlineFraction) +
+               ": expected a share in [0, 1]";
+    }
+    if (m_p.priority != "edf" && m_p.priority != "remaining")
+    {
+        return "--priority=" + m_p.priority + ": expected edf or remaining";
+    }
+    if (m_p.onMiss != "continue" && m_p.onMiss != "terminate")
+    {
+        return "--onMiss=" + m_p.onMiss + ": expected continue or terminate";
+    }
+    if (m_p.priorityLevels > 0)
+    {
+        return "--priorityLevels: not with deadlines (the levels quantise the remaining size)";
+    }
     return "";
 }
 
@@ -263,8 +342,17 @@ PfabricExperiment::OutputDirectoryName() const
         return m_p.out;
     }
     std::ostringstream name;
-    name << "results/" << m_p.workload << "-" << m_p.preset << "-"
-         << (m_p.idealOnly ? std::string("idealfct") : m_p.scheme);
+    name << "results/" << (m_deadlines ? "deadlines-" : "") << m_p.workload << "-" << m_p.preset
+         << "-" << (m_p.idealOnly ? std::string("idealfct") : m_p.scheme);
+    if (m_deadlines)
+    {
+        if (m_p.scheme == "pfabric" || m_p.scheme == "linerate")
+        {
+            name << "-" << m_p.priority;
+        }
+        name << "-" << m_p.onMiss << "-mean" << m_p.deadlineMean << "-frac"
+             << Number(m_p.deadlineFraction);
+    }
     if (m_p.flowFile.empty())
     {
         name << "-load" << Number(m_p.load) << "-flows" << m_p.flows;
@@ -359,6 +447,26 @@ PfabricExperiment::Prepare(std::string* error)
         *error = m_p.flowFile + ": no flows";
         return false;
     }
+    m_deadlineSource.clear();
+    if (m_deadlines)
+    {
+        bool given = std::any_of(m_flows.begin(), m_flows.end(), [](const PfabricFlow& flow) {
+            return flow.deadline != Time::Max();
+        });
+        if (given)
+        {
+            m_deadlineSource = m_p.flowFile;
+        }
+        else
+        {
+            m_deadlineSource = "generated";
+            AssignDeadlines(&m_flows,
+                            *m_fabric,
+                            Time(m_p.deadlineMean),
+                            m_p.deadlineMinFactor,
+                            m_p.deadlineFraction);
+        }
+    }
 
     if (m_p.flowsOnly && m_p.idealOnly)
     {
@@ -399,7 +507,31 @@ PfabricExperiment::Prepare(std::string* error)
     {
         m_scheme->SetPriorityLevels(m_thresholds);
     }
+    if (RanksByDeadline())
+    {
+        m_scheme->SetSocketFactoryAttribute(
+            "PriorityPolicy",
+            ObjectFactoryValue(ObjectFactory("ns3::PfabricDeadlinePriority")));
+    }
     return true;
+}
+
+void
+PfabricExperiment::AssignDeadlines(std::vector<PfabricFlow>* flows,
+                                   const PfabricFabricHelper& fabric,
+                                   Time mean,
+                                   double minFactor,
+                                   double fraction)
+{
+    std::vector<Time> floors;
+    floors.reserve(flows->size());
+    for (const PfabricFlow& flow : *flows)
+    {
+        Time ideal = fabric.GetIdealFct(flow.src, flow.dst, flow.bytes);
+        floors.push_back(NanoSeconds(static_cast<int64_t>(
+            std::ceil(static_cast<double>(ideal.GetNanoSeconds()) * minFactor))));
+    }
+    PfabricFlowList::AssignDeadlines(flows, floors, mean, fraction, DEADLINE_STREAM);
 }
 
 std::vector<PfabricFlow>
@@ -470,6 +602,12 @@ PfabricExperiment::Install()
         app->SetAttribute("ConnectLead", TimeValue(MicroSeconds(m_p.connectLeadUs)));
         app->TraceConnectWithoutContext("FlowCompleted",
                                         MakeCallback(&PfabricExperiment::FlowCompleted, this));
+        if (m_deadlines)
+        {
+            app->SetAttribute("TerminateAtDeadline", BooleanValue(m_p.onMiss == "terminate"));
+            app->TraceConnectWithoutContext("FlowTerminated",
+                                            MakeCallback(&PfabricExperiment::FlowTerminated, this));
+        }
         hosts.Get(i)->AddApplication(app);
         m_apps.push_back(app);
     }
@@ -477,6 +615,7 @@ PfabricExperiment::Install()
     m_results.clear();
     m_results.reserve(m_flows.size());
     m_done = 0;
+    m_terminated = 0;
     m_totalBytes = 0;
     for (const PfabricFlow& flow : m_flows)
     {
@@ -486,7 +625,8 @@ PfabricExperiment::Install()
         m_apps[flow.src]->AddFlow(flow.id,
                                   m_fabric->GetHostAddress(flow.dst),
                                   flow.bytes,
-                                  flow.start);
+                                  flow.start,
+                                  flow.deadline);
     }
 }
 
@@ -496,7 +636,19 @@ PfabricExperiment::FlowCompleted(const PfabricFlowApplication::CompletedFlow& fl
     Result& result = m_results.at(flow.flow.id);
     result.fct = flow.fct;
     result.timeouts = flow.timeouts;
-    if (++m_done == m_results.size())
+    if (++m_done + m_terminated == m_results.size())
+    {
+        Simulator::Stop();
+    }
+}
+
+void
+PfabricExperiment::FlowTerminated(const PfabricFlowApplication::CompletedFlow& flow)
+{
+    Result& result = m_results.at(flow.flow.id);
+    result.terminated = true;
+    result.timeouts = flow.timeouts;
+    if (m_done + ++m_terminated == m_results.size())
     {
         Simulator::Stop();
     }
@@ -629,6 +781,15 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
         .AddString("switchMode", m_p.switchMode)
         .AddString("linkType", m_p.linkType)
         .AddInteger("priorityLevels", m_p.priorityLevels);
+    if (m_deadlines)
+    {
+        bool ranks = m_p.scheme == "pfabric" || m_p.scheme == "linerate";
+        parameters.AddString("deadlineMean", m_p.deadlineMean)
+            .AddNumber("deadlineMinFactor", m_p.deadlineMinFactor)
+            .AddNumber("deadlineFraction", m_p.deadlineFraction)
+            .AddString("priority", ranks ? m_p.priority : "none")
+            .AddString("onMiss", m_p.onMiss);
+    }
     meta.AddObject("parameters", parameters)
         .AddString("workload", m_p.workload)
         .AddString("cdf_file", m_sizes.GetPath())
@@ -654,6 +815,31 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
                    PfabricPriorityPolicy::FormatThresholds(m_thresholds))
         .AddString("priority_level_rule",
                    m_p.priorityLevels > 0 ? "equal load per level over the remaining size" : "");
+    if (!m_deadlines)
+    {
+        return;
+    }
+    uint32_t with = 0;
+    uint32_t met = 0;
+    for (const Result& r : m_results)
+    {
+        if (r.flow.deadline != Time::Max())
+        {
+            ++with;
+            met += PfabricResultsWriter::IsDeadlineMet(r) ? 1 : 0;
+        }
+    }
+    meta.AddString("deadline_rule",
+                   "deadline = start + max(deadlineMinFactor x ideal FCT, X), X exponential of "
+                   "mean deadlineMean (streams " +
+                       std::to_string(DEADLINE_STREAM) + " and " +
+                       std::to_string(DEADLINE_STREAM + 1) +
+                       "), for each flow with probability deadlineFraction; met: the sender saw "
+                       "the last byte acknowledged at or before the deadline")
+        .AddString("deadline_source", m_deadlineSource)
+        .AddInteger("flows_with_deadline", with)
+        .AddInteger("deadlines_met", met)
+        .AddInteger("flows_terminated", m_terminated);
 }
 
 std::string
@@ -716,6 +902,27 @@ PfabricExperiment::Summarize() const
                 << std::setw(10) << bin.slowdowns[rank - 1] << std::defaultfloat;
         }
         out << std::setw(12) << bin.unfinished << "\n";
+    }
+    if (m_deadlines)
+    {
+        uint32_t with = 0;
+        uint32_t met = 0;
+        for (const Result& r : m_results)
+        {
+            if (r.flow.deadline != Time::Max())
+            {
+                ++with;
+                met += PfabricResultsWriter::IsDeadlineMet(r) ? 1 : 0;
+            }
+        }
+        out << "deadlines: " << with << " flows with one, " << met << " met";
+        if (with > 0)
+        {
+            out << " (" << std::fixed << std::setprecision(1) << 100.0 * met / with << "%)"
+                << std::defaultfloat;
+        }
+        out << ", " << m_terminated << " terminated; " << m_results.size() - with
+            << " flows without\n";
     }
     return out.str();
 }

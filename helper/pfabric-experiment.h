@@ -43,6 +43,15 @@ namespace ns3
  * ConnectLead before it; idle connections of a host pair are reused; the FCT runs from the
  * flow's hand-over to the socket to its last byte acknowledged).
  *
+ * Deadlines (EnableDeadlines, the pfabric-deadlines program): every flow has a deadline with
+ * probability DeadlineFraction, at its start + max(DeadlineMinFactor x its ideal FCT, X), X
+ * exponential of mean DeadlineMean, drawn from random streams of their own (10 and 11), so that
+ * every scheme of a (workload, load, seed, run) runs the same flows with the same deadlines (a
+ * flow file's deadline_s column, when it has one, is used instead). pfabric and linerate rank
+ * by the time left to the deadline (Priority edf, PfabricDeadlinePriority) or by remaining size
+ * (remaining); tcp and dctcp do not rank. OnMiss terminate gives up a flow at its deadline
+ * (PfabricFlowApplication's TerminateAtDeadline). fct.csv gains deadline_s, met and terminated.
+ *
  * Output, in the run directory: fct.csv (PfabricResultsWriter) and meta.json: the parameters,
  * the workload and fabric, versions, simulated time, events, packet hops, connections opened,
  * flows completed and unfinished, bytes received (AddProvenance), and what the program adds.
@@ -87,6 +96,13 @@ class PfabricExperiment
         std::string linkType = "pfabric"; //!< pfabric (PfabricLinkNetDevice) or p2p
         uint32_t priorityLevels = 0;      //!< K strict-priority queues per port; 0: pFabric
         bool addedFlows = false;          //!< the program adds flows (AddFlows); flows may be 0
+        // Deadlines (EnableDeadlines): deadline = start + max(deadlineMinFactor x ideal FCT, X),
+        // X exponential of mean deadlineMean, for a deadlineFraction of the flows.
+        std::string deadlineMean = "1ms"; //!< mean of X
+        double deadlineMinFactor = 1.25;  //!< floor, in ideal FCTs (at least 1)
+        double deadlineFraction = 1;      //!< share of flows with a deadline
+        std::string priority = "edf";     //!< pfabric, linerate: edf or remaining
+        std::string onMiss = "continue";  //!< continue or terminate
     };
 
     /// One flow's outcome.
@@ -100,6 +116,35 @@ class PfabricExperiment
 
     /// @return the parameters (set them before Prepare)
     Parameters& GetParameters();
+
+    /**
+     * @brief Run flows with deadlines (the deadline parameters, their command-line options,
+     * fct.csv's deadline columns, meta.json's deadline provenance). Call before
+     * AddCommandLineOptions; without it the experiment is pfabric-websearch's.
+     */
+    void EnableDeadlines();
+
+    /// @return whether EnableDeadlines was called
+    bool HasDeadlines() const;
+
+    /**
+     * @brief The experiments' deadlines (what Prepare gives generated flows with deadlines on):
+     * PfabricFlowList::AssignDeadlines with floors minFactor x each flow's ideal FCT on the
+     * fabric, from streams DEADLINE_STREAM and DEADLINE_STREAM + 1.
+     * @param flows the flows
+     * @param fabric the fabric (built)
+     * @param mean the mean of the exponential part
+     * @param minFactor the floor in ideal FCTs
+     * @param fraction the share of flows with a deadline
+     */
+    static void AssignDeadlines(std::vector<PfabricFlow>* flows,
+                                const PfabricFabricHelper& fabric,
+                                Time mean,
+                                double minFactor,
+                                double fraction);
+
+    /// The first random stream of the deadlines (clear of the flow list's 1 to 3).
+    static constexpr int64_t DEADLINE_STREAM = 10;
 
     /**
      * @brief Register every parameter as a command-line option.
@@ -251,6 +296,13 @@ class PfabricExperiment
      * @param flow the flow
      */
     void FlowCompleted(const PfabricFlowApplication::CompletedFlow& flow);
+    /**
+     * @brief A host's application gave up a flow at its deadline.
+     * @param flow the flow
+     */
+    void FlowTerminated(const PfabricFlowApplication::CompletedFlow& flow);
+    /// @return whether the pFabric schemes rank by the deadline (edf)
+    bool RanksByDeadline() const;
 
     Parameters m_p;                                  //!< parameters
     PfabricFlowSizeDistribution m_sizes;             //!< flow sizes (when generating)
@@ -269,6 +321,9 @@ class PfabricExperiment
     uint32_t m_connectionsOpened;                    //!< connections, after Run
     uint32_t m_startedBeforeConnected;               //!< flows handed over before connected
     std::vector<uint64_t> m_thresholds;              //!< priority level thresholds, bytes
+    bool m_deadlines;                                //!< EnableDeadlines
+    std::string m_deadlineSource;                    //!< generated or the flow file
+    uint32_t m_terminated;                           //!< flows given up at their deadline
 };
 
 } // namespace ns3

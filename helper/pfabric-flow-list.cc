@@ -14,6 +14,7 @@
 #include "ns3/log.h"
 #include "ns3/random-variable-stream.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -28,6 +29,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("PfabricFlowList");
 
 const std::string PfabricFlowList::CSV_HEADER = "src,dst,size_bytes,start_s";
+const std::string PfabricFlowList::CSV_HEADER_DEADLINES = CSV_HEADER + ",deadline_s";
 
 namespace
 {
@@ -48,6 +50,27 @@ ParseCount(const std::string& token, uint64_t* value)
     errno = 0;
     *value = std::strtoull(token.c_str(), nullptr, 10);
     return errno == 0;
+}
+
+/**
+ * @brief Parse a whole token as a non-negative, finite number of seconds.
+ * @param token the text
+ * @param[out] value the time, to the nearest nanosecond (what Write prints reads back exactly)
+ * @return true on success
+ */
+bool
+ParseSeconds(const std::string& token, Time* value)
+{
+    const char* begin = token.c_str();
+    char* end = nullptr;
+    errno = 0;
+    double seconds = std::strtod(begin, &end);
+    if (end == begin || *end != '\0' || errno != 0 || !std::isfinite(seconds) || seconds < 0)
+    {
+        return false;
+    }
+    *value = NanoSeconds(std::llround(seconds * 1e9));
+    return true;
 }
 
 } // namespace
@@ -96,6 +119,36 @@ PfabricFlowList::Generate(const PfabricFlowSizeDistribution& sizes,
     return list;
 }
 
+void
+PfabricFlowList::AssignDeadlines(std::vector<PfabricFlow>* flows,
+                                 const std::vector<Time>& floors,
+                                 Time mean,
+                                 double fraction,
+                                 int64_t stream)
+{
+    NS_LOG_FUNCTION(mean << fraction << stream);
+    NS_ABORT_MSG_IF(floors.size() != flows->size(),
+                    "PfabricFlowList::AssignDeadlines: one floor per flow");
+    NS_ABORT_MSG_IF(!mean.IsStrictlyPositive(),
+                    "PfabricFlowList::AssignDeadlines: the mean must be positive");
+    NS_ABORT_MSG_IF(!(fraction >= 0 && fraction <= 1),
+                    "PfabricFlowList::AssignDeadlines: the fraction must be in [0, 1]");
+    auto has = CreateObject<UniformRandomVariable>();
+    has->SetStream(stream);
+    auto slack = CreateObject<ExponentialRandomVariable>();
+    slack->SetAttribute("Mean", DoubleValue(mean.GetSeconds()));
+    slack->SetAttribute("Bound", DoubleValue(0));
+    slack->SetStream(stream + 1);
+    for (std::size_t i = 0; i < flows->size(); ++i)
+    {
+        PfabricFlow& flow = (*flows)[i];
+        // Both draws for every flow: a flow's X does not depend on the fraction.
+        bool hasDeadline = has->GetValue() < fraction;
+        Time x = NanoSeconds(std::llround(slack->GetValue() * 1e9));
+        flow.deadline = hasDeadline ? flow.start + std::max(floors[i], x) : Time::Max();
+    }
+}
+
 bool
 PfabricFlowList::Read(const std::string& path,
                       uint32_t hosts,
@@ -109,11 +162,16 @@ PfabricFlowList::Read(const std::string& path,
         return false;
     }
     std::string line;
-    if (!std::getline(in, line) || (line != CSV_HEADER && line != CSV_HEADER + "\r"))
+    if (std::getline(in, line) && !line.empty() && line.back() == '\r')
     {
-        *error = path + ":1: the header must be " + CSV_HEADER;
+        line.pop_back();
+    }
+    if (!in || (line != CSV_HEADER && line != CSV_HEADER_DEADLINES))
+    {
+        *error = path + ":1: the header must be " + CSV_HEADER + " or " + CSV_HEADER_DEADLINES;
         return false;
     }
+    const std::size_t columns = line == CSV_HEADER ? 4 : 5;
     flows->clear();
     for (uint32_t lineNumber = 2; std::getline(in, line); ++lineNumber)
     {
@@ -126,15 +184,20 @@ PfabricFlowList::Read(const std::string& path,
             continue;
         }
         std::vector<std::string> fields;
-        std::istringstream columns(line);
-        for (std::string field; std::getline(columns, field, ',');)
+        std::istringstream text(line);
+        for (std::string field; std::getline(text, field, ',');)
         {
             fields.push_back(field);
         }
-        std::string where = path + ":" + std::to_string(lineNumber) + ": ";
-        if (fields.size() != 4)
+        if (columns == 5 && line.back() == ',')
         {
-            *error = where + "expected 4 fields (" + CSV_HEADER + "), got " +
+            fields.emplace_back(); // an empty deadline_s: no deadline
+        }
+        std::string where = path + ":" + std::to_string(lineNumber) + ": ";
+        if (fields.size() != columns)
+        {
+            *error = where + "expected " + std::to_string(columns) + " fields (" +
+                     (columns == 4 ? CSV_HEADER : CSV_HEADER_DEADLINES) + "), got " +
                      std::to_string(fields.size());
             return false;
         }
@@ -162,21 +225,28 @@ PfabricFlowList::Read(const std::string& path,
             *error = where + "size_bytes '" + fields[2] + "' is not a positive integer";
             return false;
         }
-        const char* begin = fields[3].c_str();
-        char* end = nullptr;
-        errno = 0;
-        double start = std::strtod(begin, &end);
-        if (end == begin || *end != '\0' || errno != 0 || !std::isfinite(start) || start < 0)
+        Time start;
+        if (!ParseSeconds(fields[3], &start))
         {
             *error = where + "start_s '" + fields[3] + "' is not a non-negative number";
             return false;
+        }
+        Time deadline = Time::Max();
+        if (columns == 5 && !fields[4].empty())
+        {
+            if (!ParseSeconds(fields[4], &deadline) || deadline <= start)
+            {
+                *error = where + "deadline_s '" + fields[4] +
+                         "' is not a time after start_s (or empty: no deadline)";
+                return false;
+            }
         }
         flows->push_back({static_cast<uint32_t>(flows->size()),
                           static_cast<uint32_t>(src),
                           static_cast<uint32_t>(dst),
                           bytes,
-                          // To the nearest nanosecond: what Write() prints reads back exactly.
-                          NanoSeconds(std::llround(start * 1e9))});
+                          start,
+                          deadline});
     }
     return true;
 }
@@ -186,12 +256,24 @@ PfabricFlowList::Write(const std::string& path,
                        const std::vector<PfabricFlow>& flows,
                        std::string* error)
 {
+    bool deadlines = std::any_of(flows.begin(), flows.end(), [](const PfabricFlow& flow) {
+        return flow.deadline != Time::Max();
+    });
     std::ostringstream out;
-    out << CSV_HEADER << "\n";
+    out << (deadlines ? CSV_HEADER_DEADLINES : CSV_HEADER) << "\n";
     for (const auto& flow : flows)
     {
         out << flow.src << "," << flow.dst << "," << flow.bytes << "," << std::fixed
-            << std::setprecision(9) << flow.start.GetSeconds() << "\n";
+            << std::setprecision(9) << flow.start.GetSeconds();
+        if (deadlines)
+        {
+            out << ",";
+            if (flow.deadline != Time::Max())
+            {
+                out << flow.deadline.GetSeconds();
+            }
+        }
+        out << "\n";
     }
     return pfabric::WriteFileAtomically(path, out.str(), error);
 }

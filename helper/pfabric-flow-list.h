@@ -27,11 +27,12 @@ class PfabricFlowSizeDistribution;
  */
 struct PfabricFlow
 {
-    uint32_t id;    //!< index in the flow list
-    uint32_t src;   //!< sending host
-    uint32_t dst;   //!< receiving host
-    uint64_t bytes; //!< payload bytes
-    Time start;     //!< when the application hands the flow to the transport
+    uint32_t id;                 //!< index in the flow list
+    uint32_t src;                //!< sending host
+    uint32_t dst;                //!< receiving host
+    uint64_t bytes;              //!< payload bytes
+    Time start;                  //!< when the application hands the flow to the transport
+    Time deadline = Time::Max(); //!< simulation time by which it should complete; Max: none
 };
 
 /**
@@ -42,13 +43,17 @@ struct PfabricFlow
  * same flows.
  *
  * CSV: a header line "src,dst,size_bytes,start_s", then one flow per line; hosts are fabric host
- * indices, start_s is in seconds (written with 9 decimals, i.e. to the nanosecond).
+ * indices, start_s is in seconds (written with 9 decimals, i.e. to the nanosecond). A list in
+ * which some flow has a deadline is written with a fifth column, "...,start_s,deadline_s"
+ * (absolute simulation time in seconds, empty for a flow without one); both forms are read.
  */
 class PfabricFlowList
 {
   public:
     /// The CSV header.
     static const std::string CSV_HEADER;
+    /// The CSV header of a list with deadlines.
+    static const std::string CSV_HEADER_DEADLINES;
 
     /**
      * @brief Generate flows: Poisson arrivals at every host, destinations uniform over the other
@@ -92,6 +97,25 @@ class PfabricFlowList
                               double wireBytesPerPayloadByte);
 
     /**
+     * @brief Give flows deadlines: each flow, independently, has one with probability fraction,
+     * at start + max(floor, X), X exponential of the given mean; the others have none
+     * (Time::Max()). Two draws per flow, from streams stream (has one?) and stream + 1 (X),
+     * whatever the fraction, so that the same seed and run give every flow the same X at any
+     * fraction, and the flows themselves (their own streams) are untouched.
+     * @param flows the flows, deadlines replaced
+     * @param floors per flow, the shortest time from start to deadline (e.g. a multiple of its
+     *        ideal FCT); the same length as flows
+     * @param mean the mean of X, strictly positive
+     * @param fraction the probability that a flow has a deadline, in [0, 1]
+     * @param stream the first of the two random streams
+     */
+    static void AssignDeadlines(std::vector<PfabricFlow>* flows,
+                                const std::vector<Time>& floors,
+                                Time mean,
+                                double fraction,
+                                int64_t stream);
+
+    /**
      * @brief Read a flow list.
      * @param path the CSV file
      * @param hosts number of hosts of the fabric (indices must be below it)
@@ -105,7 +129,8 @@ class PfabricFlowList
                      std::string* error);
 
     /**
-     * @brief Write a flow list, whole or not at all (a temporary file renamed into place).
+     * @brief Write a flow list, whole or not at all (a temporary file renamed into place); with
+     * the deadline_s column only if some flow has a deadline.
      * @param path the CSV file
      * @param flows the flows
      * @param[out] error on failure, one line

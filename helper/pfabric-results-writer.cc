@@ -131,8 +131,22 @@ WriteFlowColumns(std::ostream& out, const PfabricFlow& flow)
 } // namespace
 
 PfabricResultsWriter::PfabricResultsWriter()
-    : m_created(false)
+    : m_created(false),
+      m_deadlineColumns(false)
 {
+}
+
+bool
+PfabricResultsWriter::IsDeadlineMet(const FlowResult& result)
+{
+    return result.flow.deadline != Time::Max() && !result.fct.IsNegative() &&
+           result.flow.start + result.fct <= result.flow.deadline;
+}
+
+void
+PfabricResultsWriter::SetDeadlineColumns(bool on)
+{
+    m_deadlineColumns = on;
 }
 
 std::string
@@ -182,7 +196,8 @@ bool
 PfabricResultsWriter::WriteFcts(const std::vector<FlowResult>& results, std::string* error) const
 {
     std::ostringstream out;
-    out << "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed\n";
+    out << "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed"
+        << (m_deadlineColumns ? ",deadline_s,met,terminated\n" : "\n");
     out << std::fixed << std::setprecision(9);
     for (const FlowResult& r : results)
     {
@@ -193,7 +208,21 @@ PfabricResultsWriter::WriteFcts(const std::vector<FlowResult>& results, std::str
             out << r.fct.GetSeconds();
         }
         out << "," << r.idealFct.GetSeconds() << "," << r.timeouts << ","
-            << (r.fct.IsNegative() ? 0 : 1) << "\n";
+            << (r.fct.IsNegative() ? 0 : 1);
+        if (m_deadlineColumns)
+        {
+            const Time deadline = r.flow.deadline;
+            if (deadline == Time::Max())
+            {
+                out << ",,";
+            }
+            else
+            {
+                out << "," << deadline.GetSeconds() << "," << (IsDeadlineMet(r) ? 1 : 0);
+            }
+            out << "," << (r.terminated ? 1 : 0);
+        }
+        out << "\n";
     }
     return pfabric::WriteFileAtomically(m_directory + "/fct.csv", out.str(), error);
 }

@@ -117,13 +117,22 @@ class PfabricResultsWriter
     /// One flow's outcome.
     struct FlowResult
     {
-        PfabricFlow flow;  //!< the flow
-        Time fct;          //!< completion time; negative: unfinished
-        Time idealFct;     //!< the fabric's idle-path FCT
-        uint64_t timeouts; //!< retransmission timeouts of its connection during the flow
+        PfabricFlow flow;        //!< the flow
+        Time fct;                //!< completion time; negative: unfinished
+        Time idealFct;           //!< the fabric's idle-path FCT
+        uint64_t timeouts;       //!< retransmission timeouts of its connection during the flow
+        bool terminated = false; //!< given up at its deadline (fct negative)
     };
 
     PfabricResultsWriter();
+
+    /**
+     * @brief Whether a flow met its deadline: it completed, and its sender saw the last byte
+     * acknowledged at or before the deadline (fct.csv's met column).
+     * @param result the flow's outcome
+     * @return false also for a flow without a deadline
+     */
+    static bool IsDeadlineMet(const FlowResult& result);
 
     /**
      * @brief Use this run directory: create it if missing and check that it can be written.
@@ -139,6 +148,13 @@ class PfabricResultsWriter
 
     /// @return the run directory
     const std::string& GetDirectory() const;
+
+    /**
+     * @brief Write fct.csv with the deadline columns (deadline_s, met, terminated) or without
+     * (the default).
+     * @param on with the deadline columns
+     */
+    void SetDeadlineColumns(bool on);
 
     /**
      * @brief Write fct.csv.
@@ -167,6 +183,7 @@ class PfabricResultsWriter
   private:
     std::string m_directory; //!< the run directory
     bool m_created;          //!< Open created it
+    bool m_deadlineColumns;  //!< fct.csv has deadline_s, met, terminated
 };
 
 } // namespace ns3

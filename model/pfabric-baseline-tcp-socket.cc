@@ -89,7 +89,7 @@ PfabricBaselineTcpSocket::ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHe
             SetRetxThresh(threshold);
         }
     }
-    TcpSocketBase::ReceivedAck(packet, tcpHeader);
+    PfabricTcpSocket::ReceivedAck(packet, tcpHeader);
 }
 
 } // namespace ns3

@@ -34,6 +34,7 @@ struct PfabricFlowApplication::FlowState
     bool started = false;             //!< handed to the socket
     SequenceNumber32 firstSeq;        //!< sequence number of its first byte
     uint64_t timeoutsAtStart = 0;     //!< the connection's timeouts before the flow
+    bool finished = false;            //!< completed, or terminated at its deadline
 };
 
 /// A connection to one destination, carrying one flow at a time.
@@ -77,6 +78,20 @@ PfabricFlowApplication::GetTypeId()
                             "A flow's last byte was acknowledged: the flow, its completion "
                             "time and the timeouts of its connection during it.",
                             MakeTraceSourceAccessor(&PfabricFlowApplication::m_flowCompletedTrace),
+                            "ns3::PfabricFlowApplication::FlowCompletedCallback")
+            .AddAttribute("TerminateAtDeadline",
+                          "Give up a flow that is not complete at its deadline: its socket "
+                          "stops sending it (PfabricTcpSocket::StopFlow), FlowTerminated reports "
+                          "it and its connection is never reused. False: a late flow carries on "
+                          "to completion.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&PfabricFlowApplication::m_terminateAtDeadline),
+                          MakeBooleanChecker())
+            .AddTraceSource("FlowTerminated",
+                            "A flow was given up at its deadline (TerminateAtDeadline): the flow, "
+                            "the time from its start to its deadline (as fct) and the timeouts "
+                            "of its connection during it.",
+                            MakeTraceSourceAccessor(&PfabricFlowApplication::m_flowTerminatedTrace),
                             "ns3::PfabricFlowApplication::FlowCompletedCallback");
     return tid;
 }
@@ -87,7 +102,9 @@ PfabricFlowApplication::PfabricFlowApplication()
       m_connectLead(MilliSeconds(1)),
       m_bytesReceived(0),
       m_completed(0),
-      m_startedBeforeConnected(0)
+      m_startedBeforeConnected(0),
+      m_terminateAtDeadline(false),
+      m_terminated(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -246,6 +263,35 @@ PfabricFlowApplication::Start(FlowState* state)
     connection->socket->StartFlow(state->flow.deadline);
     state->started = true;
     connection->socket->Send(Create<Packet>(state->flow.bytes));
+    if (m_terminateAtDeadline && state->flow.deadline != Time::Max())
+    {
+        Time left = state->flow.deadline - Simulator::Now();
+        Simulator::Schedule(left.IsNegative() ? Time(0) : left,
+                            &PfabricFlowApplication::DeadlineReached,
+                            this,
+                            state);
+    }
+}
+
+void
+PfabricFlowApplication::DeadlineReached(FlowState* state)
+{
+    if (state->finished)
+    {
+        return;
+    }
+    NS_LOG_INFO("flow " << state->flow.id << " missed its deadline " << state->flow.deadline
+                        << ": terminated");
+    state->finished = true;
+    Connection* connection = state->connection;
+    connection->socket->StopFlow();
+    // Not put back among the idle connections: its unacknowledged bytes stay in the socket.
+    connection->flow = nullptr;
+    ++m_terminated;
+    m_flowTerminatedTrace(
+        CompletedFlow{state->flow,
+                      Simulator::Now() - state->flow.start,
+                      connection->socket->GetTimeouts() - state->timeoutsAtStart});
 }
 
 void
@@ -265,6 +311,7 @@ PfabricFlowApplication::AckAdvanced(Connection* connection, SequenceNumber32 new
         return;
     }
     connection->flow = nullptr;
+    state->finished = true;
     if (m_reuseConnections)
     {
         m_idle[connection->destination.Get()].push_back(connection);
@@ -273,6 +320,12 @@ PfabricFlowApplication::AckAdvanced(Connection* connection, SequenceNumber32 new
     m_flowCompletedTrace(CompletedFlow{state->flow,
                                        Simulator::Now() - state->flow.start,
                                        connection->socket->GetTimeouts() - state->timeoutsAtStart});
+}
+
+uint32_t
+PfabricFlowApplication::GetFlowsTerminated() const
+{
+    return m_terminated;
 }
 
 uint64_t

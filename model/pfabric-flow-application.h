@@ -49,6 +49,12 @@ class Address;
  *
  * Every host also listens on Port and reads whatever arrives (GetBytesReceived), from the
  * application's start.
+ *
+ * Deadlines: a flow may carry one (AddFlow), which the socket's priority policy may rank by
+ * (PfabricDeadlinePriority). With TerminateAtDeadline, a flow not complete at its deadline is
+ * given up: its socket stops sending it (PfabricTcpSocket::StopFlow), FlowTerminated reports it
+ * (never FlowCompleted), and its connection is never reused (its unacknowledged bytes stay in
+ * the send buffer). Its segments already in the network travel on and are read by the receiver.
  */
 class PfabricFlowApplication : public Application
 {
@@ -103,6 +109,8 @@ class PfabricFlowApplication : public Application
                  Time start,
                  Time deadline = Time::Max());
 
+    /// @return the flows given up at their deadline (TerminateAtDeadline)
+    uint32_t GetFlowsTerminated() const;
     /// @return the bytes received by this host's listener so far
     uint64_t GetBytesReceived() const;
     /// @return the flows added (AddFlow)
@@ -148,6 +156,11 @@ class PfabricFlowApplication : public Application
      * @param newValue new highest ACK
      */
     void AckAdvanced(Connection* connection, SequenceNumber32 newValue);
+    /**
+     * @brief A flow's deadline has come (TerminateAtDeadline): give it up unless complete.
+     * @param state the flow
+     */
+    void DeadlineReached(FlowState* state);
 
     /**
      * @brief Socket callback: a connection is open.
@@ -185,6 +198,9 @@ class PfabricFlowApplication : public Application
     std::vector<std::unique_ptr<Connection>> m_connections;        //!< every connection opened
     std::unordered_map<uint32_t, std::vector<Connection*>> m_idle; //!< by destination address
     TracedCallback<const CompletedFlow&> m_flowCompletedTrace;     //!< FlowCompleted
+    bool m_terminateAtDeadline;                                    //!< give up missed flows
+    uint32_t m_terminated;                                         //!< flows given up
+    TracedCallback<const CompletedFlow&> m_flowTerminatedTrace;    //!< FlowTerminated
 };
 
 } // namespace ns3

@@ -226,7 +226,7 @@ PfabricMinTcpSocket::Window() const
 uint32_t
 PfabricMinTcpSocket::AvailableWindow() const
 {
-    return m_probing ? 0 : TcpSocketBase::AvailableWindow();
+    return m_probing ? 0 : PfabricTcpSocket::AvailableWindow();
 }
 
 } // namespace ns3

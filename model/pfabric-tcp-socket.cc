@@ -35,7 +35,8 @@ PfabricTcpSocket::PfabricTcpSocket()
       m_timeouts(0),
       m_carriedFlow(false),
       m_flowBytes(0),
-      m_flowDeadline(Time::Max())
+      m_flowDeadline(Time::Max()),
+      m_flowStopped(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -48,7 +49,8 @@ PfabricTcpSocket::PfabricTcpSocket(const PfabricTcpSocket& sock)
       m_timeouts(0),
       m_carriedFlow(false),
       m_flowBytes(0),
-      m_flowDeadline(Time::Max())
+      m_flowDeadline(Time::Max()),
+      m_flowStopped(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -71,6 +73,47 @@ PfabricTcpSocket::StartFlow(Time deadline)
     }
     m_flowBytes = 0;
     m_flowDeadline = deadline;
+}
+
+void
+PfabricTcpSocket::StopFlow()
+{
+    NS_LOG_FUNCTION(this);
+    m_flowStopped = true;
+    // Nothing may fire into the stopped flow: no retransmission, no paced send, no window probe.
+    if (!m_retxEvent.IsExpired())
+    {
+        m_retxEvent.Cancel();
+    }
+    if (!m_persistEvent.IsExpired())
+    {
+        m_persistEvent.Cancel();
+    }
+    m_pacingTimer.Cancel();
+}
+
+bool
+PfabricTcpSocket::IsFlowStopped() const
+{
+    return m_flowStopped;
+}
+
+uint32_t
+PfabricTcpSocket::AvailableWindow() const
+{
+    return m_flowStopped ? 0 : TcpSocketBase::AvailableWindow();
+}
+
+void
+PfabricTcpSocket::ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader)
+{
+    // An ACK could advance the window, start recovery or re-arm the timer: all of them send.
+    if (m_flowStopped)
+    {
+        NS_LOG_LOGIC("flow stopped: ACK " << tcpHeader.GetAckNumber() << " ignored");
+        return;
+    }
+    TcpSocketBase::ReceivedAck(packet, tcpHeader);
 }
 
 void
@@ -192,6 +235,10 @@ void
 PfabricTcpSocket::ReTxTimeout()
 {
     NS_LOG_FUNCTION(this);
+    if (m_flowStopped)
+    {
+        return; // cancelled by StopFlow; a timer armed in the same instant lands here
+    }
     if (!IsDataOutstanding())
     {
         TcpSocketBase::ReTxTimeout();

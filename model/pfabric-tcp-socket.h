@@ -70,6 +70,21 @@ class PfabricTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connectio
     void StartFlow(Time deadline = Time::Max());
 
     /**
+     * @brief Stop the current flow for good (an application giving up on it, e.g. at a missed
+     * deadline): from now on the socket sends nothing of it, neither new data nor
+     * retransmissions, and ignores the ACKs that still arrive.
+     *
+     * The connection is not closed (closing lets a late, reordered ACK with SACK blocks reach
+     * ns-3's TcpTxBuffer::Update in FIN_WAIT, which crashes; see PfabricFlowApplication) and
+     * cannot carry another flow: its unacknowledged bytes stay in the send buffer. Segments
+     * already handed to IP travel on and are delivered; their ACKs are ignored. Idempotent.
+     */
+    void StopFlow();
+
+    /// @return whether StopFlow stopped the current flow
+    bool IsFlowStopped() const;
+
+    /**
      * @brief Tag segments with priorities.
      * @param policy ranks the flow of each data segment; nullptr: segments are not tagged
      * @param offset added to a data segment's rank; at least 1, so that data never ties with
@@ -147,6 +162,10 @@ class PfabricTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connectio
     bool IsDataOutstanding() const;
 
     void ReTxTimeout() override;
+    /// Nothing to send once the flow is stopped (StopFlow); subclasses call this one.
+    uint32_t AvailableWindow() const override;
+    /// ACKs of a stopped flow are ignored (StopFlow); subclasses call this one.
+    void ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader) override;
     uint32_t SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck) override;
     void SendEmptyPacket(uint8_t flags) override;
     Ipv4EndPoint* GetDemuxEndPoint() const override;
@@ -158,6 +177,7 @@ class PfabricTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connectio
     bool m_carriedFlow;                          //!< bytes were handed to Send before
     uint64_t m_flowBytes;                        //!< bytes handed since the flow started
     Time m_flowDeadline;                         //!< the flow's deadline; Time::Max(): none
+    bool m_flowStopped;                          //!< StopFlow was called
 };
 
 } // namespace ns3

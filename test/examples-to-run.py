@@ -16,6 +16,8 @@ cpp_examples = [
     ("pfabric-incast --workers=16 --queries=3 --quiet --out=results/ci-incast", "True", "False"),
     ("pfabric-incast --workers=64 --queries=2 --scheme=tcp --background=0.3 --quiet "
      "--out=results/ci-incast-tcp", "True", "False"),
+    ("pfabric-deadlines --flows=60 --deadlineFraction=0.5 --onMiss=terminate --quiet "
+     "--out=results/ci-deadlines", "True", "False"),
     ("pfabric-routing-cost --k=4 --packetsPerHost=50 --repeat=1", "True", "False"),
     ("pfabric-routing-cost --k=4 --packetsPerHost=50 --repeat=1 --queueDiscs --json", "True",
      "False"),

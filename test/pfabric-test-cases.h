@@ -27,6 +27,9 @@ std::vector<TestCase*> MakeQueueDiscTestCases();
 /// @return the PfabricQueueDiscHelper test cases: device queue limit, installation
 std::vector<TestCase*> MakeQueueDiscHelperTestCases();
 
+/// @return the deadline test cases: EDF against remaining size, terminate, deadline drawing
+std::vector<TestCase*> MakeDeadlinesTestCases();
+
 /// @return the fabric helper and PfabricFabricRouting test cases
 std::vector<TestCase*> MakeFabricTestCases();
 

@@ -25,6 +25,7 @@ class PfabricTestSuite : public TestSuite
     {
         for (auto make : {MakeQueueDiscTestCases,
                           MakeQueueDiscHelperTestCases,
+                          MakeDeadlinesTestCases,
                           MakeFabricTestCases,
                           MakeFlowApplicationTestCases,
                           MakeIncastTestCases,

@@ -101,6 +101,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="where NAME.png/.pdf/.csv/.md/.json go")
     incast.add_argument("--name", default="incast",
                         help="the output files' stem (default incast)")
+    deadlines = sub.add_parser("deadlines", help="fraction of deadlines met against load, a line "
+                                                 "per scheme, and the FCT / ideal FCT of the "
+                                                 "flows without a deadline (pfabric-deadlines "
+                                                 "runs; PNG, PDF, CSV, markdown, JSON)")
+    deadlines.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR",
+                           help="pfabric-deadlines runs, one per scheme, priority, onMiss and "
+                                "load, each load's on the same flows and deadlines")
+    deadlines.add_argument("--out", type=Path, required=True, metavar="DIR",
+                           help="where NAME.png/.pdf/.csv/.md/.json go")
+    deadlines.add_argument("--name", default="deadlines",
+                           help="the output files' stem (default deadlines)")
     figures = sub.add_parser("figures", help="Figures 2-4 (PNG, PDF), figures.csv and figures.md "
                                              "of a sweep directory of runs")
     figures.add_argument("sweep", type=Path, metavar="SWEEP_DIR")
@@ -293,6 +304,13 @@ def run_command(args: argparse.Namespace) -> int:
 
         for path in write_incast(args.runs, args.out, name=args.name,
                                  command=args.command_line, versions=versions()):
+            print(f"wrote {path}")
+        return 0
+    if args.command == "deadlines":
+        from pfabric_analysis.deadlines import write_deadlines
+
+        for path in write_deadlines(args.runs, args.out, name=args.name,
+                                    command=args.command_line, versions=versions()):
             print(f"wrote {path}")
         return 0
     if args.command == "figures":

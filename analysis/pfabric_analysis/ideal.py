@@ -39,6 +39,8 @@ from pfabric_analysis import __version__
 from pfabric_analysis.runs import FCT_COLUMNS, AnalysisError, read_run
 
 FLOW_LIST_HEADER = "src,dst,size_bytes,start_s"
+# A list with deadlines (pfabric-deadlines --dumpFlows): a fifth column, which Ideal ignores.
+FLOW_LIST_HEADER_DEADLINES = FLOW_LIST_HEADER + ",deadline_s"
 DEFAULT_RATE_BPS = 10**10
 DEFAULT_SEGMENT_BYTES = 1460
 DEFAULT_OVERHEAD_BYTES = 42  # 40 B TCP/IP + 2 B link framing per packet
@@ -275,8 +277,11 @@ def read_flow_list(path: Path) -> pd.DataFrame:
         reason = "missing" if isinstance(error, FileNotFoundError) else "cannot read the file"
         raise AnalysisError(f"{path}: {reason}") from error
     lines = text.splitlines()
-    if not lines or lines[0].strip("\r") != FLOW_LIST_HEADER:
-        raise AnalysisError(f"{path}:1: the header must be {FLOW_LIST_HEADER}")
+    header = lines[0].strip("\r") if lines else ""
+    if header not in (FLOW_LIST_HEADER, FLOW_LIST_HEADER_DEADLINES):
+        raise AnalysisError(f"{path}:1: the header must be {FLOW_LIST_HEADER} or "
+                            f"{FLOW_LIST_HEADER_DEADLINES}")
+    columns = header.count(",") + 1
     src, dst, size, start, where = [], [], [], [], []
     for number, line in enumerate(lines[1:], start=2):
         line = line.rstrip("\r")
@@ -284,10 +289,9 @@ def read_flow_list(path: Path) -> pd.DataFrame:
             continue
         fields = line.split(",")
         here = f"{path}:{number}: "
-        if len(fields) != 4:
-            raise AnalysisError(f"{here}expected 4 fields ({FLOW_LIST_HEADER}), "
-                                f"got {len(fields)}")
-        a, b, c, t = fields
+        if len(fields) != columns:
+            raise AnalysisError(f"{here}expected {columns} fields ({header}), got {len(fields)}")
+        a, b, c, t = fields[:4]  # a deadline is not the Ideal scheduler's concern
         if not (_COUNT.match(a) and _COUNT.match(b)):
             raise AnalysisError(f"{here}hosts must be non-negative integers")
         if int(a) == int(b):

@@ -219,6 +219,15 @@ def test_read_flow_list_names_the_file_and_line(tmp_path: Path) -> None:
     path.write_text("src,dst,bytes,start\n0,1,5,0\n")
     with pytest.raises(AnalysisError, match=f"^{path}:1: the header must be"):
         read_flow_list(path)
+    # A list with deadlines (pfabric-deadlines): the same flows, the deadlines ignored.
+    path.write_text("src,dst,size_bytes,start_s,deadline_s\n0,1,1000,0.000001000,0.001\n"
+                    "2,3,5,0.5,\n")
+    frame = read_flow_list(path)
+    assert frame["size_bytes"].tolist() == [1000, 5]
+    assert frame["start_s"].tolist() == [0.000001, 0.5]
+    path.write_text("src,dst,size_bytes,start_s,deadline_s\n0,1,5,0\n")
+    with pytest.raises(AnalysisError, match=f"^{path}:2: expected 5 fields"):
+        read_flow_list(path)
 
 
 def test_sizes_are_sampled_in_whole_packets_from_the_cdf() -> None:
@@ -329,7 +338,8 @@ def test_cli_bad_inputs_fail_with_one_line_and_no_output(
         ([str(tmp_path / "nowhere.csv"), "--like", str(like)],
          f"{tmp_path / 'nowhere.csv'}: missing"),
         ([str(bad_header), "--like", str(like)],
-         f"{bad_header}:1: the header must be src,dst,size_bytes,start_s"),
+         f"{bad_header}:1: the header must be src,dst,size_bytes,start_s or "
+         "src,dst,size_bytes,start_s,deadline_s"),
         ([str(flow_list), "--like", str(other)],
          f"{other / 'fct.csv'}: flow 1 is 0,1,5,2.0 but {flow_list}:3 is 0,1,4,2.0; "
          "not the same flows"),

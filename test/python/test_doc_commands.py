@@ -77,11 +77,24 @@ def doc_blocks(text: str) -> list[list[str]]:
 
 def commands(block: str) -> list[str]:
     found = []
+    pending: list[str] = []
     for line in block.replace("\\\n", " ").splitlines():
         line = re.sub(r"\s+#.*$", "", line).strip()
         if line and not line.startswith("#"):
-            found.append(re.sub(r"\s+", " ", line))
+            pending.append(re.sub(r"\s+", " ", line))
+            # A compound command (a for loop over several lines) is one command: lines join, by
+            # newlines, until bash can parse them.
+            if complete("\n".join(pending)):
+                found.append("\n".join(pending))
+                pending = []
+    assert not pending, f"an incomplete shell command: {pending}"
     return found
+
+
+@lru_cache(maxsize=None)
+def complete(command: str) -> bool:
+    """Whether bash parses a command as complete (bash -n: syntax only, nothing runs)."""
+    return subprocess.run(["bash", "-n", "-c", command], capture_output=True).returncode == 0
 
 
 def all_blocks() -> list[tuple[str, list[str]]]:

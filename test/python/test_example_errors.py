@@ -120,7 +120,8 @@ def test_pfabric_run_names_the_examples_it_knows() -> None:
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
     assert result.stderr.strip() == ("pfabric: error: no example named 'pfabric-nosuch'; "
-                                     "examples: pfabric-datamining, pfabric-fabric, "
-                                     "pfabric-incast, pfabric-preemption, pfabric-routing-cost, "
+                                     "examples: pfabric-datamining, pfabric-deadlines, "
+                                     "pfabric-fabric, pfabric-incast, pfabric-preemption, "
+                                     "pfabric-routing-cost, "
                                      "pfabric-websearch")
     assert result.stdout == ""

@@ -393,3 +393,72 @@ def test_priority_levels_record_their_thresholds(run_example: RunExample, tmp_pa
         assert meta["priority_thresholds_bytes"] == thresholds
         assert bool(meta["priority_level_rule"]) == bool(levels)
         assert meta["flows_completed"] == 20
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (("--deadlineMean=soon",), "--deadlineMean=soon: expected a positive time such as 1ms"),
+        (("--deadlineMinFactor=0.5",),
+         "--deadlineMinFactor=0.5: expected at least 1 (no deadline shorter than the ideal FCT)"),
+        (("--deadlineFraction=1.5",), "--deadlineFraction=1.5: expected a share in [0, 1]"),
+        (("--priority=fifo",), "--priority=fifo: expected edf or remaining"),
+        (("--onMiss=drop",), "--onMiss=drop: expected continue or terminate"),
+        (("--priorityLevels=4",),
+         "--priorityLevels: not with deadlines (the levels quantise the remaining size)"),
+    ],
+)
+def test_bad_deadline_input_stops_before_the_run(run_example: RunExample, tmp_path: Path,
+                                                  arguments: tuple[str, ...],
+                                                  message: str) -> None:
+    out = tmp_path / "out"
+    result = run_example("pfabric-deadlines", *STAR, "--flows=5", f"--out={out}", *arguments)
+    assert result.returncode != 0
+    assert result.stderr.strip().splitlines() == [f"pfabric-deadlines: error: {message}"]
+    assert not out.exists() and result.stdout == ""
+
+
+def test_deadlines_end_to_end(run_example: RunExample, tmp_path: Path) -> None:
+    """pfabric-deadlines on a star: fct.csv's deadline columns agree with its FCTs (met exactly
+    when start + fct <= deadline; terminated flows unfinished and missed), every deadline at
+    least 1.25 ideal FCTs after its start, about half the flows with one, the same flows and
+    deadlines under every scheme and priority, its meta.json counts; pfabric-websearch's fct.csv
+    keeps its nine columns."""
+    runs = {}
+    for name, options in (("edf", ("--priority=edf",)),
+                          ("remaining", ("--priority=remaining", "--onMiss=terminate")),
+                          ("tcp", ("--scheme=tcp", "--onMiss=terminate"))):
+        out = tmp_path / name
+        result = run_example("pfabric-deadlines", *STAR, "--flows=60", "--load=0.7",
+                             "--deadlineMean=200us", "--deadlineFraction=0.5", f"--out={out}",
+                             *options)
+        assert result.returncode == 0, result.stderr
+        assert "deadlines: " in result.stdout
+        runs[name] = (read_fct(out), json.loads((out / "meta.json").read_text()))
+    for name, (rows, meta) in runs.items():
+        with_deadline = [r for r in rows if r["deadline_s"]]
+        assert 15 <= len(with_deadline) <= 45, name
+        met = 0
+        for r in with_deadline:
+            start, deadline = float(r["start_s"]), float(r["deadline_s"])
+            assert deadline - start >= 1.25 * float(r["ideal_fct_s"]) - 1e-9
+            in_time = r["completed"] == "1" and start + float(r["fct_s"]) <= deadline + 1e-10
+            assert r["met"] == ("1" if in_time else "0"), (name, r)
+            if r["terminated"] == "1":
+                assert r["completed"] == "0" and r["met"] == "0"
+            met += in_time
+        assert all(r["met"] == "" and r["terminated"] == "0" for r in rows if not r["deadline_s"])
+        assert meta["flows_with_deadline"] == len(with_deadline)
+        assert meta["deadlines_met"] == met
+        assert meta["flows_terminated"] == sum(r["terminated"] == "1" for r in rows)
+        assert meta["flows_completed"] + meta["flows_terminated"] == 60
+        assert meta["parameters"]["priority"] == ("none" if name == "tcp" else name)
+        columns = ("src", "dst", "size_bytes", "start_s", "deadline_s")
+        assert [[r[c] for c in columns] for r in rows] == \
+            [[r[c] for c in columns] for r in runs["edf"][0]]
+    assert runs["edf"][1]["flows_terminated"] == 0  # onMiss continue: every flow completes
+    plain = tmp_path / "plain"
+    result = run_example("pfabric-websearch", *STAR, "--flows=10", f"--out={plain}")
+    assert result.returncode == 0, result.stderr
+    assert (plain / "fct.csv").read_text().splitlines()[0] == \
+        "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed"

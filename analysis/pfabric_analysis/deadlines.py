@@ -1,0 +1,224 @@
+"""Deadlines: the fraction of deadlines met against load, a line per scheme (pFabric with EDF
+priorities, pFabric with remaining size, TCP-DropTail, DCTCP, ...), and the FCT / ideal FCT of
+the flows without a deadline that ran among them (runs of pfabric-deadlines, whose fct.csv has
+deadline_s, met and terminated).
+
+Small pure functions over the frames of runs.py and compare.py; write_deadlines reads and checks
+every run, renders every file in memory and only then writes NAME.png/.pdf/.csv/.md/.json.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from pfabric_analysis.compare import (_json, _log_axis, _number, flow_difference, provenance,
+                                      read_runs, runs_markdown)
+from pfabric_analysis.figures import STYLE, _new_figure, _render, write_outputs
+from pfabric_analysis.runs import AnalysisError, Run, normalise, percentile_nearest_rank
+
+DEADLINE_COLUMNS = ["deadline_s", "met", "terminated"]
+TABLE_COLUMNS = ["on_miss", "label", "scheme", "priority", "load", "with_deadline", "met",
+                 "fraction_met", "terminated", "without_deadline", "without_finished",
+                 "without_mean", "without_median", "without_p99", "small_without_mean",
+                 "run_dir"]
+# Parameters every run of one figure must share (scheme, priority, onMiss and load are the axes).
+SHARED_PARAMETERS = ["preset", "topology", "flows", "seed", "run", "cdf", "sampling",
+                     "deadlineMean", "deadlineMinFactor", "deadlineFraction"]
+# (scheme, priority) -> label, colour, marker; in legend order.
+LOOKS: dict[tuple[str, str], dict[str, str]] = {
+    ("pfabric", "edf"): {"label": "MinTCP+pFabric, EDF", "color": "#2ca02c", "marker": "^"},
+    ("pfabric", "remaining"): {"label": "MinTCP+pFabric, remaining size", "color": "#8c564b",
+                               "marker": "v"},
+    ("linerate", "edf"): {"label": "LineRate+pFabric, EDF", "color": "#9467bd", "marker": "D"},
+    ("linerate", "remaining"): {"label": "LineRate+pFabric, remaining size",
+                                "color": "#e377c2", "marker": "d"},
+    ("tcp", "none"): {"label": "TCP-DropTail", "color": "#1f77b4", "marker": "o"},
+    ("dctcp", "none"): {"label": "DCTCP", "color": "#d62728", "marker": "s"},
+}
+SMALL_FLOW_BYTES = 100_000  # (0,100KB], KB = 1000 B
+
+
+def scheme_key(run: Run) -> tuple[str, str]:
+    """(scheme, priority) of a pfabric-deadlines run; priority 'none' for TCP and DCTCP."""
+    parameters = run.meta["parameters"]
+    key = (str(parameters.get("scheme")), str(parameters.get("priority")))
+    if key not in LOOKS:
+        raise AnalysisError(f"{run.directory}: scheme {key[0]!r} with priority {key[1]!r} is "
+                            "not a pfabric-deadlines scheme")
+    return key
+
+
+def check_deadline_runs(runs: Sequence[Run]) -> None:
+    """One figure's runs: pfabric-deadlines runs (fct.csv with the deadline columns) of the same
+    experiment but for scheme, priority, onMiss and load, one per such combination, and at each
+    load the flows and deadlines of that load's first run."""
+    for run in runs:
+        missing = [c for c in DEADLINE_COLUMNS if c not in run.fct.columns]
+        if missing:
+            raise AnalysisError(f"{run.directory}/fct.csv: no {', '.join(missing)} column(s): "
+                                "not a pfabric-deadlines run")
+    first = runs[0].meta["parameters"]
+    seen: dict[tuple, Path] = {}
+    by_load: dict[float, Run] = {}
+    for run in runs:
+        parameters = run.meta["parameters"]
+        for key in SHARED_PARAMETERS:
+            if parameters.get(key) != first.get(key):
+                raise AnalysisError(f"{run.directory}: parameter {key} is "
+                                    f"{parameters.get(key)!r}, but {runs[0].directory} has "
+                                    f"{first.get(key)!r}")
+        load = float(parameters["load"])
+        key = (*scheme_key(run), parameters.get("onMiss"), load)
+        if key in seen:
+            raise AnalysisError(f"{run.directory}: {key[0]} ({key[1]}, onMiss {key[2]}) at load "
+                                f"{load:g} again (also {seen[key]})")
+        seen[key] = run.directory
+        reference = by_load.setdefault(load, run)
+        difference = flow_difference(run, reference)
+        if difference is None and not deadlines_equal(run.fct, reference.fct):
+            difference = "other deadlines"
+        if difference is not None:
+            raise AnalysisError(f"{run.directory}: not the flows of {reference.directory}: "
+                                f"{difference}")
+
+
+def deadlines_equal(a: pd.DataFrame, b: pd.DataFrame) -> bool:
+    """Whether two runs' flows (by flow_id) have the same deadlines, to a nanosecond."""
+    x = a.set_index("flow_id")["deadline_s"].sort_index()
+    y = b.set_index("flow_id")["deadline_s"].sort_index()
+    if not x.index.equals(y.index) or not x.isna().equals(y.isna()):
+        return False
+    both = x.notna()
+    return bool(np.allclose(x[both].to_numpy(float), y[both].to_numpy(float), rtol=0, atol=1e-9))
+
+
+def deadline_statistics(fct: pd.DataFrame, small_bytes: int = SMALL_FLOW_BYTES
+                        ) -> dict[str, float | int]:
+    """One run's deadline numbers: of the flows with a deadline, how many met it (completed by
+    it: fct.csv's met), their fraction, and how many were terminated; of the flows without one,
+    how many finished and the mean, median and 99th percentile (nearest rank) of their FCT /
+    ideal FCT, and the mean of those up to small_bytes. A run with no flow of a kind gives NaN
+    for its statistics."""
+    has = fct["deadline_s"].notna()
+    with_deadline = fct[has]
+    met = int((with_deadline["met"] == 1).sum())
+    without = normalise(fct[~has])
+    done = without.loc[without["completed"] == 1, "slowdown"]
+    small = without.loc[(without["completed"] == 1) & (without["size_bytes"] <= small_bytes),
+                        "slowdown"]
+    return {"with_deadline": int(has.sum()), "met": met,
+            "fraction_met": met / len(with_deadline) if len(with_deadline) else math.nan,
+            "terminated": int((fct["terminated"] == 1).sum()),
+            "without_deadline": int((~has).sum()), "without_finished": int(done.size),
+            "without_mean": float(done.mean()) if done.size else math.nan,
+            "without_median": percentile_nearest_rank(done, 50),
+            "without_p99": percentile_nearest_rank(done, 99),
+            "small_without_mean": float(small.mean()) if small.size else math.nan}
+
+
+def deadline_table(runs: Sequence[Run]) -> pd.DataFrame:
+    """A row per run: onMiss, scheme label, load and deadline_statistics; sorted by onMiss,
+    scheme (legend order) and load."""
+    rows = []
+    for run in runs:
+        scheme, priority = scheme_key(run)
+        parameters = run.meta["parameters"]
+        rows.append({"on_miss": parameters.get("onMiss"),
+                     "label": LOOKS[(scheme, priority)]["label"], "scheme": scheme, "priority": priority, "load": float(parameters["load"]),
+                     **deadline_statistics(run.fct), "run_dir": str(run.directory)})
+    table = pd.DataFrame(rows, columns=TABLE_COLUMNS)
+    order = {look["label"]: i for i, look in enumerate(LOOKS.values())}
+    return (table.sort_values(["on_miss", "label", "load"],
+                              key=lambda c: c.map(order) if c.name == "label" else c)
+            .reset_index(drop=True))
+
+
+def deadline_markdown(table: pd.DataFrame, document: dict) -> str:
+    """The table as markdown, a row per onMiss, scheme and load; the inputs last."""
+    lines = ["# Deadlines met against load", "",
+             f"{document['flows_per_run']} flows per run: a small run, not a citable scale. "
+             f"Deadlines: {document['deadline_rule']}; a terminated or unfinished flow missed "
+             "its deadline. Flows without a deadline: FCT / ideal FCT of the finished ones, mean, median "
+             "and 99th percentile (nearest rank), and the mean of those up to 100 KB.", "",
+             "| on miss | scheme | load | with deadline | met | fraction met | terminated | "
+             "without | mean | median | p99 | (0,100KB] mean |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for row in table.itertuples():
+        fraction = "n/a" if math.isnan(row.fraction_met) else f"{row.fraction_met:.3f}"
+        lines.append(f"| {row.on_miss} | {row.label} | {row.load:g} | {row.with_deadline} | "
+                     f"{row.met} | {fraction} | {row.terminated} | {row.without_deadline} | "
+                     f"{_number(row.without_mean)} | {_number(row.without_median)} | "
+                     f"{_number(row.without_p99)} | {_number(row.small_without_mean)} |")
+    return "\n".join(lines + runs_markdown(document))
+
+
+def deadline_figure(table: pd.DataFrame, flows: int, fraction: float) -> Figure:
+    """A row of panels per onMiss: fraction of deadlines met against load, and the mean FCT /
+    ideal FCT of the flows without a deadline (log axis), a line per scheme."""
+    modes = sorted(table["on_miss"].unique())
+    with matplotlib.rc_context(STYLE):
+        figure = _new_figure(7.2, 2.6 * len(modes) + 0.6)
+        axes = np.atleast_2d(figure.subplots(len(modes), 2, squeeze=False))
+        for row, mode in zip(axes, modes):
+            rows = table[table["on_miss"] == mode]
+            for (scheme, priority), look in LOOKS.items():
+                line = rows[(rows["scheme"] == scheme) & (rows["priority"] == priority)]
+                if not len(line):
+                    continue
+                line = line.sort_values("load")
+                style = {"color": look["color"], "marker": look["marker"], "label": look["label"]}
+                row[0].plot(line["load"], line["fraction_met"], **style)
+                row[1].plot(line["load"], line["without_mean"], **style)
+            row[0].set_ylabel("Fraction of deadlines met")
+            row[0].set_ylim(0, 1.02)
+            row[0].set_title(f"Deadlines met (on miss: {mode})")
+            _log_axis(row[1].yaxis)
+            row[1].set_ylabel("Mean FCT / ideal FCT")
+            row[1].set_title(f"Flows without a deadline (on miss: {mode})")
+            loads = table["load"]
+            for ax in row:
+                ax.set_xlabel("Load")
+                # Every row on the same load axis, so that the rows line up.
+                ax.set_xlim(loads.min() - 0.03, loads.max() + 0.03)
+        handles: dict[str, object] = {}
+        for ax in figure.axes:
+            for handle, label in zip(*ax.get_legend_handles_labels()):
+                handles.setdefault(label, handle)
+        figure.legend(list(handles.values()), list(handles), loc="outside upper center",
+                      ncols=3, frameon=False)
+        figure.supxlabel(f"{flows} flows per run, a share {fraction:g} of them with a deadline: "
+                         "a small run, not a citable scale", fontsize=7)
+    return figure
+
+
+def write_deadlines(directories: Sequence[Path], out_dir: Path, name: str = "deadlines",
+                    command: str = "", versions: dict[str, str] | None = None) -> list[Path]:
+    """NAME.png, NAME.pdf, NAME.csv (the table), NAME.md and NAME.json (provenance) into
+    out_dir."""
+    if not name or "/" in name:
+        raise AnalysisError(f"--name {name!r}: expected a file name stem")
+    runs = read_runs(directories)
+    check_deadline_runs(runs)
+    table = deadline_table(runs)
+    flows = int(np.max([len(run.fct) for run in runs]))
+    parameters = runs[0].meta["parameters"]
+    labels = [f"{LOOKS[scheme_key(run)]['label']}, on miss {run.meta['parameters'].get('onMiss')},"
+              f" load {run.meta['parameters']['load']}" for run in runs]
+    document = provenance(runs, labels, command, versions or {}, 1000, flows_per_run=flows,
+                          deadline_rule=runs[0].meta.get("deadline_rule"),
+                          deadline_parameters={key: parameters.get(key) for key in
+                                               ("deadlineMean", "deadlineMinFactor",
+                                                "deadlineFraction")})
+    figure = deadline_figure(table, flows, float(parameters.get("deadlineFraction", math.nan)))
+    names = [f"{name}.{suffix}" for suffix in ("png", "pdf", "csv", "md", "json")]
+    outputs = dict(zip(names, (_render(figure, "png"), _render(figure, "pdf"),
+                               table.to_csv(index=False).encode(),
+                               deadline_markdown(table, document).encode(), _json(document))))
+    return write_outputs(outputs, out_dir, owned_names=names)

@@ -1,0 +1,137 @@
+"""deadlines on hand-made run directories whose every number is computed by hand."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pfabric_analysis.cli import main
+from pfabric_analysis.compare import read_runs
+from pfabric_analysis.deadlines import (check_deadline_runs, deadline_markdown,
+                                        deadline_statistics, deadline_table)
+from pfabric_analysis.runs import AnalysisError
+
+# (size_bytes, start_s, deadline_s or None): three flows with a deadline, two without (one small,
+# one medium).
+FLOWS = [(1000, 0.0, 0.001), (50000, 0.001, 0.002), (200000, 0.002, 0.004),
+         (20000, 0.003, None), (300000, 0.004, None)]
+IDEAL = 1e-4  # every flow's ideal FCT, s
+
+
+def write_run(directory: Path, load: float, scheme: str, priority: str, fcts: list[float | None],
+              on_miss: str = "continue", terminated: tuple[int, ...] = (),
+              flows: list = FLOWS, deadline_shift: float = 0.0) -> Path:
+    """A pfabric-deadlines run directory: each flow's FCT in s (None: unfinished, or terminated
+    if its index is in terminated); met computed as the program does."""
+    directory.mkdir(parents=True)
+    rows = []
+    for i, ((size, start, deadline), fct) in enumerate(zip(flows, fcts)):
+        deadline = None if deadline is None else deadline + deadline_shift
+        met = (None if deadline is None
+               else int(fct is not None and start + fct <= deadline))
+        rows.append({"flow_id": i, "src": i % 3, "dst": (i + 1) % 3, "size_bytes": size,
+                     "start_s": start, "fct_s": np.nan if fct is None else fct,
+                     "ideal_fct_s": IDEAL, "timeouts": 0, "completed": int(fct is not None),
+                     "deadline_s": deadline, "met": met, "terminated": int(i in terminated)})
+    pd.DataFrame(rows).to_csv(directory / "fct.csv", index=False)
+    parameters = {"preset": "hotnets12", "scheme": scheme, "load": load, "flows": len(flows),
+                  "seed": 1, "run": 1, "out": str(directory), "deadlineMean": "1ms",
+                  "deadlineMinFactor": 1.25, "deadlineFraction": 0.6, "priority": priority,
+                  "onMiss": on_miss}
+    meta = {"program": "pfabric-deadlines", "workload": "websearch", "parameters": parameters,
+            "module_version": "0.1.0", "ns3_version": "3.44", "deadline_rule": "by hand"}
+    (directory / "meta.json").write_text(json.dumps(meta))
+    return directory
+
+
+@pytest.fixture
+def runs(tmp_path: Path) -> list[Path]:
+    # EDF: all three deadlines met (finish 0.0005, 0.0015, 0.0035 by 0.001, 0.002, 0.004);
+    # flows without: 0.0004 and 0.0008 s, i.e. 4 and 8 ideal FCTs.
+    return [write_run(tmp_path / "edf", 0.5, "pfabric", "edf",
+                      [0.0005, 0.0005, 0.0015, 0.0004, 0.0008]),
+            # remaining size: flow 2 finishes at 0.0045 > 0.004, missed; without: 1 and 3.
+            write_run(tmp_path / "size", 0.5, "pfabric", "remaining",
+                      [0.0001, 0.0002, 0.0025, 0.0001, 0.0003]),
+            # TCP: flow 0 unfinished, flow 1 late (0.0025 > 0.002), flow 2 in time; without: one
+            # unfinished, the other 2.
+            write_run(tmp_path / "tcp", 0.5, "tcp", "none",
+                      [None, 0.0015, 0.001, 0.0002, None]),
+            # EDF at 0.7 on other flows (starts shifted), flow 2 terminated.
+            write_run(tmp_path / "edf7", 0.7, "pfabric", "edf", [0.0005, 0.0005, None, 0.0004,
+                                                                 0.0008],
+                      terminated=(2,), flows=[(s, t + 1, None if d is None else d + 1)
+                                              for s, t, d in FLOWS])]
+
+
+def test_statistics_of_one_run(runs: list[Path]) -> None:
+    edf, size, tcp, edf7 = (read_runs([path])[0].fct for path in runs)
+    stats = deadline_statistics(edf)
+    assert (stats["with_deadline"], stats["met"], stats["terminated"]) == (3, 3, 0)
+    assert stats["fraction_met"] == pytest.approx(1.0)
+    assert stats["without_deadline"] == 2 and stats["without_finished"] == 2
+    assert stats["without_mean"] == pytest.approx(6.0)  # (4 + 8) / 2
+    assert stats["without_p99"] == pytest.approx(8.0)
+    assert stats["small_without_mean"] == pytest.approx(4.0)  # the 20 KB flow only
+    stats = deadline_statistics(size)
+    assert stats["met"] == 2 and stats["fraction_met"] == pytest.approx(2 / 3)
+    assert stats["without_mean"] == pytest.approx(2.0)  # (1 + 3) / 2
+    stats = deadline_statistics(tcp)
+    assert stats["met"] == 1  # unfinished, late, in time
+    assert stats["without_finished"] == 1 and stats["without_mean"] == pytest.approx(2.0)
+    stats = deadline_statistics(edf7)
+    assert (stats["met"], stats["terminated"]) == (2, 1)
+    # No flow without a deadline: NaN statistics, not an error.
+    only = deadline_statistics(edf[edf["deadline_s"].notna()])
+    assert only["without_deadline"] == 0 and math.isnan(only["without_mean"])
+
+
+def test_table_and_markdown(runs: list[Path]) -> None:
+    table = deadline_table(read_runs(runs))
+    assert list(table["label"]) == ["MinTCP+pFabric, EDF", "MinTCP+pFabric, EDF",
+                                    "MinTCP+pFabric, remaining size", "TCP-DropTail"]
+    assert list(table["load"]) == [0.5, 0.7, 0.5, 0.5]
+    text = deadline_markdown(table, {"flows_per_run": 5, "deadline_rule": "by hand",
+                                     "runs": [], "command": "c", "versions": {}})
+    assert ("| continue | MinTCP+pFabric, remaining size | 0.5 | 3 | 2 | 0.667 | 0 | 2 | "
+            "2.000 | 1.000 | 3.000 | 1.000 |") in text
+    assert "| continue | MinTCP+pFabric, EDF | 0.7 | 3 | 2 | 0.667 | 1 | 2 |" in text
+    assert "5 flows per run: a small run, not a citable scale" in text
+
+
+def test_refuses_other_flows_deadlines_repeats_and_other_runs(tmp_path: Path,
+                                                              runs: list[Path]) -> None:
+    shifted = write_run(tmp_path / "shifted", 0.5, "dctcp", "none", [0.0001] * 5,
+                        deadline_shift=0.0005)
+    with pytest.raises(AnalysisError, match="other deadlines"):
+        check_deadline_runs(read_runs([*runs, shifted]))
+    again = write_run(tmp_path / "again", 0.5, "tcp", "none", [0.0001] * 5)
+    with pytest.raises(AnalysisError, match="at load 0.5 again"):
+        check_deadline_runs(read_runs([*runs, again]))
+    other = write_run(tmp_path / "other", 0.5, "dctcp", "none", [0.0001] * 5,
+                      flows=[(s + 1, t, d) for s, t, d in FLOWS])
+    with pytest.raises(AnalysisError, match="not the flows of"):
+        check_deadline_runs(read_runs([*runs, other]))
+    plain = tmp_path / "plain"
+    write_run(plain, 0.5, "dctcp", "none", [0.0001] * 5)
+    fct = pd.read_csv(plain / "fct.csv").drop(columns=["deadline_s", "met", "terminated"])
+    fct.to_csv(plain / "fct.csv", index=False)
+    with pytest.raises(AnalysisError, match="not a pfabric-deadlines run"):
+        check_deadline_runs(read_runs([*runs, plain]))
+
+
+def test_command_writes_every_output(tmp_path: Path, runs: list[Path], capsys) -> None:
+    out = tmp_path / "figures"
+    assert main(["deadlines", *map(str, runs), "--out", str(out), "--name", "dl"]) == 0
+    names = sorted(path.name for path in out.iterdir())
+    assert names == ["dl.csv", "dl.json", "dl.md", "dl.pdf", "dl.png"]
+    document = json.loads((out / "dl.json").read_text())
+    assert document["flows_per_run"] == 5 and len(document["runs"]) == 4
+    assert document["deadline_parameters"]["deadlineFraction"] == 0.6
+    assert pd.read_csv(out / "dl.csv").shape[0] == 4
+    assert "wrote" in capsys.readouterr().out
