@@ -39,6 +39,12 @@ namespace ns3
  * completed = 0) and WriteResults (fct.csv and meta.json). What a program adds around a run,
  * progress lines, memory samples, the event scheduler, is the program's (examples/).
  *
+ * The workload "classes" (pfabric-classes) runs two traffic classes on one fabric: web search
+ * flows (class 0, flow sizes, arrivals and hosts from streams 1-3, as pfabric-websearch) and data
+ * mining flows (class 1, streams 4-6) at their own loads (ClassLoads), the data mining flows as
+ * many as span the web search flows' time; every port serves them by Classes
+ * (PfabricSchemeHelper::SetTrafficClasses), and fct.csv gains a traffic_class column.
+ *
  * Connections and the FCT: see PfabricFlowApplication (every flow's connection is opened
  * ConnectLead before it; idle connections of a host pair are reused; the FCT runs from the
  * flow's hand-over to the socket to its last byte acknowledged).
@@ -56,36 +62,39 @@ class PfabricExperiment
     /// Every knob of the experiment (the examples' command-line options).
     struct Parameters
     {
-        std::string workload;             //!< websearch or datamining: names the run
-        std::string preset = "hotnets12"; //!< PfabricPreset
-        std::string scheme = "pfabric";   //!< pfabric, linerate, tcp, dctcp
-        double load = 0.6;                //!< fraction of the host link
-        uint32_t flows = 2000;            //!< flows to generate
-        std::string topology;             //!< fattree, leafspine, star; empty: the preset's
-        uint32_t k = 0;                   //!< fat-tree radix; 0: the preset's
-        uint32_t leaves = 0;              //!< leaf-spine leaves; 0: the preset's
-        uint32_t spines = 0;              //!< leaf-spine spines; 0: the preset's
-        uint32_t hostsPerLeaf = 0;        //!< leaf-spine hosts per leaf; 0: the preset's
-        uint32_t hosts = 16;              //!< star: hosts
-        std::string lb;                   //!< spray, ecmp, flowcell, random; empty: the preset's
-        std::string buffer;               //!< switch buffer; empty: the preset's
-        std::string rto;                  //!< MinTCP / LineRate RTO; empty: the preset's
-        std::string cdf;                  //!< flow sizes: name or file; empty: workload
-        std::string sampling = "packets"; //!< packets (ns-2) or bytes
-        std::string flowFile;             //!< replay these flows instead of generating
-        std::string dumpFlows;            //!< write the flows run here
-        uint32_t seed = 1;                //!< ns-3 RNG seed
-        uint32_t run = 1;                 //!< ns-3 RNG run
-        std::string out;                  //!< run directory; empty: named after the parameters
-        bool flowsOnly = false;           //!< write --dumpFlows and simulate nothing
-        bool idealOnly = false;           //!< write ideal_fct.csv and meta.json, simulate nothing
-        double maxSimTime = 100;          //!< safety limit on simulated time, seconds
-        double connectLeadUs = 1000;      //!< connections open this long before their flow
-        bool reuseConnections = true;     //!< hand idle connections to later flows of the pair
-        bool hashDemux = true;            //!< sockets found through PfabricTcpDemux
-        std::string switchMode = "lean";  //!< lean (no IP stack at switches) or ip
-        std::string linkType = "pfabric"; //!< pfabric (PfabricLinkNetDevice) or p2p
-        uint32_t priorityLevels = 0;      //!< K strict-priority queues per port; 0: pFabric
+        std::string workload;               //!< websearch or datamining: names the run
+        std::string preset = "hotnets12";   //!< PfabricPreset
+        std::string scheme = "pfabric";     //!< pfabric, linerate, tcp, dctcp
+        double load = 0.6;                  //!< fraction of the host link
+        uint32_t flows = 2000;              //!< flows to generate
+        std::string topology;               //!< fattree, leafspine, star; empty: the preset's
+        uint32_t k = 0;                     //!< fat-tree radix; 0: the preset's
+        uint32_t leaves = 0;                //!< leaf-spine leaves; 0: the preset's
+        uint32_t spines = 0;                //!< leaf-spine spines; 0: the preset's
+        uint32_t hostsPerLeaf = 0;          //!< leaf-spine hosts per leaf; 0: the preset's
+        uint32_t hosts = 16;                //!< star: hosts
+        std::string lb;                     //!< spray, ecmp, flowcell, random; empty: the preset's
+        std::string buffer;                 //!< switch buffer; empty: the preset's
+        std::string rto;                    //!< MinTCP / LineRate RTO; empty: the preset's
+        std::string cdf;                    //!< flow sizes: name or file; empty: workload
+        std::string sampling = "packets";   //!< packets (ns-2) or bytes
+        std::string flowFile;               //!< replay these flows instead of generating
+        std::string dumpFlows;              //!< write the flows run here
+        uint32_t seed = 1;                  //!< ns-3 RNG seed
+        uint32_t run = 1;                   //!< ns-3 RNG run
+        std::string out;                    //!< run directory; empty: named after the parameters
+        bool flowsOnly = false;             //!< write --dumpFlows and simulate nothing
+        bool idealOnly = false;             //!< write ideal_fct.csv and meta.json, simulate nothing
+        double maxSimTime = 100;            //!< safety limit on simulated time, seconds
+        double connectLeadUs = 1000;        //!< connections open this long before their flow
+        bool reuseConnections = true;       //!< hand idle connections to later flows of the pair
+        bool hashDemux = true;              //!< sockets found through PfabricTcpDemux
+        std::string switchMode = "lean";    //!< lean (no IP stack at switches) or ip
+        std::string linkType = "pfabric";   //!< pfabric (PfabricLinkNetDevice) or p2p
+        uint32_t priorityLevels = 0;        //!< K strict-priority queues per port; 0: pFabric
+        std::string classes = "drr";        //!< classes: none (one pFabric queue), strict or drr
+        std::string classWeights = "1,1";   //!< classes, drr: weights of class 0 and class 1
+        std::string classLoads = "0.3,0.3"; //!< classes: loads of web search and data mining
     };
 
     /// One flow's outcome.
@@ -181,7 +190,16 @@ class PfabricExperiment
     uint64_t GetTotalBytes() const;
 
     /// @return a short table: per size bin, flows, mean and 99th percentile of FCT / ideal
+    /// (classes: one table per class)
     std::string Summarize() const;
+
+    /**
+     * @brief Parse a list of loads, one per class.
+     * @param text fractions of the host link separated by commas, e.g. "0.3,0.3"
+     * @param[out] loads the loads
+     * @return "" or what is wrong (one line naming --classLoads)
+     */
+    static std::string ParseClassLoads(const std::string& text, std::vector<double>* loads);
 
     /**
      * @brief The wall time left, estimated from the work done.
@@ -253,6 +271,18 @@ class PfabricExperiment
     uint32_t m_connectionsOpened;                    //!< connections, after Run
     uint32_t m_startedBeforeConnected;               //!< flows handed over before connected
     std::vector<uint64_t> m_thresholds;              //!< priority level thresholds, bytes
+    PfabricFlowSizeDistribution m_classSizes;        //!< classes: data mining flow sizes
+    std::vector<uint32_t> m_classFlows;              //!< classes: flows of each class
+    /// @return whether this is the two-class experiment (workload "classes")
+    bool IsClasses() const;
+    /**
+     * @brief The classes experiment's flow list: web search (class 0) and data mining (class 1)
+     * flows from their own fixed streams, merged in start order.
+     * @param hosts number of hosts
+     * @param[out] error on failure, one line
+     * @return true on success
+     */
+    bool GenerateClassFlows(uint32_t hosts, std::string* error);
 };
 
 } // namespace ns3

@@ -27,11 +27,12 @@ class PfabricFlowSizeDistribution;
  */
 struct PfabricFlow
 {
-    uint32_t id;    //!< index in the flow list
-    uint32_t src;   //!< sending host
-    uint32_t dst;   //!< receiving host
-    uint64_t bytes; //!< payload bytes
-    Time start;     //!< when the application hands the flow to the transport
+    uint32_t id;              //!< index in the flow list
+    uint32_t src;             //!< sending host
+    uint32_t dst;             //!< receiving host
+    uint64_t bytes;           //!< payload bytes
+    Time start;               //!< when the application hands the flow to the transport
+    uint8_t trafficClass = 0; //!< its traffic class (pfabric-classes; 0 elsewhere)
 };
 
 /**

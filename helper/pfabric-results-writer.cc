@@ -131,7 +131,8 @@ WriteFlowColumns(std::ostream& out, const PfabricFlow& flow)
 } // namespace
 
 PfabricResultsWriter::PfabricResultsWriter()
-    : m_created(false)
+    : m_created(false),
+      m_classColumn(false)
 {
 }
 
@@ -178,11 +179,18 @@ PfabricResultsWriter::GetDirectory() const
     return m_directory;
 }
 
+void
+PfabricResultsWriter::SetClassColumn(bool enable)
+{
+    m_classColumn = enable;
+}
+
 bool
 PfabricResultsWriter::WriteFcts(const std::vector<FlowResult>& results, std::string* error) const
 {
     std::ostringstream out;
-    out << "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed\n";
+    out << "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed"
+        << (m_classColumn ? ",traffic_class\n" : "\n");
     out << std::fixed << std::setprecision(9);
     for (const FlowResult& r : results)
     {
@@ -193,7 +201,12 @@ PfabricResultsWriter::WriteFcts(const std::vector<FlowResult>& results, std::str
             out << r.fct.GetSeconds();
         }
         out << "," << r.idealFct.GetSeconds() << "," << r.timeouts << ","
-            << (r.fct.IsNegative() ? 0 : 1) << "\n";
+            << (r.fct.IsNegative() ? 0 : 1);
+        if (m_classColumn)
+        {
+            out << "," << unsigned(r.flow.trafficClass);
+        }
+        out << "\n";
     }
     return pfabric::WriteFileAtomically(m_directory + "/fct.csv", out.str(), error);
 }

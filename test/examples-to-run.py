@@ -13,6 +13,10 @@ cpp_examples = [
     ("pfabric-websearch --flows=100 --quiet --out=results/ci-websearch", "True", "False"),
     ("pfabric-datamining --flows=50 --scheme=tcp --maxSimTime=0.002 --quiet "
      "--out=results/ci-datamining", "True", "False"),
+    ("pfabric-classes --flows=60 --classWeights=3,1 --quiet --out=results/ci-classes", "True",
+     "False"),
+    ("pfabric-classes --flows=40 --classes=strict --quiet --out=results/ci-classes-strict",
+     "True", "False"),
     ("pfabric-routing-cost --k=4 --packetsPerHost=50 --repeat=1", "True", "False"),
     ("pfabric-routing-cost --k=4 --packetsPerHost=50 --repeat=1 --queueDiscs --json", "True",
      "False"),

@@ -29,6 +29,7 @@ class PfabricTestSuite : public TestSuite
                           MakeFlowApplicationTestCases,
                           MakeLinkTestCases,
                           MakeLevelsTestCases,
+                          MakeClassesTestCases,
                           MakePreemptionTestCases,
                           MakePriorityPolicyTestCases,
                           MakeTransportTestCases,
