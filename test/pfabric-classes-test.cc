@@ -133,7 +133,10 @@ ServeBacklogged(Ptr<PfabricClassQueueDisc> queueDisc, uint32_t dequeues, bool ba
     {
         for (uint8_t c = 0; c < 2; ++c)
         {
-            while ((c == 0 || backlogClass1) && children[c]->GetNPackets() < backlog)
+            // Bounded, so that a queue disc that misfiles arrivals fails the test, not hangs it.
+            for (uint32_t k = 0;
+                 k < backlog && (c == 0 || backlogClass1) && children[c]->GetNPackets() < backlog;
+                 ++k)
             {
                 const auto& cycle = sizes[c];
                 queueDisc->Enqueue(ClassItem(cycle[arrivals[c]++ % cycle.size()], --priority, c));
