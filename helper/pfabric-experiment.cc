@@ -29,6 +29,8 @@
 #include <filesystem>
 #include <initializer_list>
 #include <iomanip>
+#include <iterator>
+#include <optional>
 #include <sstream>
 
 #ifndef PFABRIC_VERSION
@@ -417,6 +419,10 @@ PfabricExperiment::Prepare(std::string* error)
         {
             return false;
         }
+        // The run's load, as meta.json and the analysis read it: both classes together.
+        std::vector<double> loads;
+        ParseClassLoads(m_p.classLoads, &loads);
+        m_p.load = loads[0] + loads[1];
     }
     else if (m_p.flowFile.empty())
     {
