@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from pfabric_analysis.compare import (PANEL_TITLES, _json, _number, binned, bin_statistics,
-                                      flow_difference, in_panel, provenance, read_runs,
-                                      runs_markdown)
+from pfabric_analysis.compare import (PANEL_TITLES, _json, _log_axis, _number, binned,
+                                      bin_statistics, flow_difference, in_panel, provenance,
+                                      read_runs, runs_markdown)
 from pfabric_analysis.figures import STYLE, _new_figure, _render, write_outputs
 from pfabric_analysis.runs import BIN_NAMES, AnalysisError, Run
 
@@ -152,7 +152,7 @@ def classes_figure(table: pd.DataFrame, flows: Sequence[int]) -> Figure:
                     x = np.arange(len(PANELS_BINS)) + (i - (len(settings) - 1) / 2) * width
                     ax.bar(x, values, width, color=SETTING_COLORS[i % len(SETTING_COLORS)],
                            label=label if row == 0 and column == 0 else None)
-                ax.set_yscale("log")
+                _log_axis(ax.yaxis)
                 ax.set_xticks(np.arange(len(PANELS_BINS)), [PANEL_TITLES[b] for b in PANELS_BINS],
                               fontsize=6)
                 ax.set_ylabel("FCT / ideal FCT")
@@ -161,9 +161,11 @@ def classes_figure(table: pd.DataFrame, flows: Sequence[int]) -> Figure:
         handles, names = axes[0][0].get_legend_handles_labels()
         figure.legend(handles, names, loc="outside upper center", ncols=min(len(settings), 5),
                       frameon=False)
-        figure.supxlabel(f"Between classes: one queue (reference), strict or DRR w0:w1; within a "
-                         f"class pFabric. {flows[0]} web search + {flows[1]} data mining flows "
-                         "per run: a small run, not a citable scale", fontsize=7)
+        figure.supxlabel("Between classes: one pFabric queue for both (reference), strict "
+                         "priority (web search first) or DRR with weights w0:w1; within a class "
+                         f"pFabric.\n{flows[0]} web search + {flows[1]} data mining flows per "
+                         "run, the same flows in every run: a small run, not a citable scale",
+                         fontsize=7)
     return figure
 
 
