@@ -28,7 +28,6 @@
 #include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
 
-#include <cmath>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -309,14 +308,16 @@ class StrictStarvesTest : public TestCase
     }
 };
 
-/// Which packets a class of a switch port took in, by source and destination host address.
+/// Packets the classes of switch ports took in: per (source, destination) address, per kind
+/// (class * 2, plus 1 for data).
 using Seen = std::map<std::pair<uint32_t, uint32_t>, std::map<uint32_t, uint32_t>>;
 
 /**
- * @brief Enqueue trace sink of a class's child queue disc: note (source, destination) and
- * whether the packet carries data.
+ * @brief Enqueue trace sink of a class's child queue disc: count the packet under its (source,
+ * destination) addresses, its class and whether it carries data.
  * @param seen the record
- * @param key (class, data?) packed as class * 2 + data
+ * @param trafficClass the class whose queue took the packet
+ * @param item the packet
  */
 void
 NoteClass(Seen* seen, uint32_t trafficClass, Ptr<const QueueDiscItem> item)
@@ -431,13 +432,6 @@ class ClassEndToEndTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(toH0[0], 1, "only the handshake reply (no class yet) in class 0");
         NS_TEST_ASSERT_MSG_EQ(toH1[2], 0, "the class 0 flow's ACKs not in class 1");
     }
-};
-
-/// Snapshot of the bytes each class of a port has sent.
-struct ClassBytes
-{
-    std::vector<uint64_t> at;    //!< at the first snapshot
-    std::vector<uint64_t> later; //!< at the second
 };
 
 /**
