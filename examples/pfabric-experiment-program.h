@@ -4,11 +4,10 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// The program around a PfabricExperiment, shared by pfabric-websearch, pfabric-datamining and
-// pfabric-deadlines:
-// the command line, the event scheduler, progress lines with an ETA, memory samples, what the
-// program adds to meta.json, and the summary on stdout. The library prints nothing and sets no
-// globals; this file does both, for these two programs.
+// The program around a PfabricExperiment, shared by pfabric-websearch, pfabric-datamining,
+// pfabric-deadlines and pfabric-classes: the command line, the event scheduler, progress lines
+// with an ETA, memory samples, what the program adds to meta.json, and the summary on stdout. The
+// library prints nothing and sets no globals; this file does both, for these programs.
 
 #ifndef PFABRIC_EXPERIMENT_PROGRAM_H
 #define PFABRIC_EXPERIMENT_PROGRAM_H
@@ -213,7 +212,8 @@ JoinCommandLine(int argc, char* argv[])
 }
 
 /**
- * @brief The whole program of pfabric-websearch and pfabric-datamining.
+ * @brief The whole program of pfabric-websearch, pfabric-datamining, pfabric-deadlines and
+ * pfabric-classes.
  *
  * Unless the command line (--SchedulerType) or NS_GLOBAL_VALUE names another event scheduler,
  * the program runs on ns3::PriorityQueueScheduler instead of ns-3's default MapScheduler: the
@@ -223,7 +223,7 @@ JoinCommandLine(int argc, char* argv[])
  *
  * @param argc argument count
  * @param argv arguments
- * @param workload websearch or datamining
+ * @param workload websearch, datamining or classes
  * @param deadlines flows with deadlines (PfabricExperiment::EnableDeadlines): the program is
  *        pfabric-deadlines
  * @return the exit status

@@ -15,6 +15,7 @@
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/pfabric-class-queue-disc.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-levels.h"
 #include "ns3/pfabric-priority-policy.h"
@@ -29,6 +30,8 @@
 #include <filesystem>
 #include <initializer_list>
 #include <iomanip>
+#include <iterator>
+#include <optional>
 #include <sstream>
 
 #ifndef PFABRIC_VERSION
@@ -134,10 +137,32 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
 {
     cmd.AddValue("preset", "hotnets12 or sigcomm13: every number of fabric and scheme", m_p.preset);
     cmd.AddValue("scheme", "pfabric, linerate, tcp or dctcp", m_p.scheme);
-    cmd.AddValue("load",
-                 "offered load, fraction of the host link in wire bytes, in (0, 1)",
-                 m_p.load);
-    cmd.AddValue("flows", "number of flows to generate", m_p.flows);
+    if (IsClasses())
+    {
+        cmd.AddValue("classLoads",
+                     "offered loads of web search (class 0) and data mining (class 1), "
+                     "fractions of the host link in wire bytes, summing to less than 1",
+                     m_p.classLoads);
+        cmd.AddValue("classes",
+                     "between the classes at every port: drr (deficit round robin with "
+                     "--classWeights), strict (class 0, web search, first) or none (both in "
+                     "one pFabric queue, the reference)",
+                     m_p.classes);
+        cmd.AddValue("classWeights",
+                     "drr: weights of class 0 and class 1, positive integers, e.g. 3,1",
+                     m_p.classWeights);
+        cmd.AddValue("flows",
+                     "web search flows to generate (data mining flows: as many as span the "
+                     "same time at their load)",
+                     m_p.flows);
+    }
+    else
+    {
+        cmd.AddValue("load",
+                     "offered load, fraction of the host link in wire bytes, in (0, 1)",
+                     m_p.load);
+        cmd.AddValue("flows", "number of flows to generate", m_p.flows);
+    }
     cmd.AddValue("topology", "fattree, leafspine or star (default: the preset's)", m_p.topology);
     cmd.AddValue("k", "fattree: switch radix (default: the preset's)", m_p.k);
     cmd.AddValue("leaves", "leafspine: leaf switches (default: the preset's)", m_p.leaves);
@@ -153,11 +178,17 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
                  "switch buffer, e.g. 22500B or 150p (default: the preset's)",
                  m_p.buffer);
     cmd.AddValue("rto", "MinTCP/LineRate fixed RTO, e.g. 40us (default: the preset's)", m_p.rto);
-    cmd.AddValue("cdf", "flow-size CDF: websearch, datamining or a file", m_p.cdf);
+    if (!IsClasses())
+    {
+        cmd.AddValue("cdf", "flow-size CDF: websearch, datamining or a file", m_p.cdf);
+    }
     cmd.AddValue("sampling", "flow-size interpolation: packets (ns-2) or bytes", m_p.sampling);
-    cmd.AddValue("flowFile",
-                 "replay the flows of this CSV (src,dst,size_bytes,start_s)",
-                 m_p.flowFile);
+    if (!IsClasses())
+    {
+        cmd.AddValue("flowFile",
+                     "replay the flows of this CSV (src,dst,size_bytes,start_s)",
+                     m_p.flowFile);
+    }
     cmd.AddValue("dumpFlows", "write the flows run to this CSV", m_p.dumpFlows);
     cmd.AddValue("flowsOnly",
                  "with --dumpFlows: write the flow list and stop, simulating nothing",
@@ -194,6 +225,10 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
                  "(ns-3's point-to-point devices with a one-packet device queue, as this module "
                  "had before the pfabric link; three events per hop)",
                  m_p.linkType);
+    if (IsClasses())
+    {
+        return;
+    }
     cmd.AddValue("priorityLevels",
                  "pfabric, linerate: quantise the remaining-size priority into K levels with "
                  "equal load per level (thresholds from the flow-size CDF, "
@@ -254,7 +289,31 @@ PfabricExperiment::CheckChoices() const
     {
         return "--lb=" + m_p.lb + ": expected spray, ecmp, flowcell or random";
     }
-    if (!(m_p.load > 0 && m_p.load < 1))
+    if (IsClasses())
+    {
+        std::vector<double> loads;
+        std::string error = ParseClassLoads(m_p.classLoads, &loads);
+        if (!error.empty())
+        {
+            return error;
+        }
+        if (m_p.classes != "none" && m_p.classes != "strict" && m_p.classes != "drr")
+        {
+            return "--classes=" + m_p.classes + ": expected drr, strict or none";
+        }
+        std::vector<uint32_t> weights;
+        error = PfabricClassQueueDisc::ParseWeights(m_p.classWeights, &weights);
+        if (!error.empty() || weights.size() != 2)
+        {
+            return "--classWeights=" + m_p.classWeights +
+                   ": expected two positive integers, e.g. 3,1";
+        }
+        if (m_p.classes != "none" && m_p.scheme != "pfabric" && m_p.scheme != "linerate")
+        {
+            return "--classes=" + m_p.classes + " needs --scheme=pfabric or linerate";
+        }
+    }
+    else if (!(m_p.load > 0 && m_p.load < 1))
     {
         return "--load=" + Number(m_p.load) + ": expected a load in (0, 1)";
     }
@@ -353,7 +412,16 @@ PfabricExperiment::OutputDirectoryName() const
         name << "-" << m_p.onMiss << "-mean" << m_p.deadlineMean << "-frac"
              << Number(m_p.deadlineFraction);
     }
-    if (m_p.flowFile.empty())
+    if (IsClasses())
+    {
+        std::string loads = m_p.classLoads;
+        std::replace(loads.begin(), loads.end(), ',', '+');
+        std::string weights = m_p.classWeights;
+        std::replace(weights.begin(), weights.end(), ',', 'x');
+        name << "-load" << loads << "-flows" << m_p.flows << "-" << m_p.classes
+             << (m_p.classes == "drr" ? weights : std::string());
+    }
+    else if (m_p.flowFile.empty())
     {
         name << "-load" << Number(m_p.load) << "-flows" << m_p.flows;
     }
@@ -419,7 +487,7 @@ PfabricExperiment::Prepare(std::string* error)
     // The levels' thresholds come from the workload's CDF, also when replaying a flow file.
     if (m_p.flowFile.empty() || m_p.priorityLevels > 0)
     {
-        std::string cdf = m_p.cdf.empty() ? m_p.workload : m_p.cdf;
+        std::string cdf = !m_p.cdf.empty() ? m_p.cdf : IsClasses() ? "websearch" : m_p.workload;
         auto interpolation = m_p.sampling == "packets" ? PfabricFlowSizeDistribution::PACKETS
                                                        : PfabricFlowSizeDistribution::BYTES;
         if (!m_sizes.Load(cdf, preset.segmentSize, interpolation, error))
@@ -433,7 +501,18 @@ PfabricExperiment::Prepare(std::string* error)
         m_thresholds =
             PfabricPriorityLevels::EqualLoadThresholds(m_sizes.GetPoints(), m_p.priorityLevels);
     }
-    if (m_p.flowFile.empty())
+    if (IsClasses())
+    {
+        if (!GenerateClassFlows(hosts, error))
+        {
+            return false;
+        }
+        // The run's load, as meta.json and the analysis read it: both classes together.
+        std::vector<double> loads;
+        ParseClassLoads(m_p.classLoads, &loads);
+        m_p.load = loads[0] + loads[1];
+    }
+    else if (m_p.flowFile.empty())
     {
         m_flows = m_p.flows > 0 ? GenerateFlows(m_sizes, m_p.preset, hosts, m_p.load, m_p.flows)
                                 : std::vector<PfabricFlow>();
@@ -512,6 +591,101 @@ PfabricExperiment::Prepare(std::string* error)
         m_scheme->SetSocketFactoryAttribute(
             "PriorityPolicy",
             ObjectFactoryValue(ObjectFactory("ns3::PfabricDeadlinePriority")));
+    }
+    if (IsClasses())
+    {
+        m_writer.SetClassColumn(true);
+        std::vector<uint32_t> weights;
+        PfabricClassQueueDisc::ParseWeights(m_p.classWeights, &weights);
+        if (m_p.classes != "none")
+        {
+            m_scheme->SetTrafficClasses(m_p.classes == "strict" ? "Strict" : "Drr", weights);
+        }
+    }
+    return true;
+}
+
+bool
+PfabricExperiment::IsClasses() const
+{
+    return m_p.workload == "classes";
+}
+
+std::string
+PfabricExperiment::ParseClassLoads(const std::string& text, std::vector<double>* loads)
+{
+    const std::string wrong = "--classLoads=" + text +
+                              ": expected two loads in (0, 1) summing to less than 1, e.g. "
+                              "0.3,0.3";
+    loads->clear();
+    std::istringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        if (!IsQuantity(item, {""}, true))
+        {
+            return wrong;
+        }
+        loads->push_back(std::stod(item));
+    }
+    double sum = 0;
+    for (double load : *loads)
+    {
+        sum += load;
+    }
+    if (loads->size() != 2 || text.back() == ',' || (*loads)[0] <= 0 || (*loads)[1] <= 0 ||
+        sum >= 1)
+    {
+        return wrong;
+    }
+    return "";
+}
+
+bool
+PfabricExperiment::GenerateClassFlows(uint32_t hosts, std::string* error)
+{
+    // m_sizes holds web search's sizes (the workload's CDF is loaded as websearch's).
+    const PfabricPreset& preset = PfabricPreset::Get(m_p.preset);
+    auto interpolation = m_p.sampling == "packets" ? PfabricFlowSizeDistribution::PACKETS
+                                                   : PfabricFlowSizeDistribution::BYTES;
+    if (!m_classSizes.Load("datamining", preset.segmentSize, interpolation, error))
+    {
+        return false;
+    }
+    std::vector<double> loads;
+    ParseClassLoads(m_p.classLoads, &loads);
+    std::vector<PfabricFlow> web = GenerateFlows(m_sizes, m_p.preset, hosts, loads[0], m_p.flows);
+    // As many data mining flows as arrive, at their load, in the time the web search flows
+    // take: flows arrive in proportion to load / mean size.
+    const double ratio = (loads[1] / m_classSizes.GetMean()) / (loads[0] / m_sizes.GetMean());
+    const auto miningFlows = static_cast<uint32_t>(std::max(1.0, std::round(ratio * m_p.flows)));
+    // Streams of their own (4, 5-6), after web search's (1, 2-3): every scheme and class
+    // setting of a (loads, seed, run) runs the same flows of both classes.
+    m_classSizes.AssignStreams(4);
+    const double wirePerPayload =
+        double(preset.segmentSize + preset.headerBytes) / preset.segmentSize;
+    std::vector<PfabricFlow> mining = PfabricFlowList::Generate(m_classSizes,
+                                                                hosts,
+                                                                preset.hostLinkRate,
+                                                                loads[1],
+                                                                miningFlows,
+                                                                wirePerPayload,
+                                                                5);
+    for (PfabricFlow& flow : mining)
+    {
+        flow.trafficClass = 1;
+    }
+    m_classFlows = {static_cast<uint32_t>(web.size()), static_cast<uint32_t>(mining.size())};
+    m_flows.clear();
+    std::merge(web.begin(),
+               web.end(),
+               mining.begin(),
+               mining.end(),
+               std::back_inserter(m_flows),
+               [](const PfabricFlow& a, const PfabricFlow& b) { return a.start < b.start; });
+    for (std::size_t i = 0; i < m_flows.size(); ++i)
+    {
+        m_flows[i].id = static_cast<uint32_t>(i);
     }
     return true;
 }
@@ -626,7 +800,9 @@ PfabricExperiment::Install()
                                   m_fabric->GetHostAddress(flow.dst),
                                   flow.bytes,
                                   flow.start,
-                                  flow.deadline);
+                                  flow.deadline,
+                                  IsClasses() ? std::optional<uint8_t>(flow.trafficClass)
+                                              : std::nullopt);
     }
 }
 
@@ -768,7 +944,10 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
         .AddString("lb", m_p.lb.empty() ? Lowercase(preset.loadBalancing) : m_p.lb)
         .AddString("buffer", m_p.buffer)
         .AddString("rto", m_p.rto)
-        .AddString("cdf", m_p.cdf.empty() ? m_p.workload : m_p.cdf)
+        .AddString("cdf",
+                   !m_p.cdf.empty() ? m_p.cdf
+                   : IsClasses()    ? "websearch"
+                                    : m_p.workload)
         .AddString("sampling", m_p.sampling)
         .AddString("flowFile", m_p.flowFile)
         .AddString("dumpFlows", m_p.dumpFlows)
@@ -789,6 +968,12 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
             .AddNumber("deadlineFraction", m_p.deadlineFraction)
             .AddString("priority", ranks ? m_p.priority : "none")
             .AddString("onMiss", m_p.onMiss);
+    }
+    if (IsClasses())
+    {
+        parameters.AddString("classLoads", m_p.classLoads)
+            .AddString("classes", m_p.classes)
+            .AddString("classWeights", m_p.classWeights);
     }
     meta.AddObject("parameters", parameters)
         .AddString("workload", m_p.workload)
@@ -815,6 +1000,16 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
                    PfabricPriorityPolicy::FormatThresholds(m_thresholds))
         .AddString("priority_level_rule",
                    m_p.priorityLevels > 0 ? "equal load per level over the remaining size" : "");
+    if (IsClasses() && m_classFlows.size() == 2)
+    {
+        meta.AddString("class_workloads", "websearch,datamining")
+            .AddString("class_cdf_files", m_sizes.GetPath() + "," + m_classSizes.GetPath())
+            .AddRaw("class_flows",
+                    "[" + std::to_string(m_classFlows[0]) + ", " + std::to_string(m_classFlows[1]) +
+                        "]")
+            .AddString("class_scheduler", m_p.classes)
+            .AddString("class_buffer", m_p.classes == "none" ? "one per port" : "one per class");
+    }
     if (!m_deadlines)
     {
         return;
@@ -854,54 +1049,69 @@ PfabricExperiment::Summarize() const
         uint32_t unfinished = 0;
     };
 
-    std::vector<Bin> bins{{"(0,100KB]", 0, SMALL_FLOW_BYTES, {}},
-                          {"(100KB,10MB]", SMALL_FLOW_BYTES, LARGE_FLOW_BYTES, {}},
-                          {"(10MB,inf)", LARGE_FLOW_BYTES, UINT64_MAX, {}},
-                          {"all", 0, UINT64_MAX, {}}};
-    for (const Result& r : m_results)
+    std::ostringstream out;
+    // One table for every flow, or one per class.
+    const int tables = IsClasses() ? 2 : 1;
+    for (int table = 0; table < tables; ++table)
     {
+        std::vector<Bin> bins{{"(0,100KB]", 0, SMALL_FLOW_BYTES, {}},
+                              {"(100KB,10MB]", SMALL_FLOW_BYTES, LARGE_FLOW_BYTES, {}},
+                              {"(10MB,inf)", LARGE_FLOW_BYTES, UINT64_MAX, {}},
+                              {"all", 0, UINT64_MAX, {}}};
+        for (const Result& r : m_results)
+        {
+            if (IsClasses() && r.flow.trafficClass != table)
+            {
+                continue;
+            }
+            for (Bin& bin : bins)
+            {
+                if (r.flow.bytes > bin.low && r.flow.bytes <= bin.high)
+                {
+                    if (r.fct.IsNegative())
+                    {
+                        ++bin.unfinished;
+                    }
+                    else
+                    {
+                        bin.slowdowns.push_back(r.fct.GetSeconds() / r.idealFct.GetSeconds());
+                    }
+                }
+            }
+        }
+        if (IsClasses())
+        {
+            out << "class " << table << " (" << (table == 0 ? "web search" : "data mining")
+                << "), ";
+        }
+        out << "FCT / ideal FCT (KB = 1000 B)\n";
+        out << std::left << std::setw(14) << "size" << std::right << std::setw(8) << "flows"
+            << std::setw(10) << "mean" << std::setw(10) << "p99" << std::setw(12) << "unfinished"
+            << "\n";
         for (Bin& bin : bins)
         {
-            if (r.flow.bytes > bin.low && r.flow.bytes <= bin.high)
+            std::sort(bin.slowdowns.begin(), bin.slowdowns.end());
+            out << std::left << std::setw(14) << bin.name << std::right << std::setw(8)
+                << bin.slowdowns.size();
+            if (bin.slowdowns.empty())
             {
-                if (r.fct.IsNegative())
-                {
-                    ++bin.unfinished;
-                }
-                else
-                {
-                    bin.slowdowns.push_back(r.fct.GetSeconds() / r.idealFct.GetSeconds());
-                }
+                out << std::setw(10) << "-" << std::setw(10) << "-";
             }
-        }
-    }
-    std::ostringstream out;
-    out << "FCT / ideal FCT (KB = 1000 B)\n";
-    out << std::left << std::setw(14) << "size" << std::right << std::setw(8) << "flows"
-        << std::setw(10) << "mean" << std::setw(10) << "p99" << std::setw(12) << "unfinished"
-        << "\n";
-    for (Bin& bin : bins)
-    {
-        std::sort(bin.slowdowns.begin(), bin.slowdowns.end());
-        out << std::left << std::setw(14) << bin.name << std::right << std::setw(8)
-            << bin.slowdowns.size();
-        if (bin.slowdowns.empty())
-        {
-            out << std::setw(10) << "-" << std::setw(10) << "-";
-        }
-        else
-        {
-            double sum = 0;
-            for (double s : bin.slowdowns)
+            else
             {
-                sum += s;
+                double sum = 0;
+                for (double s : bin.slowdowns)
+                {
+                    sum += s;
+                }
+                // Nearest rank.
+                std::size_t rank = static_cast<std::size_t>(std::ceil(0.99 * bin.slowdowns.size()));
+                out << std::fixed << std::setprecision(3) << std::setw(10)
+                    << sum / bin.slowdowns.size() << std::setw(10) << bin.slowdowns[rank - 1]
+                    << std::defaultfloat;
             }
-            // Nearest rank.
-            std::size_t rank = static_cast<std::size_t>(std::ceil(0.99 * bin.slowdowns.size()));
-            out << std::fixed << std::setprecision(3) << std::setw(10) << sum / bin.slowdowns.size()
-                << std::setw(10) << bin.slowdowns[rank - 1] << std::defaultfloat;
+            out << std::setw(12) << bin.unfinished << "\n";
         }
-        out << std::setw(12) << bin.unfinished << "\n";
     }
     if (m_deadlines)
     {

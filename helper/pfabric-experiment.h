@@ -39,6 +39,12 @@ namespace ns3
  * completed = 0) and WriteResults (fct.csv and meta.json). What a program adds around a run,
  * progress lines, memory samples, the event scheduler, is the program's (examples/).
  *
+ * The workload "classes" (pfabric-classes) runs two traffic classes on one fabric: web search
+ * flows (class 0, flow sizes, arrivals and hosts from streams 1-3, as pfabric-websearch) and data
+ * mining flows (class 1, streams 4-6) at their own loads (ClassLoads), the data mining flows as
+ * many as span the web search flows' time; every port serves them by Classes
+ * (PfabricSchemeHelper::SetTrafficClasses), and fct.csv gains a traffic_class column.
+ *
  * Connections and the FCT: see PfabricFlowApplication (every flow's connection is opened
  * ConnectLead before it; idle connections of a host pair are reused; the FCT runs from the
  * flow's hand-over to the socket to its last byte acknowledged).
@@ -98,11 +104,14 @@ class PfabricExperiment
         bool addedFlows = false;          //!< the program adds flows (AddFlows); flows may be 0
         // Deadlines (EnableDeadlines): deadline = start + max(deadlineMinFactor x ideal FCT, X),
         // X exponential of mean deadlineMean, for a deadlineFraction of the flows.
-        std::string deadlineMean = "1ms"; //!< mean of X
-        double deadlineMinFactor = 1.25;  //!< floor, in ideal FCTs (at least 1)
-        double deadlineFraction = 1;      //!< share of flows with a deadline
-        std::string priority = "edf";     //!< pfabric, linerate: edf or remaining
-        std::string onMiss = "continue";  //!< continue or terminate
+        std::string deadlineMean = "1ms";   //!< mean of X
+        double deadlineMinFactor = 1.25;    //!< floor, in ideal FCTs (at least 1)
+        double deadlineFraction = 1;        //!< share of flows with a deadline
+        std::string priority = "edf";       //!< pfabric, linerate: edf or remaining
+        std::string onMiss = "continue";    //!< continue or terminate
+        std::string classes = "drr";        //!< classes: none (one pFabric queue), strict or drr
+        std::string classWeights = "1,1";   //!< classes, drr: weights of class 0 and class 1
+        std::string classLoads = "0.3,0.3"; //!< classes: loads of web search and data mining
     };
 
     /// One flow's outcome.
@@ -242,7 +251,16 @@ class PfabricExperiment
     uint64_t GetTotalBytes() const;
 
     /// @return a short table: per size bin, flows, mean and 99th percentile of FCT / ideal
+    /// (classes: one table per class)
     std::string Summarize() const;
+
+    /**
+     * @brief Parse a list of loads, one per class.
+     * @param text fractions of the host link separated by commas, e.g. "0.3,0.3"
+     * @param[out] loads the loads
+     * @return "" or what is wrong (one line naming --classLoads)
+     */
+    static std::string ParseClassLoads(const std::string& text, std::vector<double>* loads);
 
     /**
      * @brief The wall time left, estimated from the work done.
@@ -324,6 +342,18 @@ class PfabricExperiment
     bool m_deadlines;                                //!< EnableDeadlines
     std::string m_deadlineSource;                    //!< generated or the flow file
     uint32_t m_terminated;                           //!< flows given up at their deadline
+    PfabricFlowSizeDistribution m_classSizes;        //!< classes: data mining flow sizes
+    std::vector<uint32_t> m_classFlows;              //!< classes: flows of each class
+    /// @return whether this is the two-class experiment (workload "classes")
+    bool IsClasses() const;
+    /**
+     * @brief The classes experiment's flow list: web search (class 0) and data mining (class 1)
+     * flows from their own fixed streams, merged in start order.
+     * @param hosts number of hosts
+     * @param[out] error on failure, one line
+     * @return true on success
+     */
+    bool GenerateClassFlows(uint32_t hosts, std::string* error);
 };
 
 } // namespace ns3

@@ -33,6 +33,7 @@ struct PfabricFlow
     uint64_t bytes;              //!< payload bytes
     Time start;                  //!< when the application hands the flow to the transport
     Time deadline = Time::Max(); //!< simulation time by which it should complete; Max: none
+    uint8_t trafficClass = 0;    //!< its traffic class (pfabric-classes; 0 elsewhere)
 };
 
 /**

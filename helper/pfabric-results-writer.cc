@@ -132,7 +132,8 @@ WriteFlowColumns(std::ostream& out, const PfabricFlow& flow)
 
 PfabricResultsWriter::PfabricResultsWriter()
     : m_created(false),
-      m_deadlineColumns(false)
+      m_deadlineColumns(false),
+      m_classColumn(false)
 {
 }
 
@@ -192,12 +193,19 @@ PfabricResultsWriter::GetDirectory() const
     return m_directory;
 }
 
+void
+PfabricResultsWriter::SetClassColumn(bool enable)
+{
+    m_classColumn = enable;
+}
+
 bool
 PfabricResultsWriter::WriteFcts(const std::vector<FlowResult>& results, std::string* error) const
 {
     std::ostringstream out;
     out << "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed"
-        << (m_deadlineColumns ? ",deadline_s,met,terminated\n" : "\n");
+        << (m_deadlineColumns ? ",deadline_s,met,terminated" : "")
+        << (m_classColumn ? ",traffic_class\n" : "\n");
     out << std::fixed << std::setprecision(9);
     for (const FlowResult& r : results)
     {
@@ -221,6 +229,10 @@ PfabricResultsWriter::WriteFcts(const std::vector<FlowResult>& results, std::str
                 out << "," << deadline.GetSeconds() << "," << (IsDeadlineMet(r) ? 1 : 0);
             }
             out << "," << (r.terminated ? 1 : 0);
+        }
+        if (m_classColumn)
+        {
+            out << "," << unsigned(r.flow.trafficClass);
         }
         out << "\n";
     }

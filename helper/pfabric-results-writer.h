@@ -108,7 +108,8 @@ class PfabricJsonObject
  * half-written file; a failure is reported in one line naming the file.
  *
  * fct.csv: flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed (fct_s
- * empty and completed 0 for an unfinished flow); ideal_fct.csv:
+ * empty and completed 0 for an unfinished flow; with SetClassColumn, a last column
+ * traffic_class); ideal_fct.csv:
  * flow_id,src,dst,size_bytes,start_s,ideal_fct_s. Times in seconds to the nanosecond.
  */
 class PfabricResultsWriter
@@ -155,6 +156,11 @@ class PfabricResultsWriter
      * @param on with the deadline columns
      */
     void SetDeadlineColumns(bool on);
+    *@brief Add each
+            flow's traffic class to fct.csv, as a last column traffic_class (the * pfabric -
+        classes experiment;
+    the other experiments' fct.csv is unchanged). * @param enable whether to write the column* /
+        void SetClassColumn(bool enable);
 
     /**
      * @brief Write fct.csv.
@@ -184,6 +190,7 @@ class PfabricResultsWriter
     std::string m_directory; //!< the run directory
     bool m_created;          //!< Open created it
     bool m_deadlineColumns;  //!< fct.csv has deadline_s, met, terminated
+    bool m_classColumn;      //!< fct.csv has a traffic_class column
 };
 
 } // namespace ns3

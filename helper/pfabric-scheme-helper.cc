@@ -17,6 +17,7 @@
 #include "ns3/loopback-net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/pfabric-class-queue-disc.h"
 #include "ns3/pfabric-priority-levels.h"
 #include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-queue-disc.h"
@@ -96,7 +97,8 @@ PfabricSchemeHelper::PfabricSchemeHelper(const std::string& scheme, const std::s
     : m_preset(nullptr),
       m_socketAttributes("ns3::PfabricTcpSocketFactory"),
       m_queueDiscAttributes("ns3::PfabricQueueDisc"),
-      m_levels(0)
+      m_levels(0),
+      m_classScheduler("Drr")
 {
     SetScheme(scheme);
     SetPreset(preset);
@@ -155,6 +157,28 @@ uint32_t
 PfabricSchemeHelper::GetPriorityLevels() const
 {
     return m_levels;
+}
+
+void
+PfabricSchemeHelper::SetTrafficClasses(const std::string& scheduler,
+                                       const std::vector<uint32_t>& weights)
+{
+    NS_ABORT_MSG_UNLESS(UsesPfabricQueues(m_scheme),
+                        "PfabricSchemeHelper: traffic classes need the pfabric or linerate "
+                        "scheme, not "
+                            << m_scheme);
+    NS_ABORT_MSG_IF(weights.empty(), "PfabricSchemeHelper: traffic classes need a weight each");
+    NS_ABORT_MSG_IF(scheduler != "Strict" && scheduler != "Drr",
+                    "PfabricSchemeHelper: the scheduler between classes is Strict or Drr, not "
+                        << scheduler);
+    m_classScheduler = scheduler;
+    m_classWeights = weights;
+}
+
+uint32_t
+PfabricSchemeHelper::GetTrafficClasses() const
+{
+    return m_classWeights.size();
 }
 
 TypeId
@@ -250,10 +274,34 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
             .SetPresetValue("MeanPktSize", UintegerValue(p.segmentSize + p.headerBytes));
     }
     PfabricQueueDiscHelper ports;
-    ports.SetQueueDiscType(queueDiscType);
-    for (const auto& [name, value] : port.GetValues())
+    // With classes, the port is a PfabricClassQueueDisc and every class a pFabric port.
+    ObjectFactory classPort(queueDiscType);
+    const bool classes = !m_classWeights.empty();
+    NS_ABORT_MSG_IF(classes && m_levels > 0,
+                    "PfabricSchemeHelper: traffic classes and priority levels do not combine");
+    if (classes)
     {
-        ports.SetQueueDiscAttribute(name, *value);
+        std::ostringstream weights;
+        for (std::size_t i = 0; i < m_classWeights.size(); ++i)
+        {
+            weights << (i ? "," : "") << m_classWeights[i];
+        }
+        ports.SetQueueDiscType("ns3::PfabricClassQueueDisc");
+        ports.SetQueueDiscAttribute("Classes", UintegerValue(m_classWeights.size()));
+        ports.SetQueueDiscAttribute("Scheduler", StringValue(m_classScheduler));
+        ports.SetQueueDiscAttribute("Weights", StringValue(weights.str()));
+        for (const auto& [name, value] : port.GetValues())
+        {
+            classPort.Set(name, *value);
+        }
+    }
+    else
+    {
+        ports.SetQueueDiscType(queueDiscType);
+        for (const auto& [name, value] : port.GetValues())
+        {
+            ports.SetQueueDiscAttribute(name, *value);
+        }
     }
     if (m_levels > 0)
     {
@@ -294,7 +342,14 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
                     continue;
                 }
             }
-            queueDiscs.Add(ports.Install(NetDeviceContainer(device)));
+            QueueDiscContainer installed = ports.Install(NetDeviceContainer(device));
+            for (std::size_t c = 0; classes && c < m_classWeights.size(); ++c)
+            {
+                auto qdClass = CreateObject<QueueDiscClass>();
+                qdClass->SetQueueDisc(classPort.Create<QueueDisc>());
+                installed.Get(0)->AddQueueDiscClass(qdClass);
+            }
+            queueDiscs.Add(installed);
         }
     }
     return queueDiscs;
@@ -309,6 +364,10 @@ PfabricSchemeHelper::AssignStreams(const QueueDiscContainer& queueDiscs, int64_t
         if (auto pfabric = DynamicCast<PfabricQueueDisc>(*it))
         {
             assigned += pfabric->AssignStreams(stream + assigned);
+        }
+        else if (auto classes = DynamicCast<PfabricClassQueueDisc>(*it))
+        {
+            assigned += classes->AssignStreams(stream + assigned);
         }
         else if (auto red = DynamicCast<RedQueueDisc>(*it))
         {

@@ -35,10 +35,12 @@ namespace ns3
  *
  * With SetPriorityLevels, pfabric and linerate instead quantise the remaining-size priority into K
  * levels served by K strict-priority FIFO queues per port (PfabricLevelQueueDisc), as a
- * commodity switch would. Every device gets the one-packet device queue of
- * PfabricQueueDiscHelper. Applications create
- * sockets with GetSocketFactoryType(). Every number of the preset is set explicitly; a default
- * the user configured (Config::SetDefault, --ns3::PfabricTcpSocketFactory::Rto=50us) and
+ * commodity switch would. With SetTrafficClasses, they instead serve traffic classes
+ * hierarchically (PfabricClassQueueDisc: strict priority or weighted DRR between classes, a
+ * pFabric queue per class, configured as the scheme's pFabric port). Every device gets the
+ * one-packet device queue of PfabricQueueDiscHelper. Applications create sockets with
+ * GetSocketFactoryType(). Every number of the preset is set explicitly; a default the user
+ * configured (Config::SetDefault, --ns3::PfabricTcpSocketFactory::Rto=50us) and
  * SetSocketFactoryAttribute / SetQueueDiscAttribute override it, with the precedence of
  * doc/pfabric.rst, "Presets" (PfabricPresetAttributes).
  */
@@ -95,6 +97,23 @@ class PfabricSchemeHelper
     uint32_t GetPriorityLevels() const;
 
     /**
+     * @brief pfabric and linerate only: serve traffic classes hierarchically (HotNets 2012,
+     * section 2.5). Every port becomes a PfabricClassQueueDisc with one class per weight, the
+     * given Scheduler and Weights, and each class a PfabricQueueDisc configured as the scheme's
+     * pFabric port would be (the preset's buffer, dequeue and admission modes;
+     * SetQueueDiscAttribute overrides them): a buffer per class. Sockets are unchanged; a
+     * packet's class is the PfabricClassTag its connection gives it
+     * (PfabricFlowApplication::AddFlow). Not with SetPriorityLevels.
+     * @param scheduler "Strict" or "Drr" (PfabricClassQueueDisc::Scheduler)
+     * @param weights one positive weight per class (Strict ignores them, but they give the
+     *        number of classes)
+     */
+    void SetTrafficClasses(const std::string& scheduler, const std::vector<uint32_t>& weights);
+
+    /// @return the classes set by SetTrafficClasses; 0: no classes
+    uint32_t GetTrafficClasses() const;
+
+    /**
      * @brief Install the scheme: a PfabricTcpSocketFactory on every node with an IP stack, the
      * scheme's queue disc on every device other than loopback (nodes need traffic control: the
      * internet stack, or a lean switch's; any root queue disc is replaced).
@@ -131,6 +150,8 @@ class PfabricSchemeHelper
     PfabricPresetAttributes m_socketAttributes;    //!< SetSocketFactoryAttribute's values
     PfabricPresetAttributes m_queueDiscAttributes; //!< SetQueueDiscAttribute's values
     uint32_t m_levels;                             //!< priority levels; 0: unquantised
+    std::string m_classScheduler;                  //!< between classes: Strict or Drr
+    std::vector<uint32_t> m_classWeights;          //!< per class; empty: no classes
 };
 
 } // namespace ns3

@@ -172,7 +172,8 @@ PfabricFlowApplication::AddFlow(uint32_t id,
                                 Ipv4Address destination,
                                 uint64_t bytes,
                                 Time start,
-                                Time deadline)
+                                Time deadline,
+                                std::optional<uint8_t> trafficClass)
 {
     NS_LOG_FUNCTION(this << id << destination << bytes << start << deadline);
     const Time now = Simulator::Now();
@@ -182,7 +183,7 @@ PfabricFlowApplication::AddFlow(uint32_t id,
     NS_ABORT_MSG_IF(bytes == 0, "PfabricFlowApplication::AddFlow: flow " << id << " is empty");
     m_flows.push_back(std::make_unique<FlowState>());
     FlowState* state = m_flows.back().get();
-    state->flow = Flow{id, destination, bytes, start, deadline};
+    state->flow = Flow{id, destination, bytes, start, deadline, trafficClass};
     Time connectAt = start - now > m_connectLead ? start - m_connectLead : now;
     Simulator::Schedule(connectAt - now, &PfabricFlowApplication::Connect, this, state);
     Simulator::Schedule(start - now, &PfabricFlowApplication::Start, this, state);
@@ -261,6 +262,10 @@ PfabricFlowApplication::Start(FlowState* state)
     // one from the initial window, as on a new connection, so that reuse does not change how a
     // flow starts.
     connection->socket->StartFlow(state->flow.deadline);
+    if (state->flow.trafficClass)
+    {
+        connection->socket->SetTrafficClass(*state->flow.trafficClass);
+    }
     state->started = true;
     connection->socket->Send(Create<Packet>(state->flow.bytes));
     if (m_terminateAtDeadline && state->flow.deadline != Time::Max())

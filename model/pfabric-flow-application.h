@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -71,11 +72,12 @@ class PfabricFlowApplication : public Application
     /// A flow as handed to AddFlow.
     struct Flow
     {
-        uint32_t id;             //!< the caller's flow id
-        Ipv4Address destination; //!< the receiving host
-        uint64_t bytes;          //!< payload bytes
-        Time start;              //!< when the whole flow is handed to the transport
-        Time deadline;           //!< simulation time; Time::Max(): none
+        uint32_t id;                         //!< the caller's flow id
+        Ipv4Address destination;             //!< the receiving host
+        uint64_t bytes;                      //!< payload bytes
+        Time start;                          //!< when the whole flow is handed to the transport
+        Time deadline;                       //!< simulation time; Time::Max(): none
+        std::optional<uint8_t> trafficClass; //!< its class (PfabricClassTag), if any
     };
 
     /// A completed flow, as FlowCompleted reports it.
@@ -102,12 +104,16 @@ class PfabricFlowApplication : public Application
      * @param start simulation time
      * @param deadline simulation time (the socket's priority policy may rank by it);
      *        Time::Max(): none
+     * @param trafficClass the flow's traffic class: its connection's segments carry it
+     *        (PfabricTcpSocket::SetTrafficClass) from the flow's start; none: the connection
+     *        keeps what it had
      */
     void AddFlow(uint32_t id,
                  Ipv4Address destination,
                  uint64_t bytes,
                  Time start,
-                 Time deadline = Time::Max());
+                 Time deadline = Time::Max(),
+                 std::optional<uint8_t> trafficClass = std::nullopt);
 
     /// @return the flows given up at their deadline (TerminateAtDeadline)
     uint32_t GetFlowsTerminated() const;

@@ -5,6 +5,7 @@
 
 #include "pfabric-tcp-demux.h"
 
+#include "pfabric-class-tag.h"
 #include "pfabric-priority-tag.h"
 #include "pfabric-transport-ports.h"
 
@@ -62,19 +63,34 @@ PfabricTcpDemux::Connection::HasDemux() const
     return m_demux != nullptr;
 }
 
+void
+PfabricTcpDemux::Connection::SetTrafficClass(uint8_t trafficClass)
+{
+    m_trafficClass = trafficClass;
+}
+
+std::optional<uint8_t>
+PfabricTcpDemux::Connection::GetTrafficClass() const
+{
+    return m_trafficClass;
+}
+
 PfabricTcpDemux::Connection::Stamp::Stamp(const Connection& connection, uint64_t priority)
     : m_demux(PeekPointer(connection.m_demux)),
       m_outer(m_demux->m_stampPending),
-      m_outerPriority(m_demux->m_stampPriority)
+      m_outerPriority(m_demux->m_stampPriority),
+      m_outerClass(m_demux->m_stampClass)
 {
     m_demux->m_stampPending = true;
     m_demux->m_stampPriority = priority;
+    m_demux->m_stampClass = connection.m_trafficClass;
 }
 
 PfabricTcpDemux::Connection::Stamp::~Stamp()
 {
     m_demux->m_stampPending = m_outer;
     m_demux->m_stampPriority = m_outerPriority;
+    m_demux->m_stampClass = m_outerClass;
 }
 
 TypeId
@@ -133,6 +149,10 @@ PfabricTcpDemux::SendDown(Ptr<Packet> packet,
     {
         m_stampPending = false;
         PfabricPriorityTag::Set(packet, m_stampPriority);
+        if (m_stampClass)
+        {
+            PfabricClassTag::Set(packet, *m_stampClass);
+        }
     }
     m_down(packet, source, destination, protocol, route);
 }

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -47,10 +48,11 @@ class TcpL4Protocol;
  *
  * On the way down the demux is TCP's down target, in front of IPv4: a member that is sending a
  * segment gives the demux the segment's priority first (Connection::Stamp), and the demux puts
- * it in the segment's PfabricPriorityTag before handing it to IPv4. This is the one place a
- * priority is written into a packet, on the packet that travels (ns-3's TCP offers its socket
- * subclasses no hook between building a segment and sending it). Segments sent without a stamp
- * go down unchanged.
+ * it in the segment's PfabricPriorityTag, and the connection's traffic class, if it has one
+ * (SetTrafficClass), in its PfabricClassTag, before handing it to IPv4. This is the one place a
+ * priority or a class is written into a packet, on the packet that travels (ns-3's TCP offers its
+ * socket subclasses no hook between building a segment and sending it). Segments sent without a
+ * stamp go down unchanged.
  */
 class PfabricTcpDemux : public IpL4Protocol
 {
@@ -82,6 +84,17 @@ class PfabricTcpDemux : public IpL4Protocol
         /// @return whether the socket has a demux to stamp its segments' priorities
         bool HasDemux() const;
 
+        /**
+         * @brief The traffic class (PfabricClassTag) of the segments this connection sends from
+         * now on, beside their priority. A connection has none until set; a forked (accepted)
+         * one starts without.
+         * @param trafficClass the class, 0 first
+         */
+        void SetTrafficClass(uint8_t trafficClass);
+
+        /// @return the connection's traffic class, if it has one
+        std::optional<uint8_t> GetTrafficClass() const;
+
       protected:
         /// @return the socket's IPv4 endpoint, nullptr when it has none
         virtual Ipv4EndPoint* GetDemuxEndPoint() const = 0;
@@ -103,15 +116,17 @@ class PfabricTcpDemux : public IpL4Protocol
             Stamp& operator=(const Stamp&) = delete;
 
           private:
-            PfabricTcpDemux* m_demux; //!< the socket's demux
-            bool m_outer;             //!< the stamp of an enclosing send, if any, was pending
-            uint64_t m_outerPriority; //!< and its priority
+            PfabricTcpDemux* m_demux;            //!< the socket's demux
+            bool m_outer;                        //!< an enclosing send's stamp was pending
+            uint64_t m_outerPriority;            //!< and its priority
+            std::optional<uint8_t> m_outerClass; //!< and its class
         };
 
       private:
         friend class PfabricTcpDemux;
-        Ptr<PfabricTcpDemux> m_demux; //!< where the socket is registered, if anywhere
-        bool m_hashTable = true;      //!< found through the demux's table
+        Ptr<PfabricTcpDemux> m_demux;          //!< where the socket is registered, if anywhere
+        bool m_hashTable = true;               //!< found through the demux's table
+        std::optional<uint8_t> m_trafficClass; //!< the class of its segments, if any
     };
 
     /**
@@ -230,6 +245,7 @@ class PfabricTcpDemux : public IpL4Protocol
     DownTargetCallback m_down; //!< IPv4's Send, TCP's down target before the demux took it
     bool m_stampPending;       //!< a socket gave the priority of the segment it is sending
     uint64_t m_stampPriority;  //!< that priority
+    std::optional<uint8_t> m_stampClass; //!< and its class, if the socket has one
     std::unordered_map<Key, Connection*, KeyHash> m_connections; //!< by key
     std::unordered_map<Connection*, Key> m_keys;                 //!< key of each filed member
     std::unordered_set<Connection*> m_waiting;                   //!< members not (yet) filed

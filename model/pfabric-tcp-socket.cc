@@ -6,6 +6,8 @@
 
 #include "pfabric-tcp-socket.h"
 
+#include "pfabric-class-tag.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -282,6 +284,19 @@ PfabricTcpSocket::SendEmptyPacket(uint8_t flags)
     }
     Stamp stamp(*this, GetSegmentPriority(0));
     TcpSocketBase::SendEmptyPacket(flags);
+}
+
+void
+PfabricTcpSocket::ReceivedData(Ptr<Packet> packet, const TcpHeader& tcpHeader)
+{
+    // Any value above a class's 255 says the segment carries none.
+    const uint32_t untagged = 256;
+    const uint32_t trafficClass = PfabricClassTag::Get(packet, untagged);
+    if (trafficClass != untagged)
+    {
+        SetTrafficClass(static_cast<uint8_t>(trafficClass));
+    }
+    TcpSocketBase::ReceivedData(packet, tcpHeader);
 }
 
 Ipv4EndPoint*

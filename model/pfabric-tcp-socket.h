@@ -34,6 +34,11 @@ namespace ns3
  * carries the policy's rank of the flow + PriorityOffset, a segment without payload (pure ACK,
  * SYN, FIN) carries 0, the most urgent. Without a policy segments are not tagged.
  *
+ * Traffic classes: a connection given a class (SetTrafficClass, e.g. by
+ * PfabricFlowApplication for each flow) carries it in a PfabricClassTag on every segment beside
+ * the priority; a receiving connection takes the class of each data segment it receives, so
+ * that its ACKs travel in their flow's class.
+ *
  * Subclasses: PfabricMinTcpSocket (MinTCP, LineRate) and PfabricBaselineTcpSocket (TCP, DCTCP).
  * Create them with PfabricTcpSocketFactory.
  */
@@ -168,6 +173,13 @@ class PfabricTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connectio
     void ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader) override;
     uint32_t SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck) override;
     void SendEmptyPacket(uint8_t flags) override;
+    /**
+     * @brief TcpSocketBase's, after taking the traffic class of the segment, if it has one, for
+     * the ACKs this connection sends.
+     * @param packet the segment's payload
+     * @param tcpHeader its header
+     */
+    void ReceivedData(Ptr<Packet> packet, const TcpHeader& tcpHeader) override;
     Ipv4EndPoint* GetDemuxEndPoint() const override;
 
   private:

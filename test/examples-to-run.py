@@ -18,6 +18,10 @@ cpp_examples = [
      "--out=results/ci-incast-tcp", "True", "False"),
     ("pfabric-deadlines --flows=60 --deadlineFraction=0.5 --onMiss=terminate --quiet "
      "--out=results/ci-deadlines", "True", "False"),
+    ("pfabric-classes --flows=60 --classWeights=3,1 --quiet --out=results/ci-classes", "True",
+     "False"),
+    ("pfabric-classes --flows=40 --classes=strict --quiet --out=results/ci-classes-strict",
+     "True", "False"),
     ("pfabric-routing-cost --k=4 --packetsPerHost=50 --repeat=1", "True", "False"),
     ("pfabric-routing-cost --k=4 --packetsPerHost=50 --repeat=1 --queueDiscs --json", "True",
      "False"),

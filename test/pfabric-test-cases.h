@@ -45,6 +45,9 @@ std::vector<TestCase*> MakeLinkTestCases();
 /// @return the finite priority levels test cases: thresholds, PfabricLevelQueueDisc, tags
 std::vector<TestCase*> MakeLevelsTestCases();
 
+/// @return the traffic class test cases: PfabricClassQueueDisc, the class end to end
+std::vector<TestCase*> MakeClassesTestCases();
+
 /// @return the end-to-end test cases over one pFabric bottleneck
 std::vector<TestCase*> MakePreemptionTestCases();
 

@@ -31,6 +31,7 @@ class PfabricTestSuite : public TestSuite
                           MakeIncastTestCases,
                           MakeLinkTestCases,
                           MakeLevelsTestCases,
+                          MakeClassesTestCases,
                           MakePreemptionTestCases,
                           MakePriorityPolicyTestCases,
                           MakeTransportTestCases,

@@ -112,6 +112,17 @@ def main(argv: list[str] | None = None) -> int:
                            help="where NAME.png/.pdf/.csv/.md/.json go")
     deadlines.add_argument("--name", default="deadlines",
                            help="the output files' stem (default deadlines)")
+    classes = sub.add_parser("classes", help="FCT / ideal FCT per traffic class (pfabric-classes "
+                                             "runs), a bar per class setting, one queue as "
+                                             "reference (PNG, PDF, CSV, markdown, JSON)")
+    classes.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR",
+                         help="one run per class setting (--classes, --classWeights) on the "
+                              "same flows")
+    classes.add_argument("--out", type=Path, required=True, metavar="DIR",
+                         help="where NAME.png/.pdf/.csv/.md/.json go")
+    classes.add_argument("--name", default="classes",
+                         help="the output files' stem (default classes)")
+    add_kb_option(classes)
     figures = sub.add_parser("figures", help="Figures 2-4 (PNG, PDF), figures.csv and figures.md "
                                              "of a sweep directory of runs")
     figures.add_argument("sweep", type=Path, metavar="SWEEP_DIR")
@@ -311,6 +322,13 @@ def run_command(args: argparse.Namespace) -> int:
 
         for path in write_deadlines(args.runs, args.out, name=args.name,
                                     command=args.command_line, versions=versions()):
+            print(f"wrote {path}")
+        return 0
+    if args.command == "classes":
+        from pfabric_analysis.classes import write_classes
+
+        for path in write_classes(args.runs, args.out, name=args.name, kb=args.kb,
+                                  command=args.command_line, versions=versions()):
             print(f"wrote {path}")
         return 0
     if args.command == "figures":

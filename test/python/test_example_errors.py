@@ -91,6 +91,25 @@ def test_routing_cost_measures_the_links_it_names(run_example: RunExample) -> No
     assert events["p2p"] - events["pfabric"] > 1.5
 
 
+@pytest.mark.parametrize(
+    ("argument", "message"),
+    [
+        ("--classLoads=0.6,0.5", "--classLoads=0.6,0.5: expected two loads in (0, 1) summing"),
+        ("--classLoads=0.3", "--classLoads=0.3: expected two loads"),
+        ("--classes=wfq", "--classes=wfq: expected drr, strict or none"),
+        ("--classWeights=3,0", "--classWeights=3,0: expected two positive integers"),
+        ("--classWeights=3", "--classWeights=3: expected two positive integers"),
+        ("--scheme=tcp", "--classes=drr needs --scheme=pfabric or linerate"),
+    ],
+)
+def test_classes_stops_on_a_bad_parameter(run_example: RunExample, argument: str,
+                                          message: str) -> None:
+    result = run_example("pfabric-classes", "--flows=5", "--quiet", argument)
+    assert result.returncode == 1
+    assert message in result.stderr
+    assert result.stdout == ""
+
+
 def program_options(help_text: str) -> list[str]:
     """The names of the options a program's --PrintHelp lists under "Program Options"."""
     section = help_text.split("Program Options:", 1)[-1].split("General Arguments:", 1)[0]
@@ -99,7 +118,8 @@ def program_options(help_text: str) -> list[str]:
 
 @pytest.mark.parametrize("program", ["pfabric-websearch", "pfabric-datamining", "pfabric-fabric",
                                      "pfabric-preemption", "pfabric-routing-cost",
-                                     "pfabric-incast"])
+                                     "pfabric-incast", "pfabric-deadlines",
+                                     "pfabric-classes"])
 def test_every_option_is_named_in_camel_case(run_example: RunExample, program: str) -> None:
     result = run_example(program, "--PrintHelp")
     assert result.returncode == 0, result.stderr
@@ -120,8 +140,8 @@ def test_pfabric_run_names_the_examples_it_knows() -> None:
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
     assert result.stderr.strip() == ("pfabric: error: no example named 'pfabric-nosuch'; "
-                                     "examples: pfabric-datamining, pfabric-deadlines, "
-                                     "pfabric-fabric, pfabric-incast, pfabric-preemption, "
-                                     "pfabric-routing-cost, "
+                                     "examples: pfabric-classes, pfabric-datamining, "
+                                     "pfabric-deadlines, pfabric-fabric, pfabric-incast, "
+                                     "pfabric-preemption, pfabric-routing-cost, "
                                      "pfabric-websearch")
     assert result.stdout == ""

@@ -462,3 +462,38 @@ def test_deadlines_end_to_end(run_example: RunExample, tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert (plain / "fct.csv").read_text().splitlines()[0] == \
         "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed"
+
+
+def test_classes_run_the_same_flows_under_every_setting(run_example: RunExample,
+                                                        tmp_path: Path) -> None:
+    """pfabric-classes: the web search flows (class 0) are pfabric-websearch's at their load
+    (streams 1-3), the data mining flows (class 1) come from streams of their own, as many as
+    span the same time, and every class setting runs the same flows; fct.csv has the
+    traffic_class column, meta.json the class parameters and the total load."""
+    flows = {}
+    for setting in ("--classes=none", "--classes=strict", "--classWeights=3,1"):
+        out = tmp_path / setting.split("=")[1]
+        result = run_example("pfabric-classes", *STAR, "--flows=30", "--classLoads=0.3,0.2",
+                             setting, f"--out={out}")
+        assert result.returncode == 0, result.stderr
+        assert "class 1 (data mining)" in result.stdout
+        rows = read_fct(out)
+        assert list(rows[0])[-1] == "traffic_class"
+        flows[setting] = [(r["src"], r["dst"], r["size_bytes"], r["start_s"], r["traffic_class"])
+                          for r in rows]
+        meta = json.loads((out / "meta.json").read_text())
+        assert meta["parameters"]["load"] == pytest.approx(0.5)
+        assert meta["parameters"]["classLoads"] == "0.3,0.2"
+        assert meta["flows_completed"] == len(rows)
+        assert meta["class_flows"] == [30, len(rows) - 30]
+    assert flows["--classes=none"] == flows["--classes=strict"] == flows["--classWeights=3,1"]
+    web = run_example("pfabric-websearch", *STAR, "--flows=30", "--load=0.3",
+                      f"--out={tmp_path / 'web'}")
+    assert web.returncode == 0, web.stderr
+    alone = [(r["src"], r["dst"], r["size_bytes"], r["start_s"], "0")
+             for r in read_fct(tmp_path / "web")]
+    assert [f for f in flows["--classes=none"] if f[4] == "0"] == alone
+    mining = [f for f in flows["--classes=none"] if f[4] == "1"]
+    assert mining
+    # The data mining flows start within the web search flows' span, give or take one gap.
+    assert max(float(f[3]) for f in mining) < 2 * max(float(f[3]) for f in alone)
