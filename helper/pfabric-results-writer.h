@@ -156,11 +156,13 @@ class PfabricResultsWriter
      * @param on with the deadline columns
      */
     void SetDeadlineColumns(bool on);
-    *@brief Add each
-            flow's traffic class to fct.csv, as a last column traffic_class (the * pfabric -
-        classes experiment;
-    the other experiments' fct.csv is unchanged). * @param enable whether to write the column* /
-        void SetClassColumn(bool enable);
+
+    /**
+     * @brief Add each flow's traffic class to fct.csv, as a last column traffic_class (the
+     * pfabric-classes experiment; the other experiments' fct.csv is unchanged).
+     * @param enable whether to write the column
+     */
+    void SetClassColumn(bool enable);
 
     /**
      * @brief Write fct.csv.
