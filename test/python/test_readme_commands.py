@@ -1,6 +1,7 @@
-"""The README's commands cannot go stale unnoticed: every program, sub-command and option a README
-command line names exists, as written. (test_doc_commands.py runs every command, shrunk to a
-few flows.)"""
+"""The README's and the doc's commands cannot go stale unnoticed: every program, sub-command and
+option a README command line names exists, as written, and so does every one that a command
+written inline in the README's or the doc's prose names. (test_doc_commands.py runs every command
+of the code blocks, shrunk to a few flows.)"""
 
 from __future__ import annotations
 
@@ -118,3 +119,72 @@ def test_a_stale_option_would_be_caught() -> None:
     assert not re.search(r"^\s*--flow-file[:=\s]", listed, re.M)
     assert invocations("for k in 1 2; do ./pfabric run x -- --a=$k --b; done", "./pfabric run") \
         == [["x", "--", "--a=$k", "--b"]]
+
+
+# Commands written inline, in the prose: `...` in the README, ``...`` in the doc. Most are
+# synopses with placeholders (RUN_DIR..., [--name NAME]) or records of how a figure was made, so
+# they are not run (test_doc_commands.py runs the code blocks); their programs, sub-commands and
+# options are checked here, so that none can name something that no longer exists.
+INLINE = re.compile(r"(?<!`)``?((?:\./pfabric|\.venv/bin/pfabric-analysis|pfabric-analysis|"
+                    r"pfabric-[a-z]+)(?: [^`]*)?)``?(?!`)")
+
+
+def inline_commands() -> list[tuple[str, str]]:
+    """(file, fragment) for every inline command of README.md and doc/pfabric.rst."""
+    found = []
+    for name in ("README.md", "doc/pfabric.rst"):
+        text = (ROOT / name).read_text()
+        found += [(name, re.sub(r"\s+", " ", match)) for match in INLINE.findall(text)]
+    return found
+
+
+def fragment_options(words: list[str]) -> list[str]:
+    """The options a synopsis names: --a, [--a B], --a|--b, --a=..."""
+    names = []
+    for word in words:
+        for part in word.strip("[]").split("|"):
+            if part.startswith("--") and len(part) > 2:
+                names.append(part.split("=", 1)[0].rstrip(",.;:"))
+    return names
+
+
+def test_every_inline_command_names_what_exists() -> None:
+    build = os.environ.get("PFABRIC_BUILD_DIR")
+    analysis = str(VENV_BIN / "pfabric-analysis")
+    if not build or not Path(analysis).exists():
+        pytest.skip("needs the build and pfabric-analysis: run through ./pfabric test")
+    usage = (ROOT / "pfabric").read_text().split('"""')[1]
+    bench = help_text(sys.executable, str(ROOT / "bench" / "pfabric_bench.py"), "--help")
+    sub_commands = re.findall(r"^\s+\./pfabric (\w+)", usage, re.M)
+    checked = 0
+    for name, fragment in inline_commands():
+        words = fragment.replace("...", " ").split()
+        program, rest = words[0], words[1:]
+        if program == "./pfabric":
+            if not rest:
+                continue
+            assert rest[0] in sub_commands, f"{name}: ``{fragment}``: no ./pfabric {rest[0]}"
+            listed = bench + usage if rest[0] == "bench" else usage
+            rest = rest[1:]
+        elif program.endswith("pfabric-analysis"):
+            if not rest:
+                continue
+            listed = help_text(analysis, rest[0], "--help")
+            rest = rest[1:]
+        elif program in example_names():
+            listed = help_text(str(Path(build) / "bin" / program), "--PrintHelp")
+        else:
+            continue  # a file name such as pfabric-python.py or a run directory
+        for option in fragment_options(rest):
+            assert re.search(rf"(^|[\s\[,|]){re.escape(option)}[\s:=\],|]", listed, re.M), \
+                f"{name}: ``{fragment}``: {program} has no option {option}"
+            checked += 1
+    assert checked >= 30
+
+
+def test_a_stale_inline_option_would_be_caught() -> None:
+    assert fragment_options(["RUN_DIR", "[--name", "NAME]", "--quick|--full", "--flows=N"]) == \
+        ["--name", "--quick", "--full", "--flows"]
+    assert ("doc", "pfabric-analysis ideal FLOWS.csv --preset hotnets12") in \
+        [("doc", m) for m in INLINE.findall("``pfabric-analysis ideal FLOWS.csv --preset "
+                                            "hotnets12``")]
