@@ -361,18 +361,29 @@ PfabricSchemeHelper::AssignStreams(const QueueDiscContainer& queueDiscs, int64_t
     int64_t assigned = 0;
     for (auto it = queueDiscs.Begin(); it != queueDiscs.End(); ++it)
     {
-        if (auto pfabric = DynamicCast<PfabricQueueDisc>(*it))
-        {
-            assigned += pfabric->AssignStreams(stream + assigned);
-        }
-        else if (auto classes = DynamicCast<PfabricClassQueueDisc>(*it))
-        {
-            assigned += classes->AssignStreams(stream + assigned);
-        }
-        else if (auto red = DynamicCast<RedQueueDisc>(*it))
-        {
-            assigned += red->AssignStreams(stream + assigned);
-        }
+        assigned += AssignStreams(*it, stream + assigned);
+    }
+    return assigned;
+}
+
+int64_t
+PfabricSchemeHelper::AssignStreams(Ptr<QueueDisc> queueDisc, int64_t stream)
+{
+    // The random variables are in the pFabric queues (tie-breaking) and RED, wherever they sit:
+    // a port's root or the children of a hierarchical one (PfabricClassQueueDisc), in order.
+    int64_t assigned = 0;
+    if (auto pfabric = DynamicCast<PfabricQueueDisc>(queueDisc))
+    {
+        assigned += pfabric->AssignStreams(stream);
+    }
+    else if (auto red = DynamicCast<RedQueueDisc>(queueDisc))
+    {
+        assigned += red->AssignStreams(stream);
+    }
+    for (std::size_t i = 0; i < queueDisc->GetNQueueDiscClasses(); ++i)
+    {
+        assigned +=
+            AssignStreams(queueDisc->GetQueueDiscClass(i)->GetQueueDisc(), stream + assigned);
     }
     return assigned;
 }

@@ -145,6 +145,14 @@ class PfabricSchemeHelper
     static int64_t AssignStreams(const QueueDiscContainer& queueDiscs, int64_t stream);
 
   private:
+    /**
+     * @brief Fix the random streams of one port's queue disc and of its child queue discs.
+     * @param queueDisc the queue disc
+     * @param stream the first stream index
+     * @return the number of streams assigned
+     */
+    static int64_t AssignStreams(Ptr<QueueDisc> queueDisc, int64_t stream);
+
     std::string m_scheme;                          //!< pfabric, linerate, tcp or dctcp
     const PfabricPreset* m_preset;                 //!< the preset
     PfabricPresetAttributes m_socketAttributes;    //!< SetSocketFactoryAttribute's values

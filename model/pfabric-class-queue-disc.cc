@@ -127,21 +127,6 @@ PfabricClassQueueDisc::GetClass(Ptr<const QueueDiscItem> item) const
     return std::min(trafficClass, m_classes - 1);
 }
 
-int64_t
-PfabricClassQueueDisc::AssignStreams(int64_t stream)
-{
-    NS_LOG_FUNCTION(this << stream);
-    int64_t assigned = 0;
-    for (std::size_t i = 0; i < GetNQueueDiscClasses(); ++i)
-    {
-        if (auto pfabric = DynamicCast<PfabricQueueDisc>(GetQueueDiscClass(i)->GetQueueDisc()))
-        {
-            assigned += pfabric->AssignStreams(stream + assigned);
-        }
-    }
-    return assigned;
-}
-
 Ptr<QueueDisc>
 PfabricClassQueueDisc::Child(uint32_t index) const
 {

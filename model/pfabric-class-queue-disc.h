@@ -83,13 +83,6 @@ class PfabricClassQueueDisc : public QueueDisc
      */
     static std::string ParseWeights(const std::string& text, std::vector<uint32_t>* weights);
 
-    /**
-     * @brief Assign fixed random streams to the children's tie-breaking.
-     * @param stream the first stream index
-     * @return the number of streams assigned
-     */
-    int64_t AssignStreams(int64_t stream);
-
   private:
     bool DoEnqueue(Ptr<QueueDiscItem> item) override;
     Ptr<QueueDiscItem> DoDequeue() override;
