@@ -133,6 +133,21 @@ PfabricExperiment::RanksByDeadline() const
 }
 
 void
+PfabricExperiment::CountDeadlines(uint32_t* with, uint32_t* met) const
+{
+    *with = 0;
+    *met = 0;
+    for (const Result& r : m_results)
+    {
+        if (r.flow.deadline != Time::Max())
+        {
+            ++*with;
+            *met += PfabricResultsWriter::IsDeadlineMet(r) ? 1 : 0;
+        }
+    }
+}
+
+void
 PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
 {
     cmd.AddValue("preset", "hotnets12 or sigcomm13: every number of fabric and scheme", m_p.preset);
@@ -1016,14 +1031,7 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
     }
     uint32_t with = 0;
     uint32_t met = 0;
-    for (const Result& r : m_results)
-    {
-        if (r.flow.deadline != Time::Max())
-        {
-            ++with;
-            met += PfabricResultsWriter::IsDeadlineMet(r) ? 1 : 0;
-        }
-    }
+    CountDeadlines(&with, &met);
     meta.AddString("deadline_rule",
                    "deadline = start + max(deadlineMinFactor x ideal FCT, X), X exponential of "
                    "mean deadlineMean (streams " +
@@ -1117,14 +1125,7 @@ PfabricExperiment::Summarize() const
     {
         uint32_t with = 0;
         uint32_t met = 0;
-        for (const Result& r : m_results)
-        {
-            if (r.flow.deadline != Time::Max())
-            {
-                ++with;
-                met += PfabricResultsWriter::IsDeadlineMet(r) ? 1 : 0;
-            }
-        }
+        CountDeadlines(&with, &met);
         out << "deadlines: " << with << " flows with one, " << met << " met";
         if (with > 0)
         {

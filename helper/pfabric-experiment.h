@@ -321,6 +321,12 @@ class PfabricExperiment
     void FlowTerminated(const PfabricFlowApplication::CompletedFlow& flow);
     /// @return whether the pFabric schemes rank by the deadline (edf)
     bool RanksByDeadline() const;
+    /**
+     * @brief Count the flows with a deadline and those that met it (after Run).
+     * @param[out] with flows with a deadline
+     * @param[out] met flows that met it
+     */
+    void CountDeadlines(uint32_t* with, uint32_t* met) const;
 
     Parameters m_p;                                  //!< parameters
     PfabricFlowSizeDistribution m_sizes;             //!< flow sizes (when generating)

@@ -21,7 +21,8 @@ from pfabric_analysis.compare import (PANEL_TITLES, _json, _log_axis, _number, b
                                       bin_statistics, flow_difference, in_panel, provenance,
                                       read_runs, runs_markdown)
 from pfabric_analysis.figures import STYLE, _new_figure, _render, write_outputs
-from pfabric_analysis.runs import BIN_NAMES, AnalysisError, Run
+from pfabric_analysis.runs import (BIN_NAMES, AnalysisError, Run, check_output_name,
+                                   check_same_as_first)
 
 CLASS_COLUMN = "traffic_class"
 CLASS_NAMES = {0: "web search (class 0)", 1: "data mining (class 1)"}
@@ -59,11 +60,7 @@ def check_classes_runs(runs: Sequence[Run]) -> None:
                                 f"{run.meta.get('workload')!r}, no {CLASS_COLUMN} column?)")
         if not set(run.fct[CLASS_COLUMN].unique()) <= set(CLASS_NAMES):
             raise AnalysisError(f"{run.directory}/fct.csv: {CLASS_COLUMN} must be 0 or 1")
-        for key in SHARED_PARAMETERS:
-            if run.meta["parameters"].get(key) != first.meta["parameters"].get(key):
-                raise AnalysisError(f"{run.directory}: parameter {key} is "
-                                    f"{run.meta['parameters'].get(key)!r}, but {first.directory} "
-                                    f"has {first.meta['parameters'].get(key)!r}")
+        check_same_as_first(run, first, SHARED_PARAMETERS)
         setting = setting_of(run)
         if setting in seen:
             raise AnalysisError(f"{run.directory}: setting {setting} again (also {seen[setting]})")
@@ -174,8 +171,7 @@ def write_classes(directories: Sequence[Path], out_dir: Path, name: str = "class
                   versions: dict[str, str] | None = None) -> list[Path]:
     """NAME.png, NAME.pdf, NAME.csv (the table), NAME.md and NAME.json (provenance) into
     out_dir."""
-    if not name or "/" in name:
-        raise AnalysisError(f"--name {name!r}: expected a file name stem")
+    check_output_name(name)
     runs = read_runs(directories)
     check_classes_runs(runs)
     table = classes_table(runs, kb)

@@ -21,7 +21,8 @@ from matplotlib.figure import Figure
 from pfabric_analysis.compare import (_json, _log_axis, _number, flow_difference, provenance,
                                       read_runs, runs_markdown)
 from pfabric_analysis.figures import STYLE, _new_figure, _render, write_outputs
-from pfabric_analysis.runs import AnalysisError, Run, normalise, percentile_nearest_rank
+from pfabric_analysis.runs import (AnalysisError, Run, check_output_name, check_same_as_first,
+                                   normalise, percentile_nearest_rank)
 
 DEADLINE_COLUMNS = ["deadline_s", "met", "terminated"]
 TABLE_COLUMNS = ["on_miss", "label", "scheme", "priority", "load", "with_deadline", "met",
@@ -64,16 +65,11 @@ def check_deadline_runs(runs: Sequence[Run]) -> None:
         if missing:
             raise AnalysisError(f"{run.directory}/fct.csv: no {', '.join(missing)} column(s): "
                                 "not a pfabric-deadlines run")
-    first = runs[0].meta["parameters"]
     seen: dict[tuple, Path] = {}
     by_load: dict[float, Run] = {}
     for run in runs:
         parameters = run.meta["parameters"]
-        for key in SHARED_PARAMETERS:
-            if parameters.get(key) != first.get(key):
-                raise AnalysisError(f"{run.directory}: parameter {key} is "
-                                    f"{parameters.get(key)!r}, but {runs[0].directory} has "
-                                    f"{first.get(key)!r}")
+        check_same_as_first(run, runs[0], SHARED_PARAMETERS)
         load = float(parameters["load"])
         key = (*scheme_key(run), parameters.get("onMiss"), load)
         if key in seen:
@@ -202,8 +198,7 @@ def write_deadlines(directories: Sequence[Path], out_dir: Path, name: str = "dea
                     command: str = "", versions: dict[str, str] | None = None) -> list[Path]:
     """NAME.png, NAME.pdf, NAME.csv (the table), NAME.md and NAME.json (provenance) into
     out_dir."""
-    if not name or "/" in name:
-        raise AnalysisError(f"--name {name!r}: expected a file name stem")
+    check_output_name(name)
     runs = read_runs(directories)
     check_deadline_runs(runs)
     table = deadline_table(runs)

@@ -22,7 +22,8 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from pfabric_analysis.compare import _json, _number
 from pfabric_analysis.figures import SCHEMES, STYLE, _new_figure, _render, write_outputs
-from pfabric_analysis.runs import AnalysisError, percentile_nearest_rank
+from pfabric_analysis.runs import (AnalysisError, check_output_name, check_same_as_first,
+                                   percentile_nearest_rank)
 
 QUERY_COLUMNS = ["query_id", "workers", "response_bytes", "start_s", "qct_s", "ideal_qct_s",
                  "timeouts", "responses_with_timeouts", "responses_completed", "first_flow_id",
@@ -100,17 +101,8 @@ def check_incast_runs(runs: Sequence[IncastRun]) -> None:
     first = runs[0]
     seen: dict[tuple[float, str, int], Path] = {}
     for run in runs:
-        for key in SHARED_PARAMETERS:
-            if run.meta["parameters"].get(key) != first.meta["parameters"].get(key):
-                raise AnalysisError(f"{run.directory}: parameter {key} is "
-                                    f"{run.meta['parameters'].get(key)!r}, but "
-                                    f"{first.directory} has "
-                                    f"{first.meta['parameters'].get(key)!r}")
-        for key in SHARED_INCAST:
-            if run.meta["incast"].get(key) != first.meta["incast"].get(key):
-                raise AnalysisError(f"{run.directory}: {key} is {run.meta['incast'].get(key)!r}, "
-                                    f"but {first.directory} has "
-                                    f"{first.meta['incast'].get(key)!r}")
+        check_same_as_first(run, first, SHARED_PARAMETERS)
+        check_same_as_first(run, first, SHARED_INCAST, section="incast", what="")
         key = run_key(run)
         if key in seen:
             raise AnalysisError(f"{run.directory}: background {key[0]:g}, {key[1]}, "
@@ -241,8 +233,7 @@ def write_incast(directories: Sequence[Path], out_dir: Path, name: str = "incast
                  command: str = "", versions: dict[str, str] | None = None) -> list[Path]:
     """NAME.png, NAME.pdf, NAME.csv (the table), NAME.md and NAME.json (provenance) into
     out_dir."""
-    if not name or "/" in name:
-        raise AnalysisError(f"--name {name!r}: expected a file name stem")
+    check_output_name(name)
     if not directories:
         raise AnalysisError("no run directories")
     runs = [read_incast_run(Path(d)) for d in directories]

@@ -21,7 +21,8 @@ from pfabric_analysis.compare import (PANEL_TITLES, _json, _number, binned, bin_
                                       flow_difference, in_panel, provenance, read_runs,
                                       runs_markdown)
 from pfabric_analysis.figures import STYLE, _new_figure, _render, write_outputs
-from pfabric_analysis.runs import BIN_NAMES, AnalysisError, Run
+from pfabric_analysis.runs import (BIN_NAMES, AnalysisError, Run, check_output_name,
+                                   check_same_as_first)
 
 LEVELS_COLUMNS = ["load", "levels", "bin", "flows", "finished", "unfinished", "timeouts",
                   "mean", "median", "p99", "run_dir"]
@@ -52,11 +53,7 @@ def check_levels_runs(runs: Sequence[Run]) -> None:
     by_load: dict[float, Run] = {}
     for run in runs:
         parameters = run.meta["parameters"]
-        for key in SHARED_PARAMETERS:
-            if parameters.get(key) != first.get(key):
-                raise AnalysisError(f"{run.directory}: parameter {key} is "
-                                    f"{parameters.get(key)!r}, but {runs[0].directory} has "
-                                    f"{first.get(key)!r}")
+        check_same_as_first(run, runs[0], SHARED_PARAMETERS)
         key = (float(parameters["load"]), levels_of(run))
         if key in seen:
             raise AnalysisError(f"{run.directory}: load {key[0]} with {key[1]} levels again "
@@ -165,8 +162,7 @@ def write_levels(directories: Sequence[Path], out_dir: Path, name: str = "levels
                  versions: dict[str, str] | None = None) -> list[Path]:
     """NAME.png, NAME.pdf, NAME.csv (the table), NAME.md and NAME.json (provenance) into
     out_dir."""
-    if not name or "/" in name:
-        raise AnalysisError(f"--name {name!r}: expected a file name stem")
+    check_output_name(name)
     runs = read_runs(directories)
     check_levels_runs(runs)
     table = levels_table(runs, kb)

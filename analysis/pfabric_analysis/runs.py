@@ -81,6 +81,23 @@ def check_poolable(runs: list[Run]) -> None:
                                     f"{first.directory} has {a!r}; not the same experiment")
 
 
+def check_same_as_first(run, first, keys: list[str], section: str = "parameters",
+                        what: str = "parameter ") -> None:
+    """Refuse a run (a Run, or any run with .directory and .meta) of a figure whose meta.json
+    differs from the figure's first run in one of keys (of its section)."""
+    for key in keys:
+        value, expected = run.meta[section].get(key), first.meta[section].get(key)
+        if value != expected:
+            raise AnalysisError(f"{run.directory}: {what}{key} is {value!r}, but "
+                                f"{first.directory} has {expected!r}")
+
+
+def check_output_name(name: str) -> None:
+    """Refuse an output file name stem (--name) that is empty or names a directory."""
+    if not name or "/" in name:
+        raise AnalysisError(f"--name {name!r}: expected a file name stem")
+
+
 def size_bins(size_bytes: pd.Series, kb: int = 1000) -> pd.Series:
     """The size bin of each flow: (0,100KB], (100KB,10MB], (10MB,inf)."""
     edges = [0, 100 * kb, 10 * kb * kb, np.inf]
