@@ -148,10 +148,38 @@ PfabricExperiment::CountDeadlines(uint32_t* with, uint32_t* met) const
 }
 
 void
-PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
+PfabricExperiment::AddFabricCommandLineOptions(CommandLine& cmd)
 {
     cmd.AddValue("preset", "hotnets12 or sigcomm13: every number of fabric and scheme", m_p.preset);
     cmd.AddValue("scheme", "pfabric, linerate, tcp or dctcp", m_p.scheme);
+    cmd.AddValue("topology", "fattree, leafspine or star (default: the preset's)", m_p.topology);
+    cmd.AddValue("k", "fattree: switch radix (default: the preset's)", m_p.k);
+    cmd.AddValue("leaves", "leafspine: leaf switches (default: the preset's)", m_p.leaves);
+    cmd.AddValue("spines", "leafspine: spine switches (default: the preset's)", m_p.spines);
+    cmd.AddValue("hostsPerLeaf",
+                 "leafspine: hosts per leaf (default: the preset's)",
+                 m_p.hostsPerLeaf);
+    cmd.AddValue("hosts", "star: hosts on the single switch", m_p.hosts);
+    cmd.AddValue("lb",
+                 "load balancing: spray, ecmp, flowcell or random (default: the preset's)",
+                 m_p.lb);
+    cmd.AddValue("buffer",
+                 "switch buffer, e.g. 22500B or 150p (default: the preset's)",
+                 m_p.buffer);
+    cmd.AddValue("rto", "MinTCP/LineRate fixed RTO, e.g. 40us (default: the preset's)", m_p.rto);
+    cmd.AddValue("seed", "ns-3 random seed", m_p.seed);
+    cmd.AddValue("run", "ns-3 run number (independent replications)", m_p.run);
+    cmd.AddValue("out", "run directory (default: results/<named after the parameters>)", m_p.out);
+    cmd.AddValue("maxSimTime", "safety limit on simulated time, seconds", m_p.maxSimTime);
+    cmd.AddValue("connectLeadUs",
+                 "open each flow's connection this long before it, us",
+                 m_p.connectLeadUs);
+}
+
+void
+PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
+{
+    AddFabricCommandLineOptions(cmd);
     if (IsClasses())
     {
         cmd.AddValue("classLoads",
@@ -178,21 +206,6 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
                      m_p.load);
         cmd.AddValue("flows", "number of flows to generate", m_p.flows);
     }
-    cmd.AddValue("topology", "fattree, leafspine or star (default: the preset's)", m_p.topology);
-    cmd.AddValue("k", "fattree: switch radix (default: the preset's)", m_p.k);
-    cmd.AddValue("leaves", "leafspine: leaf switches (default: the preset's)", m_p.leaves);
-    cmd.AddValue("spines", "leafspine: spine switches (default: the preset's)", m_p.spines);
-    cmd.AddValue("hostsPerLeaf",
-                 "leafspine: hosts per leaf (default: the preset's)",
-                 m_p.hostsPerLeaf);
-    cmd.AddValue("hosts", "star: hosts on the single switch", m_p.hosts);
-    cmd.AddValue("lb",
-                 "load balancing: spray, ecmp, flowcell or random (default: the preset's)",
-                 m_p.lb);
-    cmd.AddValue("buffer",
-                 "switch buffer, e.g. 22500B or 150p (default: the preset's)",
-                 m_p.buffer);
-    cmd.AddValue("rto", "MinTCP/LineRate fixed RTO, e.g. 40us (default: the preset's)", m_p.rto);
     if (!IsClasses())
     {
         cmd.AddValue("cdf", "flow-size CDF: websearch, datamining or a file", m_p.cdf);
@@ -213,13 +226,6 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
                  "ideal_fct.csv (with meta.json) and stop, simulating nothing (what "
                  "pfabric-analysis ideal needs to run on a flow list alone)",
                  m_p.idealOnly);
-    cmd.AddValue("seed", "ns-3 random seed", m_p.seed);
-    cmd.AddValue("run", "ns-3 run number (independent replications)", m_p.run);
-    cmd.AddValue("out", "run directory (default: results/<named after the parameters>)", m_p.out);
-    cmd.AddValue("maxSimTime", "safety limit on simulated time, seconds", m_p.maxSimTime);
-    cmd.AddValue("connectLeadUs",
-                 "open each flow's connection this long before it, us",
-                 m_p.connectLeadUs);
     cmd.AddValue("reuseConnections",
                  "give a flow an idle connection of its host pair (its earlier flow completed) "
                  "when there is one; 0: a new connection for every flow",

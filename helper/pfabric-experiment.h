@@ -156,10 +156,19 @@ class PfabricExperiment
     static constexpr int64_t DEADLINE_STREAM = 10;
 
     /**
-     * @brief Register every parameter as a command-line option.
+     * @brief Register every parameter as a command-line option (AddFabricCommandLineOptions,
+     * then the workload's, the transport's and the experiment's own).
      * @param cmd the command line
      */
     void AddCommandLineOptions(CommandLine& cmd);
+
+    /**
+     * @brief Register the options that every experiment built on this one shares: preset,
+     * scheme, the topology and its sizes, load balancing, buffer, RTO, seed, run, the run
+     * directory, MaxSimTime and ConnectLeadUs.
+     * @param cmd the command line
+     */
+    void AddFabricCommandLineOptions(CommandLine& cmd);
 
     /**
      * @brief Check every parameter and input, build the fabric and the flow list, and open the

@@ -64,7 +64,6 @@ PfabricIncast::GetExperimentParameters()
 void
 PfabricIncast::AddCommandLineOptions(CommandLine& cmd)
 {
-    PfabricExperiment::Parameters& e = m_experiment.GetParameters();
     cmd.AddValue("workers",
                  "workers per query (several per host when more than hosts - 1)",
                  m_p.workers);
@@ -81,28 +80,7 @@ PfabricIncast::AddCommandLineOptions(CommandLine& cmd)
                  "web search background load on every host, fraction of the host link in "
                  "[0, 1); 0: none",
                  m_p.background);
-    cmd.AddValue("preset", "hotnets12 or sigcomm13: every number of fabric and scheme", e.preset);
-    cmd.AddValue("scheme", "pfabric, linerate, tcp or dctcp", e.scheme);
-    cmd.AddValue("topology", "fattree, leafspine or star (default: the preset's)", e.topology);
-    cmd.AddValue("k", "fattree: switch radix (default: the preset's)", e.k);
-    cmd.AddValue("leaves", "leafspine: leaf switches (default: the preset's)", e.leaves);
-    cmd.AddValue("spines", "leafspine: spine switches (default: the preset's)", e.spines);
-    cmd.AddValue("hostsPerLeaf",
-                 "leafspine: hosts per leaf (default: the preset's)",
-                 e.hostsPerLeaf);
-    cmd.AddValue("hosts", "star: hosts on the single switch", e.hosts);
-    cmd.AddValue("lb",
-                 "load balancing: spray, ecmp, flowcell or random (default: the preset's)",
-                 e.lb);
-    cmd.AddValue("buffer", "switch buffer, e.g. 22500B or 150p (default: the preset's)", e.buffer);
-    cmd.AddValue("rto", "MinTCP/LineRate fixed RTO, e.g. 40us (default: the preset's)", e.rto);
-    cmd.AddValue("seed", "ns-3 random seed", e.seed);
-    cmd.AddValue("run", "ns-3 run number (independent replications)", e.run);
-    cmd.AddValue("out", "run directory (default: results/<named after the parameters>)", e.out);
-    cmd.AddValue("maxSimTime", "safety limit on simulated time, seconds", e.maxSimTime);
-    cmd.AddValue("connectLeadUs",
-                 "open each flow's connection this long before it, us",
-                 e.connectLeadUs);
+    m_experiment.AddFabricCommandLineOptions(cmd);
 }
 
 std::vector<uint32_t>
