@@ -509,9 +509,7 @@ PfabricExperiment::Prepare(std::string* error)
     if (m_p.flowFile.empty() || m_p.priorityLevels > 0)
     {
         std::string cdf = !m_p.cdf.empty() ? m_p.cdf : IsClasses() ? "websearch" : m_p.workload;
-        auto interpolation = m_p.sampling == "packets" ? PfabricFlowSizeDistribution::PACKETS
-                                                       : PfabricFlowSizeDistribution::BYTES;
-        if (!m_sizes.Load(cdf, preset.segmentSize, interpolation, error))
+        if (!m_sizes.Load(cdf, preset.segmentSize, GetInterpolation(), error))
         {
             return false;
         }
@@ -662,14 +660,19 @@ PfabricExperiment::ParseClassLoads(const std::string& text, std::vector<double>*
     return "";
 }
 
+PfabricFlowSizeDistribution::Interpolation
+PfabricExperiment::GetInterpolation() const
+{
+    return m_p.sampling == "packets" ? PfabricFlowSizeDistribution::PACKETS
+                                     : PfabricFlowSizeDistribution::BYTES;
+}
+
 bool
 PfabricExperiment::GenerateClassFlows(uint32_t hosts, std::string* error)
 {
     // m_sizes holds web search's sizes (the workload's CDF is loaded as websearch's).
     const PfabricPreset& preset = PfabricPreset::Get(m_p.preset);
-    auto interpolation = m_p.sampling == "packets" ? PfabricFlowSizeDistribution::PACKETS
-                                                   : PfabricFlowSizeDistribution::BYTES;
-    if (!m_classSizes.Load("datamining", preset.segmentSize, interpolation, error))
+    if (!m_classSizes.Load("datamining", preset.segmentSize, GetInterpolation(), error))
     {
         return false;
     }
@@ -680,18 +683,10 @@ PfabricExperiment::GenerateClassFlows(uint32_t hosts, std::string* error)
     // take: flows arrive in proportion to load / mean size.
     const double ratio = (loads[1] / m_classSizes.GetMean()) / (loads[0] / m_sizes.GetMean());
     const auto miningFlows = static_cast<uint32_t>(std::max(1.0, std::round(ratio * m_p.flows)));
-    // Streams of their own (4, 5-6), after web search's (1, 2-3): every scheme and class
-    // setting of a (loads, seed, run) runs the same flows of both classes.
-    m_classSizes.AssignStreams(4);
-    const double wirePerPayload =
-        double(preset.segmentSize + preset.headerBytes) / preset.segmentSize;
-    std::vector<PfabricFlow> mining = PfabricFlowList::Generate(m_classSizes,
-                                                                hosts,
-                                                                preset.hostLinkRate,
-                                                                loads[1],
-                                                                miningFlows,
-                                                                wirePerPayload,
-                                                                5);
+    // Streams of their own, after web search's: every scheme and class setting of a (loads,
+    // seed, run) runs the same flows of both classes.
+    std::vector<PfabricFlow> mining =
+        GenerateFlows(m_classSizes, m_p.preset, hosts, loads[1], miningFlows, CLASS_FLOW_STREAM);
     for (PfabricFlow& flow : mining)
     {
         flow.trafficClass = 1;
@@ -734,12 +729,18 @@ PfabricExperiment::GenerateFlows(PfabricFlowSizeDistribution& sizes,
                                  const std::string& preset,
                                  uint32_t hosts,
                                  double load,
-                                 uint32_t flows)
+                                 uint32_t flows,
+                                 int64_t sizeStream)
 {
     const PfabricPreset& p = PfabricPreset::Get(preset);
-    sizes.AssignStreams(1);
-    double wirePerPayload = double(p.segmentSize + p.headerBytes) / p.segmentSize;
-    return PfabricFlowList::Generate(sizes, hosts, p.hostLinkRate, load, flows, wirePerPayload, 2);
+    sizes.AssignStreams(sizeStream);
+    return PfabricFlowList::Generate(sizes,
+                                     hosts,
+                                     p.hostLinkRate,
+                                     load,
+                                     flows,
+                                     p.GetWirePerPayload(),
+                                     sizeStream + 1);
 }
 
 int64_t

@@ -152,7 +152,11 @@ class PfabricExperiment
                                 double minFactor,
                                 double fraction);
 
-    /// The first random stream of the deadlines (clear of the flow list's 1 to 3).
+    /// The first random stream of the flow list (sizes; arrivals and hosts: the next two).
+    static constexpr int64_t FLOW_STREAM = 1;
+    /// The first random stream of pfabric-classes' data mining flows (clear of FLOW_STREAM's).
+    static constexpr int64_t CLASS_FLOW_STREAM = 4;
+    /// The first random stream of the deadlines (clear of the flow lists').
     static constexpr int64_t DEADLINE_STREAM = 10;
 
     /**
@@ -288,21 +292,25 @@ class PfabricExperiment
 
     /**
      * @brief The experiments' flow list (what Prepare generates without FlowFile): sizes from
-     * stream 1 of the distribution, arrivals, sources and destinations from stream 2, at a load
-     * of the preset's host link in on-wire bytes. The streams are fixed, independent of the
-     * scheme, so every scheme of a (workload, load, seed, run) runs the same flows.
+     * stream sizeStream of the distribution, arrivals, sources and destinations from the
+     * streams after it, at a load of the preset's host link in on-wire bytes. The streams are
+     * fixed, independent of the scheme, so every scheme of a (workload, load, seed, run) runs
+     * the same flows.
      * @param sizes the flow sizes (its stream is assigned here)
      * @param preset the preset, for the host link rate and packet sizes
      * @param hosts number of hosts
      * @param load fraction of the host link
      * @param flows number of flows
+     * @param sizeStream the sizes' stream: FLOW_STREAM, or CLASS_FLOW_STREAM for the second
+     *        class's flows
      * @return the flows
      */
     static std::vector<PfabricFlow> GenerateFlows(PfabricFlowSizeDistribution& sizes,
                                                   const std::string& preset,
                                                   uint32_t hosts,
                                                   double load,
-                                                  uint32_t flows);
+                                                  uint32_t flows,
+                                                  int64_t sizeStream = FLOW_STREAM);
 
     /**
      * @brief The experiments' random streams after installation (what Install assigns): the
@@ -369,6 +377,8 @@ class PfabricExperiment
      * @return true on success
      */
     bool GenerateClassFlows(uint32_t hosts, std::string* error);
+    /// @return how flow sizes are drawn between the CDF's points (--sampling)
+    PfabricFlowSizeDistribution::Interpolation GetInterpolation() const;
 };
 
 } // namespace ns3

@@ -170,12 +170,10 @@ PfabricIncast::Prepare(std::string* error)
             m_experiment.AbandonRunDirectory();
             return false;
         }
-        const double wirePerPayload =
-            double(preset.segmentSize + preset.headerBytes) / preset.segmentSize;
         const double perHost = PfabricFlowList::ArrivalRate(sizes.GetMean(),
                                                             preset.hostLinkRate,
                                                             m_p.background,
-                                                            wirePerPayload);
+                                                            preset.GetWirePerPayload());
         const double expected = perHost * hosts * end.GetSeconds();
         // Poisson: the mean plus ten standard deviations, and some, covers the span.
         const auto count = uint32_t(std::ceil(expected + 10 * std::sqrt(expected) + 10));

@@ -133,6 +133,12 @@ PfabricPreset::GetNames()
     return names;
 }
 
+double
+PfabricPreset::GetWirePerPayload() const
+{
+    return double(segmentSize + headerBytes) / segmentSize;
+}
+
 PfabricPresetAttributes::PfabricPresetAttributes(const std::string& type)
     : m_type(type)
 {

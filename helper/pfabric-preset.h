@@ -95,6 +95,10 @@ struct PfabricPreset
 
     /// @return the names of all presets
     static std::vector<std::string> GetNames();
+
+    /// @return on-wire bytes (payload and TCP/IP headers) per payload byte of a full segment:
+    ///         what turns a load in wire bytes into a flow arrival rate
+    double GetWirePerPayload() const;
 };
 
 /**

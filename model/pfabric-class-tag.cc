@@ -53,8 +53,19 @@ PfabricClassTag::Set(Ptr<Packet> packet, uint8_t trafficClass)
 uint32_t
 PfabricClassTag::Get(Ptr<const Packet> packet, uint32_t untagged)
 {
+    std::optional<uint8_t> trafficClass = Find(packet);
+    return trafficClass ? *trafficClass : untagged;
+}
+
+std::optional<uint8_t>
+PfabricClassTag::Find(Ptr<const Packet> packet)
+{
     PfabricClassTag tag;
-    return packet->PeekPacketTag(tag) ? tag.GetClass() : untagged;
+    if (packet->PeekPacketTag(tag))
+    {
+        return tag.GetClass();
+    }
+    return std::nullopt;
 }
 
 uint32_t

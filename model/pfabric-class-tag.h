@@ -11,6 +11,7 @@
 #include "ns3/tag.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace ns3
 {
@@ -65,6 +66,13 @@ class PfabricClassTag : public Tag
      * @return its tag's class, or untagged
      */
     static uint32_t Get(Ptr<const Packet> packet, uint32_t untagged);
+
+    /**
+     * @brief The class a packet carries, if any.
+     * @param packet the packet
+     * @return its tag's class, or nothing for a packet without the tag
+     */
+    static std::optional<uint8_t> Find(Ptr<const Packet> packet);
 
     uint32_t GetSerializedSize() const override;
     void Serialize(TagBuffer buffer) const override;

@@ -289,12 +289,9 @@ PfabricTcpSocket::SendEmptyPacket(uint8_t flags)
 void
 PfabricTcpSocket::ReceivedData(Ptr<Packet> packet, const TcpHeader& tcpHeader)
 {
-    // Any value above a class's 255 says the segment carries none.
-    const uint32_t untagged = 256;
-    const uint32_t trafficClass = PfabricClassTag::Get(packet, untagged);
-    if (trafficClass != untagged)
+    if (std::optional<uint8_t> trafficClass = PfabricClassTag::Find(packet))
     {
-        SetTrafficClass(static_cast<uint8_t>(trafficClass));
+        SetTrafficClass(*trafficClass);
     }
     TcpSocketBase::ReceivedData(packet, tcpHeader);
 }

@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 from pfabric_analysis.compare import (PANEL_TITLES, _json, _log_axis, _number, binned,
                                       bin_statistics, flow_difference, in_panel, provenance,
                                       read_runs, runs_markdown)
-from pfabric_analysis.figures import STYLE, _new_figure, _render, write_outputs
+from pfabric_analysis.figures import STYLE, _new_figure, write_figure_set
 from pfabric_analysis.runs import (BIN_NAMES, AnalysisError, Run, check_output_name,
                                    check_same_as_first)
 
@@ -186,8 +186,5 @@ def write_classes(directories: Sequence[Path], out_dir: Path, name: str = "class
                           class_buffer={label: run.meta.get("class_buffer")
                                         for label, run in zip(labels, runs)})
     figure = classes_figure(table, flows)
-    names = [f"{name}.{suffix}" for suffix in ("png", "pdf", "csv", "md", "json")]
-    outputs = dict(zip(names, (_render(figure, "png"), _render(figure, "pdf"),
-                               table.to_csv(index=False).encode(),
-                               classes_markdown(table, document).encode(), _json(document))))
-    return write_outputs(outputs, out_dir, owned_names=names)
+    return write_figure_set(out_dir, name, figure, table, classes_markdown(table, document),
+                            _json(document))

@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 
 from pfabric_analysis.compare import (_json, _log_axis, _number, flow_difference, provenance,
                                       read_runs, runs_markdown)
-from pfabric_analysis.figures import STYLE, _new_figure, _render, write_outputs
+from pfabric_analysis.figures import STYLE, _new_figure, write_figure_set
 from pfabric_analysis.runs import (AnalysisError, Run, check_output_name, check_same_as_first,
                                    normalise, percentile_nearest_rank)
 
@@ -212,8 +212,5 @@ def write_deadlines(directories: Sequence[Path], out_dir: Path, name: str = "dea
                                                ("deadlineMean", "deadlineMinFactor",
                                                 "deadlineFraction")})
     figure = deadline_figure(table, flows, float(parameters.get("deadlineFraction", math.nan)))
-    names = [f"{name}.{suffix}" for suffix in ("png", "pdf", "csv", "md", "json")]
-    outputs = dict(zip(names, (_render(figure, "png"), _render(figure, "pdf"),
-                               table.to_csv(index=False).encode(),
-                               deadline_markdown(table, document).encode(), _json(document))))
-    return write_outputs(outputs, out_dir, owned_names=names)
+    return write_figure_set(out_dir, name, figure, table, deadline_markdown(table, document),
+                            _json(document))

@@ -396,6 +396,16 @@ def write_outputs(outputs: dict[str, bytes], out_dir: Path,
     return written
 
 
+def write_figure_set(out_dir: Path, name: str, figure: Figure, table: pd.DataFrame,
+                     markdown: str, document: bytes) -> list[Path]:
+    """One sub-command's files into out_dir: NAME.png and NAME.pdf (the figure), NAME.csv (the
+    table), NAME.md (markdown) and NAME.json (the provenance document, already serialised)."""
+    names = [f"{name}.{suffix}" for suffix in ("png", "pdf", "csv", "md", "json")]
+    outputs = dict(zip(names, (_render(figure, "png"), _render(figure, "pdf"),
+                               table.to_csv(index=False).encode(), markdown.encode(), document)))
+    return write_outputs(outputs, out_dir, owned_names=names)
+
+
 def write_figures(sweep_dir: Path, out_dir: Path, kb: int = 1000) -> list[Path]:
     """Figures 2-4, figures.csv and figures.md of a sweep directory into out_dir; the files
     written. Everything is read, checked and rendered before out_dir is touched, so bad input

@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from pfabric_analysis.compare import _json, _number
-from pfabric_analysis.figures import SCHEMES, STYLE, _new_figure, _render, write_outputs
+from pfabric_analysis.figures import SCHEMES, STYLE, _new_figure, write_figure_set
 from pfabric_analysis.runs import (AnalysisError, check_output_name, check_same_as_first,
                                    percentile_nearest_rank)
 
@@ -257,8 +257,5 @@ def write_incast(directories: Sequence[Path], out_dir: Path, name: str = "incast
     document = {"command": command, "versions": versions or {}, "queries_per_run": queries,
                 "response_bytes": response_bytes, "runs": entries}
     figure = incast_figure(table, queries, response_bytes)
-    names = [f"{name}.{suffix}" for suffix in ("png", "pdf", "csv", "md", "json")]
-    outputs = dict(zip(names, (_render(figure, "png"), _render(figure, "pdf"),
-                               table.to_csv(index=False).encode(),
-                               incast_markdown(table, document).encode(), _json(document))))
-    return write_outputs(outputs, out_dir, owned_names=names)
+    return write_figure_set(out_dir, name, figure, table, incast_markdown(table, document),
+                            _json(document))

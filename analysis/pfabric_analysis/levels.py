@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 from pfabric_analysis.compare import (PANEL_TITLES, _json, _number, binned, bin_statistics,
                                       flow_difference, in_panel, provenance, read_runs,
                                       runs_markdown)
-from pfabric_analysis.figures import STYLE, _new_figure, _render, write_outputs
+from pfabric_analysis.figures import STYLE, _new_figure, write_figure_set
 from pfabric_analysis.runs import (BIN_NAMES, AnalysisError, Run, check_output_name,
                                    check_same_as_first)
 
@@ -173,8 +173,5 @@ def write_levels(directories: Sequence[Path], out_dir: Path, name: str = "levels
                               label: run.meta.get("priority_thresholds_bytes")
                               for label, run in zip(labels, runs)})
     figure = levels_figure(table, flows)
-    names = [f"{name}.{suffix}" for suffix in ("png", "pdf", "csv", "md", "json")]
-    outputs = dict(zip(names, (_render(figure, "png"), _render(figure, "pdf"),
-                               table.to_csv(index=False).encode(),
-                               levels_markdown(table, document).encode(), _json(document))))
-    return write_outputs(outputs, out_dir, owned_names=names)
+    return write_figure_set(out_dir, name, figure, table, levels_markdown(table, document),
+                            _json(document))
