@@ -48,6 +48,15 @@ def add_kb_option(parser: argparse.ArgumentParser) -> None:
                         help="bytes per KB of the size bins (default 1000)")
 
 
+def add_batches_option(parser: argparse.ArgumentParser) -> None:
+    """--batches: batches per run of the figures' 95% intervals (batch means)."""
+    from pfabric_analysis.intervals import DEFAULT_BATCHES
+
+    parser.add_argument("--batches", type=int, default=DEFAULT_BATCHES, metavar="B",
+                        help="batches per run behind each 95%% interval (batch means over the "
+                             f"measured flows in flow id order; default {DEFAULT_BATCHES})")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="pfabric-analysis", description=__doc__)
     parser.add_argument("--version", action="version", version=f"pfabric {__version__}")
@@ -124,10 +133,14 @@ def main(argv: list[str] | None = None) -> int:
                          help="the output files' stem (default classes)")
     add_kb_option(classes)
     figures = sub.add_parser("figures", help="Figures 2-4 (PNG, PDF), figures.csv and figures.md "
-                                             "of a sweep directory of runs")
-    figures.add_argument("sweep", type=Path, metavar="SWEEP_DIR")
+                                             "of a sweep directory of runs or a store of "
+                                             "compact points, with 95%% intervals and each "
+                                             "point's citable status")
+    figures.add_argument("sweep", type=Path, metavar="SWEEP_DIR",
+                         help="a sweep directory, or a store (sweep --store)")
     figures.add_argument("--out", type=Path, metavar="DIR", help="default SWEEP_DIR/figures")
     add_kb_option(figures)
+    add_batches_option(figures)
     ideal = sub.add_parser("ideal", help="the Ideal scheme (greedy shortest-remaining-first over "
                                          "host links) on a flow list")
     ideal.add_argument("flow_list", type=Path, metavar="FLOWS_CSV",
@@ -334,7 +347,8 @@ def run_command(args: argparse.Namespace) -> int:
     if args.command == "figures":
         from pfabric_analysis.figures import write_figures
 
-        for path in write_figures(args.sweep, args.out or args.sweep / "figures", args.kb):
+        for path in write_figures(args.sweep, args.out or args.sweep / "figures", args.kb,
+                                  args.batches):
             print(f"wrote {path}")
         return 0
     if args.command == "ideal":
