@@ -387,10 +387,14 @@ def points_markdown(table: pd.DataFrame) -> list[str]:
             if first["citable"]:
                 status = "yes"
             else:
-                failing = [(f"{name} {_percent(keyed.loc[tuple(name.rsplit(' ', 1)), 'ci_relative'])}")
-                           for name in first["not_citable"].split(";")]
+                failing = []
+                for name in first["not_citable"].split(";"):
+                    size_bin, statistic = name.rsplit(" ", 1)
+                    relative = keyed.loc[(size_bin, statistic), "ci_relative"]
+                    failing.append(f"{name} {_percent(relative)}")
                 status = "no: " + ", ".join(failing)
-            lags = [lag for key, lag in keyed["lag1"].items() if key in rule and not math.isnan(lag)]
+            lags = [lag for key, lag in keyed["lag1"].items()
+                    if key in rule and not math.isnan(lag)]
             lag = max(lags) if lags else math.nan
             lag_text = _number(lag) + (" (flag)" if lag > intervals.AUTOCORRELATION_FLAG else "")
             hours = "n/a" if math.isnan(first["core_hours"]) else f"{first['core_hours']:.2f}"

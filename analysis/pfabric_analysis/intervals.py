@@ -95,7 +95,8 @@ def lag1_autocorrelation(series: list[np.ndarray]) -> float:
     variance = float(((values - centre) ** 2).mean())
     if variance == 0:
         return math.nan
-    products = sum(float(((s[:-1] - centre) * (s[1:] - centre)).sum()) for s in series if len(s) > 1)
+    products = sum(float(((s[:-1] - centre) * (s[1:] - centre)).sum())
+                   for s in series if len(s) > 1)
     return products / pairs / variance
 
 

@@ -653,9 +653,10 @@ def sweep(spec: SweepSpec, sweep_dir: Path, bin_dir: Path, jobs: int = 1,
         # A sweep whose every point is in its store needs no program (a fresh clone, unbuilt).
         programs = {w: find_program(bin_dir, f"pfabric-{w}").resolve() for w in spec.workloads}
         tasks = plan(spec, sweep_dir, programs, store)
+    if store is not None:
+        check_store(tasks, spec)  # before anything is written
     prepare_directory(spec, sweep_dir)
     if store is not None:
-        check_store(tasks, spec)
         store_finished(tasks)
     tasks = needed(tasks)
     bar = Progress(tasks, progress, expected_bytes(spec, sweep_dir))

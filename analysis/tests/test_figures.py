@@ -380,8 +380,9 @@ def windowed_run(directory: Path, scheme: str, load: float, run: int, measured: 
 def test_intervals_citable_status_and_provenance_per_point(tmp_path: Path) -> None:
     """Windowed runs, 2 per point, 4,000 measured flows each: half of them small gives every
     rule (a) statistic a half-width under 3% (citable, filled markers); one in 40 small gives
-    batches of 10 small flows, no p99 interval (not citable, hollow markers, the p99 named). The small flows' half-width is the
-    batch means' by hand; warm-up and late flows count in flows_simulated, not in statistics."""
+    batches of 10 small flows, no p99 interval (not citable, hollow markers, the p99 named). The
+    small flows' half-width is the batch means' by hand; warm-up and late flows count in
+    flows_simulated, not in statistics."""
     from pfabric_analysis.figures import figures_markdown
     from scipy import stats as scipy_stats
 

@@ -137,6 +137,7 @@ def test_a_sweep_resumes_from_a_committed_store_in_a_fresh_clone(bin_dir: Path,
     # Another sweep's store (12 flows per point, this one asks 13) is refused, not resumed.
     with pytest.raises(AnalysisError, match="parameter flows is 12 but the sweep asks 13"):
         sweep(spec(13), tmp_path / "other", bin_dir, progress=False, store=original / "points")
+    assert not (tmp_path / "other").exists()  # refused before anything is written
 
 
 def test_a_store_given_later_receives_the_finished_points(bin_dir: Path, tmp_path: Path) -> None:
@@ -209,3 +210,24 @@ def test_a_windowed_ideal_list_is_doubled_while_too_short(tmp_path: Path) -> Non
     ok, error = execute(task)
     assert not ok and "something else" in error and not out.exists()
     assert not is_finished(task)
+
+
+def test_the_standard_tier_is_refused_until_set_then_runs_windowed(
+        capsys: pytest.CaptureFixture) -> None:
+    """reproduce --standard names its unset numbers in one line; once an entry has them, its
+    spec gives each workload its window and the runs 1..R."""
+    from pfabric_analysis import reproduce
+
+    assert main(["reproduce", "--standard", "--out", "/nonexistent/never"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("pfabric-analysis: error: reproduce --standard: the tier's numbers "
+                          "are not set yet (websearch.warmupFlows, websearch.measureFlows")
+    scales = {"standard": {"websearch": {"warmupFlows": 1000, "measureFlows": 20000},
+                           "datamining": {"warmupFlows": 500, "measureFlows": 10000}}}
+    tier = reproduce.tier_spec("standard", scales, {"standard": 3})
+    assert tier.runs == (1, 2, 3) and tier.loads == reproduce.PAPER_LOADS
+    assert tier.window_of("websearch") == (1000, 20000)
+    assert tier.window_of("datamining") == (500, 10000)
+    check_spec(tier)
+    assert reproduce.tier_spec("quick").window_of("websearch") is None
+    assert "workload_knobs" not in reproduce.tier_spec("quick").as_json()  # old sweeps resume
