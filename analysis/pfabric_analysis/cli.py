@@ -31,7 +31,8 @@ def add_sweep_options(parser: argparse.ArgumentParser, required_out: bool) -> No
     """Where a sweep runs and writes: shared by sweep and reproduce."""
     parser.add_argument("--out", type=Path, required=required_out, metavar="SWEEP_DIR",
                         help="sweep directory (a re-run resumes it)"
-                             + ("" if required_out else "; default results/reproduce-quick|full"))
+                             + ("" if required_out else
+                                "; default results/reproduce-quick|standard|full"))
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                         help="local processes at once (default: one per core)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
@@ -40,12 +41,25 @@ def add_sweep_options(parser: argparse.ArgumentParser, required_out: bool) -> No
                         help="where pfabric-websearch/-datamining are (default: $PFABRIC_BUILD_DIR"
                              "/bin, else build/bin of the module)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--store", type=Path, metavar="STORE_DIR",
+                        help="also write every finished point there, compact (fct.csv.gz of its "
+                             "measured flows, meta.json), to commit; a point there is finished, "
+                             "so a sweep resumes from a store alone (a fresh clone)")
 
 
 def add_kb_option(parser: argparse.ArgumentParser) -> None:
     """--kb: the size bins' unit, for every command that bins flows by size."""
     parser.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
                         help="bytes per KB of the size bins (default 1000)")
+
+
+def add_batches_option(parser: argparse.ArgumentParser) -> None:
+    """--batches: batches per run of the figures' 95% intervals (batch means)."""
+    from pfabric_analysis.intervals import DEFAULT_BATCHES
+
+    parser.add_argument("--batches", type=int, default=DEFAULT_BATCHES, metavar="B",
+                        help="batches per run behind each 95%% interval (batch means over the "
+                             f"measured flows in flow id order; default {DEFAULT_BATCHES})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,10 +138,14 @@ def main(argv: list[str] | None = None) -> int:
                          help="the output files' stem (default classes)")
     add_kb_option(classes)
     figures = sub.add_parser("figures", help="Figures 2-4 (PNG, PDF), figures.csv and figures.md "
-                                             "of a sweep directory of runs")
-    figures.add_argument("sweep", type=Path, metavar="SWEEP_DIR")
+                                             "of a sweep directory of runs or a store of "
+                                             "compact points, with 95%% intervals and each "
+                                             "point's citable status")
+    figures.add_argument("sweep", type=Path, metavar="SWEEP_DIR",
+                         help="a sweep directory, or a store (sweep --store)")
     figures.add_argument("--out", type=Path, metavar="DIR", help="default SWEEP_DIR/figures")
     add_kb_option(figures)
+    add_batches_option(figures)
     ideal = sub.add_parser("ideal", help="the Ideal scheme (greedy shortest-remaining-first over "
                                          "host links) on a flow list")
     ideal.add_argument("flow_list", type=Path, metavar="FLOWS_CSV",
@@ -173,6 +191,13 @@ def main(argv: list[str] | None = None) -> int:
     grid.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                       help="any other option of the programs, by its camelCase name, e.g. --set "
                            "preset=sigcomm13 or --set reuseConnections=0 (repeatable)")
+    kept = sub.add_parser("store", help="committed compact points: store add RUN_DIR... "
+                                         "--store DIR compacts finished run directories")
+    kept_sub = kept.add_subparsers(dest="store_command", required=True)
+    kept_add = kept_sub.add_parser("add", help="compact run directories into a store (one "
+                                               "point each, named by its directory)")
+    kept_add.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR")
+    kept_add.add_argument("--store", type=Path, required=True, metavar="STORE_DIR")
     campaign = sub.add_parser("sem", help="an SEM campaign (PyPI sem) of pfabric-websearch or "
                                           "-datamining in an ns-3 tree: a grid of the program's "
                                           "options, FCT / ideal FCT per point and size bin")
@@ -204,9 +229,13 @@ def main(argv: list[str] | None = None) -> int:
                                              "schemes, loads 0.1 to 0.8, then the figures")
     size = again.add_mutually_exclusive_group(required=True)
     size.add_argument("--quick", action="store_true", help="about 30 minutes on 2 cores")
+    size.add_argument("--standard", action="store_true",
+                      help="the citable tier: a measurement window per workload and several "
+                           "runs per point (its numbers: pfabric_analysis.reproduce.SCALES)")
     size.add_argument("--full", action="store_true", help="the paper's 100,000 flows per point "
                                                           "(a cluster: --scheduler)")
     add_sweep_options(again, required_out=False)
+    add_batches_option(again)
     again.add_argument("--size", choices=("smoke",), help=argparse.SUPPRESS)  # the doc test's
     count = sub.add_parser("flow-count", help="how many flows a point needs: the Ideal scheme's "
                                               "statistics for growing flow counts against the "
@@ -284,6 +313,12 @@ def run_command(args: argparse.Namespace) -> int:
         from pfabric_analysis import sem_campaign
 
         return sem_campaign.main(args, versions())
+    if args.command == "store":
+        from pfabric_analysis import store
+
+        for point, status in store.add(args.runs, args.store):
+            print(f"{status} {point} ({store.point_bytes(args.store, point.name):,} bytes)")
+        return 0
     if args.command in ("sweep", "reproduce"):
         from pfabric_analysis import reproduce
 
@@ -334,7 +369,8 @@ def run_command(args: argparse.Namespace) -> int:
     if args.command == "figures":
         from pfabric_analysis.figures import write_figures
 
-        for path in write_figures(args.sweep, args.out or args.sweep / "figures", args.kb):
+        for path in write_figures(args.sweep, args.out or args.sweep / "figures", args.kb,
+                                  args.batches):
             print(f"wrote {path}")
         return 0
     if args.command == "ideal":

@@ -5,6 +5,11 @@ A sweep directory holds run directories (fct.csv + meta.json, anywhere below it)
 the same experiment (same preset, topology, flow count, ...), so that a figure never silently
 mixes setups. The plotted numbers go to a tidy table (`figures.csv`, with provenance) and a
 markdown summary (`figures.md`), so that every point in a picture can be checked by hand.
+
+Every statistic is drawn with its 95% confidence interval (pfabric_analysis.intervals: batch
+means over the measured flows of the point's runs), and every point says whether it is citable by
+rule (a) of issue 29: filled markers and plain table cells for citable points, hollow markers and
+a mark for the others.
 """
 
 from __future__ import annotations
@@ -22,8 +27,10 @@ import pandas as pd
 # Figures are drawn on Agg canvases directly, never through pyplot: no window, no global state.
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
-from pfabric_analysis.runs import AnalysisError, Run, check_poolable, read_run, summarize
+from pfabric_analysis import intervals
+from pfabric_analysis.runs import FCT_FILES, AnalysisError, Run, check_poolable, read_run, summarize
 
 # Scheme name in meta.json -> legend name in the paper, and a fixed look, in the paper's order.
 SCHEMES: dict[str, dict[str, str]] = {
@@ -48,19 +55,22 @@ FIGURE_CAPTIONS = {
     "fig3": "Figure 3: Data mining workload: Normalized FCT statistics across flow sizes",
     "fig4": "Figure 4: Web search workload: Normalized FCT statistics across flow sizes",
 }
-# Fewest flows per point at which a workload's statistics are taken to be at steady state. Below
-# it, every panel of that workload and its figures.md tables say the point is a smoke test, not
-# for citation. Data mining: the paper's count, until a measured flow-count study sets a smaller
-# one (a data mining point approaches steady state only over tens of thousands of flows; doc,
-# Analysis, "Reproduce"). Web search has no floor here: its quick figure shows the paper's
-# picture.
-CITABLE_FLOWS: dict[str, int] = {"datamining": 100_000}
 # Parameters that may differ between runs of one workload: what a sweep varies, and where files
 # were read from or written to.
 SWEEP_PARAMETERS = {"scheme", "load", "run", "seed", "flowFile", "dumpFlows", "out"}
+# The measurement window's parameters (0: off, and absent from runs written before it existed).
+WINDOW_PARAMETERS = {"warmupFlows": "warmup_flows", "measureFlows": "measure_flows"}
+# meta.json keys of a run's processor seconds, the first present counts: the programs are single
+# threaded, so their wall_time_s is the processor time of one core on an otherwise idle core
+# (more on a busy machine). cpu_time_s is preferred should a run record it.
+CORE_SECONDS_KEYS = ("cpu_time_s", "wall_time_s")
 TABLE_COLUMNS = ["figure", "panel", "title", "workload", "scheme", "label", "load", "bin",
-                 "statistic", "value", "flows", "unfinished", "runs", "run_dirs", "kb",
-                 "parameters", "module_version", "ns3_version"]
+                 "statistic", "value", "ci_halfwidth", "ci_relative", "batches", "lag1",
+                 "flows", "unfinished", "runs", "point_flows", "flows_simulated", "core_hours",
+                 "citable", "not_citable", "run_dirs", "kb", "parameters", "module_version",
+                 "ns3_version"]
+# The mark of a figures.md cell whose point is not citable by rule (a).
+NOT_CITABLE_MARK = "†"
 # Every file write_figures may write; the ones not written this time are stale and removed.
 OUTPUT_NAMES = [f"{stem}.{ext}" for stem in FIGURE_FILES.values() for ext in ("png", "pdf")] + [
     "figures.csv", "figures.md"]
@@ -88,7 +98,7 @@ def find_run_directories(sweep_dir: Path) -> list[Path]:
     file, rather than a broken run silently dropping out of a figure."""
     if not sweep_dir.is_dir():
         raise AnalysisError(f"{sweep_dir}: not a directory")
-    found = {path.parent for name in ("fct.csv", "meta.json") for path in sweep_dir.rglob(name)}
+    found = {path.parent for name in (*FCT_FILES, "meta.json") for path in sweep_dir.rglob(name)}
     if not found:
         raise AnalysisError(f"{sweep_dir}: no run directories (fct.csv + meta.json) below it")
     return sorted(found)
@@ -116,6 +126,19 @@ def classify(run: Run, sweep_dir: Path) -> SweepRun:
     return SweepRun(run, relative, workload, scheme, float(load))
 
 
+def experiment_parameters(run: Run) -> dict:
+    """A run's parameters as the figures compare them: the window's size from its "window"
+    object (an Ideal run records it there, whatever its program's parameters say), 0 when off
+    or when the run predates the window; with the window on, flows is not used and left out."""
+    parameters = dict(run.meta["parameters"])
+    window = run.meta.get("window") if run.windowed else {}
+    for key, window_key in WINDOW_PARAMETERS.items():
+        parameters[key] = window.get(window_key, 0) if run.windowed else parameters.get(key, 0)
+    if run.windowed:
+        parameters.pop("flows", None)
+    return parameters
+
+
 def check_same_experiment(runs: list[SweepRun]) -> None:
     """Refuse runs of one workload that differ in anything but scheme, load, replication or
     file paths: a figure must compare schemes on one setup, not mix presets or topologies.
@@ -123,8 +146,8 @@ def check_same_experiment(runs: list[SweepRun]) -> None:
     first: dict[str, SweepRun] = {}
     for run in runs:
         reference = first.setdefault(run.workload, run)
-        a = reference.run.meta["parameters"]
-        b = run.run.meta["parameters"]
+        a = experiment_parameters(reference.run)
+        b = experiment_parameters(run.run)
         for key in sorted((set(a) | set(b)) - SWEEP_PARAMETERS):
             if a.get(key, "<absent>") != b.get(key, "<absent>"):
                 raise AnalysisError(
@@ -166,19 +189,50 @@ def _joined(values: Iterable[object]) -> str:
     return ";".join(sorted({str(value) for value in values if value is not None}))
 
 
-def figure_table(groups: dict[tuple[str, str, float], list[SweepRun]], kb: int = 1000
-                 ) -> pd.DataFrame:
+def core_hours(runs: list[Run]) -> float:
+    """The processor hours of a point's runs (CORE_SECONDS_KEYS); NaN if a run records none."""
+    total = 0.0
+    for run in runs:
+        seconds = next((run.meta[key] for key in CORE_SECONDS_KEYS
+                        if isinstance(run.meta.get(key), (int, float))), None)
+        if seconds is None:
+            return math.nan
+        total += float(seconds)
+    return total / 3600
+
+
+def point_statistics(runs: list[Run], kb: int, batches: int) -> pd.DataFrame:
+    """A point's pooled statistics (summarize over every measured flow of its runs) with their
+    intervals, indexed by (bin, statistic): value, ci_halfwidth, ci_relative, batches, lag1,
+    flows, unfinished."""
+    pooled = summarize(pd.concat([run.fct for run in runs], ignore_index=True), kb=kb)
+    rows = pooled.melt(id_vars=["bin", "flows", "unfinished"], value_vars=["mean", "p99"],
+                       var_name="statistic", value_name="value")
+    found = intervals.point_intervals([run.fct for run in runs], batches, kb)
+    table = rows.merge(found, on=["bin", "statistic"], how="left")
+    table["ci_relative"] = [intervals.relative_halfwidth(h, v)
+                            for h, v in zip(table["ci_halfwidth"], table["value"])]
+    return table.set_index(["bin", "statistic"])
+
+
+def figure_table(groups: dict[tuple[str, str, float], list[SweepRun]], kb: int = 1000,
+                 batches: int = intervals.DEFAULT_BATCHES) -> pd.DataFrame:
     """The tidy table of every plotted point: one row per (figure, panel, workload, scheme,
-    load), with the statistic, its flow counts and where it came from."""
+    load), with the statistic, its 95% interval, its flow counts, whether the point is citable
+    (rule (a)) and where it came from."""
     workloads = [w for w in WORKLOADS if any(key[0] == w for key in groups)]
     overall_panel = {w: "abcdefgh"[i] for i, w in enumerate(workloads)}
     rows = []
     for (workload, scheme, load), members in groups.items():
         runs = [member.run for member in members]
-        table = summarize(pd.concat([run.fct for run in runs], ignore_index=True), kb=kb)
-        table = table.set_index("bin")
+        table = point_statistics(runs, kb, batches)
+        failures = intervals.citable_failures(table["ci_relative"].to_dict())
         common = {"workload": workload, "scheme": scheme, "label": SCHEMES[scheme]["label"],
                   "load": load, "runs": len(runs),
+                  "point_flows": sum(len(run.fct) for run in runs),
+                  "flows_simulated": sum(run.flows_simulated for run in runs),
+                  "core_hours": core_hours(runs), "citable": not failures,
+                  "not_citable": ";".join(failures),
                   "run_dirs": ";".join(member.relative for member in members), "kb": kb,
                   "parameters": json.dumps(shared_parameters(runs), sort_keys=True),
                   "module_version": _joined(run.meta.get("module_version") for run in runs),
@@ -188,11 +242,14 @@ def figure_table(groups: dict[tuple[str, str, float], list[SweepRun]], kb: int =
         panels += [(BREAKDOWN_FIGURES[workload], panel, title, size_bin, statistic)
                    for panel, size_bin, statistic, title in BREAKDOWN_PANELS]
         for figure, panel, title, size_bin, statistic in panels:
+            point = table.loc[(size_bin, statistic)]
             rows.append({**common, "figure": figure, "panel": panel, "title": title,
                          "bin": size_bin, "statistic": statistic,
-                         "value": float(table.loc[size_bin, statistic]),
-                         "flows": int(table.loc[size_bin, "flows"]),
-                         "unfinished": int(table.loc[size_bin, "unfinished"])})
+                         "value": float(point["value"]),
+                         "ci_halfwidth": float(point["ci_halfwidth"]),
+                         "ci_relative": float(point["ci_relative"]),
+                         "batches": int(point["batches"]), "lag1": float(point["lag1"]),
+                         "flows": int(point["flows"]), "unfinished": int(point["unfinished"])})
     frame = pd.DataFrame(rows, columns=TABLE_COLUMNS)
     order = {"figure": list(FIGURE_FILES), "workload": list(WORKLOADS), "scheme": list(SCHEMES)}
     return frame.sort_values(
@@ -201,46 +258,38 @@ def figure_table(groups: dict[tuple[str, str, float], list[SweepRun]], kb: int =
         else column).reset_index(drop=True)
 
 
-def load_sweep(sweep_dir: Path, kb: int = 1000) -> pd.DataFrame:
-    """Read, check and tabulate a sweep directory (figure_table of its runs)."""
+def load_sweep(sweep_dir: Path, kb: int = 1000,
+               batches: int = intervals.DEFAULT_BATCHES) -> pd.DataFrame:
+    """Read, check and tabulate a sweep directory, or a store of compact points (figure_table of
+    its runs)."""
     if kb not in (1000, 1024):
         raise AnalysisError(f"--kb {kb}: must be 1000 or 1024")
+    if batches < 1:
+        raise AnalysisError(f"--batches {batches}: expected at least 1")
     runs = [classify(read_run(directory), sweep_dir)
             for directory in find_run_directories(sweep_dir)]
     check_same_experiment(runs)
-    return figure_table(group_replications(runs), kb)
-
-
-def smoke_scale(rows: pd.DataFrame) -> tuple[int, int] | None:
-    """(flows per point, citable floor) when these rows' workload has a floor and their runs
-    simulated fewer flows than it (meta.json's parameters.flows); None otherwise."""
-    floor = CITABLE_FLOWS.get(rows["workload"].iloc[0])
-    if floor is None:
-        return None
-    counts = [json.loads(text).get("flows") for text in rows["parameters"]]
-    counts = [count for count in counts if isinstance(count, int) and not isinstance(count, bool)]
-    if not counts or min(counts) >= floor:
-        return None
-    return min(counts), floor
-
-
-def panel_title(rows: pd.DataFrame, title: str) -> str:
-    """A panel's title, with a second line on a smoke-scale panel."""
-    smoke = smoke_scale(rows)
-    if smoke is None:
-        return title
-    return f"{title}\nSmoke test ({smoke[0]:,} flows/point): not for citation"
+    return figure_table(group_replications(runs), kb, batches)
 
 
 def _plot_panel(ax, rows: pd.DataFrame, title: str, loads: list[float]) -> None:
-    """One panel: a line per scheme (paper order, fixed look), normalised FCT against load."""
+    """One panel: a line per scheme (paper order, fixed look), normalised FCT against load, with
+    95% error bars (none where the interval is undefined); a point's marker is filled when it is
+    citable by rule (a), hollow when not."""
     for scheme, look in SCHEMES.items():
         series = rows[rows["scheme"] == scheme].sort_values("load")
         if series.empty:
             continue
-        ax.plot(series["load"].to_numpy(), series["value"].to_numpy(), label=look["label"],
-                color=look["color"], marker=look["marker"], linestyle=look["linestyle"])
-    ax.set_title(panel_title(rows, title))
+        x, y = series["load"].to_numpy(), series["value"].to_numpy()
+        citable = series["citable"].to_numpy(dtype=bool)
+        ax.errorbar(x, y, yerr=series["ci_halfwidth"].fillna(0).to_numpy(), label=look["label"],
+                    color=look["color"], linestyle=look["linestyle"], marker="None",
+                    elinewidth=0.8)
+        for which, face in ((citable, look["color"]), (~citable, "none")):
+            if which.any():
+                ax.plot(x[which], y[which], linestyle="None", marker=look["marker"],
+                        color=look["color"], markerfacecolor=face, label="_marker")
+    ax.set_title(title)
     ax.set_xlabel("Load")
     ax.set_ylabel("Normalized FCT")
     ax.set_xticks(loads, [f"{load:g}" for load in loads])
@@ -253,16 +302,18 @@ def _new_figure(width: float, height: float) -> Figure:
     return figure
 
 
-def _add_legend(figure: Figure) -> None:
-    """One legend for the figure, above the panels: the schemes are the same in every panel."""
-    handles: dict[str, object] = {}
-    for ax in figure.axes:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            handles.setdefault(label, handle)
-    labels = [look["label"] for look in SCHEMES.values() if look["label"] in handles]
+def _add_legend(figure: Figure, rows: pd.DataFrame) -> None:
+    """One legend for the figure, above the panels: the schemes are the same in every panel;
+    and, when a point of the figure is not citable, what its hollow marker means."""
+    handles = [Line2D([], [], color=look["color"], marker=look["marker"],
+                      linestyle=look["linestyle"], label=look["label"])
+               for scheme, look in SCHEMES.items() if (rows["scheme"] == scheme).any()]
+    if not rows["citable"].all():
+        handles.append(Line2D([], [], color="0.4", marker="o", markerfacecolor="none",
+                              linestyle="None", label="hollow: not citable (95% CI > 3%)"))
     wide = figure.get_figwidth() >= 6  # one row fits a page-wide figure, not a column
-    figure.legend([handles[label] for label in labels], labels, loc="outside upper center",
-                  ncols=len(labels) if wide else 3, frameon=False)
+    figure.legend(handles=handles, loc="outside upper center",
+                  ncols=len(handles) if wide and len(handles) <= 5 else 3, frameon=False)
 
 
 def overall_figure(table: pd.DataFrame) -> Figure:
@@ -278,7 +329,7 @@ def overall_figure(table: pd.DataFrame) -> Figure:
         for ax, panel in zip(axes, panels):
             panel_rows = rows[rows["panel"] == panel]
             _plot_panel(ax, panel_rows, panel_rows["title"].iloc[0], loads)
-        _add_legend(figure)
+        _add_legend(figure, rows)
     return figure
 
 
@@ -294,7 +345,7 @@ def breakdown_figure(table: pd.DataFrame, workload: str) -> Figure:
         axes = figure.subplots(2, 2).ravel()
         for ax, (panel, _, _, title) in zip(axes, BREAKDOWN_PANELS):
             _plot_panel(ax, rows[rows["panel"] == panel], title, loads)
-        _add_legend(figure)
+        _add_legend(figure, rows)
     return figure
 
 
@@ -302,14 +353,78 @@ def _number(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{value:.3f}"
 
 
+def _cell(row) -> str:
+    """A table cell: the value +- its 95% half-width, marked when the point is not citable."""
+    cell = f"{_number(row.value)} +- {_number(row.ci_halfwidth)}"
+    return cell if row.citable else f"{cell} {NOT_CITABLE_MARK}"
+
+
+def _percent(value: float) -> str:
+    return "n/a" if math.isnan(value) else f"{100 * value:.1f}%"
+
+
+def points_markdown(table: pd.DataFrame) -> list[str]:
+    """Per workload, what is behind each point: runs, measured and simulated flows, core-hours,
+    whether it is citable (and if not, which statistics of rule (a) are not known within 3%),
+    and the largest lag-1 autocorrelation of its batches among rule (a)'s statistics."""
+    rule = {(size_bin, statistic) for size_bin, statistic in intervals.CITABLE_STATISTICS}
+    lines = ["## Points", "",
+             "Runs, measured flows (all replications), flows simulated (with a window: warm-up "
+             "and the flows that arrived while the measured ones finished), core-hours "
+             f"({' or '.join(CORE_SECONDS_KEYS)} of every run's meta.json), citable by rule (a) "
+             f"(else each failing statistic's half-width as % of its value), and the largest "
+             f"lag-1 autocorrelation of batch values among rule (a)'s statistics (flagged above "
+             f"{intervals.AUTOCORRELATION_FLAG:g}: batches not independent, the interval too "
+             "narrow).", ""]
+    for workload in dict.fromkeys(table["workload"]):
+        rows = table[(table["workload"] == workload) & (table["figure"] != "fig2")]
+        lines += [f"### {WORKLOADS[workload]}", "",
+                  "| scheme | load | runs | measured flows | flows simulated | core-hours | "
+                  "citable | lag-1 |", "|---|---:|---:|---:|---:|---:|---|---:|"]
+        for (scheme, load), point in rows.groupby(["scheme", "load"], sort=False):
+            first = point.iloc[0]
+            keyed = point.set_index(["bin", "statistic"])
+            if first["citable"]:
+                status = "yes"
+            else:
+                failing = []
+                for name in first["not_citable"].split(";"):
+                    size_bin, statistic = name.rsplit(" ", 1)
+                    relative = keyed.loc[(size_bin, statistic), "ci_relative"]
+                    failing.append(f"{name} {_percent(relative)}")
+                status = "no: " + ", ".join(failing)
+            lags = [lag for key, lag in keyed["lag1"].items()
+                    if key in rule and not math.isnan(lag)]
+            lag = max(lags) if lags else math.nan
+            lag_text = _number(lag) + (" (flag)" if lag > intervals.AUTOCORRELATION_FLAG else "")
+            hours = "n/a" if math.isnan(first["core_hours"]) else f"{first['core_hours']:.2f}"
+            lines.append(f"| {first['label']} | {load:g} | {first['runs']} | "
+                         f"{first['point_flows']:,} | {first['flows_simulated']:,} | {hours} | "
+                         f"{status} | {lag_text} |")
+        lines.append("")
+    return lines
+
+
 def figures_markdown(table: pd.DataFrame) -> str:
-    """The plotted numbers as markdown: a table per figure panel, schemes by loads, with the
-    unfinished flows (left out of every statistic) listed under the panel."""
+    """The plotted numbers as markdown: a table per figure panel, schemes by loads, each value
+    with its 95% interval and marked when its point is not citable, the unfinished flows (left
+    out of every statistic) listed under the panel; then what is behind every point."""
     kb = _joined(table["kb"])
+    batches = _joined(table["batches"] // table["runs"])
+    rule = ", ".join(f"{size_bin} {statistic}" for size_bin, statistic
+                     in intervals.CITABLE_STATISTICS)
     lines = ["# pFabric figures: normalized FCT (FCT / ideal FCT)", "",
-             f"Mean or 99th percentile (nearest rank) of FCT / ideal FCT over the finished flows "
-             f"of all replications of a point pooled; KB = {kb} B. n/a: no finished flow in the "
-             "bin. Every number, with its runs and parameters, is in figures.csv.", ""]
+             "Mean or 99th percentile (nearest rank) of FCT / ideal FCT over the measured, "
+             f"finished flows of all replications of a point pooled; KB = {kb} B. Each value +- "
+             "the half-width of its 95% confidence interval, by batch means: every run's "
+             f"measured flows in flow id order cut into {batches} batches, the statistic per "
+             "batch, t(0.975, k-1) s / sqrt(k) over the k batch values of all runs (n/a: a batch "
+             f"without the flows the statistic needs, e.g. fewer than {intervals.P99_MIN_FLOWS} "
+             f"for a p99). Rule (a): a point is citable when its {rule} each have a half-width "
+             f"of at most {100 * intervals.CITABLE_RELATIVE:g}% of the value; the (10MB,inf) "
+             f"mean is shown with its own interval whatever it is. {NOT_CITABLE_MARK}: the "
+             "point is not citable (hollow marker in the figures). Every number, with its runs, "
+             "core-hours and parameters, is in figures.csv.", ""]
     for figure in dict.fromkeys(table["figure"]):
         lines += [f"## {FIGURE_CAPTIONS[figure]}", ""]
         figure_rows = table[table["figure"] == figure]
@@ -320,16 +435,11 @@ def figures_markdown(table: pd.DataFrame) -> str:
                 title = f"{WORKLOADS[rows['workload'].iloc[0]]}: {title}"
             loads = sorted(rows["load"].unique())
             lines += [f"### {title}", ""]
-            smoke = smoke_scale(rows)
-            if smoke is not None:
-                lines += [f"**Smoke test, not for citation**: {smoke[0]:,} flows per point, "
-                          f"fewer than the {smoke[1]:,} taken as steady state for this "
-                          "workload; the statistics are not at steady state.", ""]
             lines += ["| scheme | " + " | ".join(f"{load:g}" for load in loads) + " |",
                       "|---|" + "---:|" * len(loads)]
             for scheme in dict.fromkeys(rows["scheme"]):
-                by_load = rows[rows["scheme"] == scheme].set_index("load")["value"]
-                cells = [_number(by_load[load]) if load in by_load.index else "" for load in loads]
+                by_load = {row.load: row for row in rows[rows["scheme"] == scheme].itertuples()}
+                cells = [_cell(by_load[load]) if load in by_load else "" for load in loads]
                 lines.append(f"| {SCHEMES[scheme]['label']} | " + " | ".join(cells) + " |")
             unfinished = rows[rows["unfinished"] > 0]
             if not unfinished.empty:
@@ -337,7 +447,7 @@ def figures_markdown(table: pd.DataFrame) -> str:
                          f"{row.flows + row.unfinished}" for row in unfinished.itertuples()]
                 lines += ["", "Unfinished flows, not in the statistics: " + "; ".join(notes) + "."]
             lines.append("")
-    return "\n".join(lines)
+    return "\n".join(lines + points_markdown(table))
 
 
 def _render(figure: Figure, fmt: str) -> bytes:
@@ -406,9 +516,10 @@ def write_figure_set(out_dir: Path, name: str, figure: Figure, table: pd.DataFra
     return write_outputs(outputs, out_dir, owned_names=names)
 
 
-def write_figures(sweep_dir: Path, out_dir: Path, kb: int = 1000) -> list[Path]:
-    """Figures 2-4, figures.csv and figures.md of a sweep directory into out_dir; the files
-    written. Everything is read, checked and rendered before out_dir is touched, so bad input
-    leaves no output behind."""
-    outputs = render_outputs(load_sweep(sweep_dir, kb))
+def write_figures(sweep_dir: Path, out_dir: Path, kb: int = 1000,
+                  batches: int = intervals.DEFAULT_BATCHES) -> list[Path]:
+    """Figures 2-4, figures.csv and figures.md of a sweep directory (or a store of compact
+    points) into out_dir; the files written. Everything is read, checked and rendered before
+    out_dir is touched, so bad input leaves no output behind."""
+    outputs = render_outputs(load_sweep(sweep_dir, kb, batches))
     return write_outputs(outputs, out_dir)

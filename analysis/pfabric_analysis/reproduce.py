@@ -9,7 +9,9 @@ from pathlib import Path
 
 from pfabric_analysis.runs import AnalysisError
 from pfabric_analysis.sweep import (
+    MEASURE_KNOB,
     PACKET_SCHEMES,
+    WARMUP_KNOB,
     SweepSpec,
     parse_flows,
     parse_knobs,
@@ -25,11 +27,20 @@ ALL_SCHEMES = PACKET_SCHEMES + ("ideal",)
 # than double the sweep. full: the paper's scale.
 # smoke (hidden --size smoke): the README's reproduce command run in seconds by
 # test/python/test_doc_commands.py, every workload, scheme and step, two loads.
-SCALES = {
+# standard (issue 29): a measurement window per workload, {warmupFlows: W, measureFlows: N}
+# (the programs' --warmupFlows and --measureFlows), and STANDARD_RUNS replications per point.
+# Its numbers are set by the lead from the convergence study with the window (doc, "How many
+# flows a point needs"); until then they are TO_BE_SET and `reproduce --standard` refuses to run.
+TO_BE_SET = None
+SCALES: dict[str, dict[str, object]] = {
     "quick": {"websearch": 400, "datamining": 80},
     "full": {"websearch": 100_000, "datamining": 100_000},
     "smoke": {"websearch": 6, "datamining": 2},
+    "standard": {"websearch": {WARMUP_KNOB: TO_BE_SET, MEASURE_KNOB: TO_BE_SET},  # placeholder
+                 "datamining": {WARMUP_KNOB: TO_BE_SET, MEASURE_KNOB: TO_BE_SET}},  # placeholder
 }
+# Replications (run numbers 1..R) per point of a tier; 1 where not given.
+SCALE_RUNS: dict[str, int | None] = {"standard": TO_BE_SET}  # placeholder
 SMOKE_LOADS = (0.1, 0.8)
 
 
@@ -48,12 +59,37 @@ def split(text: str, label: str, kind: type) -> tuple:
     return values
 
 
+def scale_of(args: argparse.Namespace) -> str:
+    """The reproduce tier asked for: --size (hidden), --quick, --standard or --full."""
+    if getattr(args, "size", None):
+        return args.size
+    return next(name for name in ("quick", "standard", "full") if getattr(args, name, False))
+
+
+def tier_spec(scale: str, scales: dict = SCALES, scale_runs: dict = SCALE_RUNS) -> SweepSpec:
+    """The sweep of a reproduce tier: every workload, scheme and paper load; a tier whose entry
+    is a window per workload runs with --warmupFlows and --measureFlows (refused while a number
+    is still TO_BE_SET)."""
+    entry = scales[scale]
+    runs = scale_runs.get(scale, 1)
+    windows = {w: value for w, value in entry.items() if isinstance(value, dict)}
+    unset = [f"{w}.{key}" for w, window in windows.items() for key, value in window.items()
+             if value is TO_BE_SET] + (["runs"] if runs is TO_BE_SET else [])
+    if unset:
+        raise AnalysisError(f"reproduce --{scale}: the tier's numbers are not set yet "
+                            f"({', '.join(unset)} in pfabric_analysis.reproduce.SCALES and "
+                            "SCALE_RUNS, from the convergence study with the window)")
+    flows = tuple((w, int(value[MEASURE_KNOB]) if w in windows else int(value))
+                  for w, value in entry.items())
+    workload_knobs = tuple((w, tuple(sorted((key, str(int(value))) for key, value
+                                            in window.items()))) for w, window in windows.items())
+    return SweepSpec(tuple(entry), ALL_SCHEMES, SMOKE_LOADS if scale == "smoke" else PAPER_LOADS,
+                     tuple(range(1, runs + 1)), flows, workload_knobs=workload_knobs)
+
+
 def spec_from_arguments(args: argparse.Namespace) -> SweepSpec:
     if args.command == "reproduce":
-        scale = getattr(args, "size", None) or ("quick" if args.quick else "full")
-        workloads = tuple(SCALES[scale])
-        return SweepSpec(workloads, ALL_SCHEMES, SMOKE_LOADS if scale == "smoke" else PAPER_LOADS,
-                         (1,), tuple(SCALES[scale].items()))
+        return tier_spec(scale_of(args))
     workloads = split(args.workloads, "--workloads", str)
     return SweepSpec(workloads, split(args.schemes, "--schemes", str),
                      split(args.loads, "--loads", float), split(args.runs, "--runs", int),
@@ -64,9 +100,9 @@ def main(args: argparse.Namespace) -> int:
     spec = spec_from_arguments(args)
     out = args.out
     if out is None:
-        out = Path("results") / f"reproduce-{'quick' if args.quick else 'full'}"
+        out = Path("results") / f"reproduce-{scale_of(args)}"
     outcomes = sweep(spec, out, args.bin_dir or default_bin_dir(), args.jobs, args.scheduler,
-                     progress=not args.quiet)
+                     progress=not args.quiet, store=args.store)
     text, ok = report(outcomes)
     print(text)
     if args.command == "reproduce":
@@ -75,6 +111,8 @@ def main(args: argparse.Namespace) -> int:
         if not ok:
             print(f"reproduce: no figures while points are missing; re-run to resume {out}")
             return 1
-        for path in write_figures(out, out / "figures"):
+        # With a store, the figures are drawn from it: the committed data alone, as a fresh
+        # clone would draw them.
+        for path in write_figures(args.store or out, out / "figures", batches=args.batches):
             print(f"wrote {path}")
     return 0 if ok else 1

@@ -21,6 +21,11 @@ REPLICATION_PARAMETERS = {"seed", "run", "out", "dumpFlows", "flowFile", "hashDe
 RENAMED_PARAMETERS = {"flow-file": "flowFile", "dump-flows": "dumpFlows",
                       "reuse-connections": "reuseConnections", "hash-demux": "hashDemux"}
 BIN_NAMES = ["(0,100KB]", "(100KB,10MB]", "(10MB,inf)"]
+# A run's flows, as the program writes them and as a committed compact point keeps them (gzip).
+FCT_FILES = ("fct.csv", "fct.csv.gz")
+# The column a run with a measurement window (--warmupFlows, --measureFlows) adds, last: 1 for a
+# measured flow, 0 for a warm-up flow or one that arrived while the measured flows finished.
+MEASURED_COLUMN = "measured"
 
 
 class AnalysisError(Exception):
@@ -32,26 +37,42 @@ class Run:
     """One run directory."""
 
     directory: Path
-    fct: pd.DataFrame
+    fct: pd.DataFrame  # the measured flows only (every flow of a run without a window)
     meta: dict  # meta.json, its parameters under their current names (current_names)
+    flows_simulated: int = 0  # every flow the run simulated, measured or not
+
+    @property
+    def windowed(self) -> bool:
+        """Whether the run measured a window of flows (meta.json's "window" object)."""
+        return isinstance(self.meta.get("window"), dict)
+
+
+def fct_file(directory: Path) -> Path:
+    """The run's flows file: fct.csv, else the compact point's fct.csv.gz."""
+    for name in FCT_FILES:
+        if (directory / name).is_file():
+            return directory / name
+    raise AnalysisError(f"{directory / FCT_FILES[0]}: missing")
 
 
 def read_run(directory: Path) -> Run:
-    """Read and check a run directory."""
-    fct_path = directory / "fct.csv"
+    """Read and check a run directory (fct.csv or fct.csv.gz, and meta.json). With a
+    `measured` column, Run.fct keeps only the measured flows: every statistic is over them."""
+    fct_path = fct_file(directory)
     meta_path = directory / "meta.json"
-    for path in (fct_path, meta_path):
-        if not path.is_file():
-            raise AnalysisError(f"{path}: missing")
+    if not meta_path.is_file():
+        raise AnalysisError(f"{meta_path}: missing")
     try:
         fct = pd.read_csv(fct_path)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, OSError,
+            EOFError) as error:
         raise AnalysisError(f"{fct_path}: not a CSV file ({error})".splitlines()[0]) from error
     missing = [c for c in FCT_COLUMNS if c not in fct.columns]
     if missing:
         raise AnalysisError(f"{fct_path}: missing column(s) {', '.join(missing)}")
-    if not set(fct["completed"].unique()) <= {0, 1}:
-        raise AnalysisError(f"{fct_path}: 'completed' must be 0 or 1")
+    for flag in ("completed", MEASURED_COLUMN):
+        if flag in fct.columns and not set(fct[flag].unique()) <= {0, 1}:
+            raise AnalysisError(f"{fct_path}: '{flag}' must be 0 or 1")
     if fct.loc[fct["completed"] == 1, ["fct_s", "ideal_fct_s"]].isna().any().any():
         raise AnalysisError(f"{fct_path}: a completed flow without fct_s or ideal_fct_s")
     try:
@@ -60,7 +81,24 @@ def read_run(directory: Path) -> Run:
         raise AnalysisError(f"{meta_path}: not JSON ({error})") from error
     if not isinstance(meta, dict) or not isinstance(meta.get("parameters"), dict):
         raise AnalysisError(f"{meta_path}: no 'parameters' object")
-    return Run(directory, fct, {**meta, "parameters": current_names(meta["parameters"])})
+    simulated = flows_simulated(meta, len(fct), meta_path)
+    if MEASURED_COLUMN in fct.columns:
+        fct = fct[fct[MEASURED_COLUMN] == 1].reset_index(drop=True)
+    return Run(directory, fct, {**meta, "parameters": current_names(meta["parameters"])},
+               simulated)
+
+
+def flows_simulated(meta: dict, rows: int, meta_path: Path) -> int:
+    """Every flow a run simulated: the window's flows_simulated (a compact point keeps only the
+    measured rows), else the rows of its fct.csv."""
+    window = meta.get("window")
+    if window is None:
+        return rows
+    count = window.get("flows_simulated") if isinstance(window, dict) else None
+    if isinstance(count, bool) or not isinstance(count, int) or count < rows:
+        raise AnalysisError(f"{meta_path}: window.flows_simulated {count!r} is not a count of "
+                            f"at least the {rows} rows of its fct file")
+    return count
 
 
 def current_names(parameters: dict) -> dict:

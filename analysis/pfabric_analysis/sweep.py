@@ -13,11 +13,23 @@ A point is finished when its meta.json exists (the programs write it last, atomi
 skips finished points and removes what an interrupted one left. Ideal points (a flow-level
 schedule, pfabric_analysis.ideal) need only the flow list: the program's --idealOnly mode gives
 each flow's ideal FCT on the same fabric.
+
+With a store (--store DIR, pfabric_analysis.store), every finished point is also written there as
+a compact point that can be committed; a point in the store is finished, so a sweep resumes from
+a store alone (a fresh clone without runs/), and a flow list that no unfinished point needs is
+not made.
+
+With the measurement window (--set warmupFlows=W --set measureFlows=N), packet points generate
+their own flows (the same process, seed and run give the same flows as a flow list, so every
+scheme still sees the same flows) for as long as the window needs; only an Ideal point needs a
+flow list, of IDEAL_LIST_FACTOR x (W + N) flows, doubled while `pfabric-analysis ideal` says its
+arrivals end before the last measured flow completes.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -28,6 +40,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from pfabric_analysis import store as compact
 from pfabric_analysis.runs import AnalysisError
 
 WORKLOADS = ("websearch", "datamining")
@@ -37,6 +50,16 @@ SCHEMES = PACKET_SCHEMES + ("ideal",)
 RESERVED_KNOBS = {"scheme", "load", "run", "seed", "flows", "out", "flowFile", "dumpFlows",
                   "flowsOnly", "quiet"}
 STDERR_TAIL_LINES = 20
+# The measurement window's options (the programs' --warmupFlows and --measureFlows), as knobs.
+WARMUP_KNOB, MEASURE_KNOB = "warmupFlows", "measureFlows"
+# The programs' --preset default (PfabricExperiment::Parameters), which `pfabric-analysis ideal`
+# needs named when a windowed sweep does not set one.
+DEFAULT_PRESET = "hotnets12"
+# An Ideal point with the window schedules a flow list this many times the window's flows long
+# (a measured flow finishes while later ones arrive), doubled up to IDEAL_LIST_DOUBLINGS times
+# while the list's arrivals end too early.
+IDEAL_LIST_FACTOR = 10
+IDEAL_LIST_DOUBLINGS = 4
 
 
 @dataclass(frozen=True)
@@ -47,15 +70,33 @@ class SweepSpec:
     schemes: tuple[str, ...]
     loads: tuple[float, ...]
     runs: tuple[int, ...]
-    flows: tuple[tuple[str, int], ...]  # flows per point, by workload
+    flows: tuple[tuple[str, int], ...]  # flows per point, by workload (unused with a window)
     seed: int = 1
     knobs: tuple[tuple[str, str], ...] = ()
+    # Knobs of one workload only (e.g. its window), over the shared ones.
+    workload_knobs: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
     def flows_of(self, workload: str) -> int:
         return dict(self.flows)[workload]
 
+    def knobs_of(self, workload: str) -> tuple[tuple[str, str], ...]:
+        """The knobs of a workload's points: the shared ones, then its own over them."""
+        return tuple(sorted({**dict(self.knobs),
+                             **dict(dict(self.workload_knobs).get(workload, ()))}.items()))
+
+    def window_of(self, workload: str) -> tuple[int, int] | None:
+        """(warm-up flows, measured flows) of a workload's points, None without the window."""
+        knobs = dict(self.knobs_of(workload))
+        if MEASURE_KNOB not in knobs:
+            return None
+        return int(knobs.get(WARMUP_KNOB, 0)), int(knobs[MEASURE_KNOB])
+
     def as_json(self) -> dict:
-        return {**asdict(self), "flows": dict(self.flows), "knobs": dict(self.knobs)}
+        found = {**asdict(self), "flows": dict(self.flows), "knobs": dict(self.knobs)}
+        found.pop("workload_knobs")
+        if self.workload_knobs:  # absent otherwise: sweeps written before it still resume
+            found["workload_knobs"] = {w: dict(k) for w, k in self.workload_knobs}
+        return found
 
 
 @dataclass(frozen=True)
@@ -68,6 +109,11 @@ class Task:
     command: tuple[str, ...] = ()
     flow_list: Path | None = None
     needs: tuple[str, ...] = field(default=())
+    store: Path | None = None  # where the finished point's compact copy goes (not flow lists)
+    point: tuple[str, str, float, int] | None = None  # (workload, scheme, load, run) of a point
+    # A windowed Ideal point: its flow list's command without --flows, and the list's flows.
+    list_command: tuple[str, ...] = ()
+    list_flows: int = 0
 
 
 @dataclass
@@ -129,6 +175,14 @@ def check_spec(spec: SweepSpec) -> None:
         count = dict(spec.flows).get(workload)
         if count is None or count < 1:
             raise AnalysisError(f"--flows: {workload}: expected at least one flow")
+        knobs = dict(spec.knobs_of(workload))
+        for key in (WARMUP_KNOB, MEASURE_KNOB):
+            if key in knobs and not (knobs[key].isdigit() and (int(knobs[key]) > 0
+                                                               or key == WARMUP_KNOB)):
+                raise AnalysisError(f"--set {key}={knobs[key]}: expected a whole number"
+                                    + (" above 0" if key == MEASURE_KNOB else ""))
+        if WARMUP_KNOB in knobs and MEASURE_KNOB not in knobs:
+            raise AnalysisError(f"--set {WARMUP_KNOB}: needs --set {MEASURE_KNOB} (the window)")
 
 
 def parse_flows(text: str, workloads: Iterable[str]) -> tuple[tuple[str, int], ...]:
@@ -168,50 +222,150 @@ def find_program(bin_dir: Path, name: str) -> Path:
     return matches[0]
 
 
-def plan(spec: SweepSpec, sweep_dir: Path, programs: dict[str, Path]) -> list[Task]:
+def plan(spec: SweepSpec, sweep_dir: Path, programs: dict[str, Path],
+         store: Path | None = None) -> list[Task]:
     """Every task of the grid, flow lists first, then packet runs, then Ideal schedules."""
-    knobs = tuple(f"--{key}={value}" for key, value in spec.knobs)
+    tasks: list[Task] = []
+    for workload in spec.workloads:
+        if spec.window_of(workload) is None:
+            tasks += plan_listed(spec, workload, sweep_dir, programs[workload], store)
+        else:
+            tasks += plan_windowed(spec, workload, sweep_dir, programs[workload], store)
+    return tasks
+
+
+def plan_listed(spec: SweepSpec, workload: str, sweep_dir: Path, program: Path,
+                store: Path | None) -> list[Task]:
+    """A workload's tasks without the window: a flow list per (load, run) that every scheme
+    runs (--flowFile)."""
+    knobs = tuple(f"--{key}={value}" for key, value in spec.knobs_of(workload))
     tasks: list[Task] = []
     packet = [s for s in spec.schemes if s in PACKET_SCHEMES]
-    for workload in spec.workloads:
-        for load in spec.loads:
-            for run in spec.runs:
-                common = point_options(load, run, spec.seed, spec.flows_of(workload)) + knobs
-                flows_name = flow_list_name(workload, load, run)
-                flow_list = sweep_dir / "flows" / f"{flows_name}.csv"
-                tasks.append(Task("flows", flows_name, flow_list,
-                                  (str(programs[workload]), "--flowsOnly",
-                                   f"--dumpFlows={flow_list}") + common))
-                for scheme in packet:
-                    name = point_name(workload, scheme, load, run)
-                    out = sweep_dir / "runs" / name
-                    tasks.append(Task("packet", name, out,
-                                      (str(programs[workload]), "--quiet", f"--scheme={scheme}",
-                                       f"--flowFile={flow_list}", f"--out={out}") + common,
-                                      flow_list=flow_list, needs=(flows_name,)))
-                if "ideal" in spec.schemes:
-                    # The program's --idealOnly mode gives the flows' ideal FCTs on the same
-                    # fabric with the same parameters: no packet run needed.
-                    name = point_name(workload, "ideal", load, run)
-                    tasks.append(Task("ideal", name, sweep_dir / "runs" / name,
-                                      (str(programs[workload]),) + common,
-                                      flow_list=flow_list, needs=(flows_name,)))
+    for load in spec.loads:
+        for run in spec.runs:
+            common = point_options(load, run, spec.seed, spec.flows_of(workload)) + knobs
+            flows_name = flow_list_name(workload, load, run)
+            flow_list = sweep_dir / "flows" / f"{flows_name}.csv"
+            tasks.append(Task("flows", flows_name, flow_list,
+                              (str(program), "--flowsOnly",
+                               f"--dumpFlows={flow_list}") + common))
+            for scheme in packet:
+                name = point_name(workload, scheme, load, run)
+                out = sweep_dir / "runs" / name
+                tasks.append(Task("packet", name, out,
+                                  (str(program), "--quiet", f"--scheme={scheme}",
+                                   f"--flowFile={flow_list}", f"--out={out}") + common,
+                                  flow_list=flow_list, needs=(flows_name,), store=store,
+                                  point=(workload, scheme, load, run)))
+            if "ideal" in spec.schemes:
+                # The program's --idealOnly mode gives the flows' ideal FCTs on the same
+                # fabric with the same parameters: no packet run needed.
+                name = point_name(workload, "ideal", load, run)
+                tasks.append(Task("ideal", name, sweep_dir / "runs" / name,
+                                  (str(program),) + common,
+                                  flow_list=flow_list, needs=(flows_name,), store=store,
+                                  point=(workload, "ideal", load, run)))
     return tasks
+
+
+def plan_windowed(spec: SweepSpec, workload: str, sweep_dir: Path, program: Path,
+                  store: Path | None) -> list[Task]:
+    """A workload's tasks with the window: packet points generate their own flows (no
+    --flowFile, no --flows); an Ideal point schedules a flow list made for it, through
+    `pfabric-analysis ideal --warmup-flows W --measure-flows N`."""
+    warmup, measure = spec.window_of(workload)
+    knobs = dict(spec.knobs_of(workload))
+    window_free = {key: value for key, value in knobs.items()
+                   if key not in (WARMUP_KNOB, MEASURE_KNOB)}
+    tasks: list[Task] = []
+    for load in spec.loads:
+        for run in spec.runs:
+            common = (f"--load={load:g}", f"--run={run}", f"--seed={spec.seed}")
+            for scheme in (s for s in spec.schemes if s in PACKET_SCHEMES):
+                name = point_name(workload, scheme, load, run)
+                out = sweep_dir / "runs" / name
+                tasks.append(Task("packet", name, out,
+                                  (str(program), "--quiet", f"--scheme={scheme}", f"--out={out}")
+                                  + common + tuple(f"--{k}={v}" for k, v in sorted(knobs.items())),
+                                  store=store, point=(workload, scheme, load, run)))
+            if "ideal" not in spec.schemes:
+                continue
+            flows_name = flow_list_name(workload, load, run)
+            flow_list = sweep_dir / "flows" / f"{flows_name}.csv"
+            list_command = (str(program), "--flowsOnly", f"--dumpFlows={flow_list}") + common + \
+                tuple(f"--{k}={v}" for k, v in sorted(window_free.items()))
+            list_flows = IDEAL_LIST_FACTOR * (warmup + measure)
+            tasks.append(Task("flows", flows_name, flow_list,
+                              list_command + (f"--flows={list_flows}",)))
+            name = point_name(workload, "ideal", load, run)
+            settings = {"load": f"{load:g}", "run": str(run), "seed": str(spec.seed),
+                        **window_free}
+            preset = settings.pop("preset", DEFAULT_PRESET)
+            command = (sys.executable, "-m", "pfabric_analysis.cli", "ideal", str(flow_list),
+                       f"--preset={preset}", f"--workload={workload}",
+                       f"--bin-dir={program.parent}", f"--warmup-flows={warmup}",
+                       f"--measure-flows={measure}",
+                       f"--out={sweep_dir / 'runs' / name}") + tuple(
+                f"--set={key}={value}" for key, value in sorted(settings.items()))
+            tasks.append(Task("ideal", name, sweep_dir / "runs" / name, command,
+                              flow_list=flow_list, needs=(flows_name,), store=store,
+                              list_command=list_command, list_flows=list_flows,
+                              point=(workload, "ideal", load, run)))
+    return tasks
+
+
+def is_run(task: Task) -> bool:
+    """Whether the task's run directory is finished (its meta.json, written last, is there)."""
+    return (task.output / "meta.json").is_file() and (task.output / "fct.csv").is_file()
 
 
 def is_finished(task: Task) -> bool:
     if task.kind == "flows":
         return task.output.is_file()
-    return (task.output / "meta.json").is_file() and (task.output / "fct.csv").is_file()
+    return is_run(task) or (task.store is not None and compact.is_stored(task.store, task.name))
+
+
+def needed(tasks: list[Task]) -> list[Task]:
+    """The tasks less the flow lists that no unfinished point needs (a sweep resumed from a
+    store, whose points are finished without their run directories or flow lists)."""
+    wanted = {need for task in tasks if task.kind != "flows" and not is_finished(task)
+              for need in task.needs}
+    return [task for task in tasks
+            if task.kind != "flows" or task.name in wanted or is_finished(task)]
+
+
+def store_finished(tasks: list[Task]) -> int:
+    """Compact every finished run directory that its store lacks (a store given to a sweep
+    begun without one); the number written."""
+    written = 0
+    for task in tasks:
+        if task.store is not None and is_run(task) and \
+                not compact.is_stored(task.store, task.name):
+            compact.write_point(task.output, task.store, task.name)
+            written += 1
+    return written
 
 
 def execute(task: Task) -> tuple[bool, str]:
-    """Run one task where it is (a local thread or a Dask worker): (success, error text).
+    """Run one task where it is (a local thread or a Dask worker): (success, error text); with a
+    store, a finished point is also compacted there.
 
     An unfinished run directory is removed first and again on failure, so a point is either
     whole or absent."""
+    ok, error = execute_task(task)
+    if ok and task.kind != "flows" and task.store is not None:
+        try:
+            compact.write_point(task.output, task.store, task.name)
+        except AnalysisError as failure:
+            return False, str(failure)
+    return ok, error
+
+
+def execute_task(task: Task) -> tuple[bool, str]:
     if task.kind != "flows" and task.output.exists():
         shutil.rmtree(task.output)
+    if task.kind == "ideal" and task.list_command:
+        return execute_windowed_ideal(task)
     if task.kind == "ideal":
         from pfabric_analysis.ideal import run_ideal
 
@@ -229,6 +383,32 @@ def execute(task: Task) -> tuple[bool, str]:
         shutil.rmtree(task.output, ignore_errors=True)
     tail = "\n".join(result.stderr.strip().splitlines()[-STDERR_TAIL_LINES:])
     return False, f"exit status {result.returncode}: {tail}"
+
+
+def execute_windowed_ideal(task: Task) -> tuple[bool, str]:
+    """A windowed Ideal point: `pfabric-analysis ideal` on its flow list; while it fails naming
+    the list (its arrivals end before the last measured flow completes), the list is made again
+    twice as long, up to IDEAL_LIST_DOUBLINGS times."""
+    flows = task.list_flows
+    for doubling in range(IDEAL_LIST_DOUBLINGS + 1):
+        if doubling:
+            flows *= 2
+            made = subprocess.run(task.list_command + (f"--flows={flows}",), capture_output=True,
+                                  text=True)
+            if made.returncode != 0:
+                return False, f"flow list of {flows} flows: exit status {made.returncode}: " \
+                    + "\n".join(made.stderr.strip().splitlines()[-STDERR_TAIL_LINES:])
+        result = subprocess.run(task.command, capture_output=True, text=True,
+                                env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                                    filter(None, [str(Path(__file__).resolve().parents[1]),
+                                                  os.environ.get("PYTHONPATH")]))})
+        if result.returncode == 0:
+            return True, ""
+        shutil.rmtree(task.output, ignore_errors=True)
+        tail = "\n".join(result.stderr.strip().splitlines()[-STDERR_TAIL_LINES:])
+        if str(task.flow_list) not in result.stderr:
+            return False, f"exit status {result.returncode}: {tail}"
+    return False, f"{task.flow_list}: still too short at {flows} flows: {tail}"
 
 
 def timed_execute(task: Task) -> tuple[bool, str, float]:
@@ -278,8 +458,10 @@ class Progress:
         self.began = time.monotonic()
 
     def weigh(self, task: Task) -> float:
-        if task.kind != "packet" or task.flow_list is None:
+        if task.kind != "packet":
             return 0.0
+        if task.flow_list is None:  # a windowed point: its window's expected bytes
+            return float(self.expected.get(task.output, 0.0))
         if task.flow_list in self.list_bytes:
             return float(self.list_bytes[task.flow_list])
         if task.flow_list.is_file():
@@ -434,29 +616,103 @@ def expected_bytes(spec: SweepSpec, sweep_dir: Path,
                    ) -> dict[Path, float]:
     """Each flow list's expected bytes: the point's flows times its workload's mean size
     (none for a workload whose CDF is not where a checkout keeps it: its points are weighed
-    once their lists exist)."""
+    once their lists exist); with the window, each packet point's run directory's: W + N flows
+    times the mean size."""
     mean = {}
     for workload in spec.workloads:
         try:
             mean[workload] = cdf_mean_bytes(workloads_dir / f"{workload}.cdf")
         except AnalysisError:
             continue
-    return {sweep_dir / "flows" / f"{flow_list_name(w, load, run)}.csv": spec.flows_of(w) * mean[w]
-            for w in mean for load in spec.loads for run in spec.runs}
+    found: dict[Path, float] = {}
+    for w in mean:
+        for load in spec.loads:
+            for run in spec.runs:
+                window = spec.window_of(w)
+                if window is None:
+                    path = sweep_dir / "flows" / f"{flow_list_name(w, load, run)}.csv"
+                    found[path] = spec.flows_of(w) * mean[w]
+                    continue
+                for scheme in spec.schemes:  # a windowed point simulates about W + N flows
+                    path = sweep_dir / "runs" / point_name(w, scheme, load, run)
+                    found[path] = sum(window) * mean[w]
+    return found
 
 
 def sweep(spec: SweepSpec, sweep_dir: Path, bin_dir: Path, jobs: int = 1,
-          scheduler: str | None = None, progress: bool = True) -> list[Outcome]:
-    """Run (or resume) a sweep; returns one outcome per task."""
+          scheduler: str | None = None, progress: bool = True,
+          store: Path | None = None) -> list[Outcome]:
+    """Run (or resume) a sweep; returns one outcome per task. With a store, finished points
+    are compacted there and points already there are finished."""
     check_spec(spec)
-    programs = {w: find_program(bin_dir, f"pfabric-{w}").resolve() for w in spec.workloads}
     sweep_dir = sweep_dir.resolve()
+    store = store.resolve() if store is not None else None
+    programs = {w: bin_dir / f"pfabric-{w}" for w in spec.workloads}
+    tasks = plan(spec, sweep_dir, programs, store)
+    if not all(is_finished(task) for task in tasks if task.kind != "flows"):
+        # A sweep whose every point is in its store needs no program (a fresh clone, unbuilt).
+        programs = {w: find_program(bin_dir, f"pfabric-{w}").resolve() for w in spec.workloads}
+        tasks = plan(spec, sweep_dir, programs, store)
+    if store is not None:
+        check_store(tasks, spec)  # before anything is written
     prepare_directory(spec, sweep_dir)
-    tasks = plan(spec, sweep_dir, programs)
+    if store is not None:
+        store_finished(tasks)
+    tasks = needed(tasks)
     bar = Progress(tasks, progress, expected_bytes(spec, sweep_dir))
     if scheduler:
         return run_dask(tasks, scheduler, bar)
     return run_local(tasks, max(1, jobs), bar)
+
+
+def same_value(recorded: object, asked: str) -> bool:
+    """Whether a meta.json parameter is the value a knob or option asked for (as text)."""
+    if isinstance(recorded, bool):
+        return asked.lower() in (("1", "true") if recorded else ("0", "false"))
+    if isinstance(recorded, (int, float)):
+        try:
+            return math.isclose(float(asked), float(recorded), rel_tol=1e-12)
+        except ValueError:
+            return False
+    return str(recorded) == asked
+
+
+def check_store(tasks: list[Task], spec: SweepSpec) -> None:
+    """Refuse a store point that is not the point this sweep would make (another sweep's store:
+    scheme, load, run, seed, flows or window, or a knob, differ)."""
+    from pfabric_analysis.runs import current_names
+
+    for task in tasks:
+        if task.kind == "flows" or is_run(task) or not compact.is_stored(task.store, task.name):
+            continue
+        meta_path = compact.point_path(task.store, task.name) / compact.META
+        try:
+            meta = json.loads(meta_path.read_text())
+            parameters = current_names(meta["parameters"])
+        except (json.JSONDecodeError, KeyError, TypeError) as error:
+            raise AnalysisError(f"{meta_path}: not a run's meta.json ({error})") from error
+        workload, scheme, load, run = task.point
+        if meta.get("workload") != workload:
+            raise AnalysisError(f"{meta_path}: workload {meta.get('workload')!r}, not "
+                                f"{workload!r}; another sweep's store")
+        window = spec.window_of(workload)
+        asked = dict(spec.knobs_of(workload))
+        asked.update({"scheme": scheme, "load": f"{load:g}", "run": str(run),
+                      "seed": str(spec.seed)})
+        if window is None:
+            asked["flows"] = str(spec.flows_of(workload))
+        recorded_window = meta.get("window")
+        if window is not None:
+            recorded = (recorded_window or {}).get("warmup_flows"), \
+                (recorded_window or {}).get("measure_flows")
+            if recorded != window:
+                raise AnalysisError(f"{meta_path}: window {recorded} but the sweep asks "
+                                    f"{window}; another sweep's store")
+            asked = {k: v for k, v in asked.items() if k not in (WARMUP_KNOB, MEASURE_KNOB)}
+        for key, value in sorted(asked.items()):
+            if key in parameters and not same_value(parameters[key], value):
+                raise AnalysisError(f"{meta_path}: parameter {key} is {parameters[key]!r} but "
+                                    f"the sweep asks {value}; another sweep's store")
 
 
 def report(outcomes: list[Outcome]) -> tuple[str, bool]:

@@ -19,8 +19,8 @@ LOADS = (0.2, 0.5, 0.8)
 LABELS = ["TCP-DropTail", "DCTCP", "MinTCP+pFabric", "LineRate+pFabric", "Ideal"]
 BASE = {"tcp": 4.0, "dctcp": 3.0, "pfabric": 1.5, "linerate": 1.25, "ideal": 1.0}
 FACTOR = {"websearch": 1.0, "datamining": 2.0}
-# The hand-made runs have 4 flows each: data mining panels are labelled smoke tests.
-SMOKE_LINE = "\nSmoke test (4 flows/point): not for citation"
+# The hand-made runs have 4 flows each, too few for 10 batches: no interval, no citable point.
+HOLLOW = "hollow: not citable (95% CI > 3%)"
 FIGURE_FILES = ["fig2-overall.png", "fig2-overall.pdf", "fig3-datamining.png",
                 "fig3-datamining.pdf", "fig4-websearch.png", "fig4-websearch.pdf"]
 
@@ -92,12 +92,17 @@ def table(sweep: Path) -> pd.DataFrame:
     return load_sweep(sweep)
 
 
+def scheme_lines(ax) -> list:
+    """Each scheme's line (the data line of its error bar container), in legend order."""
+    return [container.lines[0] for container in ax.containers]
+
+
 def check_panel(ax, title: str, workload: str, panel: str) -> None:
     """A panel's title, axis labels and one line per scheme through the hand-computed points."""
     assert ax.get_title() == title
     assert ax.get_xlabel() == "Load" and ax.get_ylabel() == "Normalized FCT"
-    lines = ax.get_lines()
-    assert [line.get_label() for line in lines] == LABELS
+    lines = scheme_lines(ax)
+    assert [container.get_label() for container in ax.containers] == LABELS
     for line, scheme in zip(lines, BASE):
         assert list(line.get_xdata()) == pytest.approx(list(LOADS))
         want = [expected(workload, scheme, load)[panel] for load in LOADS]
@@ -136,8 +141,8 @@ def test_figure_2_has_a_panel_per_workload_and_every_scheme(table: pd.DataFrame)
     axes = figure.axes
     assert len(axes) == 2
     check_panel(axes[0], "(a) Web search workload", "websearch", "all")
-    check_panel(axes[1], "(b) Data mining workload" + SMOKE_LINE, "datamining", "all")
-    assert [text.get_text() for text in figure.legends[0].get_texts()] == LABELS
+    check_panel(axes[1], "(b) Data mining workload", "datamining", "all")
+    assert [text.get_text() for text in figure.legends[0].get_texts()] == LABELS + [HOLLOW]
 
 
 @pytest.mark.parametrize("workload", WORKLOADS)
@@ -147,18 +152,22 @@ def test_figures_3_and_4_have_the_four_size_bin_panels(table: pd.DataFrame,
     titles = ["(a) (0, 100KB]: Avg", "(b) (0, 100KB]: 99th Percentile",
               "(c) (100KB, 10MB]: Avg", "(d) (10MB, \u221e): Avg"]
     assert len(figure.axes) == 4
-    note = SMOKE_LINE if workload == "datamining" else ""
     for ax, title, panel in zip(figure.axes, titles, "abcd"):
-        check_panel(ax, title + note, workload, panel)
-    assert [text.get_text() for text in figure.legends[0].get_texts()] == LABELS
+        check_panel(ax, title, workload, panel)
+    assert [text.get_text() for text in figure.legends[0].get_texts()] == LABELS + [HOLLOW]
 
 
 def test_each_scheme_keeps_its_look_across_figures(table: pd.DataFrame) -> None:
     for figure in (overall_figure(table), breakdown_figure(table, "websearch")):
         for ax in figure.axes:
-            for line, look in zip(ax.get_lines(), SCHEMES.values()):
+            for line, look in zip(scheme_lines(ax), SCHEMES.values()):
                 assert line.get_color() == look["color"]
-                assert line.get_marker() == look["marker"]
+                assert line.get_linestyle() == {"-": "-", "--": "--"}[look["linestyle"]]
+            markers = {line.get_color(): line.get_marker() for line in ax.get_lines()
+                       if line.get_label() == "_marker"}
+            assert markers == {look["color"]: look["marker"] for look in SCHEMES.values()}
+        for handle, look in zip(figure.legends[0].legend_handles, SCHEMES.values()):
+            assert (handle.get_color(), handle.get_marker()) == (look["color"], look["marker"])
 
 
 def test_write_figures_writes_pictures_table_and_notes(sweep: Path, tmp_path: Path) -> None:
@@ -187,14 +196,13 @@ def test_write_figures_writes_pictures_table_and_notes(sweep: Path, tmp_path: Pa
     assert "### (a) Web search workload" in markdown
     assert "### Data mining workload: (b) (0, 100KB]: 99th Percentile" in markdown
     assert "| scheme | 0.2 | 0.5 | 0.8 |" in markdown
-    cells = [f"{expected('websearch', 'tcp', load)['all']:.3f}" for load in LOADS]
+    cells = [f"{expected('websearch', 'tcp', load)['all']:.3f} +- n/a \u2020" for load in LOADS]
     assert "| TCP-DropTail | " + " | ".join(cells) + " |" in markdown  # Figure 2 (a)
     assert "TCP-DropTail at load 0.8: 1 of 3" in markdown
-    # Every data mining table, and no web search one, says it is a smoke test.
-    smoke = "**Smoke test, not for citation**: 4 flows per point, fewer than the 100,000"
-    sections = markdown.split("### ")[1:]
-    assert sections and all((smoke in section) == ("Data mining" in section.split("\n")[0])
-                            for section in sections)
+    assert "Smoke test" not in markdown  # the per-point status replaced it
+    assert "| TCP-DropTail | 0.8 | 2 | 9 | 9 | n/a | no: (0,100KB] mean n/a, (0,100KB] p99 " \
+        "n/a, (100KB,10MB] mean n/a | n/a |" in markdown
+    assert set(csv["citable"]) == {False} and csv["ci_halfwidth"].isna().all()
     again = write_figures(sweep, tmp_path / "again", 1000)  # the same input, the same bytes
     for path in again:
         assert path.read_bytes() == (out / path.name).read_bytes(), path.name
@@ -342,22 +350,93 @@ def test_a_sweep_written_under_the_old_dashed_parameter_names_still_loads(tmp_pa
     assert not any("flow-file" in p for p in recorded)
 
 
-def test_data_mining_at_the_citable_count_is_not_labelled(tmp_path: Path) -> None:
-    from pfabric_analysis.figures import CITABLE_FLOWS, figures_markdown
+def windowed_run(directory: Path, scheme: str, load: float, run: int, measured: int,
+                 seed: int, small_every: int = 2) -> pd.DataFrame:
+    """A data mining run with a window: 50 warm-up flows (slowdown 100, not to be counted), then
+    `measured` flows, every small_every-th small, the others medium, with slowdowns about 1.2
+    and 2, and 20 flows after them (unmeasured, unfinished); wall_time_s 1800 (half a
+    core-hour)."""
+    rng = np.random.default_rng(seed)
+    total = 50 + measured + 20
+    sizes = np.where(np.arange(total) % small_every == 0, 50_000, 1_000_000)
+    slowdown = np.where(sizes == 50_000, rng.normal(1.2, 0.05, total), rng.normal(2, 0.1, total))
+    slowdown[:50] = 100.0
+    fct = pd.DataFrame({"flow_id": np.arange(total), "src": 0, "dst": 1, "size_bytes": sizes,
+                        "start_s": np.arange(total) * 1e-5, "fct_s": slowdown * 1e-3,
+                        "ideal_fct_s": 1e-3, "timeouts": 0, "completed": 1,
+                        "measured": 0})
+    fct.loc[50:50 + measured - 1, "measured"] = 1
+    fct.loc[50 + measured:, ["completed", "fct_s"]] = [0, np.nan]
+    write_run(directory, "datamining", fct, scheme=scheme, load=load, run=run, warmupFlows=50,
+              measureFlows=measured)
+    meta = json.loads((directory / "meta.json").read_text())
+    meta["window"] = {"warmup_flows": 50, "measure_flows": measured, "flows_simulated": total,
+                      "arrivals_through_end": True}
+    meta["wall_time_s"] = 1800.0
+    (directory / "meta.json").write_text(json.dumps(meta))
+    return fct[fct["measured"] == 1]
+
+
+def test_intervals_citable_status_and_provenance_per_point(tmp_path: Path) -> None:
+    """Windowed runs, 2 per point, 4,000 measured flows each: half of them small gives every
+    rule (a) statistic a half-width under 3% (citable, filled markers); one in 40 small gives
+    batches of 10 small flows, no p99 interval (not citable, hollow markers, the p99 named). The
+    small flows' half-width is the batch means' by hand; warm-up and late flows count in
+    flows_simulated, not in statistics."""
+    from pfabric_analysis.figures import figures_markdown
+    from scipy import stats as scipy_stats
 
     root = tmp_path / "sweep"
-    for load in LOADS:
+    small_every = {0.2: 2, 0.5: 40}
+    kept = {}
+    for load, every in small_every.items():
         for run in (1, 2):
-            write_run(root / "runs" / run_name("datamining", "pfabric", load, run), "datamining",
-                      flows(slowdown_a("datamining", "pfabric", load), run), scheme="pfabric",
-                      load=load, run=run, flows=CITABLE_FLOWS["datamining"])
+            kept[load, run] = windowed_run(root / "runs" / run_name("datamining", "pfabric", load,
+                                                                    run),
+                                           "pfabric", load, run, 4_000, seed=10 * run + every,
+                                           small_every=every)
     table = load_sweep(root)
-    assert "Smoke test" not in figures_markdown(table)
-    assert [ax.get_title() for ax in overall_figure(table).axes] == ["(a) Data mining workload"]
-    one_fewer = tmp_path / "fewer"
-    for load in LOADS:
-        write_run(one_fewer / "runs" / run_name("datamining", "pfabric", load, 1), "datamining",
-                  flows(slowdown_a("datamining", "pfabric", load), 1), scheme="pfabric",
-                  load=load, run=1, flows=CITABLE_FLOWS["datamining"] - 1)
-    assert overall_figure(load_sweep(one_fewer)).axes[0].get_title().endswith(
-        "Smoke test (99,999 flows/point): not for citation")
+    rows = table[table["figure"] == "fig3"].set_index(["load", "panel"])
+    small = rows.loc[(0.2, "a")]
+    batch_means = []
+    for run in (1, 2):
+        values = kept[0.2, run]
+        values = (values["fct_s"] / values["ideal_fct_s"]).to_numpy()
+        sizes = kept[0.2, run]["size_bytes"].to_numpy()
+        for part, part_sizes in zip(np.array_split(values, 10), np.array_split(sizes, 10)):
+            batch_means.append(part[part_sizes == 50_000].mean())
+    want = scipy_stats.t.ppf(0.975, 19) * np.std(batch_means, ddof=1) / np.sqrt(20)
+    assert small["ci_halfwidth"] == pytest.approx(want, rel=1e-12)
+    assert small["value"] == pytest.approx(np.mean(batch_means), rel=1e-3)  # pooled ~ 1.2
+    assert small["ci_relative"] == pytest.approx(want / small["value"])
+    assert small["batches"] == 20 and small["point_flows"] == 8_000
+    assert small["flows_simulated"] == 2 * 4_070 and small["core_hours"] == pytest.approx(1.0)
+    assert bool(small["citable"]) and small["not_citable"] == ""
+    assert (rows.loc[0.2, "ci_relative"].iloc[:3] < 0.03).all()
+    few = rows.loc[(0.5, "b")]
+    assert not few["citable"] and few["not_citable"] == "(0,100KB] p99"
+    assert np.isnan(few["ci_halfwidth"]) and rows.loc[(0.5, "a"), "ci_halfwidth"] > 0
+    figure = breakdown_figure(table, "datamining")
+    markers = [line for line in figure.axes[0].get_lines() if line.get_label() == "_marker"]
+    assert [(list(line.get_xdata()), line.get_markerfacecolor()) for line in markers] == [
+        ([0.2], SCHEMES["pfabric"]["color"]), ([0.5], "none")]
+    markdown = figures_markdown(table)
+    assert f"| MinTCP+pFabric | {small['value']:.3f} +- {want:.3f} | " in markdown
+    assert "| MinTCP+pFabric | 0.5 | 2 | 8,000 | 8,140 | 1.00 | no: (0,100KB] p99 n/a |" in markdown
+
+
+def test_windowed_ideal_and_packet_runs_compare_by_their_window(tmp_path: Path) -> None:
+    """An Ideal run records its window in "window" (its program's parameters may say 0): the
+    figures compare that; a different window is another experiment."""
+    root = tmp_path / "sweep"
+    windowed_run(root / "runs" / "p", "pfabric", 0.5, 1, 400, seed=1)
+    ideal = root / "runs" / "i"
+    windowed_run(ideal, "ideal", 0.5, 1, 400, seed=2)
+    meta = json.loads((ideal / "meta.json").read_text())
+    meta["parameters"].update({"warmupFlows": 0, "measureFlows": 0, "flows": 123})
+    (ideal / "meta.json").write_text(json.dumps(meta))
+    assert set(load_sweep(root)["scheme"]) == {"pfabric", "ideal"}
+    meta["window"]["measure_flows"] = 401
+    (ideal / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(AnalysisError, match="parameter measureFlows is 400, but .* has 401"):
+        load_sweep(root)

@@ -80,6 +80,49 @@ def test_read_run_refuses_missing_and_malformed_files(tmp_path: Path) -> None:
         read_run(bad_meta)
 
 
+def test_a_windowed_run_keeps_only_its_measured_flows(tmp_path: Path) -> None:
+    """A run with the measurement window: a last column `measured`; Run.fct holds the measured
+    rows only, so every statistic is over them, and flows_simulated comes from the window."""
+    flows = frame([(1000, 9.0, 1.0, 1), (1000, 2.0, 1.0, 1), (1000, 4.0, 1.0, 1),
+                   (1000, np.nan, 1.0, 0)])
+    flows["measured"] = [0, 1, 1, 0]
+    directory = write_run(tmp_path / "window", flows)
+    meta = json.loads((directory / "meta.json").read_text())
+    meta["window"] = {"warmup_flows": 1, "measure_flows": 2, "flows_simulated": 4,
+                      "arrivals_through_end": True}
+    (directory / "meta.json").write_text(json.dumps(meta))
+    run = read_run(directory)
+    assert run.fct["flow_id"].tolist() == [1, 2] and run.windowed
+    assert run.flows_simulated == 4
+    table = summarize(run.fct).set_index("bin")
+    assert table.loc["all", "mean"] == 3.0 and table.loc["all", "unfinished"] == 0
+    flows.loc[0, "measured"] = 2
+    flows.to_csv(directory / "fct.csv", index=False)
+    with pytest.raises(AnalysisError, match="'measured' must be 0 or 1"):
+        read_run(directory)
+
+
+def test_a_compact_point_is_read_from_fct_csv_gz(tmp_path: Path) -> None:
+    """fct.csv.gz (a committed compact point) reads as fct.csv would; without a window every
+    row is measured and flows_simulated is the row count; a window whose flows_simulated is
+    fewer than the rows is refused."""
+    flows = frame([(1000, 2.0, 1.0, 1), (200_000, 6.0, 2.0, 1)])
+    plain = read_run(write_run(tmp_path / "plain", flows))
+    compact = write_run(tmp_path / "compact", flows)
+    (compact / "fct.csv").unlink()
+    flows.to_csv(compact / "fct.csv.gz", index=False)
+    run = read_run(compact)
+    pd.testing.assert_frame_equal(run.fct, plain.fct)
+    assert run.flows_simulated == plain.flows_simulated == 2 and not run.windowed
+    meta = json.loads((compact / "meta.json").read_text())
+    (compact / "meta.json").write_text(json.dumps({**meta, "window": {"flows_simulated": 1}}))
+    with pytest.raises(AnalysisError, match="window.flows_simulated 1 is not a count"):
+        read_run(compact)
+    (compact / "fct.csv.gz").write_bytes(b"\x1f\x8b not gzip")
+    with pytest.raises(AnalysisError, match="fct.csv.gz: not a CSV file"):
+        read_run(compact)
+
+
 def test_runs_of_different_experiments_are_not_pooled(tmp_path: Path) -> None:
     flows = frame([(1000, 1.0, 1.0, 1)])
     a = read_run(write_run(tmp_path / "a", flows, run=1))

@@ -1,0 +1,130 @@
+"""Committed compact points: a store directory of finished points that can be committed to a
+repository, from which a sweep resumes (in a fresh clone too) and figures are redrawn.
+
+A store holds one directory per point, named as the sweep names it
+(<workload>-<scheme>-load<L>-run<R>), with two files:
+
+    fct.csv.gz   the run's fct.csv lines of its measured flows (every line without a window),
+                 byte for byte as the program wrote them, gzip-compressed with mtime 0 and no
+                 file name, so the same run always gives the same bytes
+    meta.json    the run's meta.json, byte for byte
+
+A point directory is written under a temporary name and renamed into place: it is whole or absent.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import shutil
+from pathlib import Path
+
+from pfabric_analysis.runs import MEASURED_COLUMN, AnalysisError, fct_file, read_run
+
+COMPACT_FCT = "fct.csv.gz"
+META = "meta.json"
+
+
+def compact_lines(fct_text: bytes, source: Path) -> bytes:
+    """fct.csv's header and its measured lines (the `measured` column equal to 1; every line
+    when there is no such column), unchanged."""
+    lines = fct_text.splitlines(keepends=True)
+    if not lines:
+        raise AnalysisError(f"{source}: empty")
+    header = lines[0].rstrip(b"\r\n").split(b",")
+    if MEASURED_COLUMN.encode() not in header:
+        return fct_text
+    index = header.index(MEASURED_COLUMN.encode())
+    kept = [lines[0]]
+    for number, line in enumerate(lines[1:], start=2):
+        fields = line.rstrip(b"\r\n").split(b",")
+        if len(fields) != len(header):
+            raise AnalysisError(f"{source}: line {number} has {len(fields)} fields, the header "
+                                f"{len(header)}")
+        if fields[index] == b"1":
+            kept.append(line)
+    return b"".join(kept)
+
+
+def deterministic_gzip(data: bytes) -> bytes:
+    """gzip with mtime 0 and no file name in the header: the same data, the same bytes."""
+    buffer = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=9,
+                       mtime=0) as stream:
+        stream.write(data)
+    return buffer.getvalue()
+
+
+def point_path(store: Path, name: str) -> Path:
+    return store / name
+
+
+def is_stored(store: Path, name: str) -> bool:
+    """Whether the store holds the point (its directory appears whole, by rename)."""
+    point = point_path(store, name)
+    return (point / COMPACT_FCT).is_file() and (point / META).is_file()
+
+
+def compact_files(run_dir: Path) -> dict[str, bytes]:
+    """A run directory's compact files, after checking that it reads as a run."""
+    read_run(run_dir)
+    source = fct_file(run_dir)
+    raw = source.read_bytes()
+    if source.suffix == ".gz":
+        raw = gzip.decompress(raw)
+    return {COMPACT_FCT: deterministic_gzip(compact_lines(raw, source)),
+            META: (run_dir / META).read_bytes()}
+
+
+def write_point(run_dir: Path, store: Path, name: str | None = None) -> Path:
+    """Compact a finished run directory into store/<name> (default: the run directory's name),
+    atomically; an existing copy is replaced. Returns the point's directory."""
+    name = name or run_dir.resolve().name
+    files = compact_files(run_dir)
+    final = point_path(store, name)
+    temporary = store / f".{name}.tmp{os.getpid()}"
+    try:
+        store.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(temporary, ignore_errors=True)
+        temporary.mkdir()
+        for file_name, content in files.items():
+            (temporary / file_name).write_bytes(content)
+        if final.exists():
+            old = store / f".{name}.old{os.getpid()}"
+            os.replace(final, old)
+            os.replace(temporary, final)
+            shutil.rmtree(old)
+        else:
+            os.replace(temporary, final)
+    except OSError as error:
+        shutil.rmtree(temporary, ignore_errors=True)
+        raise AnalysisError(f"{final}: cannot write the compact point ({error})") from error
+    return final
+
+
+def add(run_dirs: list[Path], store: Path) -> list[tuple[Path, str]]:
+    """`store add`: compact run directories into the store; (point, 'added', 'replaced' or
+    'unchanged') for each. Every run is read and checked before anything is written."""
+    names = [run_dir.resolve().name for run_dir in run_dirs]
+    for name, run_dir in zip(names, run_dirs):
+        if names.count(name) > 1:
+            raise AnalysisError(f"{run_dir}: another RUN_DIR has the same name {name!r} (a "
+                                "store names points by their directory)")
+    prepared = [(run_dir, name, compact_files(run_dir)) for run_dir, name in zip(run_dirs, names)]
+    results = []
+    for run_dir, name, files in prepared:
+        point = point_path(store, name)
+        if is_stored(store, name) and all((point / file_name).read_bytes() == content
+                                          for file_name, content in files.items()):
+            results.append((point, "unchanged"))
+            continue
+        status = "replaced" if point.exists() else "added"
+        results.append((write_point(run_dir, store, name), status))
+    return results
+
+
+def point_bytes(store: Path, name: str) -> int:
+    """The bytes a committed point takes (its two files)."""
+    return sum((point_path(store, name) / file_name).stat().st_size
+               for file_name in (COMPACT_FCT, META))

@@ -1,0 +1,233 @@
+"""Committed compact points (pfabric_analysis.store) and sweeps that resume from them: compaction
+by hand, deterministic bytes, `store add`, and a sweep resumed from a store alone in a fresh
+clone, which runs no program and draws the same figures. The windowed sweep's plan and its Ideal
+list doubling are checked with stand-in programs."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from programs import bin_dir  # noqa: F401 (a fixture)
+
+from pfabric_analysis import store
+from pfabric_analysis.cli import main
+from pfabric_analysis.figures import write_figures
+from pfabric_analysis.runs import AnalysisError, read_run
+from pfabric_analysis.sweep import (SweepSpec, Task, check_spec, execute, is_finished, plan,
+                                    report, sweep)
+
+HEADER = "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed"
+STAR = (("hosts", "4"), ("topology", "star"))
+
+
+def write_run(directory: Path, lines: list[str], header: str = HEADER, **meta: object) -> Path:
+    directory.mkdir(parents=True)
+    (directory / "fct.csv").write_text("\n".join([header, *lines]) + "\n")
+    (directory / "meta.json").write_text(json.dumps(
+        {"workload": "websearch", "parameters": {"scheme": "pfabric", "load": 0.5, "seed": 1,
+                                                 "run": 1}, **meta}, indent=2) + "\n")
+    return directory
+
+
+def test_compact_keeps_the_measured_lines_byte_for_byte(tmp_path: Path) -> None:
+    """A windowed run: the header and the lines with measured = 1, unchanged (the numbers as the
+    program wrote them, e.g. 1.10000000000000009e-05), gzip'd; meta.json copied as is; read back
+    it is the run's measured flows; the same run gives the same bytes (mtime 0)."""
+    lines = ["0,0,1,1000,0,2e-05,1e-05,0,1,0",
+             "1,1,0,2000,1e-06,1.10000000000000009e-05,1e-05,0,1,1",
+             "2,0,1,3000,2e-06,3e-05,1e-05,0,1,1",
+             "3,1,0,4000,3e-06,,1e-05,0,0,0"]
+    run = write_run(tmp_path / "run", lines, HEADER + ",measured",
+                    window={"warmup_flows": 1, "measure_flows": 2, "flows_simulated": 4,
+                            "arrivals_through_end": True})
+    point = store.write_point(run, tmp_path / "store")
+    assert point == tmp_path / "store" / "run"
+    assert sorted(p.name for p in (tmp_path / "store").iterdir()) == ["run"]  # no temporaries
+    assert gzip.decompress((point / "fct.csv.gz").read_bytes()).decode() == \
+        "\n".join([HEADER + ",measured", lines[1], lines[2]]) + "\n"
+    assert (point / "meta.json").read_bytes() == (run / "meta.json").read_bytes()
+    pd.testing.assert_frame_equal(read_run(point).fct, read_run(run).fct)
+    assert read_run(point).flows_simulated == 4
+    first = (point / "fct.csv.gz").read_bytes()
+    store.write_point(run, tmp_path / "store")  # replaced in place, the same bytes
+    assert (point / "fct.csv.gz").read_bytes() == first
+    assert first[4:8] == b"\0\0\0\0"  # gzip header MTIME
+    assert store.point_bytes(tmp_path / "store", "run") == len(first) + len(
+        (run / "meta.json").read_bytes())
+
+
+def test_a_run_without_a_window_keeps_every_line(tmp_path: Path) -> None:
+    lines = ["0,0,1,1000,0,2e-05,1e-05,0,1", "1,1,0,2000,1e-06,,1e-05,0,0"]
+    run = write_run(tmp_path / "run", lines)
+    point = store.write_point(run, tmp_path / "store", "renamed")
+    assert gzip.decompress((point / "fct.csv.gz").read_bytes()) == (run / "fct.csv").read_bytes()
+    bad = write_run(tmp_path / "bad", ["0,0,1,1000,0,2e-05,1e-05,0,1,1", "1,0,1"],
+                    HEADER + ",measured")
+    with pytest.raises(AnalysisError):
+        store.write_point(bad, tmp_path / "store")
+    assert not (tmp_path / "store" / "bad").exists()
+
+
+def test_store_add_compacts_and_reports(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    a = write_run(tmp_path / "a", ["0,0,1,1000,0,2e-05,1e-05,0,1"])
+    b = write_run(tmp_path / "b", ["0,0,1,1000,0,3e-05,1e-05,0,1"])
+    target = tmp_path / "store"
+    assert main(["store", "add", str(a), str(b), "--store", str(target)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert [line.split(" (")[0] for line in printed] == [f"added {target / 'a'}",
+                                                        f"added {target / 'b'}"]
+    assert main(["store", "add", str(a), "--store", str(target)]) == 0
+    assert capsys.readouterr().out.startswith(f"unchanged {target / 'a'}")
+    assert main(["store", "add", str(tmp_path / "none"), "--store", str(target)]) == 1
+    assert capsys.readouterr().err.strip() == \
+        f"pfabric-analysis: error: {tmp_path / 'none' / 'fct.csv'}: missing"
+
+
+def spec(flows: int = 12) -> SweepSpec:
+    return SweepSpec(("websearch",), ("pfabric", "ideal"), (0.5,), (1, 2),
+                     (("websearch", flows),), 1, STAR)
+
+
+def test_a_sweep_resumes_from_a_committed_store_in_a_fresh_clone(bin_dir: Path,
+                                                                 tmp_path: Path) -> None:
+    """A sweep with a store; the store committed to a repository and cloned (no runs/, no flow
+    lists, no programs: --bin-dir an empty directory); the same sweep there runs nothing and the
+    figures drawn from the clone's store are the original's, byte for byte."""
+    original = tmp_path / "work"
+    outcomes = sweep(spec(), original / "sweep", bin_dir, jobs=2, progress=False,
+                     store=original / "points")
+    assert report(outcomes)[1] and [o.status for o in outcomes].count("done") == 2 + 4
+    names = sorted(p.name for p in (original / "points").iterdir())
+    assert names == sorted(f"websearch-{s}-load0.5-run{r}" for s in ("pfabric", "ideal")
+                           for r in (1, 2))
+    for name in names:  # the compact point is the run's flows
+        pd.testing.assert_frame_equal(read_run(original / "points" / name).fct,
+                                      read_run(original / "sweep" / "runs" / name).fct)
+    write_figures(original / "points", original / "figures")
+    repository = tmp_path / "repository"
+    shutil.copytree(original / "points", repository / "points")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(git + ["init", "-q", str(repository)], check=True)
+    subprocess.run(git + ["-C", str(repository), "add", "points"], check=True)
+    subprocess.run(git + ["-C", str(repository), "commit", "-qm", "points"], check=True)
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(repository), str(clone)], check=True)
+    empty_bin = tmp_path / "no-programs"
+    empty_bin.mkdir()
+    resumed = sweep(spec(), clone / "sweep", empty_bin, progress=False, store=clone / "points")
+    text, ok = report(resumed)
+    assert ok and text.startswith("sweep: 0 ran, 4 already finished, 0 failed")
+    assert not any((clone / "sweep" / "runs").iterdir())
+    assert not (clone / "sweep" / "flows").exists() or not any(
+        (clone / "sweep" / "flows").iterdir())
+    write_figures(clone / "points", clone / "figures")
+    for path in (original / "figures").iterdir():
+        assert (clone / "figures" / path.name).read_bytes() == path.read_bytes(), path.name
+    # One point lost from the clone's store: it needs a program again, and says so in one line.
+    shutil.rmtree(clone / "points" / "websearch-pfabric-load0.5-run2")
+    with pytest.raises(AnalysisError, match="no pfabric-websearch program"):
+        sweep(spec(), clone / "sweep", empty_bin, progress=False, store=clone / "points")
+    # Another sweep's store (12 flows per point, this one asks 13) is refused, not resumed.
+    with pytest.raises(AnalysisError, match="parameter flows is 12 but the sweep asks 13"):
+        sweep(spec(13), tmp_path / "other", bin_dir, progress=False, store=original / "points")
+    assert not (tmp_path / "other").exists()  # refused before anything is written
+
+
+def test_a_store_given_later_receives_the_finished_points(bin_dir: Path, tmp_path: Path) -> None:
+    one = SweepSpec(("websearch",), ("pfabric",), (0.5,), (1,), (("websearch", 8),), 1, STAR)
+    sweep(one, tmp_path / "sweep", bin_dir, progress=False)
+    outcomes = sweep(one, tmp_path / "sweep", bin_dir, progress=False, store=tmp_path / "points")
+    assert [o.status for o in outcomes] == ["skipped", "skipped"]
+    assert store.is_stored(tmp_path / "points", "websearch-pfabric-load0.5-run1")
+
+
+def test_the_window_passes_through_the_sweep_and_only_ideal_gets_a_list(tmp_path: Path) -> None:
+    """--set warmupFlows=W --set measureFlows=N: packet points generate their own flows (no
+    --flowFile, no --flows, the window's options passed); the Ideal point's list has
+    10 x (W + N) flows and is made without the window's options."""
+    windowed = SweepSpec(("websearch",), ("pfabric", "ideal"), (0.5,), (1,),
+                         (("websearch", 1000),), 1,
+                         (("measureFlows", "200"), ("preset", "sigcomm13"),
+                          ("warmupFlows", "50")))
+    check_spec(windowed)
+    program = tmp_path / "pfabric-websearch"
+    tasks = {t.kind: t for t in plan(windowed, tmp_path, {"websearch": program})}
+    packet = tasks["packet"].command
+    assert "--warmupFlows=50" in packet and "--measureFlows=200" in packet
+    assert not any(o.startswith(("--flowFile", "--flows=")) for o in packet)
+    assert tasks["packet"].needs == ()
+    flows = tasks["flows"].command
+    assert "--flows=2500" in flows and not any("Flows=" in o and "measure" in o.lower()
+                                               for o in flows)
+    assert "--preset=sigcomm13" in flows
+    ideal = tasks["ideal"].command
+    assert ideal[1:4] == ("-m", "pfabric_analysis.cli", "ideal")
+    assert {"--warmup-flows=50", "--measure-flows=200", "--preset=sigcomm13",
+            "--set=load=0.5", "--set=run=1", "--set=seed=1"} <= set(ideal)
+    assert not any("measureFlows" in o or "warmupFlows" in o for o in ideal)
+    for bad, message in ((("warmupFlows", "5"),), "needs --set measureFlows"), \
+            ((("measureFlows", "0"),), "expected a whole number above 0"):
+        with pytest.raises(AnalysisError, match=message):
+            check_spec(SweepSpec(("websearch",), ("pfabric",), (0.5,), (1,),
+                                 (("websearch", 10),), 1, bad))
+
+
+STAND_IN_LIST = """import sys
+path = [a.split('=', 1)[1] for a in sys.argv if a.startswith('--dumpFlows=')][0]
+count = int([a.split('=', 1)[1] for a in sys.argv if a.startswith('--flows=')][0])
+open(path, 'w').write('src,dst,size_bytes,start_s\\n' + '0,1,1000,0\\n' * count)
+"""
+STAND_IN_IDEAL = """import os, sys
+flow_list, out = sys.argv[1], sys.argv[2]
+count = sum(1 for _ in open(flow_list)) - 1
+if count < 350:
+    sys.exit(f'error: {flow_list}: arrivals end before the last measured flow, {count} flows')
+os.makedirs(out)
+open(os.path.join(out, 'count'), 'w').write(str(count))
+"""
+
+
+def test_a_windowed_ideal_list_is_doubled_while_too_short(tmp_path: Path) -> None:
+    """The Ideal stand-in needs 350 flows: a list of 100 is made again with 200, then 400."""
+    (tmp_path / "list.py").write_text(STAND_IN_LIST)
+    (tmp_path / "ideal.py").write_text(STAND_IN_IDEAL)
+    flow_list, out = tmp_path / "flows.csv", tmp_path / "out"
+    list_command = (sys.executable, str(tmp_path / "list.py"), f"--dumpFlows={flow_list}")
+    subprocess.run(list_command + ("--flows=100",), check=True)
+    task = Task("ideal", "p", out, (sys.executable, str(tmp_path / "ideal.py"), str(flow_list),
+                                    str(out)),
+                flow_list=flow_list, list_command=list_command, list_flows=100)
+    assert execute(task) == (True, "")
+    assert (out / "count").read_text() == "400"
+    (tmp_path / "ideal.py").write_text("import sys; sys.exit('error: something else')")
+    ok, error = execute(task)
+    assert not ok and "something else" in error and not out.exists()
+    assert not is_finished(task)
+
+
+def test_the_standard_tier_is_refused_until_set_then_runs_windowed(
+        capsys: pytest.CaptureFixture) -> None:
+    """reproduce --standard names its unset numbers in one line; once an entry has them, its
+    spec gives each workload its window and the runs 1..R."""
+    from pfabric_analysis import reproduce
+
+    assert main(["reproduce", "--standard", "--out", "/nonexistent/never"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("pfabric-analysis: error: reproduce --standard: the tier's numbers "
+                          "are not set yet (websearch.warmupFlows, websearch.measureFlows")
+    scales = {"standard": {"websearch": {"warmupFlows": 1000, "measureFlows": 20000},
+                           "datamining": {"warmupFlows": 500, "measureFlows": 10000}}}
+    tier = reproduce.tier_spec("standard", scales, {"standard": 3})
+    assert tier.runs == (1, 2, 3) and tier.loads == reproduce.PAPER_LOADS
+    assert tier.window_of("websearch") == (1000, 20000)
+    assert tier.window_of("datamining") == (500, 10000)
+    check_spec(tier)
+    assert reproduce.tier_spec("quick").window_of("websearch") is None
+    assert "workload_knobs" not in reproduce.tier_spec("quick").as_json()  # old sweeps resume
