@@ -286,9 +286,6 @@ def ideal_window(warmup_flows: int, measure_flows: int):
     """The `ideal` command's measurement window, None when off (--measure-flows 0)."""
     from pfabric_analysis.ideal import Window
 
-    if warmup_flows < 0 or measure_flows < 0:
-        name = "--warmup-flows" if warmup_flows < 0 else "--measure-flows"
-        raise AnalysisError(f"{name}: expected a non-negative number of flows")
     if measure_flows == 0:
         if warmup_flows:
             raise AnalysisError("--warmup-flows: needs --measure-flows (the window)")

@@ -284,6 +284,12 @@ class Window:
     warmup_flows: int
     measure_flows: int
 
+    def __post_init__(self) -> None:
+        if self.measure_flows < 1:
+            raise AnalysisError("--measure-flows: expected at least one measured flow")
+        if self.warmup_flows < 0:
+            raise AnalysisError("--warmup-flows: expected a non-negative number of flows")
+
     @property
     def stop(self) -> int:
         """One past the last measured flow."""
@@ -314,8 +320,6 @@ def window_cut(result: Schedule, window: Window, flow_list: Path | str) -> Cut:
     needs the list to go on arriving until the end; a list that stops earlier is refused
     (arrivals it does not hold would have delayed the measured flows)."""
     flows = len(result.finish_units)
-    if window.measure_flows < 1:
-        raise AnalysisError("--measure-flows: expected at least one measured flow")
     if window.stop > flows:
         raise AnalysisError(f"{flow_list}: {flows} flows, fewer than --warmup-flows + "
                             f"--measure-flows = {window.stop}")
@@ -607,8 +611,6 @@ def run_ideal(flow_list: Path, out_dir: Path, *, like_run: Path | None = None,
     (`window_cut`)."""
     if (like_run is None) == (program is None):
         raise AnalysisError("ideal: give either a like run (--like) or a fabric (--preset)")
-    if window is not None and window.measure_flows < 1:
-        raise AnalysisError("--measure-flows: expected at least one measured flow")
     if (out_dir / "fct.csv").exists() and not force:
         raise AnalysisError(f"{out_dir}: already holds fct.csv (use --force to replace it)")
     began = time.perf_counter()

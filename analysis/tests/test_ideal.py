@@ -507,7 +507,9 @@ def test_a_list_that_stops_arriving_before_the_window_ends_is_refused(
         (tmp_path / "short-like" / "meta.json").unlink()
         (tmp_path / "short-like").rmdir()
     for window, message in ((["--warmup-flows", "1"], "--warmup-flows: needs --measure-flows"),
-                            (["--measure-flows", "-1"], "--measure-flows: expected a non-neg")):
+                            (["--measure-flows", "-1"], "--measure-flows: expected at least one"),
+                            (["--warmup-flows", "-1", "--measure-flows", "1"],
+                             "--warmup-flows: expected a non-negative")):
         assert ideal_cli(tmp_path, WINDOW_FLOWS, "bad", *window) == 1
         err = capsys.readouterr().err
         assert message in err and err.count("\n") == 1
