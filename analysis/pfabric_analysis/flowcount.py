@@ -38,8 +38,7 @@ import pandas as pd
 
 from pfabric_analysis import __version__
 from pfabric_analysis.ideal import (Window, ideal_fct, link_from_meta, match_like_run,
-                                    measured_end_s, program_ideal, read_flow_list, run_program,
-                                    window_cut)
+                                    program_ideal, read_flow_list, run_program, window_cut)
 from pfabric_analysis.runs import AnalysisError, read_run, summarize
 from pfabric_analysis.sweep import WORKLOADS, find_program, point_options
 
@@ -113,8 +112,9 @@ def window_statistics(flows: pd.DataFrame, ideal_fct_s: np.ndarray, link,
     windows = [Window(w, n) for w in warmups for n in counts]
     if max(w.stop for w in windows) > len(flows):
         return math.ceil(max(w.stop for w in windows) * WINDOW_LIST_MARGIN)
-    last = float(flows["start_s"].max())
-    end = max(measured_end_s(result, w) for w in windows)
+    # In the schedule's exact time units, as window_cut compares them.
+    last = int(result.start_units.max())
+    end = max(int(result.finish_units[w.warmup_flows:w.stop].max()) for w in windows)
     if end > last:
         return math.ceil(len(flows) * end / last * WINDOW_LIST_MARGIN)
     size = flows["size_bytes"].to_numpy()
