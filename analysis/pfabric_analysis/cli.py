@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from pfabric_analysis import __version__
+from pfabric_analysis.flowcount import WINDOW_WARMUPS
 from pfabric_analysis.runs import AnalysisError, check_poolable, read_run, summarize
 
 
@@ -170,6 +171,14 @@ def main(argv: list[str] | None = None) -> int:
     ideal.add_argument("--segment-bytes", type=int, help="payload per packet (default: RUN_DIR's)")
     ideal.add_argument("--overhead-bytes", type=int,
                        help="header bytes per packet (default: RUN_DIR's)")
+    ideal.add_argument("--measure-flows", type=int, default=0, metavar="N",
+                       help="measurement window: measure N flows (those after the warm-up) "
+                            "while the list's arrivals go on; fct.csv then holds the flows "
+                            "arrived by the last measured completion, with a 'measured' column "
+                            "(default 0: every flow to completion)")
+    ideal.add_argument("--warmup-flows", type=int, default=0, metavar="W",
+                       help="with --measure-flows: the list's first W flows are not measured "
+                            "(default 0)")
     bench = sub.add_parser("ideal-bench", help="time the Ideal scheduler on synthetic flows")
     bench.add_argument("--flows", type=int, default=100000)
     bench.add_argument("--load", type=float, default=0.8)
@@ -260,6 +269,14 @@ def main(argv: list[str] | None = None) -> int:
     count.add_argument("--seconds-per-hop", type=float, metavar="S",
                        help="price every --cost run's hops at S seconds each instead of its own "
                             "(a run's cost per hop grows with its length: price with a long run's)")
+    count.add_argument("--window", action="store_true",
+                       help="measure a count N as flows W .. W+N-1 of a longer list while its "
+                            "arrivals go on (the programs' --warmupFlows/--measureFlows), and "
+                            "report the flows each count simulates")
+    count.add_argument("--warmup", metavar="W,...",
+                       help="with --window: comma-separated warm-ups in flows, each studied "
+                            "with its own reference (default "
+                            f"{','.join(map(str, WINDOW_WARMUPS))})")
     count.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                        help="processes at once (default: one per core)")
     count.add_argument("--bin-dir", type=Path,
@@ -292,6 +309,17 @@ def main(argv: list[str] | None = None) -> int:
     except AnalysisError as error:
         print(f"pfabric-analysis: error: {error}", file=sys.stderr)
         return 1
+
+
+def ideal_window(warmup_flows: int, measure_flows: int):
+    """The `ideal` command's measurement window, None when off (--measure-flows 0)."""
+    from pfabric_analysis.ideal import Window
+
+    if measure_flows == 0:
+        if warmup_flows:
+            raise AnalysisError("--warmup-flows: needs --measure-flows (the window)")
+        return None
+    return Window(warmup_flows, measure_flows)
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -382,7 +410,8 @@ def run_command(args: argparse.Namespace) -> int:
             from pfabric_analysis.sweep import find_program, parse_knobs
 
             program = find_program(args.bin_dir or default_bin_dir(), f"pfabric-{args.workload}")
-            reserved = {"preset", "flowFile", "out", "idealOnly", "flowsOnly", "quiet"}
+            reserved = {"preset", "flowFile", "out", "idealOnly", "flowsOnly", "quiet",
+                        "warmupFlows", "measureFlows"}
             knobs = parse_knobs(args.set, reserved, "pfabric-analysis ideal")
             options = [f"--preset={args.preset}",
                        *(f"--{key}={value}" for key, value in knobs)]
@@ -393,7 +422,8 @@ def run_command(args: argparse.Namespace) -> int:
                                      program=program, options=options, force=args.force,
                                      rate_bps=args.rate_bps, segment_bytes=args.segment_bytes,
                                      overhead_bytes=args.overhead_bytes,
-                                     command_line=scheduler.command_line())
+                                     command_line=scheduler.command_line(),
+                                     window=ideal_window(args.warmup_flows, args.measure_flows))
         print(f"ideal: {len(result.finish_s)} flows, {result.events} events, "
               f"{result.preemptions} preemptions -> {args.out}")
         return 0

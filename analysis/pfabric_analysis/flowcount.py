@@ -10,6 +10,14 @@ with their reference: the mean over the replications at the largest count. A cou
 when it and every larger count studied keep every replication's every statistic within the
 tolerance of the reference.
 
+With the measurement window (`--window`), a count N is instead measured as flows W .. W+N-1
+of a longer list while its arrivals go on, as a packet run with --warmupFlows=W
+--measureFlows=N does: the whole list is scheduled once and every window cut from it
+(`ideal.window_cut`, exact because Ideal is causal). The list is made long enough for every
+window (regenerated longer when it is not), and each count reports the flows simulated (those
+arrived by its last measured completion) and their bytes, which is what a packet run of it
+costs. Several warm-ups W are studied at once, each with its own reference.
+
 Ideal is only a proxy for the packet schemes: it has no losses, timeouts or queueing in the
 core, so the tails of TCP and DCTCP (timeouts) can need more flows; the doc checks one point.
 """
@@ -17,6 +25,7 @@ core, so the tails of TCP and DCTCP (timeouts) can need more flows; the doc chec
 from __future__ import annotations
 
 import json
+import math
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -28,13 +37,21 @@ import numpy as np
 import pandas as pd
 
 from pfabric_analysis import __version__
-from pfabric_analysis.ideal import (ideal_fct, link_from_meta, match_like_run, program_ideal,
-                                    read_flow_list, run_program)
+from pfabric_analysis.ideal import (Window, ideal_fct, link_from_meta, match_like_run,
+                                    program_ideal, read_flow_list, run_program, window_cut)
 from pfabric_analysis.runs import AnalysisError, read_run, summarize
 from pfabric_analysis.sweep import WORKLOADS, find_program, point_options
 
 COUNTS = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
 TOLERANCE = 0.03
+# With the window: the first list is this many times the longest window (warm-up + count),
+# and a list too short for a window is regenerated this much longer than the window needs
+# (arrivals are Poisson at a constant rate, so flows scale with the time to cover).
+WINDOW_LIST_FACTOR = 1.5
+WINDOW_LIST_MARGIN = 1.25
+# The default warm-up (flows): at load 0.8 the large flows' mean of the flows after it is at
+# its steady level for both workloads (the doc's warm-up table).
+WINDOW_WARMUPS = (50_000,)
 # (size bin, statistic): what Figures 2-4 and the paper's text report.
 METRICS = (("(0,100KB]", "mean"), ("(0,100KB]", "p99"), ("(100KB,10MB]", "mean"),
            ("(10MB,inf)", "mean"))
@@ -51,6 +68,7 @@ class Replication:
     counts: tuple[int, ...]
     program: Path
     options: tuple[str, ...]  # e.g. --preset=hotnets12
+    warmups: tuple[int, ...] | None = None  # the window's warm-ups; None: no window
 
 
 def metric_name(size_bin: str, statistic: str) -> str:
@@ -81,18 +99,67 @@ def prefix_statistics(flows: pd.DataFrame, ideal_fct_s: np.ndarray, link,
     return pd.DataFrame(rows)
 
 
+def window_statistics(flows: pd.DataFrame, ideal_fct_s: np.ndarray, link,
+                      counts: Sequence[int], warmups: Sequence[int]) -> pd.DataFrame | int:
+    """The METRICS of every window (warm-up W, count N: flows W .. W+N-1) of one schedule of
+    the whole list: columns count, warmup_flows, metric, value, bytes and flows_simulated (the
+    flows arrived by the window's last measured completion, and their bytes). When the list
+    stops arriving before some window ends, the number of flows a list needs instead (by the
+    arrival rate, with WINDOW_LIST_MARGIN)."""
+    fct, result = ideal_fct(flows, ideal_fct_s, link)
+    windows = [Window(w, n) for w in warmups for n in counts]
+    if max(w.stop for w in windows) > len(flows):
+        return math.ceil(max(w.stop for w in windows) * WINDOW_LIST_MARGIN)
+    # In the schedule's exact time units, as window_cut compares them.
+    last = int(result.start_units.max())
+    end = max(int(result.finish_units[w.warmup_flows:w.stop].max()) for w in windows)
+    if end > last:
+        return math.ceil(len(flows) * end / last * WINDOW_LIST_MARGIN)
+    size = flows["size_bytes"].to_numpy()
+    rows = []
+    for window in windows:
+        cut = window_cut(result, window, "the list")
+        measured = fct.iloc[window.warmup_flows:window.stop]
+        simulated = int(size[cut.started].sum())
+        rows += [{"count": window.measure_flows, "warmup_flows": window.warmup_flows,
+                  "metric": name, "value": value, "bytes": simulated,
+                  "flows_simulated": cut.flows_simulated}
+                 for name, value in statistics(measured).items()]
+    return pd.DataFrame(rows)
+
+
 def replicate(task: Replication) -> pd.DataFrame:
-    """Generate one long list, take its ideal FCTs from the program, schedule every prefix."""
-    common = (*point_options(task.load, task.run, task.seed, max(task.counts)), *task.options)
-    with tempfile.TemporaryDirectory(prefix="pfabric-flowcount-") as scratch:
-        flow_list = Path(scratch) / "flows.csv"
-        run_program([str(task.program), "--flowsOnly", f"--dumpFlows={flow_list}", *common])
-        flows = read_flow_list(flow_list)
-        fabric = program_ideal(task.program, flow_list, common)
-    ideal = match_like_run(flows, flow_list, fabric.fct, fabric.fct_label)
-    link = link_from_meta(fabric.meta, fabric.meta_label)
-    frame = prefix_statistics(flows, ideal, link, task.counts)
+    """Generate one long list, take its ideal FCTs from the program, schedule every prefix;
+    with the window, schedule the list once and cut every window from it, generating a longer
+    list while the list is too short."""
+    flows_in_list = max(task.counts)
+    if task.warmups is not None:
+        flows_in_list = math.ceil((max(task.warmups) + flows_in_list) * WINDOW_LIST_FACTOR)
+    while True:
+        common = (*point_options(task.load, task.run, task.seed, flows_in_list), *task.options)
+        with tempfile.TemporaryDirectory(prefix="pfabric-flowcount-") as scratch:
+            flow_list = Path(scratch) / "flows.csv"
+            run_program([str(task.program), "--flowsOnly", f"--dumpFlows={flow_list}",
+                         *common])
+            flows = read_flow_list(flow_list)
+            fabric = program_ideal(task.program, flow_list, common)
+        ideal = match_like_run(flows, flow_list, fabric.fct, fabric.fct_label)
+        link = link_from_meta(fabric.meta, fabric.meta_label)
+        if task.warmups is None:
+            frame = prefix_statistics(flows, ideal, link, task.counts)
+            break
+        frame = window_statistics(flows, ideal, link, task.counts, task.warmups)
+        if isinstance(frame, pd.DataFrame):
+            frame = frame.assign(list_flows=flows_in_list)
+            break
+        flows_in_list = max(frame, flows_in_list + 1)
     return frame.assign(workload=task.workload, load=task.load, run=task.run)
+
+
+def series_keys(values: pd.DataFrame) -> list[str]:
+    """What a series of counts is compared within: workload and load, and with the window the
+    warm-up (each warm-up measures other flows, so it has its own reference)."""
+    return ["workload", "load", *(["warmup_flows"] if "warmup_flows" in values else [])]
 
 
 def convergence(values: pd.DataFrame, tolerance: float = TOLERANCE) -> pd.DataFrame:
@@ -101,8 +168,8 @@ def convergence(values: pd.DataFrame, tolerance: float = TOLERANCE) -> pd.DataFr
     at every count, and the smallest count from which every larger count stays within the
     tolerance (NaN: none studied does)."""
     rows = []
-    for (workload, load, metric), group in values.groupby(["workload", "load", "metric"],
-                                                          sort=True):
+    keys = [*series_keys(values), "metric"]
+    for key, group in values.groupby(keys, sort=True):
         top = group["count"].max()
         reference = float(group.loc[group["count"] == top, "value"].mean())
         error = (group["value"] / reference - 1).abs()
@@ -112,7 +179,7 @@ def convergence(values: pd.DataFrame, tolerance: float = TOLERANCE) -> pd.DataFr
             if worst[count] > tolerance:
                 break
             needed = count
-        rows.append({"workload": workload, "load": load, "metric": metric,
+        rows.append({**dict(zip(keys, key)),
                      "reference": reference, "spread_at_largest": float(worst[top]),
                      "needed": needed, **{f"error_{c}": float(worst[c]) for c in worst.index}})
     return pd.DataFrame(rows)
@@ -125,14 +192,15 @@ def needed_counts(table: pd.DataFrame, exclude: Sequence[str] = ()) -> pd.DataFr
     rows = []
     smallest = min(int(c.removeprefix("error_")) for c in table.columns if c.startswith("error_"))
     kept = table[~table["metric"].isin(exclude)]
-    for (workload, load), group in kept.groupby(["workload", "load"], sort=True):
+    keys = series_keys(table)
+    for key, group in kept.groupby(keys, sort=True):
         unmet = group[group["needed"].isna()]
         if not unmet.empty:
-            rows.append({"workload": workload, "load": load, "needed": float("nan"),
+            rows.append({**dict(zip(keys, key)), "needed": float("nan"),
                          "limited_by": ", ".join(unmet["metric"])})
             continue
         top = group.loc[group["needed"].idxmax()]
-        rows.append({"workload": workload, "load": load, "needed": float(top["needed"]),
+        rows.append({**dict(zip(keys, key)), "needed": float(top["needed"]),
                      "limited_by": top["metric"] if top["needed"] > smallest else "-"})
     return pd.DataFrame(rows)
 
@@ -156,7 +224,13 @@ def measured_cost(run_dir: Path) -> dict[str, float]:
 def core_hours(mean_bytes_per_flow: float, count: int, hops_per_byte: float,
                seconds_per_hop: float) -> tuple[float, float]:
     """(packet hops, core-hours) of one packet point of `count` flows."""
-    hops = mean_bytes_per_flow * count * hops_per_byte
+    return bytes_cost(mean_bytes_per_flow * count, hops_per_byte, seconds_per_hop)
+
+
+def bytes_cost(payload_bytes: float, hops_per_byte: float,
+               seconds_per_hop: float) -> tuple[float, float]:
+    """(packet hops, core-hours) of a packet run that carries `payload_bytes`."""
+    hops = payload_bytes * hops_per_byte
     return hops, hops * seconds_per_hop / 3600
 
 
@@ -210,19 +284,90 @@ def markdown(table: pd.DataFrame, values: pd.DataFrame, costs: Sequence[dict[str
     return "\n".join(lines) + "\n"
 
 
+def window_markdown(table: pd.DataFrame, values: pd.DataFrame,
+                    costs: Sequence[dict[str, float]], tolerance: float) -> str:
+    """The tables of a study with the window: per series (workload, load, warm-up) the count
+    every statistic (and every one but the large flows' mean) needs, with the flows a run
+    of it simulates and their core-hours; the flows simulated at every count; every metric's
+    worst error at every count. Flows simulated and bytes are the runs' mean."""
+    top = int(values["count"].max())
+    keys = series_keys(values)
+    cost_of = {c["workload"]: c for c in costs}
+    per_count = (values.groupby([*keys, "count"], sort=True)
+                 .agg(flows_simulated=("flows_simulated", "mean"),
+                      most=("flows_simulated", "max"), bytes=("bytes", "mean")))
+
+    def hours(workload: str, payload_bytes: float) -> str:
+        cost = cost_of.get(workload)
+        if cost is None or np.isnan(payload_bytes):
+            return "-"
+        return f"{bytes_cost(payload_bytes, cost['hops_per_byte'], cost['seconds_per_hop'])[1]:.2g}"
+
+    def at(key: tuple, needed: float) -> tuple[str, str]:
+        if np.isnan(needed):
+            return "-", "-"
+        row = per_count.loc[(*key, int(needed))]
+        return f"{row['flows_simulated']:,.0f}", hours(key[0], float(row["bytes"]))
+
+    every = needed_counts(table)
+    most = needed_counts(table, exclude=(LARGE_FLOWS_MEAN,))
+    lines = [f"Measured with the window: flows needed for every statistic of every run to stay "
+             f"within {tolerance:.0%} of the reference (Ideal scheme; simulated: the flows "
+             "arrived by the last measured completion, the runs' mean; core-hours: one packet "
+             "scheme's run of those flows at the measured cost)", "",
+             "| workload | load | warm-up | every statistic | limited by | simulated | "
+             f"core-hours | all but the {LARGE_FLOWS_MEAN} | limited by | simulated | "
+             "core-hours |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for a, b in zip(every.itertuples(index=False), most.itertuples(index=False)):
+        key = (a.workload, a.load, a.warmup_flows)
+        lines.append(f"| {a.workload} | {a.load:g} | {a.warmup_flows:,} | "
+                     f"{count_text(a.needed, top)} | {a.limited_by} | "
+                     + " | ".join(at(key, a.needed))
+                     + f" | {count_text(b.needed, top)} | {b.limited_by} | "
+                     + " | ".join(at(key, b.needed)) + " |")
+    lines += ["", "Flows simulated to measure each count (the runs' mean and largest) and the "
+              "core-hours of one packet run of them", "",
+              "| workload | load | warm-up | count | simulated | largest | core-hours |",
+              "|---|---|---|---|---|---|---|"]
+    for (workload, load, warmup, count), row in per_count.iterrows():
+        lines.append(f"| {workload} | {load:g} | {warmup:,} | {count:,} | "
+                     f"{row['flows_simulated']:,.0f} | {row['most']:,.0f} | "
+                     f"{hours(workload, float(row['bytes']))} |")
+    counts = sorted(values["count"].unique())
+    lines += ["", "Worst relative error over the runs at each count (reference: the runs' mean "
+              f"at {top:,} measured flows with the same warm-up; at {top:,} the error is the "
+              "runs' spread)", "",
+              "| workload | load | warm-up | metric | reference | "
+              + " | ".join(f"{int(c):,}" for c in counts) + " |",
+              "|---|---|---|---|---|" + "---|" * len(counts)]
+    for row in table.itertuples(index=False):
+        errors = " | ".join(f"{getattr(row, f'error_{int(c)}'):.1%}" for c in counts)
+        lines.append(f"| {row.workload} | {row.load:g} | {row.warmup_flows:,} | {row.metric} | "
+                     f"{row.reference:.3f} | {errors} |")
+    return "\n".join(lines) + "\n"
+
+
 def study(workloads: Sequence[str], loads: Sequence[float], runs: Sequence[int],
           counts: Sequence[int], programs: dict[str, Path], options: Sequence[str],
-          seed: int = 1, jobs: int = 1) -> pd.DataFrame:
+          seed: int = 1, jobs: int = 1, warmups: Sequence[int] | None = None) -> pd.DataFrame:
     """Every replication's prefix statistics, in parallel processes: columns workload, load,
-    run, count, metric, value, bytes."""
+    run, count, metric, value, bytes; with the window (warmups), every window's, with
+    warmup_flows and flows_simulated (bytes: of the flows simulated) and list_flows."""
     if not counts or min(counts) < 1:
         raise AnalysisError("--counts: expected positive flow counts")
+    window = None if warmups is None else tuple(sorted(set(warmups)))
+    if window is not None and (not window or min(window) < 0):
+        raise AnalysisError("--warmup: expected non-negative flow counts")
     tasks = [Replication(w, load, run, seed, tuple(sorted(set(counts))), programs[w],
-                         tuple(options))
+                         tuple(options), window)
              for w in workloads for load in loads for run in runs]
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
         frames = list(pool.map(replicate, tasks))
     columns = ["workload", "load", "run", "count", "metric", "value", "bytes"]
+    if window is not None:
+        columns = ["workload", "load", "warmup_flows", "run", "count", "metric", "value",
+                   "bytes", "flows_simulated", "list_flows"]
     return pd.concat(frames, ignore_index=True)[columns]
 
 
@@ -232,9 +377,11 @@ def write_study(out_dir: Path, values: pd.DataFrame, tolerance: float,
     flowcount.json (provenance) in out_dir."""
     table = convergence(values, tolerance)
     out_dir.mkdir(parents=True, exist_ok=True)
+    text = (window_markdown if "warmup_flows" in values else markdown)(table, values, costs,
+                                                                       tolerance)
     files = {"flowcount.csv": values.to_csv(index=False),
              "flowcount-convergence.csv": table.to_csv(index=False),
-             "flowcount.md": markdown(table, values, costs, tolerance),
+             "flowcount.md": text,
              "flowcount.json": json.dumps({**provenance, "tolerance": tolerance,
                                            "costs": list(costs),
                                            "module_version": __version__}, indent=2) + "\n"}
@@ -273,11 +420,19 @@ def main(args) -> int:
     costs = [measured_cost(run_dir) for run_dir in args.cost]
     if args.seconds_per_hop is not None:
         costs = [{**cost, "seconds_per_hop": args.seconds_per_hop} for cost in costs]
+    warmups = None
+    if args.window:
+        warmups = (WINDOW_WARMUPS if args.warmup is None
+                   else split(args.warmup, "--warmup", int))
+    elif args.warmup is not None:
+        raise AnalysisError("--warmup: needs --window")
     began = time.perf_counter()
     values = study(workloads, loads, runs, counts, programs, [f"--preset={args.preset}"],
-                   args.seed, args.jobs)
+                   args.seed, args.jobs, warmups)
     provenance = {"command_line": command_line(), "preset": args.preset, "seed": args.seed,
                   "runs": list(runs), "counts": sorted(set(counts)),
+                  **({} if warmups is None else {"window": True,
+                                                 "warmups": sorted(set(warmups))}),
                   "wall_time_s": time.perf_counter() - began}
     for path in write_study(args.out, values, tolerance, costs, provenance):
         print(f"wrote {path}")

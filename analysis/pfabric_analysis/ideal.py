@@ -26,7 +26,7 @@ import tempfile
 import time
 from bisect import bisect_left, bisect_right, insort
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from heapq import heappop, heappush
 from math import gcd
 from pathlib import Path
@@ -74,6 +74,11 @@ class Schedule:
     events: int            # arrivals + completions processed
     preemptions: int       # running flows stopped by a smaller one
     peak_active: int       # largest number of flows active at once
+    # The exact times behind start_s and finish_s, in the schedule's integer units
+    # (`time_units`): what a measurement window compares arrivals and completions in.
+    start_units: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    finish_units: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    units_per_s: int = 1
 
 
 def wire_bytes(size_bytes: np.ndarray, link: Link) -> np.ndarray:
@@ -242,7 +247,8 @@ def schedule(src: np.ndarray, dst: np.ndarray, wire: np.ndarray, start_s: np.nda
                 offer(down_wait, up_hold, src_l, dg, 1, gkey, gkey, now)
     finish = np.array([t / units_per_s for t in done_at])
     wait = np.array([t / units_per_s for t in waited])
-    return Schedule(finish, wait, events, preemptions, peak)
+    return Schedule(finish, wait, events, preemptions, peak, np.array(st, dtype=np.int64),
+                    np.array(done_at, dtype=np.int64), units_per_s)
 
 
 def ideal_fct(flows: pd.DataFrame, ideal_fct_s: np.ndarray, link: Link
@@ -262,6 +268,103 @@ def ideal_fct(flows: pd.DataFrame, ideal_fct_s: np.ndarray, link: Link
                         "fct_s": ideal + result.wait_s, "ideal_fct_s": ideal,
                         "timeouts": 0, "completed": 1})
     return out[FCT_COLUMNS], result
+
+
+# --- the measurement window -----------------------------------------------------------------
+
+# fct.csv's last column with the window on: 1 for the measured flows (INTERFACE of issue 29).
+MEASURED_COLUMN = "measured"
+
+
+@dataclass(frozen=True)
+class Window:
+    """Measure flows warmup_flows .. warmup_flows + measure_flows - 1 of a list while the list's
+    arrivals go on, instead of running the whole list to completion."""
+
+    warmup_flows: int
+    measure_flows: int
+
+    def __post_init__(self) -> None:
+        if self.measure_flows < 1:
+            raise AnalysisError("--measure-flows: expected at least one measured flow")
+        if self.warmup_flows < 0:
+            raise AnalysisError("--warmup-flows: expected a non-negative number of flows")
+
+    @property
+    def stop(self) -> int:
+        """One past the last measured flow."""
+        return self.warmup_flows + self.measure_flows
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Where a window ends a schedule of a longer list."""
+
+    end_s: float            # the last measured flow's completion: the end of the run
+    started: np.ndarray     # per flow of the list: arrived at or before the end
+    completed: np.ndarray   # per flow of the list: completed by the end
+    flows_simulated: int    # flows that arrived by the end: what a run with the window holds
+
+
+def measured_end_s(result: Schedule, window: Window) -> float:
+    """When the window's last measured flow completes in the schedule."""
+    return float(result.finish_s[window.warmup_flows:window.stop].max())
+
+
+def window_cut(result: Schedule, window: Window, flow_list: Path | str) -> Cut:
+    """The run the window describes, cut from the schedule of the whole list.
+
+    Exact because Ideal is causal: whether and when a flow completes by time T depends only on
+    the flows that arrived before T, so every flow completed by the end (the measured ones
+    among them) has the FCT a schedule of only the flows arrived by the end gives it. That
+    needs the list to go on arriving until the end; a list that stops earlier is refused
+    (arrivals it does not hold would have delayed the measured flows)."""
+    flows = len(result.finish_units)
+    if window.stop > flows:
+        raise AnalysisError(f"{flow_list}: {flows} flows, fewer than --warmup-flows + "
+                            f"--measure-flows = {window.stop}")
+    end = int(result.finish_units[window.warmup_flows:window.stop].max())
+    last = int(result.start_units.max())
+    if last < end:
+        raise AnalysisError(
+            f"{flow_list}: its {flows} flows stop arriving at {last / result.units_per_s:.9f} s, "
+            f"before the last measured flow completes at {end / result.units_per_s:.9f} s; a "
+            "longer list is needed")
+    started = result.start_units <= end
+    completed = started & (result.finish_units <= end)
+    return Cut(measured_end_s(result, window), started, completed, int(started.sum()))
+
+
+def windowed_fct(fct: pd.DataFrame, window: Window, cut: Cut) -> pd.DataFrame:
+    """The fct.csv frame of the run with the window: the flows arrived by the end, in flow
+    order; those still running then have completed 0 and no fct_s; `measured` marks the
+    window's flows."""
+    out = fct[cut.started].copy()
+    done = cut.completed[cut.started]
+    out["fct_s"] = out["fct_s"].where(done)
+    out["completed"] = done.astype(np.int64)
+    ids = out["flow_id"].to_numpy()
+    out[MEASURED_COLUMN] = ((ids >= window.warmup_flows) & (ids < window.stop)).astype(np.int64)
+    return out
+
+
+def window_meta(meta: dict, window: Window, cut: Cut, flows_in_list: int) -> dict:
+    """An Ideal run's meta.json for the window: its parameters, the window object and the run's
+    extent (flows and simulated time up to the end). The schedule's counters (events,
+    preemptions) stay those of the whole list it was computed on (ideal_flows_scheduled)."""
+    out = json.loads(json.dumps(meta))
+    out["parameters"]["warmupFlows"] = window.warmup_flows
+    out["parameters"]["measureFlows"] = window.measure_flows
+    out["window"] = {"warmup_flows": window.warmup_flows,
+                     "measure_flows": window.measure_flows,
+                     "flows_simulated": cut.flows_simulated, "arrivals_through_end": True}
+    completed = int(cut.completed.sum())
+    out["simulated_time_s"] = cut.end_s
+    out["flows_total"] = cut.flows_simulated
+    out["flows_completed"] = completed
+    out["flows_unfinished"] = cut.flows_simulated - completed
+    out["ideal_flows_scheduled"] = flows_in_list
+    return out
 
 
 # --- inputs ---------------------------------------------------------------------------------
@@ -498,11 +601,14 @@ def write_outputs(out_dir: Path, fct: pd.DataFrame, meta: dict) -> None:
 def run_ideal(flow_list: Path, out_dir: Path, *, like_run: Path | None = None,
               program: Path | None = None, options: Sequence[str] = (), force: bool = False,
               rate_bps: float | None = None, segment_bytes: int | None = None,
-              overhead_bytes: int | None = None, command_line: str = "") -> Schedule:
+              overhead_bytes: int | None = None, command_line: str = "",
+              window: Window | None = None) -> Schedule:
     """The `ideal` sub-command: read and check everything, schedule, then write.
 
     The flows' ideal FCTs come from a packet run of the same flows (like_run) or from the
-    program's --idealOnly mode with `options` (program); exactly one of the two."""
+    program's --idealOnly mode with `options` (program); exactly one of the two. With a
+    window, the whole list is scheduled and the run the window describes is cut from it
+    (`window_cut`)."""
     if (like_run is None) == (program is None):
         raise AnalysisError("ideal: give either a like run (--like) or a fabric (--preset)")
     if (out_dir / "fct.csv").exists() and not force:
@@ -515,8 +621,12 @@ def run_ideal(flow_list: Path, out_dir: Path, *, like_run: Path | None = None,
     link = link_from_meta(fabric.meta, fabric.meta_label, rate_bps, segment_bytes,
                           overhead_bytes)
     fct, result = ideal_fct(flows, ideal, link)
+    cut = None if window is None else window_cut(result, window, flow_list)
     meta = ideal_meta(fabric.meta, flow_list, fabric.source, link, result,
                       time.perf_counter() - began, command_line)
+    if cut is not None:
+        fct = windowed_fct(fct, window, cut)
+        meta = window_meta(meta, window, cut, len(flows))
     write_outputs(out_dir, fct, meta)
     return result
 

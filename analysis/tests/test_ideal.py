@@ -18,8 +18,9 @@ from programs import bin_dir  # noqa: F401 (a fixture)
 
 from pfabric_analysis import __version__
 from pfabric_analysis.cli import main
-from pfabric_analysis.ideal import (Link, ideal_fct, read_flow_list, sample_sizes, schedule,
-                                    synthetic_flows, wire_bytes)
+from pfabric_analysis.ideal import (Link, Window, default_cdf, ideal_fct, read_flow_list,
+                                    sample_sizes, schedule, synthetic_flows, window_cut,
+                                    windowed_fct, wire_bytes)
 from pfabric_analysis.runs import FCT_COLUMNS, AnalysisError
 
 BYTE_PER_S = Link(rate_bps=8, segment_bytes=1000, overhead_bytes=0)
@@ -437,3 +438,107 @@ def test_preset_bad_inputs_fail_with_one_line_and_no_output(
         assert err.startswith("pfabric-analysis: error: ") and message in err, err
         assert err.count("\n") == 1
         assert not out.exists()
+
+
+# --- the measurement window ---------------------------------------------------------------------
+
+# The one-link example and a 1-byte flow D arriving at 7 while C (3 B, from 6) has 2 B left: D
+# runs 7..8, C 8..10, A 10..19. E, on other hosts at 20, keeps the list arriving past 10.
+WINDOW_FLOWS = [*HAND_FLOWS, (0, 1, 1, 7.0), (2, 3, 1, 20.0)]
+# Today's fct.csv of the one-link example (0570372, before the window): FCT = ideal + waited.
+HAND_FCT_CSV = ("flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed\n"
+                "0,0,1,10,0.0,17.5,10.5,0,1\n1,0,1,4,2.0,4.5,4.5,0,1\n2,0,1,3,3.0,6.5,3.5,0,1\n")
+
+
+def ideal_cli(tmp_path: Path, rows: list[tuple[int, int, int, float]], out: str,
+              *window: str) -> int:
+    flow_list = write_flow_list(tmp_path / f"{out}.csv", rows)
+    like = tmp_path / f"{out}-like"
+    if not like.exists():
+        write_like_run(like, rows, **byte_per_s_meta())
+    return main(["ideal", str(flow_list), "--like", str(like), "--out", str(tmp_path / out),
+                 *window])
+
+
+def test_window_off_writes_todays_fct_csv_to_the_byte(tmp_path: Path) -> None:
+    assert ideal_cli(tmp_path, HAND_FLOWS, "off") == 0
+    assert ideal_cli(tmp_path, HAND_FLOWS, "zero", "--measure-flows", "0") == 0
+    assert (tmp_path / "off" / "fct.csv").read_text() == HAND_FCT_CSV
+    assert (tmp_path / "zero" / "fct.csv").read_text() == HAND_FCT_CSV
+    meta = json.loads((tmp_path / "off" / "meta.json").read_text())
+    assert "window" not in meta and "measureFlows" not in meta["parameters"]
+
+
+def test_the_window_measures_its_flows_inside_the_arrivals(tmp_path: Path) -> None:
+    # Measure B and C (W = 1, N = 2): the run ends when C completes at 10, after D (7) has
+    # delayed it by D's 1 s: C's FCT is 3.5 + 4 (waited 3..8 but for 6..7) = 7.5, where the
+    # first W + N flows run alone give it 6.5 (HAND_FCT_CSV). E arrives after the end.
+    assert ideal_cli(tmp_path, WINDOW_FLOWS, "w", "--warmup-flows", "1",
+                     "--measure-flows", "2") == 0
+    # A still runs (until 19): completed 0, no fct_s; D completed at 8, not measured.
+    assert (tmp_path / "w" / "fct.csv").read_text() == (
+        ",".join([*FCT_COLUMNS, "measured"]) + "\n"
+        "0,0,1,10,0.0,,10.5,0,0,0\n1,0,1,4,2.0,4.5,4.5,0,1,1\n2,0,1,3,3.0,7.5,3.5,0,1,1\n"
+        "3,0,1,1,7.0,1.5,1.5,0,1,0\n")
+    meta = json.loads((tmp_path / "w" / "meta.json").read_text())
+    assert meta["window"] == {"warmup_flows": 1, "measure_flows": 2, "flows_simulated": 4,
+                              "arrivals_through_end": True}
+    assert meta["parameters"]["warmupFlows"] == 1 and meta["parameters"]["measureFlows"] == 2
+    assert meta["simulated_time_s"] == 10.0
+    assert (meta["flows_total"], meta["flows_completed"], meta["flows_unfinished"]) == (4, 3, 1)
+    assert meta["ideal_flows_scheduled"] == 5
+
+
+def test_a_list_that_stops_arriving_before_the_window_ends_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    short = WINDOW_FLOWS[:4]  # without E: the last arrival (7) is before C completes (10)
+    cases = [(short, ["--warmup-flows", "1", "--measure-flows", "2"],
+              "its 4 flows stop arriving at 7.000000000 s, before the last measured flow "
+              "completes at 10.000000000 s; a longer list is needed"),
+             (WINDOW_FLOWS, ["--warmup-flows", "4", "--measure-flows", "2"],
+              "5 flows, fewer than --warmup-flows + --measure-flows = 6")]
+    for rows, window, message in cases:
+        assert ideal_cli(tmp_path, rows, "short", *window) == 1
+        flow_list = tmp_path / "short.csv"
+        assert capsys.readouterr().err.splitlines() == [
+            f"pfabric-analysis: error: {flow_list}: {message}"]
+        assert not (tmp_path / "short").exists()
+        (tmp_path / "short-like" / "fct.csv").unlink()
+        (tmp_path / "short-like" / "meta.json").unlink()
+        (tmp_path / "short-like").rmdir()
+    for window, message in ((["--warmup-flows", "1"], "--warmup-flows: needs --measure-flows"),
+                            (["--measure-flows", "-1"], "--measure-flows: expected at least one"),
+                            (["--warmup-flows", "-1", "--measure-flows", "1"],
+                             "--warmup-flows: expected a non-negative")):
+        assert ideal_cli(tmp_path, WINDOW_FLOWS, "bad", *window) == 1
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1
+        assert not (tmp_path / "bad").exists()
+
+
+def test_the_windows_cut_is_a_schedule_of_the_list_up_to_its_end() -> None:
+    """Cutting the schedule of a long list at the window's end gives every flow completed by
+    then exactly the FCT a separate schedule of only the flows arrived by then gives it."""
+    link = Link()
+    flows_all = synthetic_flows(6000, 0.8, 8, 7, default_cdf())
+    ideal = flows_all["ideal_fct_s"].to_numpy()
+    fct, result = ideal_fct(flows_all, ideal, link)
+    window = Window(1000, 2000)
+    cut = window_cut(result, window, "synthetic")
+    assert window.stop < cut.flows_simulated < len(flows_all)  # a tail, and a longer list
+    assert not cut.completed[cut.started].all()  # some flows still run at the end
+    alone, _ = ideal_fct(flows_all[cut.started].reset_index(drop=True), ideal[cut.started],
+                         link)
+    done = cut.completed[cut.started]
+    assert done[window.warmup_flows:window.stop].all()
+    np.testing.assert_array_equal(fct["fct_s"].to_numpy()[cut.started][done],
+                                  alone["fct_s"].to_numpy()[done])
+    # The window matters: the first W + N flows run alone give some measured flow another FCT.
+    prefix, _ = ideal_fct(flows_all.iloc[:window.stop], ideal[:window.stop], link)
+    measured = slice(window.warmup_flows, window.stop)
+    assert (prefix["fct_s"].to_numpy()[measured] != fct["fct_s"].to_numpy()[measured]).any()
+    written = windowed_fct(fct, window, cut)
+    assert len(written) == cut.flows_simulated
+    assert written["measured"].sum() == window.measure_flows
+    assert written.loc[written["measured"] == 1, "flow_id"].tolist() == list(range(1000, 3000))
+    assert written.loc[written["completed"] == 0, "fct_s"].isna().all()
