@@ -52,7 +52,7 @@ class PfabricMeasurementWindow
     using HandOver = std::function<void(const PfabricFlow&)>;
 
     /// How often the feeder draws the flows due next, simulated microseconds: a few flows each
-    /// time at the experiments' arrival rates (tens of flows per millisecond), one event each.
+    /// time at the experiments' arrival rates (7 to 70 flows per millisecond), one event each.
     static constexpr int64_t FEED_INTERVAL_US = 1000;
 
     PfabricMeasurementWindow();
