@@ -17,6 +17,7 @@ def build(bld):
         'helper/pfabric-incast.cc',
         'helper/pfabric-leaf-spine-helper.cc',
         'helper/pfabric-link-helper.cc',
+        'helper/pfabric-measurement-window.cc',
         'helper/pfabric-preset.cc',
         'helper/pfabric-priority-levels.cc',
         'helper/pfabric-queue-disc-helper.cc',
@@ -66,6 +67,7 @@ def build(bld):
         'test/pfabric-preemption-test.cc',
         'test/pfabric-priority-policy-test.cc',
         'test/pfabric-transport-test.cc',
+        'test/pfabric-window-test.cc',
         'test/pfabric-workload-test.cc',
     ]
 
@@ -82,6 +84,7 @@ def build(bld):
         'helper/pfabric-incast.h',
         'helper/pfabric-leaf-spine-helper.h',
         'helper/pfabric-link-helper.h',
+        'helper/pfabric-measurement-window.h',
         'helper/pfabric-preset.h',
         'helper/pfabric-priority-levels.h',
         'helper/pfabric-queue-disc-helper.h',

@@ -55,9 +55,13 @@ WallSeconds()
 
 /**
  * @brief Watches a running experiment: a progress line on stderr now and then, with an ETA from
- * the bytes delivered (PfabricExperiment::EstimateSecondsLeft), and the peak resident memory each
+ * the bytes done (PfabricExperiment::EstimateSecondsLeft), and the peak resident memory each
  * time another hundredth of the flows has completed (meta.json's rss_samples, as
  * [simulated_s, flows_done, rss_bytes, wall_s]; wall_s since Start).
+ *
+ * Flows and bytes are PfabricExperiment::GetProgress's: every flow and the bytes received, or,
+ * with the measurement window, the measured flows and the payload bytes of those completed (the
+ * run ends with the last measured flow, and the flows arriving after them have no fixed total).
  */
 class ExperimentMonitor
 {
@@ -71,7 +75,9 @@ class ExperimentMonitor
         : m_experiment(experiment),
           m_program(std::move(program)),
           m_quiet(quiet),
-          m_flows(experiment.GetFlows().size()),
+          m_flowsLabel(experiment.GetWindow().IsOn() ? "measured flows done " : "flows done "),
+          m_bytesLabel(experiment.GetWindow().IsOn() ? ", measured bytes done " : ", bytes done "),
+          m_flows(experiment.GetProgress().flows),
           m_rssEvery(std::max<uint32_t>(1, (m_flows + RSS_SAMPLES - 1) / RSS_SAMPLES)),
           m_done(0),
           m_wallStart(WallSeconds()),
@@ -118,7 +124,14 @@ class ExperimentMonitor
     /// A host's application completed a flow.
     void FlowCompleted(const PfabricFlowApplication::CompletedFlow&)
     {
-        if (++m_done % m_rssEvery == 0 || m_done == m_flows)
+        // The experiment counted the flow first (it listens from Install on).
+        const uint32_t done = m_experiment.GetProgress().flowsDone;
+        if (done == m_done)
+        {
+            return; // with the window: a flow not measured
+        }
+        m_done = done;
+        if (m_done % m_rssEvery == 0 || m_done == m_flows)
         {
             Sample(Simulator::Now());
         }
@@ -145,11 +158,12 @@ class ExperimentMonitor
         {
             m_lastProgressWall = now;
             double elapsed = now - m_wallStart;
-            uint64_t done = m_experiment.GetBytesReceived();
-            uint64_t total = m_experiment.GetTotalBytes();
+            const PfabricExperiment::Progress progress = m_experiment.GetProgress();
+            uint64_t done = progress.bytesDone;
+            uint64_t total = progress.bytes;
             std::cerr << m_program << ": simulated " << std::fixed << std::setprecision(4)
-                      << Simulator::Now().GetSeconds() << " s, flows done " << m_done << "/"
-                      << m_flows << ", bytes done " << std::setprecision(1)
+                      << Simulator::Now().GetSeconds() << " s, " << m_flowsLabel << m_done << "/"
+                      << m_flows << m_bytesLabel << std::setprecision(1)
                       << 100.0 * done / std::max<uint64_t>(total, 1) << "%, wall "
                       << std::setprecision(0) << elapsed << " s";
             double left = PfabricExperiment::EstimateSecondsLeft(elapsed, done, total);
@@ -171,7 +185,9 @@ class ExperimentMonitor
     const PfabricExperiment& m_experiment; //!< the experiment
     std::string m_program;                 //!< the program's name
     bool m_quiet;                          //!< no progress lines
-    uint32_t m_flows;                      //!< flows of the run
+    std::string m_flowsLabel;              //!< what the flows counted are
+    std::string m_bytesLabel;              //!< what the bytes counted are
+    uint32_t m_flows;                      //!< flows to complete (GetProgress)
     uint32_t m_rssEvery;                   //!< flows completed between memory samples
     uint32_t m_done;                       //!< flows completed
     double m_wallStart;                    //!< wall clock at Start
@@ -279,7 +295,16 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
         std::cout << "files: " << out << "/ideal_fct.csv, " << out << "/meta.json" << std::endl;
         return 0;
     }
-    if (!quiet)
+    const PfabricMeasurementWindow& window = experiment.GetWindow();
+    if (!quiet && window.IsOn())
+    {
+        std::cerr << program << ": flows " << window.GetWarmupFlows() << " to "
+                  << window.GetWarmupFlows() + window.GetMeasureFlows() - 1
+                  << " measured, flows arriving until they complete, " << p.scheme << " on "
+                  << experiment.GetFabric().GetNHosts() << " hosts (" << p.preset << "), output in "
+                  << out << std::endl;
+    }
+    else if (!quiet)
     {
         std::cerr << program << ": " << experiment.GetFlows().size() << " flows, " << p.scheme
                   << " on " << experiment.GetFabric().GetNHosts() << " hosts (" << p.preset
@@ -291,6 +316,13 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
     monitor.Start();
     experiment.Run();
     monitor.Finish(experiment.GetEndTime());
+    if (!experiment.GetArrivalsThroughEnd())
+    {
+        std::cerr << program << ": warning: " << p.flowFile
+                  << " ran out of flows before the measured flows completed (meta.json: "
+                     "arrivals_through_end false)"
+                  << std::endl;
+    }
     experiment.AddProvenance(meta);
     meta.AddNumber("wall_time_s", WallSeconds() - wallStart)
         .AddString("scheduler", scheduler.Get().GetName())

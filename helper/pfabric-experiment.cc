@@ -99,7 +99,8 @@ PfabricExperiment::PfabricExperiment(const std::string& workload)
       m_connectionsOpened(0),
       m_startedBeforeConnected(0),
       m_deadlines(false),
-      m_terminated(0)
+      m_terminated(0),
+      m_arrivalsThroughEnd(true)
 {
     m_p.workload = workload;
 }
@@ -123,6 +124,18 @@ bool
 PfabricExperiment::HasDeadlines() const
 {
     return m_deadlines;
+}
+
+PfabricMeasurementWindow&
+PfabricExperiment::GetWindow()
+{
+    return m_window;
+}
+
+const PfabricMeasurementWindow&
+PfabricExperiment::GetWindow() const
+{
+    return m_window;
 }
 
 bool
@@ -206,6 +219,7 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
                      m_p.load);
         cmd.AddValue("flows", "number of flows to generate", m_p.flows);
     }
+    m_window.AddCommandLineOptions(cmd);
     if (!IsClasses())
     {
         cmd.AddValue("cdf", "flow-size CDF: websearch, datamining or a file", m_p.cdf);
@@ -338,7 +352,12 @@ PfabricExperiment::CheckChoices() const
     {
         return "--load=" + Number(m_p.load) + ": expected a load in (0, 1)";
     }
-    if (m_p.flowFile.empty() && m_p.flows == 0 && !m_p.addedFlows)
+    std::string window = m_window.Check(WindowConflict());
+    if (!window.empty())
+    {
+        return window;
+    }
+    if (m_p.flowFile.empty() && m_p.flows == 0 && !m_p.addedFlows && !m_window.IsOn())
     {
         return "--flows=0: expected at least one flow";
     }
@@ -415,6 +434,29 @@ PfabricExperiment::CheckChoices() const
 }
 
 std::string
+PfabricExperiment::WindowConflict() const
+{
+    if (IsClasses())
+    {
+        return "pfabric-classes (two classes' flow lists)";
+    }
+    if (m_deadlines)
+    {
+        return "deadlines (pfabric-deadlines)";
+    }
+    if (m_p.addedFlows)
+    {
+        return "a program's added flows (pfabric-incast)";
+    }
+    if (!m_p.dumpFlows.empty() || m_p.flowsOnly || m_p.idealOnly)
+    {
+        return "--dumpFlows, --flowsOnly or --idealOnly (a windowed run's flows are known at its "
+               "end, in fct.csv; write a list with --flows)";
+    }
+    return "";
+}
+
+std::string
 PfabricExperiment::OutputDirectoryName() const
 {
     if (!m_p.out.empty())
@@ -444,11 +486,23 @@ PfabricExperiment::OutputDirectoryName() const
     }
     else if (m_p.flowFile.empty())
     {
-        name << "-load" << Number(m_p.load) << "-flows" << m_p.flows;
+        name << "-load" << Number(m_p.load);
+        if (m_window.IsOn())
+        {
+            name << m_window.GetNamePart();
+        }
+        else
+        {
+            name << "-flows" << m_p.flows;
+        }
     }
     else
     {
         name << "-" << std::filesystem::path(m_p.flowFile).stem().string();
+        if (m_window.IsOn())
+        {
+            name << m_window.GetNamePart();
+        }
     }
     if (m_p.priorityLevels > 0)
     {
@@ -531,16 +585,30 @@ PfabricExperiment::Prepare(std::string* error)
         ParseClassLoads(m_p.classLoads, &loads);
         m_p.load = loads[0] + loads[1];
     }
+    else if (m_p.flowFile.empty() && m_window.IsOn())
+    {
+        // Drawn as the run needs them (Install), from the same process as the list below.
+        m_flows.clear();
+        m_window.SetGenerator(MakeFlowGenerator(m_sizes, m_p.preset, hosts, m_p.load));
+    }
     else if (m_p.flowFile.empty())
     {
         m_flows = m_p.flows > 0 ? GenerateFlows(m_sizes, m_p.preset, hosts, m_p.load, m_p.flows)
                                 : std::vector<PfabricFlow>();
     }
-    else if (!PfabricFlowList::Read(m_p.flowFile, hosts, &m_flows, error))
+    else
     {
-        return false;
+        if (!PfabricFlowList::Read(m_p.flowFile, hosts, &m_flows, error))
+        {
+            return false;
+        }
+        *error = m_window.CheckFlowFile(m_p.flowFile, m_flows.size());
+        if (!error->empty())
+        {
+            return false;
+        }
     }
-    if (m_flows.empty() && !m_p.addedFlows)
+    if (m_flows.empty() && !m_p.addedFlows && !m_window.HasGenerator())
     {
         *error = m_p.flowFile + ": no flows";
         return false;
@@ -584,6 +652,10 @@ PfabricExperiment::Prepare(std::string* error)
     if (!error->empty())
     {
         return false;
+    }
+    if (m_window.IsOn())
+    {
+        m_window.AddColumns(m_writer);
     }
     if (!m_p.dumpFlows.empty() && !PfabricFlowList::Write(m_p.dumpFlows, m_flows, error))
     {
@@ -732,15 +804,24 @@ PfabricExperiment::GenerateFlows(PfabricFlowSizeDistribution& sizes,
                                  uint32_t flows,
                                  int64_t sizeStream)
 {
+    return MakeFlowGenerator(sizes, preset, hosts, load, sizeStream).Next(flows);
+}
+
+PfabricFlowGenerator
+PfabricExperiment::MakeFlowGenerator(PfabricFlowSizeDistribution& sizes,
+                                     const std::string& preset,
+                                     uint32_t hosts,
+                                     double load,
+                                     int64_t sizeStream)
+{
     const PfabricPreset& p = PfabricPreset::Get(preset);
     sizes.AssignStreams(sizeStream);
-    return PfabricFlowList::Generate(sizes,
-                                     hosts,
-                                     p.hostLinkRate,
-                                     load,
-                                     flows,
-                                     p.GetWirePerPayload(),
-                                     sizeStream + 1);
+    return PfabricFlowGenerator(sizes,
+                                hosts,
+                                p.hostLinkRate,
+                                load,
+                                p.GetWirePerPayload(),
+                                sizeStream + 1);
 }
 
 int64_t
@@ -813,19 +894,36 @@ PfabricExperiment::Install()
     m_done = 0;
     m_terminated = 0;
     m_totalBytes = 0;
+    if (m_window.HasGenerator())
+    {
+        // Windowed: the flows are drawn as they come due, so memory holds only the flows
+        // started or about to start, however many the measured ones need after them.
+        m_window.Feed(MicroSeconds(m_p.connectLeadUs), [this](const PfabricFlow& flow) {
+            m_flows.push_back(flow);
+            HandOver(flow);
+        });
+        return;
+    }
     for (const PfabricFlow& flow : m_flows)
     {
-        m_totalBytes += flow.bytes;
-        m_results.push_back(
-            {flow, Seconds(-1), m_fabric->GetIdealFct(flow.src, flow.dst, flow.bytes), 0});
-        m_apps[flow.src]->AddFlow(flow.id,
-                                  m_fabric->GetHostAddress(flow.dst),
-                                  flow.bytes,
-                                  flow.start,
-                                  flow.deadline,
-                                  IsClasses() ? std::optional<uint8_t>(flow.trafficClass)
-                                              : std::nullopt);
+        HandOver(flow);
     }
+}
+
+void
+PfabricExperiment::HandOver(const PfabricFlow& flow)
+{
+    m_totalBytes += flow.bytes;
+    m_results.push_back(
+        {flow, Seconds(-1), m_fabric->GetIdealFct(flow.src, flow.dst, flow.bytes), 0});
+    m_window.FlowHandedOver(flow);
+    m_apps[flow.src]->AddFlow(flow.id,
+                              m_fabric->GetHostAddress(flow.dst),
+                              flow.bytes,
+                              flow.start,
+                              flow.deadline,
+                              IsClasses() ? std::optional<uint8_t>(flow.trafficClass)
+                                          : std::nullopt);
 }
 
 void
@@ -834,7 +932,9 @@ PfabricExperiment::FlowCompleted(const PfabricFlowApplication::CompletedFlow& fl
     Result& result = m_results.at(flow.flow.id);
     result.fct = flow.fct;
     result.timeouts = flow.timeouts;
-    if (++m_done + m_terminated == m_results.size())
+    ++m_done;
+    if (m_window.IsOn() ? m_window.FlowCompleted(result.flow)
+                        : m_done + m_terminated == m_results.size())
     {
         Simulator::Stop();
     }
@@ -872,8 +972,43 @@ PfabricExperiment::Run()
         m_connectionsOpened += app->GetConnectionsOpened();
         m_startedBeforeConnected += app->GetFlowsStartedBeforeConnected();
     }
+    if (m_window.IsOn())
+    {
+        FinishWindow();
+    }
     m_apps.clear();
     Simulator::Destroy();
+}
+
+void
+PfabricExperiment::FinishWindow()
+{
+    // Cut short by the safety limit: the measured flows not yet drawn are reported unfinished.
+    m_window.DrawMeasured([this](const PfabricFlow& flow) {
+        m_flows.push_back(flow);
+        m_results.push_back(
+            {flow, Seconds(-1), m_fabric->GetIdealFct(flow.src, flow.dst, flow.bytes), 0});
+    });
+    // A generated workload never runs out; a flow file has arrivals to the end when some flow
+    // starts after it.
+    const Time end = m_endTime;
+    m_arrivalsThroughEnd = m_window.HasGenerator() ||
+                           std::any_of(m_flows.begin(),
+                                       m_flows.end(),
+                                       [end](const PfabricFlow& flow) { return flow.start > end; });
+    if (!m_arrivalsThroughEnd)
+    {
+        NS_LOG_WARN(m_p.flowFile << ": the flows ran out before the measured flows completed");
+    }
+    // The rows of fct.csv: every flow started by the end, and every measured flow.
+    auto dropped = [this, end](const PfabricFlow& flow) {
+        return flow.start > end && !m_window.IsMeasured(flow.id);
+    };
+    m_flows.erase(std::remove_if(m_flows.begin(), m_flows.end(), dropped), m_flows.end());
+    m_results.erase(std::remove_if(m_results.begin(),
+                                   m_results.end(),
+                                   [&dropped](const Result& r) { return dropped(r.flow); }),
+                    m_results.end());
 }
 
 bool
@@ -948,6 +1083,25 @@ PfabricExperiment::GetTotalBytes() const
     return m_totalBytes;
 }
 
+PfabricExperiment::Progress
+PfabricExperiment::GetProgress() const
+{
+    if (m_window.IsOn())
+    {
+        return {m_window.GetMeasuredCompleted(),
+                m_window.GetMeasureFlows(),
+                m_window.GetMeasuredBytesCompleted(),
+                m_window.GetMeasuredBytes()};
+    }
+    return {m_done, static_cast<uint32_t>(m_flows.size()), GetBytesReceived(), m_totalBytes};
+}
+
+bool
+PfabricExperiment::GetArrivalsThroughEnd() const
+{
+    return m_arrivalsThroughEnd;
+}
+
 void
 PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
 {
@@ -956,8 +1110,9 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
     parameters.AddString("preset", m_p.preset)
         .AddString("scheme", m_p.scheme)
         .AddNumber("load", m_p.load)
-        .AddInteger("flows", m_p.flows)
-        .AddString("topology", m_p.topology.empty() ? preset.topology : m_p.topology)
+        .AddInteger("flows", m_p.flows);
+    m_window.AddParameters(parameters);
+    parameters.AddString("topology", m_p.topology.empty() ? preset.topology : m_p.topology)
         .AddInteger("k", m_p.k)
         .AddInteger("leaves", m_p.leaves)
         .AddInteger("spines", m_p.spines)
@@ -1022,6 +1177,7 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
                    PfabricPriorityPolicy::FormatThresholds(m_thresholds))
         .AddString("priority_level_rule",
                    m_p.priorityLevels > 0 ? "equal load per level over the remaining size" : "");
+    m_window.AddProvenance(meta, m_results.size(), m_arrivalsThroughEnd);
     if (IsClasses() && m_classFlows.size() == 2)
     {
         meta.AddString("class_workloads", "websearch,datamining")
@@ -1075,7 +1231,7 @@ PfabricExperiment::Summarize() const
                               {"all", 0, UINT64_MAX, {}}};
         for (const Result& r : m_results)
         {
-            if (IsClasses() && r.flow.trafficClass != table)
+            if ((IsClasses() && r.flow.trafficClass != table) || !m_window.IsMeasured(r.flow.id))
             {
                 continue;
             }
@@ -1098,6 +1254,12 @@ PfabricExperiment::Summarize() const
         {
             out << "class " << table << " (" << (table == 0 ? "web search" : "data mining")
                 << "), ";
+        }
+        if (m_window.IsOn())
+        {
+            out << "measured flows " << m_window.GetWarmupFlows() << " to "
+                << m_window.GetWarmupFlows() + m_window.GetMeasureFlows() - 1 << " of "
+                << m_results.size() << " simulated, ";
         }
         out << "FCT / ideal FCT (KB = 1000 B)\n";
         out << std::left << std::setw(14) << "size" << std::right << std::setw(8) << "flows"

@@ -13,6 +13,7 @@
 #include "ns3/pfabric-flow-application.h"
 #include "ns3/pfabric-flow-list.h"
 #include "ns3/pfabric-flow-size-distribution.h"
+#include "ns3/pfabric-measurement-window.h"
 #include "ns3/pfabric-results-writer.h"
 #include "ns3/pfabric-scheme-helper.h"
 
@@ -57,6 +58,12 @@ namespace ns3
  * by the time left to the deadline (Priority edf, PfabricDeadlinePriority) or by remaining size
  * (remaining); tcp and dctcp do not rank. OnMiss terminate gives up a flow at its deadline
  * (PfabricFlowApplication's TerminateAtDeadline). fct.csv gains deadline_s, met and terminated.
+ *
+ * The steady-state window (GetWindow, --warmupFlows and --measureFlows; PfabricMeasurementWindow):
+ * instead of running Flows flows to completion, flows keep arriving, drawn from the same
+ * process as the list as the run needs them (or a flow file's), until every measured flow has
+ * completed; fct.csv then holds every flow that started by the end of the run, with a measured
+ * column, and Summarize covers the measured flows. Not with deadlines, classes or added flows.
  *
  * Output, in the run directory: fct.csv (PfabricResultsWriter) and meta.json: the parameters,
  * the workload and fabric, versions, simulated time, events, packet hops, connections opened,
@@ -118,6 +125,20 @@ class PfabricExperiment
     using Result = PfabricResultsWriter::FlowResult;
 
     /**
+     * How far a run is: window off, every flow and the bytes every host has received; window
+     * on, the measured flows and their payload bytes completed (the run ends when the last
+     * measured flow completes, and the flows after them are not known in advance).
+     */
+    struct Progress
+    {
+        uint32_t flowsDone; //!< flows completed
+        uint32_t flows;     //!< flows to complete
+        uint64_t bytesDone; //!< bytes done
+        uint64_t bytes;     //!< bytes to do (window on: estimated until every measured flow
+                            //!< has been drawn)
+    };
+
+    /**
      * @param workload websearch or datamining: the default flow sizes and the run's name
      */
     explicit PfabricExperiment(const std::string& workload);
@@ -135,6 +156,13 @@ class PfabricExperiment
 
     /// @return whether EnableDeadlines was called
     bool HasDeadlines() const;
+
+    /// @return the measurement window (set it before Prepare; AddCommandLineOptions adds its
+    /// options)
+    PfabricMeasurementWindow& GetWindow();
+
+    /// @return the measurement window
+    const PfabricMeasurementWindow& GetWindow() const;
 
     /**
      * @brief The experiments' deadlines (what Prepare gives generated flows with deadlines on):
@@ -260,8 +288,17 @@ class PfabricExperiment
     /// @return the bytes every host has received so far (during and after Run)
     uint64_t GetBytesReceived() const;
 
-    /// @return the payload bytes of every flow
+    /// @return the payload bytes of every flow handed to the hosts
     uint64_t GetTotalBytes() const;
+
+    /// @return how far the run is (during and after Run)
+    Progress GetProgress() const;
+
+    /**
+     * @return after Run with the window on: whether flows were still arriving when it ended
+     *         (false only when a flow file ran out first); true otherwise
+     */
+    bool GetArrivalsThroughEnd() const;
 
     /// @return a short table: per size bin, flows, mean and 99th percentile of FCT / ideal
     /// (classes: one table per class)
@@ -313,6 +350,22 @@ class PfabricExperiment
                                                   int64_t sizeStream = FLOW_STREAM);
 
     /**
+     * @brief The generator behind GenerateFlows, for as many flows as a run needs (the
+     * measurement window): its first flows are GenerateFlows' with the same arguments.
+     * @param sizes the flow sizes (its stream is assigned here; it must outlive the generator)
+     * @param preset the preset, for the host link rate and packet sizes
+     * @param hosts number of hosts
+     * @param load fraction of the host link
+     * @param sizeStream the sizes' stream
+     * @return the generator
+     */
+    static PfabricFlowGenerator MakeFlowGenerator(PfabricFlowSizeDistribution& sizes,
+                                                  const std::string& preset,
+                                                  uint32_t hosts,
+                                                  double load,
+                                                  int64_t sizeStream = FLOW_STREAM);
+
+    /**
      * @brief The experiments' random streams after installation (what Install assigns): the
      * ports' queue discs, then the fabric, from stream 1000 on, clear of the flow list's.
      * @param queueDiscs the ports the scheme installed
@@ -336,6 +389,16 @@ class PfabricExperiment
      * @param flow the flow
      */
     void FlowTerminated(const PfabricFlowApplication::CompletedFlow& flow);
+    /**
+     * @brief Hand a flow to its source host's application, with a result row for it.
+     * @param flow the flow; its id is the row's index
+     */
+    void HandOver(const PfabricFlow& flow);
+    /// @brief After a windowed run: the rows of fct.csv, every flow started by the end and
+    /// every measured flow.
+    void FinishWindow();
+    /// @return what the window cannot go with in this experiment, or ""
+    std::string WindowConflict() const;
     /// @return whether the pFabric schemes rank by the deadline (edf)
     bool RanksByDeadline() const;
     /**
@@ -367,6 +430,8 @@ class PfabricExperiment
     uint32_t m_terminated;                           //!< flows given up at their deadline
     PfabricFlowSizeDistribution m_classSizes;        //!< classes: data mining flow sizes
     std::vector<uint32_t> m_classFlows;              //!< classes: flows of each class
+    PfabricMeasurementWindow m_window;               //!< the steady-state window
+    bool m_arrivalsThroughEnd;                       //!< window: flows arrived to the end
     /// @return whether this is the two-class experiment (workload "classes")
     bool IsClasses() const;
     /**

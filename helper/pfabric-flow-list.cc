@@ -85,6 +85,64 @@ PfabricFlowList::ArrivalRate(double meanPayloadBytes,
            (8 * meanPayloadBytes * wireBytesPerPayloadByte);
 }
 
+PfabricFlowGenerator::PfabricFlowGenerator(const PfabricFlowSizeDistribution& sizes,
+                                           uint32_t hosts,
+                                           DataRate hostRate,
+                                           double load,
+                                           double wireBytesPerPayloadByte,
+                                           int64_t stream)
+    : m_sizes(&sizes),
+      m_hosts(hosts),
+      m_now(0),
+      m_drawn(0)
+{
+    NS_LOG_FUNCTION(hosts << hostRate << load << stream);
+    NS_ABORT_MSG_IF(hosts < 2, "PfabricFlowList: at least 2 hosts");
+    NS_ABORT_MSG_IF(load <= 0 || load >= 1, "PfabricFlowList: load must be in (0, 1)");
+    double perHost =
+        PfabricFlowList::ArrivalRate(sizes.GetMean(), hostRate, load, wireBytesPerPayloadByte);
+    m_gap = CreateObject<ExponentialRandomVariable>();
+    m_gap->SetAttribute("Mean", DoubleValue(1 / (perHost * hosts)));
+    m_gap->SetAttribute("Bound", DoubleValue(0));
+    m_gap->SetStream(stream);
+    m_pick = CreateObject<UniformRandomVariable>();
+    m_pick->SetStream(stream + 1);
+}
+
+PfabricFlow
+PfabricFlowGenerator::Next()
+{
+    m_now += m_gap->GetValue();
+    auto src = m_pick->GetInteger(0, m_hosts - 1);
+    auto dst = m_pick->GetInteger(0, m_hosts - 2);
+    dst += dst >= src ? 1 : 0;
+    return {m_drawn++, src, dst, m_sizes->Sample(), Seconds(m_now)};
+}
+
+std::vector<PfabricFlow>
+PfabricFlowGenerator::Next(uint32_t flows)
+{
+    std::vector<PfabricFlow> list;
+    list.reserve(flows);
+    for (uint32_t i = 0; i < flows; ++i)
+    {
+        list.push_back(Next());
+    }
+    return list;
+}
+
+uint32_t
+PfabricFlowGenerator::GetDrawn() const
+{
+    return m_drawn;
+}
+
+double
+PfabricFlowGenerator::GetMeanBytes() const
+{
+    return m_sizes->GetMean();
+}
+
 std::vector<PfabricFlow>
 PfabricFlowList::Generate(const PfabricFlowSizeDistribution& sizes,
                           uint32_t hosts,
@@ -95,28 +153,8 @@ PfabricFlowList::Generate(const PfabricFlowSizeDistribution& sizes,
                           int64_t stream)
 {
     NS_LOG_FUNCTION(hosts << hostRate << load << flows << stream);
-    NS_ABORT_MSG_IF(hosts < 2, "PfabricFlowList: at least 2 hosts");
-    NS_ABORT_MSG_IF(load <= 0 || load >= 1, "PfabricFlowList: load must be in (0, 1)");
-    double perHost = ArrivalRate(sizes.GetMean(), hostRate, load, wireBytesPerPayloadByte);
-    auto gap = CreateObject<ExponentialRandomVariable>();
-    gap->SetAttribute("Mean", DoubleValue(1 / (perHost * hosts)));
-    gap->SetAttribute("Bound", DoubleValue(0));
-    gap->SetStream(stream);
-    auto pick = CreateObject<UniformRandomVariable>();
-    pick->SetStream(stream + 1);
-
-    std::vector<PfabricFlow> list;
-    list.reserve(flows);
-    double now = 0;
-    for (uint32_t id = 0; id < flows; ++id)
-    {
-        now += gap->GetValue();
-        auto src = pick->GetInteger(0, hosts - 1);
-        auto dst = pick->GetInteger(0, hosts - 2);
-        dst += dst >= src ? 1 : 0;
-        list.push_back({id, src, dst, sizes.Sample(), Seconds(now)});
-    }
-    return list;
+    return PfabricFlowGenerator(sizes, hosts, hostRate, load, wireBytesPerPayloadByte, stream)
+        .Next(flows);
 }
 
 void

@@ -9,6 +9,8 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/random-variable-stream.h"
 
 #include <cstdint>
 #include <string>
@@ -39,6 +41,63 @@ struct PfabricFlow
 /**
  * @ingroup pfabric
  *
+ * @brief The flow-by-flow draw behind PfabricFlowList::Generate: Poisson arrivals at every host,
+ * destinations uniform over the other hosts, sizes from a distribution, one flow per Next.
+ *
+ * Flow i is the same whether the generator is asked for i + 1 flows or for any more, so a run
+ * that draws its flows as it needs them (PfabricMeasurementWindow) runs the first flows of
+ * every fixed-length list of the same streams. Each host starts flows at rate
+ * PfabricFlowList::ArrivalRate; the N hosts' independent Poisson processes are drawn as one of
+ * rate N * lambda whose every arrival picks its source uniformly, which is the same process.
+ * Sizes use the distribution's own random stream (which must outlive the generator); arrival
+ * times use stream, sources and destinations stream + 1.
+ */
+class PfabricFlowGenerator
+{
+  public:
+    /**
+     * @param sizes the flow-size distribution (streams assigned by the caller; kept by
+     *        reference)
+     * @param hosts number of hosts, at least 2
+     * @param hostRate the host link rate
+     * @param load fraction of the host link, in (0, 1)
+     * @param wireBytesPerPayloadByte on-wire bytes per payload byte of a full packet
+     * @param stream first random stream index for arrivals, sources and destinations
+     */
+    PfabricFlowGenerator(const PfabricFlowSizeDistribution& sizes,
+                         uint32_t hosts,
+                         DataRate hostRate,
+                         double load,
+                         double wireBytesPerPayloadByte,
+                         int64_t stream);
+
+    /// @return the next flow: ids 0, 1, ... in start order
+    PfabricFlow Next();
+
+    /**
+     * @param flows how many
+     * @return the next flows, in start order
+     */
+    std::vector<PfabricFlow> Next(uint32_t flows);
+
+    /// @return the flows drawn so far
+    uint32_t GetDrawn() const;
+
+    /// @return the mean flow size of the distribution, bytes
+    double GetMeanBytes() const;
+
+  private:
+    const PfabricFlowSizeDistribution* m_sizes; //!< flow sizes
+    uint32_t m_hosts;                           //!< number of hosts
+    Ptr<ExponentialRandomVariable> m_gap;       //!< time between arrivals, seconds
+    Ptr<UniformRandomVariable> m_pick;          //!< sources and destinations
+    double m_now;                               //!< the last arrival, seconds
+    uint32_t m_drawn;                           //!< flows drawn so far
+};
+
+/**
+ * @ingroup pfabric
+ *
  * @brief A list of flows: generated from a flow-size distribution and a load, or read from a
  * CSV file; written in the same CSV form so that every scheme, and other simulators, can run the
  * same flows.
@@ -58,14 +117,12 @@ class PfabricFlowList
 
     /**
      * @brief Generate flows: Poisson arrivals at every host, destinations uniform over the other
-     * hosts, sizes from a distribution.
+     * hosts, sizes from a distribution (the first flows of a PfabricFlowGenerator).
      *
      * Each host starts flows at rate lambda = load * hostRate / (8 * mean wire bytes), where a
      * flow's wire bytes are its payload times wireBytesPerPayloadByte (1500 / 1460: the load is a
-     * fraction of the host link in on-wire bytes). N independent Poisson processes of rate lambda
-     * are drawn as one of rate N * lambda whose every arrival picks its source uniformly, which
-     * is the same process. Sizes use the distribution's own random stream; arrival times, sources
-     * and destinations use the given streams.
+     * fraction of the host link in on-wire bytes). Sizes use the distribution's own random
+     * stream; arrival times, sources and destinations use the given streams.
      *
      * @param sizes the flow-size distribution (streams assigned by the caller)
      * @param hosts number of hosts, at least 2

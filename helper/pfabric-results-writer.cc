@@ -199,13 +199,24 @@ PfabricResultsWriter::SetClassColumn(bool enable)
     m_classColumn = enable;
 }
 
+void
+PfabricResultsWriter::AddColumn(const std::string& name, Column value)
+{
+    m_columns.emplace_back(name, std::move(value));
+}
+
 bool
 PfabricResultsWriter::WriteFcts(const std::vector<FlowResult>& results, std::string* error) const
 {
     std::ostringstream out;
     out << "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed"
         << (m_deadlineColumns ? ",deadline_s,met,terminated" : "")
-        << (m_classColumn ? ",traffic_class\n" : "\n");
+        << (m_classColumn ? ",traffic_class" : "");
+    for (const auto& column : m_columns)
+    {
+        out << "," << column.first;
+    }
+    out << "\n";
     out << std::fixed << std::setprecision(9);
     for (const FlowResult& r : results)
     {
@@ -233,6 +244,10 @@ PfabricResultsWriter::WriteFcts(const std::vector<FlowResult>& results, std::str
         if (m_classColumn)
         {
             out << "," << unsigned(r.flow.trafficClass);
+        }
+        for (const auto& column : m_columns)
+        {
+            out << "," << column.second(r);
         }
         out << "\n";
     }

@@ -11,6 +11,7 @@
 #include "ns3/pfabric-flow-list.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -108,8 +109,9 @@ class PfabricJsonObject
  * half-written file; a failure is reported in one line naming the file.
  *
  * fct.csv: flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed (fct_s
- * empty and completed 0 for an unfinished flow; with SetClassColumn, a last column
- * traffic_class); ideal_fct.csv:
+ * empty and completed 0 for an unfinished flow; with SetDeadlineColumns deadline_s, met and
+ * terminated, with SetClassColumn traffic_class, then the columns added by AddColumn, in that
+ * order); ideal_fct.csv:
  * flow_id,src,dst,size_bytes,start_s,ideal_fct_s. Times in seconds to the nanosecond.
  */
 class PfabricResultsWriter
@@ -164,6 +166,17 @@ class PfabricResultsWriter
      */
     void SetClassColumn(bool enable);
 
+    /// A column of fct.csv added by a mode of the experiment: its value for a flow.
+    using Column = std::function<std::string(const FlowResult&)>;
+
+    /**
+     * @brief Add a last column to fct.csv (after those added before): a mode of the experiment
+     * (e.g. PfabricMeasurementWindow's measured) adds its own.
+     * @param name the column's header
+     * @param value its value for each flow
+     */
+    void AddColumn(const std::string& name, Column value);
+
     /**
      * @brief Write fct.csv.
      * @param results every flow's outcome, in flow-id order
@@ -193,6 +206,7 @@ class PfabricResultsWriter
     bool m_created;          //!< Open created it
     bool m_deadlineColumns;  //!< fct.csv has deadline_s, met, terminated
     bool m_classColumn;      //!< fct.csv has a traffic_class column
+    std::vector<std::pair<std::string, Column>> m_columns; //!< added columns: name, value
 };
 
 } // namespace ns3

@@ -11,6 +11,8 @@ cpp_examples = [
     ("pfabric-fabric --topology=fattree --k=4", "True", "False"),
     ("pfabric-fabric --topology=leafspine --leaves=3 --hostsPerLeaf=4 --spines=2", "True", "False"),
     ("pfabric-websearch --flows=100 --quiet --out=results/ci-websearch", "True", "False"),
+    ("pfabric-websearch --warmupFlows=20 --measureFlows=50 --topology=star --hosts=16 "
+     "--load=0.4 --quiet --out=results/ci-websearch-window", "True", "False"),
     ("pfabric-datamining --flows=50 --scheme=tcp --maxSimTime=0.002 --quiet "
      "--out=results/ci-datamining", "True", "False"),
     ("pfabric-incast --workers=16 --queries=3 --quiet --out=results/ci-incast", "True", "False"),

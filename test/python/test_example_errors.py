@@ -100,6 +100,7 @@ def test_routing_cost_measures_the_links_it_names(run_example: RunExample) -> No
         ("--classWeights=3,0", "--classWeights=3,0: expected two positive integers"),
         ("--classWeights=3", "--classWeights=3: expected two positive integers"),
         ("--scheme=tcp", "--classes=drr needs --scheme=pfabric or linerate"),
+        ("--measureFlows=10", "--measureFlows: not with pfabric-classes"),
     ],
 )
 def test_classes_stops_on_a_bad_parameter(run_example: RunExample, argument: str,

@@ -283,12 +283,52 @@ def test_a_safety_limit_writes_unfinished_flows(run_example: RunExample, tmp_pat
     assert meta["flows_unfinished"] == len(unfinished)
 
 
+def test_a_window_measures_flows_while_flows_keep_arriving(run_example: RunExample,
+                                                          tmp_path: Path) -> None:
+    """--warmupFlows and --measureFlows: fct.csv marks the measured flows (a last column), holds
+    every flow started by the end (the --flows list's flows, more of them than W + N), meta.json
+    records the window, the summary covers the measured flows; a flow file that runs out first
+    is reported on stderr and in meta.json."""
+    out = tmp_path / "window"
+    result = run_example("pfabric-websearch", *STAR, "--load=0.5", "--warmupFlows=10",
+                         "--measureFlows=20", f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    rows = read_fct(out)
+    assert list(rows[0])[-2:] == ["completed", "measured"]
+    assert [r["flow_id"] for r in rows if r["measured"] == "1"] == [str(i) for i in range(10, 30)]
+    assert all(r["completed"] == "1" for r in rows if r["measured"] == "1")
+    assert len(rows) > 30
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["window"] == {"warmup_flows": 10, "measure_flows": 20,
+                              "flows_simulated": len(rows), "arrivals_through_end": True}
+    assert meta["parameters"]["warmupFlows"] == 10 and meta["parameters"]["measureFlows"] == 20
+    assert "all                 20" in result.stdout
+    listed = tmp_path / "list.csv"
+    assert run_example("pfabric-websearch", *STAR, "--load=0.5", f"--flows={len(rows)}",
+                       f"--dumpFlows={listed}", "--flowsOnly").returncode == 0
+    with open(listed, newline="") as f:
+        flows = list(csv.DictReader(f))
+    columns = ("src", "dst", "size_bytes", "start_s")
+    assert [[r[c] for c in columns] for r in rows] == [[f[c] for c in columns] for f in flows]
+
+    # The same flows from the file: the first 30 run out before the measured ones complete.
+    short = tmp_path / "short.csv"
+    short.write_text("".join(listed.read_text().splitlines(keepends=True)[:31]))
+    out = tmp_path / "short"
+    result = run_example("pfabric-websearch", *STAR, f"--flowFile={short}", "--warmupFlows=10",
+                         "--measureFlows=20", f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    assert "ran out of flows before the measured flows completed" in result.stderr
+    assert json.loads((out / "meta.json").read_text())["window"]["arrivals_through_end"] is False
+
+
 def bad_files(tmp: Path) -> dict[str, Path]:
     files = {
         "cdf": "100 0.5\n200 x\n300 1\n",
         "header": "source,dst,size_bytes,start_s\n0,1,100,0\n",
         "negative": "src,dst,size_bytes,start_s\n0,1,-5,0\n",
         "outside": "src,dst,size_bytes,start_s\n0,9,100,0\n",
+        "short": "src,dst,size_bytes,start_s\n0,1,100,0.001\n",
     }
     paths = {}
     for name, text in files.items():
@@ -322,6 +362,11 @@ def bad_files(tmp: Path) -> dict[str, Path]:
         (("--priorityLevels=65",), "--priorityLevels=65: expected 0 to 64"),
         (("--scheme=tcp", "--priorityLevels=4"),
          "--priorityLevels needs --scheme=pfabric or linerate"),
+        (("--warmupFlows=5",), "--warmupFlows=5: needs --measureFlows"),
+        (("--measureFlows=5", "--dumpFlows={tmp}/flows.csv"),
+         "--measureFlows: not with --dumpFlows, --flowsOnly or --idealOnly"),
+        (("--measureFlows=3", "--flowFile={short}"),
+         "{short}: fewer flows (1) than --warmupFlows + --measureFlows (3)"),
     ],
 )
 def test_bad_input_stops_before_the_run_and_leaves_nothing(run_example: RunExample,
@@ -406,6 +451,7 @@ def test_priority_levels_record_their_thresholds(run_example: RunExample, tmp_pa
         (("--onMiss=drop",), "--onMiss=drop: expected continue or terminate"),
         (("--priorityLevels=4",),
          "--priorityLevels: not with deadlines (the levels quantise the remaining size)"),
+        (("--measureFlows=10",), "--measureFlows: not with deadlines (pfabric-deadlines)"),
     ],
 )
 def test_bad_deadline_input_stops_before_the_run(run_example: RunExample, tmp_path: Path,

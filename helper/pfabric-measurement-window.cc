@@ -1,0 +1,246 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-measurement-window.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <cmath>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfabricMeasurementWindow");
+
+PfabricMeasurementWindow::PfabricMeasurementWindow()
+    : m_warmup(0),
+      m_measure(0),
+      m_measuredHanded(0),
+      m_measuredBytesHanded(0),
+      m_measuredDone(0),
+      m_measuredBytesDone(0)
+{
+}
+
+void
+PfabricMeasurementWindow::AddCommandLineOptions(CommandLine& cmd)
+{
+    cmd.AddValue("warmupFlows",
+                 "with --measureFlows: flows before the measured ones, not measured (they meet "
+                 "a fabric still filling)",
+                 m_warmup);
+    cmd.AddValue("measureFlows",
+                 "steady-state window: measure flows warmupFlows .. warmupFlows + N - 1 while "
+                 "flows keep arriving, and stop when they have all completed (--flows is not "
+                 "used); fct.csv gains a column measured; 0: run the --flows list to completion",
+                 m_measure);
+}
+
+void
+PfabricMeasurementWindow::SetFlows(uint32_t warmup, uint32_t measure)
+{
+    m_warmup = warmup;
+    m_measure = measure;
+}
+
+uint32_t
+PfabricMeasurementWindow::GetWarmupFlows() const
+{
+    return m_warmup;
+}
+
+uint32_t
+PfabricMeasurementWindow::GetMeasureFlows() const
+{
+    return m_measure;
+}
+
+bool
+PfabricMeasurementWindow::IsOn() const
+{
+    return m_measure > 0;
+}
+
+bool
+PfabricMeasurementWindow::IsMeasured(uint32_t id) const
+{
+    return !IsOn() || (id >= m_warmup && id - m_warmup < m_measure);
+}
+
+std::string
+PfabricMeasurementWindow::Check(const std::string& conflict) const
+{
+    if (m_warmup > 0 && m_measure == 0)
+    {
+        return "--warmupFlows=" + std::to_string(m_warmup) + ": needs --measureFlows";
+    }
+    if (!IsOn())
+    {
+        return "";
+    }
+    if (!conflict.empty())
+    {
+        return "--measureFlows: not with " + conflict;
+    }
+    if (m_measure > std::numeric_limits<uint32_t>::max() - m_warmup)
+    {
+        return "--warmupFlows + --measureFlows: more than " +
+               std::to_string(std::numeric_limits<uint32_t>::max()) + " flows";
+    }
+    return "";
+}
+
+std::string
+PfabricMeasurementWindow::CheckFlowFile(const std::string& path, std::size_t flows) const
+{
+    if (!IsOn() || flows >= uint64_t(m_warmup) + m_measure)
+    {
+        return "";
+    }
+    return path + ": fewer flows (" + std::to_string(flows) +
+           ") than --warmupFlows + --measureFlows (" +
+           std::to_string(uint64_t(m_warmup) + m_measure) + ")";
+}
+
+std::string
+PfabricMeasurementWindow::GetNamePart() const
+{
+    return "-warmup" + std::to_string(m_warmup) + "-measure" + std::to_string(m_measure);
+}
+
+void
+PfabricMeasurementWindow::AddColumns(PfabricResultsWriter& writer) const
+{
+    writer.AddColumn("measured", [this](const PfabricResultsWriter::FlowResult& r) {
+        return std::string(IsMeasured(r.flow.id) ? "1" : "0");
+    });
+}
+
+void
+PfabricMeasurementWindow::SetGenerator(PfabricFlowGenerator generator)
+{
+    m_generator.emplace(std::move(generator));
+    m_next.reset();
+}
+
+bool
+PfabricMeasurementWindow::HasGenerator() const
+{
+    return m_generator.has_value();
+}
+
+void
+PfabricMeasurementWindow::Feed(Time connectLead, HandOver hand)
+{
+    NS_LOG_FUNCTION(this << connectLead);
+    NS_ABORT_MSG_UNLESS(m_generator, "PfabricMeasurementWindow::Feed: no generator");
+    m_connectLead = connectLead;
+    m_hand = std::move(hand);
+    m_next = m_generator->Next();
+    FeedDue();
+}
+
+void
+PfabricMeasurementWindow::FeedDue()
+{
+    // Every flow whose connection opens before the next feeder event is handed over now: no
+    // flow is handed over after its connection should have opened, and none with a start in
+    // the past. The first call, before the run, also hands over the flows whose connection
+    // opens at once (start before ConnectLead), as the list without the window does.
+    const Time interval = MicroSeconds(FEED_INTERVAL_US);
+    const Time until = Simulator::Now() + interval;
+    while (m_next->start - m_connectLead < until)
+    {
+        m_hand(*m_next);
+        m_next = m_generator->Next();
+    }
+    m_feeder = Simulator::Schedule(interval, &PfabricMeasurementWindow::FeedDue, this);
+}
+
+void
+PfabricMeasurementWindow::DrawMeasured(const HandOver& record)
+{
+    if (!m_next)
+    {
+        return; // not feeding
+    }
+    m_feeder.Cancel();
+    while (m_next->id < uint64_t(m_warmup) + m_measure)
+    {
+        record(*m_next);
+        m_next = m_generator->Next();
+    }
+}
+
+void
+PfabricMeasurementWindow::FlowHandedOver(const PfabricFlow& flow)
+{
+    if (IsOn() && IsMeasured(flow.id))
+    {
+        ++m_measuredHanded;
+        m_measuredBytesHanded += flow.bytes;
+    }
+}
+
+bool
+PfabricMeasurementWindow::FlowCompleted(const PfabricFlow& flow)
+{
+    if (!IsOn() || !IsMeasured(flow.id))
+    {
+        return false;
+    }
+    ++m_measuredDone;
+    m_measuredBytesDone += flow.bytes;
+    return m_measuredDone == m_measure;
+}
+
+uint32_t
+PfabricMeasurementWindow::GetMeasuredCompleted() const
+{
+    return m_measuredDone;
+}
+
+uint64_t
+PfabricMeasurementWindow::GetMeasuredBytesCompleted() const
+{
+    return m_measuredBytesDone;
+}
+
+uint64_t
+PfabricMeasurementWindow::GetMeasuredBytes() const
+{
+    const double mean = m_generator ? m_generator->GetMeanBytes() : 0;
+    return m_measuredBytesHanded +
+           static_cast<uint64_t>(std::llround(mean * (m_measure - m_measuredHanded)));
+}
+
+void
+PfabricMeasurementWindow::AddParameters(PfabricJsonObject& parameters) const
+{
+    parameters.AddInteger("warmupFlows", m_warmup).AddInteger("measureFlows", m_measure);
+}
+
+void
+PfabricMeasurementWindow::AddProvenance(PfabricJsonObject& meta,
+                                        uint32_t flowsSimulated,
+                                        bool arrivalsThroughEnd) const
+{
+    if (!IsOn())
+    {
+        return;
+    }
+    PfabricJsonObject window;
+    window.AddInteger("warmup_flows", m_warmup)
+        .AddInteger("measure_flows", m_measure)
+        .AddInteger("flows_simulated", flowsSimulated)
+        .AddBool("arrivals_through_end", arrivalsThroughEnd);
+    meta.AddObject("window", window);
+}
+
+} // namespace ns3
