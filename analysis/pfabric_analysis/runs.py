@@ -20,6 +20,10 @@ REPLICATION_PARAMETERS = {"seed", "run", "out", "dumpFlows", "flowFile", "hashDe
 # keys. They are read under the current names, so that old and new runs compare and pool.
 RENAMED_PARAMETERS = {"flow-file": "flowFile", "dump-flows": "dumpFlows",
                       "reuse-connections": "reuseConnections", "hash-demux": "hashDemux"}
+# meta.json parameters the programs gained later, with the value that gives the behaviour of the
+# programs before them: a run written earlier (the results committed in doc/figures among them)
+# is read as having that value, so that it pools with a new run of the same experiment.
+ADDED_PARAMETERS = {"connectionPool": 0, "restartSsThresh": True}
 BIN_NAMES = ["(0,100KB]", "(100KB,10MB]", "(10MB,inf)"]
 
 
@@ -64,8 +68,10 @@ def read_run(directory: Path) -> Run:
 
 
 def current_names(parameters: dict) -> dict:
-    """meta.json parameters keyed by the programs' current option names (RENAMED_PARAMETERS)."""
-    return {RENAMED_PARAMETERS.get(key, key): value for key, value in parameters.items()}
+    """meta.json parameters keyed by the programs' current option names (RENAMED_PARAMETERS), with
+    the parameters added since a run was written at the value it ran with (ADDED_PARAMETERS)."""
+    renamed = {RENAMED_PARAMETERS.get(key, key): value for key, value in parameters.items()}
+    return {**ADDED_PARAMETERS, **renamed}
 
 
 def check_poolable(runs: list[Run]) -> None:
