@@ -34,7 +34,7 @@ namespace
  * open a new connection for the next arrival when no connection has become free 0.1 us before
  * it; a connection freed later serves a later arrival.
  */
-const Time POOL_CLAIM_MARGIN = NanoSeconds(100);
+constexpr int64_t POOL_CLAIM_MARGIN_NS = 100;
 } // namespace
 
 /// A flow in progress.
@@ -254,9 +254,8 @@ PfabricFlowApplication::ConnectPooled(FlowState* state)
         return;
     }
     const Time now = Simulator::Now();
-    const Time claimAt = state->flow.start - now > POOL_CLAIM_MARGIN
-                             ? state->flow.start - POOL_CLAIM_MARGIN
-                             : now;
+    const Time margin = NanoSeconds(POOL_CLAIM_MARGIN_NS);
+    const Time claimAt = state->flow.start - now > margin ? state->flow.start - margin : now;
     Simulator::Schedule(claimAt - now, &PfabricFlowApplication::ClaimIdle, this, state);
 }
 

@@ -228,15 +228,15 @@ class PfabricFlowApplication : public Application
     uint64_t m_bytesReceived;          //!< bytes read from accepted sockets
     uint32_t m_completed;              //!< flows completed
     uint32_t m_startedBeforeConnected; //!< flows handed over before their handshake completed
-    std::vector<std::unique_ptr<FlowState>> m_flows;               //!< every flow added
-    std::vector<std::unique_ptr<Connection>> m_connections;        //!< every connection opened
+    std::vector<std::unique_ptr<FlowState>> m_flows;        //!< every flow added
+    std::vector<std::unique_ptr<Connection>> m_connections; //!< every connection opened
     /// Idle connections by destination address, in the order they became idle.
     std::unordered_map<uint32_t, std::deque<Connection*>> m_idle;
     std::unordered_map<uint32_t, uint32_t> m_opened; //!< ConnectionPool: opened per destination
-    TracedCallback<const CompletedFlow&> m_flowCompletedTrace;     //!< FlowCompleted
-    bool m_terminateAtDeadline;                                    //!< give up missed flows
-    uint32_t m_terminated;                                         //!< flows given up
-    TracedCallback<const CompletedFlow&> m_flowTerminatedTrace;    //!< FlowTerminated
+    TracedCallback<const CompletedFlow&> m_flowCompletedTrace;  //!< FlowCompleted
+    bool m_terminateAtDeadline;                                 //!< give up missed flows
+    uint32_t m_terminated;                                      //!< flows given up
+    TracedCallback<const CompletedFlow&> m_flowTerminatedTrace; //!< FlowTerminated
 };
 
 } // namespace ns3

@@ -23,7 +23,8 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from pfabric_analysis.runs import AnalysisError, Run, check_poolable, read_run, summarize
+from pfabric_analysis.runs import (AnalysisError, Run, check_poolable, compared_parameters,
+                                   read_run, summarize)
 
 # Scheme name in meta.json -> legend name in the paper, and a fixed look, in the paper's order.
 SCHEMES: dict[str, dict[str, str]] = {
@@ -123,8 +124,8 @@ def check_same_experiment(runs: list[SweepRun]) -> None:
     first: dict[str, SweepRun] = {}
     for run in runs:
         reference = first.setdefault(run.workload, run)
-        a = reference.run.meta["parameters"]
-        b = run.run.meta["parameters"]
+        a = compared_parameters(reference.run.meta["parameters"])
+        b = compared_parameters(run.run.meta["parameters"])
         for key in sorted((set(a) | set(b)) - SWEEP_PARAMETERS):
             if a.get(key, "<absent>") != b.get(key, "<absent>"):
                 raise AnalysisError(

@@ -22,7 +22,8 @@ RENAMED_PARAMETERS = {"flow-file": "flowFile", "dump-flows": "dumpFlows",
                       "reuse-connections": "reuseConnections", "hash-demux": "hashDemux"}
 # meta.json parameters the programs gained later, with the value that gives the behaviour of the
 # programs before them: a run written earlier (the results committed in doc/figures among them)
-# is read as having that value, so that it pools with a new run of the same experiment.
+# is compared as having that value (compared_parameters), so that it pools with a new run of the
+# same experiment.
 ADDED_PARAMETERS = {"connectionPool": 0, "restartSsThresh": True}
 BIN_NAMES = ["(0,100KB]", "(100KB,10MB]", "(10MB,inf)"]
 
@@ -68,20 +69,25 @@ def read_run(directory: Path) -> Run:
 
 
 def current_names(parameters: dict) -> dict:
-    """meta.json parameters keyed by the programs' current option names (RENAMED_PARAMETERS), with
-    the parameters added since a run was written at the value it ran with (ADDED_PARAMETERS)."""
-    renamed = {RENAMED_PARAMETERS.get(key, key): value for key, value in parameters.items()}
-    return {**ADDED_PARAMETERS, **renamed}
+    """meta.json parameters keyed by the programs' current option names (RENAMED_PARAMETERS)."""
+    return {RENAMED_PARAMETERS.get(key, key): value for key, value in parameters.items()}
+
+
+def compared_parameters(parameters: dict) -> dict:
+    """A run's parameters as compared with another run's: those added since it was written at the
+    value it ran with (ADDED_PARAMETERS)."""
+    return {**ADDED_PARAMETERS, **parameters}
 
 
 def check_poolable(runs: list[Run]) -> None:
     """Refuse to pool runs whose parameters differ beyond replication (seed, run, outputs)."""
     first = runs[0]
     for run in runs[1:]:
-        keys = set(first.meta["parameters"]) | set(run.meta["parameters"])
-        for key in sorted(keys - REPLICATION_PARAMETERS):
-            a = first.meta["parameters"].get(key)
-            b = run.meta["parameters"].get(key)
+        first_parameters = compared_parameters(first.meta["parameters"])
+        parameters = compared_parameters(run.meta["parameters"])
+        for key in sorted((set(first_parameters) | set(parameters)) - REPLICATION_PARAMETERS):
+            a = first_parameters.get(key)
+            b = parameters.get(key)
             if a != b:
                 raise AnalysisError(f"{run.directory}: parameter {key} is {b!r}, but "
                                     f"{first.directory} has {a!r}; not the same experiment")

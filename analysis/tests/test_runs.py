@@ -113,8 +113,7 @@ def test_parameters_added_later_are_read_at_their_earlier_behaviour(tmp_path: Pa
     # with ssthresh restarted: it pools with a new run that says so, not with one that does not.
     flows = frame([(1000, 1.0, 1.0, 1)])
     old = read_run(write_run(tmp_path / "old", flows, run=1))
-    assert {key: old.meta["parameters"][key] for key in ADDED_PARAMETERS} == {
-        "connectionPool": 0, "restartSsThresh": True}
+    assert not set(ADDED_PARAMETERS) & set(old.meta["parameters"])  # read as written
     new = read_run(write_run(tmp_path / "new", flows, run=2, connectionPool=0,
                              restartSsThresh=True))
     check_poolable([old, new])
