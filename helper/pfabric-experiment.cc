@@ -23,6 +23,7 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cctype>
@@ -244,6 +245,16 @@ PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
                  "give a flow an idle connection of its host pair (its earlier flow completed) "
                  "when there is one; 0: a new connection for every flow",
                  m_p.reuseConnections);
+    cmd.AddValue("connectionPool",
+                 "0: connections as --reuseConnections says; N: the original ns-2 scripts' "
+                 "connections: N per host pair opened ahead for its first N flows, a later flow "
+                 "takes the connection idle longest or a new one opened at its start, handshake "
+                 "inside its FCT (the original: 1 for pFabric, 8 for TCP and DCTCP)",
+                 m_p.connectionPool);
+    cmd.AddValue("restartSsThresh",
+                 "a reused connection starts its next flow from the initial ssthresh, as a new "
+                 "one; 0: it keeps the ssthresh its earlier flows left, as the original ns-2 code",
+                 m_p.restartSsThresh);
     cmd.AddValue("hashDemux",
                  "find the socket of an arriving segment in a hash table of connections "
                  "(PfabricTcpDemux); 0: ns-3's linear search over the host's endpoints (same "
@@ -386,6 +397,10 @@ PfabricExperiment::CheckChoices() const
     if (!(m_p.connectLeadUs >= 0))
     {
         return "--connectLeadUs must not be negative";
+    }
+    if (m_p.connectionPool > 0 && !m_p.reuseConnections)
+    {
+        return "--connectionPool needs --reuseConnections";
     }
     if (m_p.priorityLevels > 64)
     {
@@ -673,6 +688,7 @@ PfabricExperiment::Prepare(std::string* error)
         m_scheme->SetSocketFactoryAttribute("Rto", TimeValue(Time(m_p.rto)));
     }
     m_scheme->SetSocketFactoryAttribute("HashDemux", BooleanValue(m_p.hashDemux));
+    m_scheme->SetSocketFactoryAttribute("RestartSsThresh", BooleanValue(m_p.restartSsThresh));
     if (m_p.priorityLevels > 0)
     {
         m_scheme->SetPriorityLevels(m_thresholds);
@@ -876,6 +892,7 @@ PfabricExperiment::Install()
     {
         auto app = CreateObject<PfabricFlowApplication>();
         app->SetAttribute("ReuseConnections", BooleanValue(m_p.reuseConnections));
+        app->SetAttribute("ConnectionPool", UintegerValue(m_p.connectionPool));
         app->SetAttribute("ConnectLead", TimeValue(MicroSeconds(m_p.connectLeadUs)));
         app->TraceConnectWithoutContext("FlowCompleted",
                                         MakeCallback(&PfabricExperiment::FlowCompleted, this));
@@ -1133,6 +1150,8 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
         .AddNumber("maxSimTime", m_p.maxSimTime)
         .AddNumber("connectLeadUs", m_p.connectLeadUs)
         .AddBool("reuseConnections", m_p.reuseConnections)
+        .AddInteger("connectionPool", m_p.connectionPool)
+        .AddBool("restartSsThresh", m_p.restartSsThresh)
         .AddBool("hashDemux", m_p.hashDemux)
         .AddString("switchMode", m_p.switchMode)
         .AddString("linkType", m_p.linkType)

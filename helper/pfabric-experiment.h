@@ -104,6 +104,8 @@ class PfabricExperiment
         double maxSimTime = 100;          //!< safety limit on simulated time, seconds
         double connectLeadUs = 1000;      //!< connections open this long before their flow
         bool reuseConnections = true;     //!< hand idle connections to later flows of the pair
+        uint32_t connectionPool = 0;      //!< 0, or the original scripts' pool per pair
+        bool restartSsThresh = true;      //!< a reused connection's ssthresh restarts
         bool hashDemux = true;            //!< sockets found through PfabricTcpDemux
         std::string switchMode = "lean";  //!< lean (no IP stack at switches) or ip
         std::string linkType = "pfabric"; //!< pfabric (PfabricLinkNetDevice) or p2p

@@ -26,12 +26,24 @@ NS_LOG_COMPONENT_DEFINE("PfabricFlowApplication");
 
 NS_OBJECT_ENSURE_REGISTERED(PfabricFlowApplication);
 
+namespace
+{
+/**
+ * ConnectionPool: how long before a flow's start its connection is chosen among the idle ones.
+ * The original ns-2 scripts (tcp-common-opt.tcl, Agent_Aggr_pair::schedule and check_if_behind)
+ * open a new connection for the next arrival when no connection has become free 0.1 us before
+ * it; a connection freed later serves a later arrival.
+ */
+constexpr int64_t POOL_CLAIM_MARGIN_NS = 100;
+} // namespace
+
 /// A flow in progress.
 struct PfabricFlowApplication::FlowState
 {
     Flow flow;                        //!< the flow
     Connection* connection = nullptr; //!< its connection, from Connect on
     bool started = false;             //!< handed to the socket
+    bool claimed = false;             //!< ConnectionPool: the idle connections were looked at
     SequenceNumber32 firstSeq;        //!< sequence number of its first byte
     uint64_t timeoutsAtStart = 0;     //!< the connection's timeouts before the flow
     bool finished = false;            //!< completed, or terminated at its deadline
@@ -67,6 +79,16 @@ PfabricFlowApplication::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&PfabricFlowApplication::m_reuseConnections),
                           MakeBooleanChecker())
+            .AddAttribute("ConnectionPool",
+                          "0: connections as ReuseConnections says. N > 0 (with "
+                          "ReuseConnections): the original ns-2 scripts' connections: N per "
+                          "destination opened ahead (ConnectLead before the destination's first N "
+                          "flows, one each); a later flow takes, at its start, the connection idle "
+                          "longest, or else a new one opened at its start, with the handshake "
+                          "inside its completion time.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&PfabricFlowApplication::m_connectionPool),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("ConnectLead",
                           "A flow's connection is opened (or an idle one reserved) this long "
                           "before the flow starts, so that no handshake is inside its "
@@ -100,6 +122,7 @@ PfabricFlowApplication::PfabricFlowApplication()
     : m_port(5000),
       m_reuseConnections(true),
       m_connectLead(MilliSeconds(1)),
+      m_connectionPool(0),
       m_bytesReceived(0),
       m_completed(0),
       m_startedBeforeConnected(0),
@@ -120,6 +143,7 @@ PfabricFlowApplication::DoDispose()
     NS_LOG_FUNCTION(this);
     m_listener = nullptr;
     m_idle.clear();
+    m_opened.clear();
     m_connections.clear();
     m_flows.clear();
     Application::DoDispose();
@@ -129,6 +153,8 @@ void
 PfabricFlowApplication::StartApplication()
 {
     NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(m_connectionPool > 0 && !m_reuseConnections,
+                    "PfabricFlowApplication: ConnectionPool needs ReuseConnections");
     auto factory = GetNode()->GetObject<PfabricTcpSocketFactory>();
     NS_ABORT_MSG_UNLESS(factory,
                         "PfabricFlowApplication: node " << GetNode()->GetId()
@@ -192,6 +218,11 @@ PfabricFlowApplication::AddFlow(uint32_t id,
 void
 PfabricFlowApplication::Connect(FlowState* state)
 {
+    if (m_connectionPool > 0)
+    {
+        ConnectPooled(state);
+        return;
+    }
     Connection* connection = nullptr;
     if (m_reuseConnections)
     {
@@ -207,6 +238,48 @@ PfabricFlowApplication::Connect(FlowState* state)
     {
         connection = OpenConnection(state->flow.destination);
     }
+    Attach(state, connection);
+}
+
+void
+PfabricFlowApplication::ConnectPooled(FlowState* state)
+{
+    uint32_t& opened = m_opened[state->flow.destination.Get()];
+    if (opened < m_connectionPool)
+    {
+        // The original opens the pool before any flow, and the first N arrivals take its
+        // connections in turn whether or not an earlier one is idle again.
+        ++opened;
+        Attach(state, OpenConnection(state->flow.destination));
+        return;
+    }
+    const Time now = Simulator::Now();
+    const Time margin = NanoSeconds(POOL_CLAIM_MARGIN_NS);
+    const Time claimAt = state->flow.start - now > margin ? state->flow.start - margin : now;
+    Simulator::Schedule(claimAt - now, &PfabricFlowApplication::ClaimIdle, this, state);
+}
+
+void
+PfabricFlowApplication::ClaimIdle(FlowState* state)
+{
+    if (state->claimed)
+    {
+        return; // Start came first and chose
+    }
+    state->claimed = true;
+    auto idle = m_idle.find(state->flow.destination.Get());
+    if (idle != m_idle.end() && !idle->second.empty())
+    {
+        // Idle longest first: the original hands each arrival to the connection that became
+        // free first (each freed connection claims the next arrival at once).
+        Attach(state, idle->second.front());
+        idle->second.pop_front();
+    }
+}
+
+void
+PfabricFlowApplication::Attach(FlowState* state, Connection* connection)
+{
     connection->flow = state;
     state->connection = connection;
 }
@@ -247,6 +320,16 @@ PfabricFlowApplication::AckTrace(Connection* connection,
 void
 PfabricFlowApplication::Start(FlowState* state)
 {
+    if (!state->connection)
+    {
+        // ConnectionPool, every connection of the destination busy: a new one, opened now, as
+        // the original's check_if_behind does; its handshake is inside the flow's FCT.
+        ClaimIdle(state);
+        if (!state->connection)
+        {
+            Attach(state, OpenConnection(state->flow.destination));
+        }
+    }
     Connection* connection = state->connection;
     if (!connection->connected)
     {

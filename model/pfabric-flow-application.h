@@ -15,6 +15,7 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -47,6 +48,14 @@ class Address;
  *
  * A flow's completion time runs from its start, when the whole flow is handed to the socket, to
  * the moment the sender sees its last byte acknowledged.
+ *
+ * ConnectionPool N > 0 runs flows over connections the way the original ns-2 scripts do
+ * (tcp-common-opt.tcl's Agent_Aggr_pair): each destination has N connections opened ahead (the
+ * original's pre-opened pool, opened here ConnectLead before the destination's first N flows, which
+ * take one each in turn); every later flow takes, at its start, the connection idle longest (the
+ * original assigns arrivals to connections in the order they become free) or, when all are busy, a
+ * new connection opened at its start, whose handshake is then inside its completion time (the
+ * original's check_if_behind). No flow waits for another.
  *
  * Every host also listens on Port and reads whatever arrives (GetBytesReceived), from the
  * application's start.
@@ -146,6 +155,24 @@ class PfabricFlowApplication : public Application
      */
     void Connect(FlowState* state);
     /**
+     * @brief ConnectionPool: the destination's next pool connection, opened now, while it has
+     * fewer than ConnectionPool; otherwise the choice waits for ClaimIdle near the flow's start.
+     * @param state the flow
+     */
+    void ConnectPooled(FlowState* state);
+    /**
+     * @brief ConnectionPool: give a flow the connection to its destination idle longest, if there
+     * is one (otherwise Start opens a new one).
+     * @param state the flow
+     */
+    void ClaimIdle(FlowState* state);
+    /**
+     * @brief Let a connection carry a flow.
+     * @param state the flow
+     * @param connection the connection
+     */
+    static void Attach(FlowState* state, Connection* connection);
+    /**
      * @brief Open a new connection.
      * @param destination the receiving host
      * @return the connection
@@ -196,17 +223,20 @@ class PfabricFlowApplication : public Application
     uint16_t m_port;                   //!< where hosts listen
     bool m_reuseConnections;           //!< hand idle connections to later flows
     Time m_connectLead;                //!< connections open this long before their flow
+    uint32_t m_connectionPool;         //!< 0, or connections opened ahead per destination
     Ptr<Socket> m_listener;            //!< the listening socket
     uint64_t m_bytesReceived;          //!< bytes read from accepted sockets
     uint32_t m_completed;              //!< flows completed
     uint32_t m_startedBeforeConnected; //!< flows handed over before their handshake completed
-    std::vector<std::unique_ptr<FlowState>> m_flows;               //!< every flow added
-    std::vector<std::unique_ptr<Connection>> m_connections;        //!< every connection opened
-    std::unordered_map<uint32_t, std::vector<Connection*>> m_idle; //!< by destination address
-    TracedCallback<const CompletedFlow&> m_flowCompletedTrace;     //!< FlowCompleted
-    bool m_terminateAtDeadline;                                    //!< give up missed flows
-    uint32_t m_terminated;                                         //!< flows given up
-    TracedCallback<const CompletedFlow&> m_flowTerminatedTrace;    //!< FlowTerminated
+    std::vector<std::unique_ptr<FlowState>> m_flows;        //!< every flow added
+    std::vector<std::unique_ptr<Connection>> m_connections; //!< every connection opened
+    /// Idle connections by destination address, in the order they became idle.
+    std::unordered_map<uint32_t, std::deque<Connection*>> m_idle;
+    std::unordered_map<uint32_t, uint32_t> m_opened; //!< ConnectionPool: opened per destination
+    TracedCallback<const CompletedFlow&> m_flowCompletedTrace;  //!< FlowCompleted
+    bool m_terminateAtDeadline;                                 //!< give up missed flows
+    uint32_t m_terminated;                                      //!< flows given up
+    TracedCallback<const CompletedFlow&> m_flowTerminatedTrace; //!< FlowTerminated
 };
 
 } // namespace ns3

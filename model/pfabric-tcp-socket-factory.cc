@@ -137,6 +137,14 @@ PfabricTcpSocketFactory::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&PfabricTcpSocketFactory::m_hostPacing),
                           MakeBooleanChecker())
+            .AddAttribute("RestartSsThresh",
+                          "A reused connection starts its next flow from the initial ssthresh, "
+                          "as a new connection would (PfabricTcpSocket::StartFlow). False: it "
+                          "keeps the ssthresh its earlier flows left (a timeout or a mark lowers "
+                          "it), as the original ns-2 code, which restarts only the window.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&PfabricTcpSocketFactory::m_restartSsThresh),
+                          MakeBooleanChecker())
             .AddAttribute("HashDemux",
                           "Find the socket of an arriving segment of a connected socket in a "
                           "hash table (PfabricTcpDemux) instead of ns-3's linear search over "
@@ -359,6 +367,7 @@ PfabricTcpSocketFactory::CreateTcpSocket()
         baseline->SetDemux(GetDemux(), m_hashDemux);
         socket = baseline;
     }
+    socket->SetRestartSsThresh(m_restartSsThresh);
     m_socketCreatedTrace(socket);
     return socket;
 }

@@ -111,6 +111,7 @@ class PfabricTcpSocketFactory : public SocketFactory
     Ptr<PfabricPriorityPolicy> m_priorityPolicy; //!< shared by the sockets created here
     uint64_t m_priorityOffset;                   //!< added to a data segment's rank
     bool m_hostPacing;                           //!< window-based senders paced at the line rate
+    bool m_restartSsThresh;                      //!< a reused connection's ssthresh restarts
     bool m_hashDemux;                            //!< sockets found through PfabricTcpDemux
     DataRate m_lineRate;                         //!< pacing rate, 0: the node's NIC rate
     Time m_minRto;                               //!< baselines: minimum RTO

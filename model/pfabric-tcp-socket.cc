@@ -38,7 +38,8 @@ PfabricTcpSocket::PfabricTcpSocket()
       m_carriedFlow(false),
       m_flowBytes(0),
       m_flowDeadline(Time::Max()),
-      m_flowStopped(false)
+      m_flowStopped(false),
+      m_restartSsThresh(true)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -52,7 +53,8 @@ PfabricTcpSocket::PfabricTcpSocket(const PfabricTcpSocket& sock)
       m_carriedFlow(false),
       m_flowBytes(0),
       m_flowDeadline(Time::Max()),
-      m_flowStopped(false)
+      m_flowStopped(false),
+      m_restartSsThresh(sock.m_restartSsThresh)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -129,7 +131,10 @@ PfabricTcpSocket::RestartForFlow()
     }
     m_tcb->m_cWnd = m_tcb->m_initialCWnd * m_tcb->m_segmentSize;
     m_tcb->m_cWndInfl = m_tcb->m_cWnd;
-    m_tcb->m_ssThresh = m_tcb->m_initialSsThresh;
+    if (m_restartSsThresh)
+    {
+        m_tcb->m_ssThresh = m_tcb->m_initialSsThresh;
+    }
     m_dupAckCount = 0;
     m_recoverActive = false;
     // Nothing is outstanding, so no timer should run; one left over would fire into the new
@@ -138,6 +143,12 @@ PfabricTcpSocket::RestartForFlow()
     {
         m_retxEvent.Cancel();
     }
+}
+
+void
+PfabricTcpSocket::SetRestartSsThresh(bool restart)
+{
+    m_restartSsThresh = restart;
 }
 
 void

@@ -97,6 +97,15 @@ class PfabricTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connectio
      */
     void SetPriorityPolicy(Ptr<PfabricPriorityPolicy> policy, uint64_t offset);
 
+    /**
+     * @brief Whether a reused connection's next flow (RestartForFlow) starts from the initial
+     * ssthresh (true, the default: as a new connection would) or keeps the ssthresh its earlier
+     * flows left (false: as the original ns-2 code, whose FullTcp resets only the window at each
+     * flow, in advance_bytes).
+     * @param restart whether to restart ssthresh
+     */
+    void SetRestartSsThresh(bool restart);
+
     /// @return the priority policy, nullptr when segments are not tagged
     Ptr<PfabricPriorityPolicy> GetPriorityPolicy() const;
 
@@ -190,6 +199,7 @@ class PfabricTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connectio
     uint64_t m_flowBytes;                        //!< bytes handed since the flow started
     Time m_flowDeadline;                         //!< the flow's deadline; Time::Max(): none
     bool m_flowStopped;                          //!< StopFlow was called
+    bool m_restartSsThresh;                      //!< a reused connection's ssthresh restarts
 };
 
 } // namespace ns3

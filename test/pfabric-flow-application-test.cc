@@ -14,6 +14,7 @@
 #include "ns3/pfabric-scheme-helper.h"
 #include "ns3/pfabric-single-switch-helper.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <cstdint>
 #include <map>
@@ -47,11 +48,17 @@ struct Star
     /**
      * @param hosts hosts on the switch
      * @param reuse the applications' ReuseConnections
+     * @param pool the applications' ConnectionPool
+     * @param linkDelay every link's propagation delay; zero: the preset's
      */
-    Star(uint32_t hosts, bool reuse)
+    Star(uint32_t hosts, bool reuse, uint32_t pool = 0, Time linkDelay = Time(0))
         : fabric(hosts),
           scheme("pfabric", "hotnets12")
     {
+        if (linkDelay.IsStrictlyPositive())
+        {
+            fabric.SetLinkDelay(linkDelay);
+        }
         fabric.Build();
         PfabricSchemeHelper::AssignStreams(
             scheme.Install(NodeContainer(fabric.GetHosts(), fabric.GetSwitches())),
@@ -60,6 +67,7 @@ struct Star
         {
             auto app = CreateObject<PfabricFlowApplication>();
             app->SetAttribute("ReuseConnections", BooleanValue(reuse));
+            app->SetAttribute("ConnectionPool", UintegerValue(pool));
             app->TraceConnectWithoutContext("FlowCompleted",
                                             MakeBoundCallback(&NoteCompleted, &completed));
             fabric.GetHosts().Get(i)->AddApplication(app);
@@ -194,6 +202,108 @@ class FlowApplicationOverlapTest : public TestCase
     }
 };
 
+/**
+ * ConnectionPool 1 (the original ns-2 scripts' pool for pFabric), two overlapping flows of one
+ * host pair on a star whose two links have a propagation delay d of 2 us: the long flow takes
+ * the pool's connection; the short one, starting while it runs, does not wait for it but gets a
+ * new connection opened at its start, so its FCT is its ideal FCT plus the handshake, 4d (SYN
+ * and SYN-ACK each cross both links) plus serialisations. Hand bound on those: the SYN, the
+ * SYN-ACK, the handshake's last ACK ahead of the data (under 100 B each: at most 0.4 us in all
+ * at 10 Gb/s), and at most one full packet of the long flow (1.2 us) ahead of the SYN and of the
+ * short flow's packet on each of the two links (4.8 us): within [4d, 4d + 5.2 us]. Without the
+ * pool (ConnectionPool 0) the new connection opens ConnectLead ahead: FCT - ideal in
+ * [0, 2.4 us + 0.4 us]. Either way the short flow finishes first and the pair has two
+ * connections.
+ */
+class FlowApplicationPoolOverlapTest : public TestCase
+{
+  public:
+    /// @param pool ConnectionPool
+    explicit FlowApplicationPoolOverlapTest(uint32_t pool)
+        : TestCase("PfabricFlowApplication, ConnectionPool " + std::to_string(pool) +
+                   ": a flow overlapping another of its pair " +
+                   (pool > 0 ? "opens a connection at its start, handshake inside its FCT"
+                             : "gets a connection opened ahead")),
+          m_pool(pool)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const Time d = MicroSeconds(2);
+        Star star(2, true, m_pool, d);
+        const Ipv4Address b = star.fabric.GetHostAddress(1);
+        const uint64_t shortBytes = 1460;
+        star.apps[0]->AddFlow(1, b, 2000000, MilliSeconds(2));
+        star.apps[0]->AddFlow(2, b, shortBytes, MilliSeconds(2) + MicroSeconds(200));
+        Simulator::Stop(MilliSeconds(30));
+        Simulator::Run();
+
+        auto byId = star.ById();
+        NS_TEST_ASSERT_MSG_EQ(byId.size(), 2, "both flows completed");
+        NS_TEST_ASSERT_MSG_EQ(star.completed.front().flow.id, 2, "the short flow first");
+        NS_TEST_ASSERT_MSG_EQ(star.apps[0]->GetConnectionsOpened(), 2, "one per flow");
+        NS_TEST_ASSERT_MSG_EQ(star.apps[0]->GetFlowsStartedBeforeConnected(),
+                              (m_pool > 0 ? 1 : 0),
+                              "with the pool the short flow is handed to a connecting socket");
+        const Time extra = byId.at(2).fct - star.fabric.GetIdealFct(0, 1, shortBytes);
+        const Time low = m_pool > 0 ? 4 * d : Time(0);
+        const Time high = m_pool > 0 ? 4 * d + NanoSeconds(5200) : NanoSeconds(2800);
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(extra, low, "short flow's FCT - ideal FCT");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(extra, high, "short flow's FCT - ideal FCT");
+        NS_TEST_ASSERT_MSG_EQ(star.apps[1]->GetBytesReceived(), 2001460, "every byte read");
+        Simulator::Destroy();
+    }
+
+    uint32_t m_pool; //!< ConnectionPool
+};
+
+/**
+ * ConnectionPool 2, four flows of one pair one after another (each starts after the previous
+ * completed): the first two take the pool's two connections in turn although the first is idle
+ * again when the second starts (the original's pre-opened pool, its first arrivals assigned to
+ * its connections in order); the later two reuse them. So two connections (ConnectionPool 0:
+ * one), no flow handed to a connecting socket, and every flow alone in its ideal FCT (1%).
+ */
+class FlowApplicationPoolTurnTest : public TestCase
+{
+  public:
+    FlowApplicationPoolTurnTest()
+        : TestCase("PfabricFlowApplication, ConnectionPool 2: a pair's first two flows take the "
+                   "pool's connections in turn, later ones reuse them")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Star star(2, true, 2);
+        const Ipv4Address b = star.fabric.GetHostAddress(1);
+        const uint64_t bytes = 20000;
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            star.apps[0]->AddFlow(i, b, bytes, MilliSeconds(2 + i));
+        }
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+
+        auto byId = star.ById();
+        NS_TEST_ASSERT_MSG_EQ(byId.size(), 4, "every flow completed");
+        NS_TEST_ASSERT_MSG_EQ(star.apps[0]->GetConnectionsOpened(), 2, "the pool's two");
+        NS_TEST_ASSERT_MSG_EQ(star.apps[0]->GetFlowsStartedBeforeConnected(), 0, "opened ahead");
+        const Time ideal = star.fabric.GetIdealFct(0, 1, bytes);
+        for (const auto& [id, flow] : byId)
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL(flow.fct.GetSeconds(),
+                                      ideal.GetSeconds(),
+                                      ideal.GetSeconds() * 0.01,
+                                      "flow " << id << " alone: its ideal FCT");
+        }
+        Simulator::Destroy();
+    }
+};
+
 } // namespace
 
 std::vector<TestCase*>
@@ -201,7 +311,10 @@ MakeFlowApplicationTestCases()
 {
     return {new FlowApplicationReportTest(true),
             new FlowApplicationReportTest(false),
-            new FlowApplicationOverlapTest};
+            new FlowApplicationOverlapTest,
+            new FlowApplicationPoolOverlapTest(0),
+            new FlowApplicationPoolOverlapTest(1),
+            new FlowApplicationPoolTurnTest};
 }
 
 } // namespace tests

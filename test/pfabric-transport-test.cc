@@ -1347,6 +1347,85 @@ class ReusedConnectionTest : public TestCase
     bool m_startFlow;     //!< whether StartFlow is called
 };
 
+void
+LogSsThresh(std::vector<std::pair<Time, uint32_t>>* log, uint32_t, uint32_t newValue)
+{
+    log->emplace_back(Simulator::Now(), newValue);
+}
+
+/**
+ * RestartSsThresh: DCTCP with a marking threshold of one packet cuts the first flow's ssthresh
+ * (alpha starts at 1, so the first cut halves the window: ssthresh at most 12 segments, far below
+ * the initial, unlimited, ssthresh). At reuse, StartFlow puts ssthresh back to the initial value
+ * (RestartSsThresh true, the default) or leaves the first flow's (false, the original ns-2
+ * code's); both restart the window to 12 segments.
+ */
+class RestartSsThreshTest : public TestCase
+{
+  public:
+    /// @param restart RestartSsThresh
+    explicit RestartSsThreshTest(bool restart)
+        : TestCase(std::string("dctcp: a reused connection ") +
+                   (restart ? "restarts ssthresh (RestartSsThresh)"
+                            : "keeps its ssthresh (RestartSsThresh=false, as ns-2)")),
+          m_restart(restart)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t first = 12 * MSS;
+        const Time reuseAt = MilliSeconds(2);
+        Bed bed(2, "dctcp");
+        bed.scheme.SetSocketFactoryAttribute("HostPacing", BooleanValue(false));
+        bed.scheme.SetSocketFactoryAttribute("RestartSsThresh", BooleanValue(m_restart));
+        bed.scheme.SetQueueDiscAttribute("MinTh", DoubleValue(1));
+        bed.scheme.SetQueueDiscAttribute("MaxTh", DoubleValue(1));
+        bed.Install();
+        Flow* flow = bed.Add(FlowOf(first));
+        std::vector<std::pair<Time, uint32_t>> ssThresh;
+        SenderLog log;
+        flow->sender->TraceConnectWithoutContext("SlowStartThreshold",
+                                                 MakeBoundCallback(&LogSsThresh, &ssThresh));
+        flow->sender->TraceConnectWithoutContext("CongestionWindow",
+                                                 MakeBoundCallback(&LogWindow, &log));
+        Simulator::Schedule(reuseAt, &SendSecondFlow, flow, 60 * MSS, true, &log);
+        bed.Run();
+
+        UintegerValue initial;
+        flow->sender->GetAttribute("InitialSlowStartThreshold", initial);
+        auto at = [&ssThresh, &initial](Time t) {
+            uint64_t value = initial.Get();
+            for (const auto& [when, v] : ssThresh)
+            {
+                if (when <= t)
+                {
+                    value = v;
+                }
+            }
+            return value;
+        };
+        const uint64_t cut = at(reuseAt - NanoSeconds(1));
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(cut, uint64_t{first}, "the first flow's marks cut ssthresh");
+        NS_TEST_ASSERT_MSG_EQ(at(reuseAt),
+                              (m_restart ? initial.Get() : cut),
+                              "ssthresh as the second flow starts");
+        uint32_t windowAtReuse = 0;
+        for (const auto& [when, window] : log.windows)
+        {
+            if (when <= reuseAt)
+            {
+                windowAtReuse = window;
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(windowAtReuse, 12 * MSS, "the window restarts either way");
+        NS_TEST_ASSERT_MSG_EQ(flow->delivered, uint64_t{first} + 60 * MSS, "both delivered");
+    }
+
+    bool m_restart; //!< RestartSsThresh
+};
+
 /**
  * @brief An attribute of an object, as text.
  * @param object the object
@@ -1710,6 +1789,8 @@ MakeTransportTestCases()
             new ReusedConnectionTest("tcp", true),
             new ReusedConnectionTest("dctcp", true),
             new ReusedConnectionTest("pfabric", false),
+            new RestartSsThreshTest(true),
+            new RestartSsThreshTest(false),
             new HashDemuxTest("pfabric"),
             new HashDemuxTest("tcp"),
             new SchemeInstallTest};

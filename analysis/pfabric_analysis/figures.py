@@ -30,7 +30,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from pfabric_analysis import intervals
-from pfabric_analysis.runs import FCT_FILES, AnalysisError, Run, check_poolable, read_run, summarize
+from pfabric_analysis.runs import (FCT_FILES, AnalysisError, Run, check_poolable,
+                                   compared_parameters, read_run, summarize)
 
 # Scheme name in meta.json -> legend name in the paper, and a fixed look, in the paper's order.
 SCHEMES: dict[str, dict[str, str]] = {
@@ -130,7 +131,7 @@ def experiment_parameters(run: Run) -> dict:
     """A run's parameters as the figures compare them: the window's size from its "window"
     object (an Ideal run records it there, whatever its program's parameters say), 0 when off
     or when the run predates the window; with the window on, flows is not used and left out."""
-    parameters = dict(run.meta["parameters"])
+    parameters = compared_parameters(run.meta["parameters"])
     window = run.meta.get("window") if run.windowed else {}
     for key, window_key in WINDOW_PARAMETERS.items():
         parameters[key] = window.get(window_key, 0) if run.windowed else parameters.get(key, 0)

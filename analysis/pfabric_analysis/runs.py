@@ -20,6 +20,11 @@ REPLICATION_PARAMETERS = {"seed", "run", "out", "dumpFlows", "flowFile", "hashDe
 # keys. They are read under the current names, so that old and new runs compare and pool.
 RENAMED_PARAMETERS = {"flow-file": "flowFile", "dump-flows": "dumpFlows",
                       "reuse-connections": "reuseConnections", "hash-demux": "hashDemux"}
+# meta.json parameters the programs gained later, with the value that gives the behaviour of the
+# programs before them: a run written earlier (the results committed in doc/figures among them)
+# is compared as having that value (compared_parameters), so that it pools with a new run of the
+# same experiment.
+ADDED_PARAMETERS = {"connectionPool": 0, "restartSsThresh": True, "warmupFlows": 0, "measureFlows": 0}
 BIN_NAMES = ["(0,100KB]", "(100KB,10MB]", "(10MB,inf)"]
 # A run's flows, as the program writes them and as a committed compact point keeps them (gzip).
 FCT_FILES = ("fct.csv", "fct.csv.gz")
@@ -106,14 +111,21 @@ def current_names(parameters: dict) -> dict:
     return {RENAMED_PARAMETERS.get(key, key): value for key, value in parameters.items()}
 
 
+def compared_parameters(parameters: dict) -> dict:
+    """A run's parameters as compared with another run's: those added since it was written at the
+    value it ran with (ADDED_PARAMETERS)."""
+    return {**ADDED_PARAMETERS, **parameters}
+
+
 def check_poolable(runs: list[Run]) -> None:
     """Refuse to pool runs whose parameters differ beyond replication (seed, run, outputs)."""
     first = runs[0]
     for run in runs[1:]:
-        keys = set(first.meta["parameters"]) | set(run.meta["parameters"])
-        for key in sorted(keys - REPLICATION_PARAMETERS):
-            a = first.meta["parameters"].get(key)
-            b = run.meta["parameters"].get(key)
+        first_parameters = compared_parameters(first.meta["parameters"])
+        parameters = compared_parameters(run.meta["parameters"])
+        for key in sorted((set(first_parameters) | set(parameters)) - REPLICATION_PARAMETERS):
+            a = first_parameters.get(key)
+            b = parameters.get(key)
             if a != b:
                 raise AnalysisError(f"{run.directory}: parameter {key} is {b!r}, but "
                                     f"{first.directory} has {a!r}; not the same experiment")

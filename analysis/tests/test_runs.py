@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from pfabric_analysis.cli import main
-from pfabric_analysis.runs import (RENAMED_PARAMETERS, AnalysisError, check_poolable, normalise,
-                                   read_run, size_bins, summarize)
+from pfabric_analysis.runs import (ADDED_PARAMETERS, RENAMED_PARAMETERS, AnalysisError,
+                                   check_poolable, normalise, read_run, size_bins, summarize)
 
 
 def frame(rows: list[tuple[int, float, float, int]]) -> pd.DataFrame:
@@ -149,6 +149,20 @@ def test_parameters_under_their_old_dashed_names_are_read_under_the_current_ones
     other = read_run(write_run(tmp_path / "other", flows, reuseConnections=True))
     with pytest.raises(AnalysisError, match="parameter reuseConnections is True"):
         check_poolable([old, other])
+
+
+def test_parameters_added_later_are_read_at_their_earlier_behaviour(tmp_path: Path) -> None:
+    # A run written before --connectionPool and --restartSsThresh existed ran without a pool and
+    # with ssthresh restarted: it pools with a new run that says so, not with one that does not.
+    flows = frame([(1000, 1.0, 1.0, 1)])
+    old = read_run(write_run(tmp_path / "old", flows, run=1))
+    assert not set(ADDED_PARAMETERS) & set(old.meta["parameters"])  # read as written
+    new = read_run(write_run(tmp_path / "new", flows, run=2, connectionPool=0,
+                             restartSsThresh=True))
+    check_poolable([old, new])
+    pooled = read_run(write_run(tmp_path / "pooled", flows, connectionPool=1))
+    with pytest.raises(AnalysisError, match="parameter connectionPool is 1"):
+        check_poolable([old, pooled])
 
 
 def test_cli_summarizes_and_fails_with_one_line(tmp_path: Path,

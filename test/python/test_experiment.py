@@ -176,6 +176,28 @@ def test_idle_connections_are_reused_and_every_byte_arrives(run_example: RunExam
             assert meta["connections_opened"] == 200
 
 
+def test_the_original_scripts_pool_opens_connections_at_overlapping_flows(
+        run_example: RunExample, tmp_path: Path) -> None:
+    """--connectionPool=1 on a busy 4-host star: each pair's first flow gets a connection opened
+    ahead; a flow arriving while its pair's connections all carry flows gets one opened at its
+    start, so it is handed to a connecting socket. Hence connections opened - flows handed before
+    connected = the pairs that carry flows, some flows overlap, and every byte still arrives."""
+    out = tmp_path / "pool"
+    result = run_example("pfabric-websearch", *STAR, "--flows=200", "--load=0.6",
+                         "--connectionPool=1", "--restartSsThresh=0", f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    rows = read_fct(out)
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["parameters"]["connectionPool"] == 1
+    assert meta["parameters"]["restartSsThresh"] is False
+    assert len(rows) == 200 and all(r["completed"] == "1" for r in rows)
+    assert meta["bytes_received"] == sum(int(r["size_bytes"]) for r in rows)
+    pairs = {(r["src"], r["dst"]) for r in rows}
+    opened_at_start = meta["flows_started_before_connected"]
+    assert opened_at_start > 0
+    assert meta["connections_opened"] - opened_at_start == len(pairs)
+
+
 def test_same_seed_same_flows_other_run_other_flows(run_example: RunExample,
                                                     tmp_path: Path) -> None:
     texts = []
@@ -367,6 +389,8 @@ def bad_files(tmp: Path) -> dict[str, Path]:
          "--measureFlows: not with --dumpFlows, --flowsOnly or --idealOnly"),
         (("--measureFlows=3", "--flowFile={short}"),
          "{short}: fewer flows (1) than --warmupFlows + --measureFlows (3)"),
+        (("--connectionPool=1", "--reuseConnections=0"),
+         "--connectionPool needs --reuseConnections"),
     ],
 )
 def test_bad_input_stops_before_the_run_and_leaves_nothing(run_example: RunExample,
