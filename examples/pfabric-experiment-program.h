@@ -45,6 +45,17 @@ PeakRssBytes()
     return uint64_t(usage.ru_maxrss) * 1024; // Linux: kilobytes
 }
 
+/// @return the processor time (user and system) of this process so far, seconds: what a run
+/// costs, whatever else the machine is doing (meta.json's cpu_time_s; core-hours in figures)
+inline double
+ProcessorSeconds()
+{
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    auto seconds = [](const struct timeval& t) { return double(t.tv_sec) + 1e-6 * t.tv_usec; };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 /// @return a monotonic wall clock, seconds
 inline double
 WallSeconds()
@@ -282,8 +293,10 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
     if (p.idealOnly)
     {
         double wallStart = WallSeconds();
+        double cpuStart = ProcessorSeconds();
         experiment.AddProvenance(meta);
         meta.AddNumber("wall_time_s", WallSeconds() - wallStart)
+            .AddNumber("cpu_time_s", ProcessorSeconds() - cpuStart)
             .AddString("scheduler", scheduler.Get().GetName())
             .AddInteger("peak_rss_bytes", PeakRssBytes())
             .AddRaw("rss_samples", "[]");
@@ -311,6 +324,7 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
                   << "), output in " << out << std::endl;
     }
     double wallStart = WallSeconds();
+    double cpuStart = ProcessorSeconds();
     experiment.Install();
     ExperimentMonitor monitor(experiment, program, quiet);
     monitor.Start();
@@ -325,6 +339,7 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
     }
     experiment.AddProvenance(meta);
     meta.AddNumber("wall_time_s", WallSeconds() - wallStart)
+        .AddNumber("cpu_time_s", ProcessorSeconds() - cpuStart)
         .AddString("scheduler", scheduler.Get().GetName())
         .AddInteger("peak_rss_bytes", PeakRssBytes())
         .AddRaw("rss_samples", monitor.GetRssSamplesJson());

@@ -24,7 +24,8 @@ RENAMED_PARAMETERS = {"flow-file": "flowFile", "dump-flows": "dumpFlows",
 # programs before them: a run written earlier (the results committed in doc/figures among them)
 # is compared as having that value (compared_parameters), so that it pools with a new run of the
 # same experiment.
-ADDED_PARAMETERS = {"connectionPool": 0, "restartSsThresh": True, "warmupFlows": 0, "measureFlows": 0}
+ADDED_PARAMETERS = {"connectionPool": 0, "restartSsThresh": True, "warmupFlows": 0,
+                    "measureFlows": 0}
 BIN_NAMES = ["(0,100KB]", "(100KB,10MB]", "(10MB,inf)"]
 # A run's flows, as the program writes them and as a committed compact point keeps them (gzip).
 FCT_FILES = ("fct.csv", "fct.csv.gz")
