@@ -30,8 +30,9 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from pfabric_analysis import intervals
-from pfabric_analysis.runs import (FCT_FILES, AnalysisError, Run, check_poolable,
-                                   compared_parameters, read_run, summarize)
+from pfabric_analysis.runs import (CORE_SECONDS_KEYS, FCT_FILES, AnalysisError, Run,
+                                   check_poolable, compared_parameters, core_seconds, read_run,
+                                   summarize)
 
 # Scheme name in meta.json -> legend name in the paper, and a fixed look, in the paper's order.
 SCHEMES: dict[str, dict[str, str]] = {
@@ -61,10 +62,6 @@ FIGURE_CAPTIONS = {
 SWEEP_PARAMETERS = {"scheme", "load", "run", "seed", "flowFile", "dumpFlows", "out"}
 # The measurement window's parameters (0: off, and absent from runs written before it existed).
 WINDOW_PARAMETERS = {"warmupFlows": "warmup_flows", "measureFlows": "measure_flows"}
-# meta.json keys of a run's processor seconds, the first present counts: the programs are single
-# threaded, so their wall_time_s is the processor time of one core on an otherwise idle core
-# (more on a busy machine). cpu_time_s is preferred should a run record it.
-CORE_SECONDS_KEYS = ("cpu_time_s", "wall_time_s")
 TABLE_COLUMNS = ["figure", "panel", "title", "workload", "scheme", "label", "load", "bin",
                  "statistic", "value", "ci_halfwidth", "ci_relative", "batches", "lag1",
                  "flows", "unfinished", "runs", "point_flows", "flows_simulated", "core_hours",
@@ -194,11 +191,10 @@ def core_hours(runs: list[Run]) -> float:
     """The processor hours of a point's runs (CORE_SECONDS_KEYS); NaN if a run records none."""
     total = 0.0
     for run in runs:
-        seconds = next((run.meta[key] for key in CORE_SECONDS_KEYS
-                        if isinstance(run.meta.get(key), (int, float))), None)
+        seconds = core_seconds(run.meta)
         if seconds is None:
             return math.nan
-        total += float(seconds)
+        total += seconds
     return total / 3600
 
 

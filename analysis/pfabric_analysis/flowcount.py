@@ -39,7 +39,7 @@ import pandas as pd
 from pfabric_analysis import __version__
 from pfabric_analysis.ideal import (Window, ideal_fct, link_from_meta, match_like_run,
                                     program_ideal, read_flow_list, run_program, window_cut)
-from pfabric_analysis.runs import AnalysisError, read_run, summarize
+from pfabric_analysis.runs import AnalysisError, core_seconds, read_run, summarize
 from pfabric_analysis.sweep import WORKLOADS, find_program, point_options
 
 COUNTS = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
@@ -206,13 +206,14 @@ def needed_counts(table: pd.DataFrame, exclude: Sequence[str] = ()) -> pd.DataFr
 
 
 def measured_cost(run_dir: Path) -> dict[str, float]:
-    """Packet hops per payload byte and wall seconds per hop of a finished packet run (its
-    meta.json and fct.csv): what turns a point's bytes into core-hours."""
+    """Packet hops per payload byte and processor seconds per hop of a finished packet run (its
+    meta.json and fct.csv; cpu_time_s, else wall_time_s: runs.core_seconds): what turns a
+    point's bytes into core-hours."""
     run = read_run(run_dir)
     hops = run.meta.get("packet_hops")
-    wall = run.meta.get("wall_time_s")
-    if not isinstance(hops, int) or hops <= 0 or not isinstance(wall, (int, float)):
-        raise AnalysisError(f"{run_dir / 'meta.json'}: no packet_hops and wall_time_s of a "
+    wall = core_seconds(run.meta)
+    if not isinstance(hops, int) or hops <= 0 or wall is None:
+        raise AnalysisError(f"{run_dir / 'meta.json'}: no packet_hops and cpu_time_s or wall_time_s of a "
                             "packet run")
     size = float(run.fct["size_bytes"].sum())
     return {"workload": run.meta.get("workload", run.meta["parameters"].get("workload")),

@@ -27,6 +27,10 @@ RENAMED_PARAMETERS = {"flow-file": "flowFile", "dump-flows": "dumpFlows",
 ADDED_PARAMETERS = {"connectionPool": 0, "restartSsThresh": True, "warmupFlows": 0,
                     "measureFlows": 0}
 BIN_NAMES = ["(0,100KB]", "(100KB,10MB]", "(10MB,inf)"]
+# What a run cost, in meta.json, best first: its processor time (cpu_time_s, recorded by the
+# programs since the window), else its wall time, which for a single-threaded program is its
+# processor time on an otherwise idle core (more on a busy machine).
+CORE_SECONDS_KEYS = ("cpu_time_s", "wall_time_s")
 # A run's flows, as the program writes them and as a committed compact point keeps them (gzip).
 FCT_FILES = ("fct.csv", "fct.csv.gz")
 # The column a run with a measurement window (--warmupFlows, --measureFlows) adds, last: 1 for a
@@ -184,3 +188,9 @@ def summarize(fct: pd.DataFrame, kb: int = 1000) -> pd.DataFrame:
                      "p99": percentile_nearest_rank(done, 99),
                      "unfinished": int((group["completed"] == 0).sum())})
     return pd.DataFrame(rows)
+
+
+def core_seconds(meta: dict) -> float | None:
+    """A run's cost in processor seconds (CORE_SECONDS_KEYS), None if its meta.json records none."""
+    return next((float(meta[key]) for key in CORE_SECONDS_KEYS
+                 if isinstance(meta.get(key), (int, float))), None)
