@@ -213,8 +213,8 @@ def measured_cost(run_dir: Path) -> dict[str, float]:
     hops = run.meta.get("packet_hops")
     wall = core_seconds(run.meta)
     if not isinstance(hops, int) or hops <= 0 or wall is None:
-        raise AnalysisError(f"{run_dir / 'meta.json'}: no packet_hops and cpu_time_s or wall_time_s of a "
-                            "packet run")
+        raise AnalysisError(f"{run_dir / 'meta.json'}: no packet_hops and cpu_time_s or "
+                            "wall_time_s of a packet run")
     size = float(run.fct["size_bytes"].sum())
     return {"workload": run.meta.get("workload", run.meta["parameters"].get("workload")),
             "scheme": run.meta["parameters"].get("scheme"),
