@@ -278,7 +278,9 @@ class WindowSameFlowsTest : public TestCase
             const std::string fields = FlowFields(row);
             NS_TEST_ASSERT_MSG_EQ(fields, FlowFields(list[i]), "row " << i << ": GenerateFlows'");
             const bool measured = i >= WARMUP && i < WARMUP + MEASURE;
-            NS_TEST_ASSERT_MSG_EQ(row.back(), measured ? "1" : "0", "row " << i << " measured");
+            // A named value: ns-3.37's macro streams its limit unparenthesised.
+            const std::string expected = measured ? "1" : "0";
+            NS_TEST_ASSERT_MSG_EQ(row.back(), expected, "row " << i << " measured");
             if (measured)
             {
                 NS_TEST_ASSERT_MSG_EQ(fields,
