@@ -31,7 +31,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -272,17 +272,26 @@ def markdown(table: pd.DataFrame, values: pd.DataFrame, costs: Sequence[dict[str
         lines.append(f"| {a.workload} | {a.load:g} | {count_text(a.needed, top)} | "
                      f"{a.limited_by} | {hours(a.needed)} | {count_text(b.needed, top)} | "
                      f"{b.limited_by} | {hours(b.needed)} |")
+    lines += error_lines(table, values, f"at {top:,} flows; at {top:,} the error is the runs' "
+                         "spread", ["load"], lambda row: f"{row.load:g}")
+    return "\n".join(lines) + "\n"
+
+
+def error_lines(table: pd.DataFrame, values: pd.DataFrame, reference: str, keys: list[str],
+                key_cells: Callable[[Any], str]) -> list[str]:
+    """The table of every statistic's worst relative error over the runs at each count, both
+    studies' (with the window, the warm-up is one more key column)."""
     counts = sorted(values["count"].unique())
-    lines += ["", "Worst relative error over the runs at each count (reference: the runs' mean "
-              f"at {top:,} flows; at {top:,} the error is the runs' spread)", "",
-              "| workload | load | metric | reference | "
-              + " | ".join(f"{int(c):,}" for c in counts) + " |",
-              "|---|---|---|---|" + "---|" * len(counts)]
+    lines = ["", f"Worst relative error over the runs at each count (reference: the runs' mean "
+             f"{reference})", "",
+             f"| workload | {' | '.join(keys)} | metric | reference | "
+             + " | ".join(f"{int(c):,}" for c in counts) + " |",
+             "|---|" + "---|" * len(keys) + "---|---|" + "---|" * len(counts)]
     for row in table.itertuples(index=False):
         errors = " | ".join(f"{getattr(row, f'error_{int(c)}'):.1%}" for c in counts)
-        lines.append(f"| {row.workload} | {row.load:g} | {row.metric} | {row.reference:.3f} | "
-                     f"{errors} |")
-    return "\n".join(lines) + "\n"
+        lines.append(f"| {row.workload} | {key_cells(row)} | {row.metric} | "
+                     f"{row.reference:.3f} | {errors} |")
+    return lines
 
 
 def window_markdown(table: pd.DataFrame, values: pd.DataFrame,
@@ -335,17 +344,9 @@ def window_markdown(table: pd.DataFrame, values: pd.DataFrame,
         lines.append(f"| {workload} | {load:g} | {warmup:,} | {count:,} | "
                      f"{row['flows_simulated']:,.0f} | {row['most']:,.0f} | "
                      f"{hours(workload, float(row['bytes']))} |")
-    counts = sorted(values["count"].unique())
-    lines += ["", "Worst relative error over the runs at each count (reference: the runs' mean "
-              f"at {top:,} measured flows with the same warm-up; at {top:,} the error is the "
-              "runs' spread)", "",
-              "| workload | load | warm-up | metric | reference | "
-              + " | ".join(f"{int(c):,}" for c in counts) + " |",
-              "|---|---|---|---|---|" + "---|" * len(counts)]
-    for row in table.itertuples(index=False):
-        errors = " | ".join(f"{getattr(row, f'error_{int(c)}'):.1%}" for c in counts)
-        lines.append(f"| {row.workload} | {row.load:g} | {row.warmup_flows:,} | {row.metric} | "
-                     f"{row.reference:.3f} | {errors} |")
+    lines += error_lines(table, values, f"at {top:,} measured flows with the same warm-up; at "
+                         f"{top:,} the error is the runs' spread", ["load", "warm-up"],
+                         lambda row: f"{row.load:g} | {row.warmup_flows:,}")
     return "\n".join(lines) + "\n"
 
 
