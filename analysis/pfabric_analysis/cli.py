@@ -55,12 +55,14 @@ def add_kb_option(parser: argparse.ArgumentParser) -> None:
 
 
 def add_batches_option(parser: argparse.ArgumentParser) -> None:
-    """--batches: batches per run of the figures' 95% intervals (batch means)."""
+    """--batches: batches per run of the figures' 95% intervals (1: replications)."""
     from pfabric_analysis.intervals import DEFAULT_BATCHES
 
     parser.add_argument("--batches", type=int, default=DEFAULT_BATCHES, metavar="B",
-                        help="batches per run behind each 95%% interval (batch means over the "
-                             f"measured flows in flow id order; default {DEFAULT_BATCHES})")
+                        help="batches per run behind each 95%% interval: 1 (default "
+                             f"{DEFAULT_BATCHES}), independent replications, one value per run; "
+                             "more, batch means over each run's measured flows in flow id order "
+                             "(for runs at steady state)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,6 +75,10 @@ def main(argv: list[str] | None = None) -> int:
     summary.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR")
     add_kb_option(summary)
     summary.add_argument("--csv", type=Path, help="also write the table to this CSV file")
+    summary.add_argument("--blocks", type=int, default=0, metavar="B",
+                         help="one run: also its flows in arrival order in B blocks, each "
+                              "block's statistics and the flows in progress at its last "
+                              "arrival (is the run at steady state?)")
     cdf = sub.add_parser("cdf", help="the CDF of FCT / ideal FCT per size bin of several runs on "
                                      "one figure (PNG, PDF, cdf.csv, cdf.json)")
     cdf.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR")
@@ -239,8 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     size = again.add_mutually_exclusive_group(required=True)
     size.add_argument("--quick", action="store_true", help="about 30 minutes on 2 cores")
     size.add_argument("--standard", action="store_true",
-                      help="the citable tier: a measurement window per workload and several "
-                           "runs per point (its numbers: pfabric_analysis.reproduce.SCALES)")
+                      help="the citable tier: several runs per point, intervals from the "
+                           "replications (runs and flows: pfabric_analysis.reproduce.SCALES; "
+                           "doc, 'The standard tier')")
     size.add_argument("--full", action="store_true", help="the paper's 100,000 flows per point "
                                                           "(a cluster: --scheduler)")
     add_sweep_options(again, required_out=False)
@@ -438,6 +445,8 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"wall time {figures['wall_time_s']:.3f} s")
         print(f"flows/s {figures['flows_per_s']:.0f}")
         return 0
+    if args.blocks < 0 or (args.blocks and len(args.runs) != 1):
+        raise AnalysisError(f"--blocks {args.blocks}: expected a positive count and one RUN_DIR")
     runs = [read_run(directory) for directory in args.runs]
     check_poolable(runs)
     import pandas as pd
@@ -445,6 +454,13 @@ def run_command(args: argparse.Namespace) -> int:
     table = summarize(pd.concat([run.fct for run in runs], ignore_index=True), kb=args.kb)
     print(f"FCT / ideal FCT of {len(runs)} run(s) (KB = {args.kb} B)")
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    if args.blocks:
+        from pfabric_analysis.intervals import arrival_blocks
+
+        blocks = arrival_blocks(runs[0].fct, args.blocks, args.kb)
+        print(f"\nIn arrival order, {args.blocks} blocks (in progress: at the block's last "
+              "arrival)")
+        print(blocks.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     if args.csv:
         table.to_csv(args.csv, index=False)
     return 0

@@ -369,8 +369,9 @@ def points_markdown(table: pd.DataFrame) -> list[str]:
              "Runs, measured flows (all replications), flows simulated (with a window: warm-up "
              "and the flows that arrived while the measured ones finished), core-hours "
              f"({' or '.join(CORE_SECONDS_KEYS)} of every run's meta.json), citable by rule (a) "
-             f"(else each failing statistic's half-width as % of its value), and the largest "
-             f"lag-1 autocorrelation of batch values among rule (a)'s statistics (flagged above "
+             f"(else each failing statistic's half-width as % of its value), and, with batch "
+             "means (n/a with replications), the largest lag-1 autocorrelation of batch values "
+             f"among rule (a)'s statistics (flagged above "
              f"{intervals.AUTOCORRELATION_FLAG:g}: batches not independent, the interval too "
              "narrow).", ""]
     for workload in dict.fromkeys(table["workload"]):
@@ -402,6 +403,16 @@ def points_markdown(table: pd.DataFrame) -> list[str]:
     return lines
 
 
+def interval_method(batches: str) -> str:
+    """How the intervals were made, in words, for batches per run as figures.md prints them."""
+    if batches == "1":
+        return ("from independent replications: every run's statistic over its measured flows, "
+                "t(0.975, k-1) s / sqrt(k) over the k runs' values")
+    return (f"by batch means: every run's measured flows in flow id order cut into {batches} "
+            "batches, the statistic per batch, t(0.975, k-1) s / sqrt(k) over the k batch "
+            "values of all runs")
+
+
 def figures_markdown(table: pd.DataFrame) -> str:
     """The plotted numbers as markdown: a table per figure panel, schemes by loads, each value
     with its 95% interval and marked when its point is not citable, the unfinished flows (left
@@ -413,11 +424,10 @@ def figures_markdown(table: pd.DataFrame) -> str:
     lines = ["# pFabric figures: normalized FCT (FCT / ideal FCT)", "",
              "Mean or 99th percentile (nearest rank) of FCT / ideal FCT over the measured, "
              f"finished flows of all replications of a point pooled; KB = {kb} B. Each value +- "
-             "the half-width of its 95% confidence interval, by batch means: every run's "
-             f"measured flows in flow id order cut into {batches} batches, the statistic per "
-             "batch, t(0.975, k-1) s / sqrt(k) over the k batch values of all runs (n/a: a batch "
-             f"without the flows the statistic needs, e.g. fewer than {intervals.P99_MIN_FLOWS} "
-             f"for a p99). Rule (a): a point is citable when its {rule} each have a half-width "
+             f"the half-width of its 95% confidence interval, {interval_method(batches)} (n/a: "
+             "fewer than two values, or a batch without the flows the statistic needs, e.g. "
+             f"fewer than {intervals.P99_MIN_FLOWS} for a p99). Rule (a): a point is citable "
+             f"when its {rule} each have a half-width "
              f"of at most {100 * intervals.CITABLE_RELATIVE:g}% of the value; the (10MB,inf) "
              f"mean is shown with its own interval whatever it is. {NOT_CITABLE_MARK}: the "
              "point is not citable (hollow marker in the figures). Every number, with its runs, "

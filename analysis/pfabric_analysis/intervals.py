@@ -1,16 +1,23 @@
-"""95% confidence intervals of a point's statistics by batch means, and rule (a) of issue 29:
-which points are citable. Small pure functions over the measured flows of a point's runs.
+"""95% confidence intervals of a point's statistics and rule (a) of issue 29: which points are
+citable. Small pure functions over the measured flows of a point's runs.
 
 A point's replications (runs) are independent. Each run's measured flows, in arrival (flow id)
 order, are cut into B contiguous batches of (nearly) equal count; a statistic (the mean, or the
 99th percentile by nearest rank, of FCT / ideal FCT over a batch's finished flows of one size bin)
-is computed per batch. With k = runs x B batch values x_i of sample standard deviation s, the
-interval's half-width is t_{0.975, k-1} s / sqrt(k). The point estimate stays the pooled statistic
-over every measured flow of every run (what the figures plot). Batches of one run are nearly
-independent when a batch spans many times the time over which the fabric remembers its past (a
-queue's busy period, a large flow's life); the lag-1 autocorrelation of consecutive batch values
-within a run is reported so that a point where that fails (autocorrelation above
-AUTOCORRELATION_FLAG: the interval is then too narrow) is seen, not trusted.
+is computed per batch. With k = runs x B values x_i of sample standard deviation s, the interval's
+half-width is t_{0.975, k-1} s / sqrt(k). The point estimate stays the pooled statistic over every
+measured flow of every run (what the figures plot).
+
+B = 1 (DEFAULT_BATCHES) is independent replications: one value per run, the run's statistic over
+all its measured flows, so k is the number of runs and a point needs at least two. It estimates
+what a run of that many flows gives, and it is valid when a run is not at steady state: at high
+load a finite run's small flows slow down from its first flows to its last (measured, doc
+"Confidence intervals and citable points"), so its batches are not identically distributed, and
+the 99th percentile of a batch of a few hundred small flows is a noisier and biased stand-in for
+the run's. B > 1 is batch means over one long run, for runs at steady state whose batches each
+span many times the fabric's memory; the lag-1 autocorrelation of consecutive batch values
+within a run is reported so that a point where that fails (above AUTOCORRELATION_FLAG: the
+interval is then too narrow) is seen, not trusted.
 """
 
 from __future__ import annotations
@@ -25,7 +32,8 @@ from scipy import stats as scipy_stats
 from pfabric_analysis.runs import BIN_NAMES, AnalysisError, normalise, size_bins
 
 CONFIDENCE = 0.95
-DEFAULT_BATCHES = 10
+# Batches per run: 1, independent replications (see the module's docstring for why).
+DEFAULT_BATCHES = 1
 # A 99th percentile needs at least this many flows: with fewer, the nearest rank is the maximum.
 P99_MIN_FLOWS = 100
 # Rule (a): a point is citable when each of these statistics is known within CITABLE_RELATIVE
@@ -146,3 +154,32 @@ def citable_failures(relative: dict[tuple[str, str], float],
         if math.isnan(value) or value > limit:
             failures.append(f"{size_bin} {statistic}")
     return failures
+
+
+def arrival_blocks(fct: pd.DataFrame, blocks: int, kb: int = 1000) -> pd.DataFrame:
+    """Whether one run is at steady state: its flows in arrival (flow id) order cut into `blocks`
+    contiguous blocks, a row per block with its first and last flow id, rule (a)'s statistics
+    and the large flows' mean over the block's finished flows, and the flows (all, and large)
+    in progress at the block's last arrival. At steady state the rows differ by noise only; a
+    trend is a run still filling (or draining) the fabric."""
+    values = batch_values(fct, blocks, kb)
+    frame = normalise(fct.sort_values("flow_id", kind="stable")).reset_index(drop=True)
+    ends = np.where(frame["completed"] == 1, frame["start_s"] + frame["fct_s"], np.inf)
+    starts = frame["start_s"].to_numpy(dtype=float)
+    large = (size_bins(frame["size_bytes"], kb) == BIN_NAMES[-1]).to_numpy()
+    shown = CITABLE_STATISTICS + ((BIN_NAMES[-1], "mean"),)
+    rows = []
+    for block, positions in enumerate(np.array_split(np.arange(len(frame)), blocks)):
+        if positions.size == 0:
+            continue
+        moment = starts[positions].max()
+        running = (starts <= moment) & (ends > moment)
+        row = {"block": block, "first_flow": int(frame["flow_id"].iloc[positions[0]]),
+               "last_flow": int(frame["flow_id"].iloc[positions[-1]]), "at_s": moment}
+        mine = values[values["batch"] == block].set_index(["bin", "statistic"])["value"]
+        row.update({f"{size_bin} {statistic}": float(mine.loc[(size_bin, statistic)])
+                    for size_bin, statistic in shown})
+        row.update({"in_progress": int(running.sum()),
+                    "large_in_progress": int((running & large).sum())})
+        rows.append(row)
+    return pd.DataFrame(rows)

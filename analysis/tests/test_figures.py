@@ -19,7 +19,8 @@ LOADS = (0.2, 0.5, 0.8)
 LABELS = ["TCP-DropTail", "DCTCP", "MinTCP+pFabric", "LineRate+pFabric", "Ideal"]
 BASE = {"tcp": 4.0, "dctcp": 3.0, "pfabric": 1.5, "linerate": 1.25, "ideal": 1.0}
 FACTOR = {"websearch": 1.0, "datamining": 2.0}
-# The hand-made runs have 4 flows each, too few for 10 batches: no interval, no citable point.
+# The hand-made runs have 4 flows each, too few for 10 batches (the pictures test asks for batch
+# means): no interval, no citable point.
 HOLLOW = "hollow: not citable (95% CI > 3%)"
 FIGURE_FILES = ["fig2-overall.png", "fig2-overall.pdf", "fig3-datamining.png",
                 "fig3-datamining.pdf", "fig4-websearch.png", "fig4-websearch.pdf"]
@@ -172,7 +173,7 @@ def test_each_scheme_keeps_its_look_across_figures(table: pd.DataFrame) -> None:
 
 def test_write_figures_writes_pictures_table_and_notes(sweep: Path, tmp_path: Path) -> None:
     out = tmp_path / "figures"
-    written = write_figures(sweep, out, 1000)
+    written = write_figures(sweep, out, 1000, batches=10)
     names = FIGURE_FILES + ["figures.csv", "figures.md"]
     assert sorted(path.name for path in written) == sorted(names)
     assert sorted(path.name for path in out.iterdir()) == sorted(names)  # no temporaries left
@@ -203,7 +204,8 @@ def test_write_figures_writes_pictures_table_and_notes(sweep: Path, tmp_path: Pa
     assert "| TCP-DropTail | 0.8 | 2 | 9 | 9 | n/a | no: (0,100KB] mean n/a, (0,100KB] p99 " \
         "n/a, (100KB,10MB] mean n/a | n/a |" in markdown
     assert set(csv["citable"]) == {False} and csv["ci_halfwidth"].isna().all()
-    again = write_figures(sweep, tmp_path / "again", 1000)  # the same input, the same bytes
+    # The same input, the same bytes.
+    again = write_figures(sweep, tmp_path / "again", 1000, batches=10)
     for path in again:
         assert path.read_bytes() == (out / path.name).read_bytes(), path.name
 
@@ -395,7 +397,7 @@ def test_intervals_citable_status_and_provenance_per_point(tmp_path: Path) -> No
                                                                     run),
                                            "pfabric", load, run, 4_000, seed=10 * run + every,
                                            small_every=every)
-    table = load_sweep(root)
+    table = load_sweep(root, batches=10)
     rows = table[table["figure"] == "fig3"].set_index(["load", "panel"])
     small = rows.loc[(0.2, "a")]
     batch_means = []

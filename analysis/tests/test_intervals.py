@@ -1,4 +1,5 @@
-"""Batch-means intervals (pfabric_analysis.intervals) on synthetic flows of known distribution."""
+"""Intervals (pfabric_analysis.intervals), by replications and by batch means, on synthetic flows of
+known distribution."""
 
 from __future__ import annotations
 
@@ -43,19 +44,22 @@ def test_iid_halfwidth_is_the_normal_standard_error() -> None:
     assert abs(row["lag1"]) < 0.1  # about 1 / sqrt(k) = 0.03 for independent batches
 
 
+@pytest.mark.parametrize("batches", [1, 10])
 @pytest.mark.parametrize("statistic, truth", [("mean", 2.0),
                                               ("p99", 2.0 + 0.3 * scipy_stats.norm.ppf(0.99))])
-def test_coverage_over_many_seeds_is_near_95_percent(statistic: str, truth: float) -> None:
-    """400 points of 4 runs x 10 batches of i.i.d. normal flows: the pooled statistic +- the
-    half-width holds the true value in 95% of them; the binomial standard error of the fraction
-    is 1.1%, so 92% to 98% is about 3 of them. (The p99's batch values, nearest rank of 500
-    flows, are close to normal: its coverage is checked too.)"""
+def test_coverage_over_many_seeds_is_near_95_percent(statistic: str, truth: float,
+                                                     batches: int) -> None:
+    """400 points of 4 runs of i.i.d. normal flows, by replications (one value per run) and by
+    10 batches per run: the pooled statistic +- the half-width holds the true value in 95% of
+    them; the binomial standard error of the fraction is 1.1%, so 92% to 98% is about 3 of them.
+    (The p99's values, nearest rank of 500 or 5,000 flows, are close to normal: its coverage is
+    checked too.)"""
     rng = np.random.default_rng(2026)
     covered = 0
     trials = 400
     for _ in range(trials):
         fcts = [flows(rng.normal(2.0, 0.3, 5_000)) for _ in range(4)]
-        table = intervals.point_intervals(fcts).set_index(["bin", "statistic"])
+        table = intervals.point_intervals(fcts, batches=batches).set_index(["bin", "statistic"])
         pooled = pd.concat(fcts)["fct_s"] / 1e-3
         estimate = pooled.mean() if statistic == "mean" else percentile_nearest_rank(pooled, 99)
         halfwidth = table.loc[("(0,100KB]", statistic), "ci_halfwidth"]
@@ -98,8 +102,25 @@ def test_a_drift_within_runs_is_flagged_by_the_lag1_autocorrelation() -> None:
     rng = np.random.default_rng(5)
     drifting = [flows(np.linspace(1.0, 3.0, 2_000) + rng.normal(0, 0.1, 2_000)) for _ in range(3)]
     steady = [flows(rng.normal(2.0, 0.3, 2_000)) for _ in range(3)]
-    assert small_mean(intervals.point_intervals(drifting))["lag1"] > 0.6
-    assert small_mean(intervals.point_intervals(steady))["lag1"] < intervals.AUTOCORRELATION_FLAG
+    assert small_mean(intervals.point_intervals(drifting, batches=10))["lag1"] > 0.6
+    assert small_mean(intervals.point_intervals(steady, batches=10))["lag1"] < \
+        intervals.AUTOCORRELATION_FLAG
+
+
+def test_replications_by_hand_and_undefined_with_one_run() -> None:
+    """The default, one value per run: runs of constant slowdown 1.0, 1.2 and 1.7 give
+    t(0.975, 2) s / sqrt(3) with s the three values' sample deviation, and no lag-1; the same
+    values drifting through each run (a point not at steady state) give the same interval, since
+    only each run's statistic counts; one run gives none."""
+    runs = [flows(np.full(1_000, value)) for value in (1.0, 1.2, 1.7)]
+    want = scipy_stats.t.ppf(0.975, 2) * np.std([1.0, 1.2, 1.7], ddof=1) / math.sqrt(3)
+    row = small_mean(intervals.point_intervals(runs))
+    assert intervals.DEFAULT_BATCHES == 1
+    assert row["ci_halfwidth"] == pytest.approx(want) and row["batches"] == 3
+    assert math.isnan(row["lag1"])
+    drifting = [flows(value + np.linspace(-0.5, 0.5, 1_000)) for value in (1.0, 1.2, 1.7)]
+    assert small_mean(intervals.point_intervals(drifting))["ci_halfwidth"] == pytest.approx(want)
+    assert math.isnan(small_mean(intervals.point_intervals(runs[:1]))["ci_halfwidth"])
 
 
 def test_lag1_by_hand() -> None:
@@ -115,3 +136,23 @@ def test_rule_a_names_the_statistics_that_fail() -> None:
     assert intervals.citable_failures(relative) == ["(0,100KB] p99", "(100KB,10MB] mean"]
     relative.update({("(0,100KB]", "p99"): 0.03, ("(100KB,10MB]", "mean"): 0.0})
     assert intervals.citable_failures(relative) == []  # the large flows do not count
+
+
+def test_arrival_blocks_by_hand() -> None:
+    """Four flows, two blocks: a 20 MB flow from 0 s to 10 s, small flows at 1 s and 2 s
+    (0.5 s each, slowdowns 2 and 4), and a 20 MB flow at 3 s that never finishes. At block 0's
+    last arrival (1 s) the first large flow and the small one are in progress; at block 1's (3 s)
+    both large flows (the unfinished one counts as in progress)."""
+    sizes = np.array([20_000_000, SMALL, SMALL, 20_000_000])
+    frame = flows(np.array([2.0, 2.0, 4.0, 1.0]), sizes)
+    frame["start_s"] = [0.0, 1.0, 2.0, 3.0]
+    frame["ideal_fct_s"] = [5.0, 0.25, 0.125, 1.0]
+    frame["fct_s"] = [10.0, 0.5, 0.5, np.nan]
+    frame["completed"] = [1, 1, 1, 0]
+    table = intervals.arrival_blocks(frame.iloc[::-1], blocks=2)  # any order: by flow id
+    assert table["first_flow"].tolist() == [0, 2] and table["last_flow"].tolist() == [1, 3]
+    assert table["at_s"].tolist() == [1.0, 3.0]
+    assert table["(0,100KB] mean"].tolist() == [2.0, 4.0]
+    assert table["(10MB,inf) mean"].iloc[0] == 2.0 and math.isnan(table["(10MB,inf) mean"].iloc[1])
+    assert table["in_progress"].tolist() == [2, 2]
+    assert table["large_in_progress"].tolist() == [1, 2]

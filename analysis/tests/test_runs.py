@@ -176,3 +176,20 @@ def test_cli_summarizes_and_fails_with_one_line(tmp_path: Path,
     assert main(["summarize", str(tmp_path / "nowhere")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"pfabric-analysis: error: {tmp_path / 'nowhere' / 'fct.csv'}: missing"]
+
+
+def test_cli_summarize_blocks_shows_the_run_in_arrival_order(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--blocks 2 on one run adds a row per block (its flows' statistics in arrival order);
+    with two runs, or a negative count, one line and exit 1."""
+    run = write_run(tmp_path / "run", frame([(1000, 2.0, 1.0, 1), (1000, 6.0, 1.0, 1)]))
+    assert main(["summarize", str(run), "--blocks", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "In arrival order, 2 blocks" in out
+    rows = [line.split() for line in out.splitlines() if line.split()[:1] in (["0"], ["1"])]
+    assert [(row[1], row[2], row[4]) for row in rows] == [("0", "0", "2.000"), ("1", "1", "6.000")]
+    other = write_run(tmp_path / "other", frame([(1000, 2.0, 1.0, 1)]), run=2)
+    for argv in (["--blocks", "2", str(run), str(other)], ["--blocks", "-1", str(run)]):
+        assert main(["summarize", *argv]) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "--blocks" in err[0], err

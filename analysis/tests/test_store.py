@@ -212,16 +212,22 @@ def test_a_windowed_ideal_list_is_doubled_while_too_short(tmp_path: Path) -> Non
     assert not is_finished(task)
 
 
-def test_the_standard_tier_is_refused_until_set_then_runs_windowed(
-        capsys: pytest.CaptureFixture) -> None:
-    """reproduce --standard names its unset numbers in one line; once an entry has them, its
-    spec gives each workload its window and the runs 1..R."""
+def test_the_standard_tier_and_a_tier_refused_until_set() -> None:
+    """reproduce --standard is 5 runs of 10,000 flows per point, data mining first, every
+    scheme and paper load, no window; a tier whose numbers are still TO_BE_SET is refused in one
+    line naming them, and once an entry has them its spec gives each workload its window."""
     from pfabric_analysis import reproduce
 
-    assert main(["reproduce", "--standard", "--out", "/nonexistent/never"]) == 1
-    err = capsys.readouterr().err.strip()
-    assert err.startswith("pfabric-analysis: error: reproduce --standard: the tier's numbers "
-                          "are not set yet (websearch.warmupFlows, websearch.measureFlows")
+    standard = reproduce.tier_spec("standard")
+    assert standard.workloads == ("datamining", "websearch") and standard.runs == (1, 2, 3, 4, 5)
+    assert standard.flows_of("datamining") == standard.flows_of("websearch") == 10_000
+    assert standard.window_of("datamining") is None and standard.window_of("websearch") is None
+    assert standard.loads == reproduce.PAPER_LOADS and standard.schemes == reproduce.ALL_SCHEMES
+    unset = {"standard": {"websearch": {"warmupFlows": reproduce.TO_BE_SET,
+                                        "measureFlows": reproduce.TO_BE_SET}}}
+    with pytest.raises(AnalysisError, match=r"^reproduce --standard: the tier's numbers are not "
+                       r"set yet \(websearch.warmupFlows, websearch.measureFlows, runs in"):
+        reproduce.tier_spec("standard", unset, {"standard": reproduce.TO_BE_SET})
     scales = {"standard": {"websearch": {"warmupFlows": 1000, "measureFlows": 20000},
                            "datamining": {"warmupFlows": 500, "measureFlows": 10000}}}
     tier = reproduce.tier_spec("standard", scales, {"standard": 3})
