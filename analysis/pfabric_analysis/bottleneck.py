@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pfabric_analysis import __version__
+from pfabric_analysis import module_provenance
 from pfabric_analysis.ideal import (Link, default_cdf, link_from_meta, read_cdf, sample_sizes,
                                     schedule, wire_bytes)
 from pfabric_analysis.runs import AnalysisError, read_run
@@ -262,7 +262,7 @@ def run_bottleneck(spec: BottleneckSpec, out: Path, bin_dir: Path, reuse: bool =
     meta = {
         "program": "pfabric-analysis bottleneck",
         "command_line": command_line,
-        "module_version": __version__,
+        **module_provenance(),
         "parameters": parameters,
         "topology": "star",
         "receiver": RECEIVER,

@@ -11,14 +11,15 @@ import shlex
 import sys
 from pathlib import Path
 
-from pfabric_analysis import __version__
+from pfabric_analysis import __version__, git_commit
 from pfabric_analysis.flowcount import WINDOW_WARMUPS
 from pfabric_analysis.runs import AnalysisError, check_poolable, read_run, summarize
 
 
 def versions() -> dict[str, str]:
-    """The module version and the installed versions of the packages analysis depends on."""
-    found = {"pfabric": __version__}
+    """The module version and git commit, and the installed versions of the packages analysis
+    depends on."""
+    found = {"pfabric": __version__, "git_commit": git_commit() or "not a git checkout"}
     for package in ("ns3", "numpy", "pandas", "scipy", "matplotlib", "dask", "distributed",
                     "sem"):
         try:

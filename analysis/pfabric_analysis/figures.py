@@ -66,7 +66,7 @@ TABLE_COLUMNS = ["figure", "panel", "title", "workload", "scheme", "label", "loa
                  "statistic", "value", "ci_halfwidth", "ci_relative", "batches", "lag1",
                  "flows", "unfinished", "runs", "point_flows", "flows_simulated", "core_hours",
                  "citable", "not_citable", "run_dirs", "kb", "parameters", "module_version",
-                 "ns3_version"]
+                 "ns3_version", "git_commit"]
 # The mark of a figures.md cell whose point is not citable by rule (a).
 NOT_CITABLE_MARK = "†"
 # Every file write_figures may write; the ones not written this time are stale and removed.
@@ -233,7 +233,8 @@ def figure_table(groups: dict[tuple[str, str, float], list[SweepRun]], kb: int =
                   "run_dirs": ";".join(member.relative for member in members), "kb": kb,
                   "parameters": json.dumps(shared_parameters(runs), sort_keys=True),
                   "module_version": _joined(run.meta.get("module_version") for run in runs),
-                  "ns3_version": _joined(run.meta.get("ns3_version") for run in runs)}
+                  "ns3_version": _joined(run.meta.get("ns3_version") for run in runs),
+                  "git_commit": _joined(run.meta.get("git_commit") for run in runs)}
         panels = [("fig2", overall_panel[workload],
                    f"({overall_panel[workload]}) {WORKLOADS[workload]}", "all", "mean")]
         panels += [(BREAKDOWN_FIGURES[workload], panel, title, size_bin, statistic)

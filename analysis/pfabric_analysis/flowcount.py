@@ -36,7 +36,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from pfabric_analysis import __version__
+from pfabric_analysis import module_provenance
 from pfabric_analysis.ideal import (Window, ideal_fct, link_from_meta, match_like_run,
                                     program_ideal, read_flow_list, run_program, window_cut)
 from pfabric_analysis.runs import AnalysisError, core_seconds, read_run, summarize
@@ -386,7 +386,7 @@ def write_study(out_dir: Path, values: pd.DataFrame, tolerance: float,
              "flowcount.md": text,
              "flowcount.json": json.dumps({**provenance, "tolerance": tolerance,
                                            "costs": list(costs),
-                                           "module_version": __version__}, indent=2) + "\n"}
+                                           **module_provenance()}, indent=2) + "\n"}
     written = []
     for name, text in files.items():
         path = out_dir / name

@@ -35,7 +35,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from pfabric_analysis import __version__
+from pfabric_analysis import module_provenance
 from pfabric_analysis.runs import FCT_COLUMNS, AnalysisError, read_run
 
 FLOW_LIST_HEADER = "src,dst,size_bytes,start_s"
@@ -556,7 +556,7 @@ def ideal_meta(fabric_meta: dict, flow_list: Path, source: dict, link: Link, res
     meta["host_link_bps"] = int(link.rate_bps)
     meta["segment_bytes"] = link.segment_bytes
     meta["packet_overhead_bytes"] = link.overhead_bytes
-    meta["module_version"] = __version__
+    meta.update(module_provenance())
     meta["wall_time_s"] = wall_time_s
     meta["simulated_time_s"] = float(result.finish_s.max()) if result.finish_s.size else 0.0
     meta["events"] = result.events

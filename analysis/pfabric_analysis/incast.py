@@ -253,6 +253,7 @@ def write_incast(directories: Sequence[Path], out_dir: Path, name: str = "incast
                                        for k in ["scheme", *SHARED_PARAMETERS]},
                         "module_version": run.meta.get("module_version"),
                         "ns3_version": run.meta.get("ns3_version"),
+                        "git_commit": run.meta.get("git_commit"),
                         "hosts": run.meta.get("hosts")})
     document = {"command": command, "versions": versions or {}, "queries_per_run": queries,
                 "response_bytes": response_bytes, "runs": entries}

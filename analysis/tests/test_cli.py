@@ -1,6 +1,10 @@
+import subprocess
 from pathlib import Path
 
-from pfabric_analysis import __version__
+import pytest
+
+import pfabric_analysis
+from pfabric_analysis import __version__, git_commit
 from pfabric_analysis.cli import main, versions
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -25,4 +29,23 @@ def test_versions_command_prints_one_line_per_package(capsys) -> None:
     assert main(["versions"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"pfabric {__version__}"
-    assert len(lines) == 9  # pfabric, ns3, numpy, pandas, scipy, matplotlib, dask, distributed, sem
+    # pfabric, git_commit, ns3, numpy, pandas, scipy, matplotlib, dask, distributed, sem
+    assert len(lines) == 10
+
+
+@pytest.mark.skipif(not (REPOSITORY / ".git").exists(), reason="not a git checkout")
+def test_versions_name_the_checkouts_commit() -> None:
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPOSITORY, check=True,
+                          capture_output=True, text=True).stdout.strip()
+    assert versions()["git_commit"] in (head, f"{head}-dirty")
+
+
+def test_no_commit_outside_a_git_checkout(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "VERSION").write_text("9.9.9\n")  # a source tarball: VERSION without .git
+    monkeypatch.setattr(pfabric_analysis, "REPOSITORY", tmp_path)
+    git_commit.cache_clear()
+    try:
+        assert git_commit() is None
+        assert versions()["git_commit"] == "not a git checkout"
+    finally:
+        git_commit.cache_clear()

@@ -60,7 +60,7 @@ def write_run(directory: Path, workload: str, fct: pd.DataFrame, **parameters: o
             "parameters": {"preset": "hotnets12", "topology": "fattree", "flows": 4,
                            "flowFile": "", "dumpFlows": "", "seed": 1,
                            "out": str(directory), **parameters},
-            "module_version": "0.1.0", "ns3_version": "3.44"}
+            "module_version": "0.1.0", "ns3_version": "3.44", "git_commit": "0123abc"}
     (directory / "meta.json").write_text(json.dumps(meta, indent=2))
     return directory
 
@@ -184,11 +184,11 @@ def test_write_figures_writes_pictures_table_and_notes(sweep: Path, tmp_path: Pa
     assert len(csv) == 2 * 5 * 3 * (1 + 4)  # Figure 2 point + four Figure 3/4 points each
     for column in ("figure", "panel", "workload", "scheme", "load", "value", "flows",
                    "unfinished", "runs", "run_dirs", "parameters", "module_version",
-                   "ns3_version"):
+                   "ns3_version", "git_commit"):
         assert column in csv.columns
     assert set(csv["runs"]) == {2}
     assert set(csv["module_version"]) == {"0.1.0"} and set(csv["ns3_version"].astype(str)) == {
-        "3.44"}
+        "3.44"} and set(csv["git_commit"]) == {"0123abc"}
     parameters = json.loads(csv["parameters"].iloc[0])
     assert parameters["preset"] == "hotnets12" and parameters["seed"] == 1
     assert "run" not in parameters and "out" not in parameters  # differ between replications

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from programs import bin_dir  # noqa: F401 (a fixture)
 
-from pfabric_analysis import __version__
+from pfabric_analysis import __version__, git_commit
 from pfabric_analysis.cli import main
 from pfabric_analysis.ideal import (Link, Window, default_cdf, ideal_fct, read_flow_list,
                                     sample_sizes, schedule, synthetic_flows, window_cut,
@@ -295,7 +295,7 @@ def test_cli_writes_the_ideal_run(tmp_path: Path, capsys: pytest.CaptureFixture[
     meta = json.loads((out / "meta.json").read_text())
     assert meta["parameters"] == {"scheme": "ideal", "load": 0.5}
     assert meta["program"] == "pfabric-analysis ideal"
-    assert meta["module_version"] == __version__
+    assert meta["module_version"] == __version__ and meta["git_commit"] == git_commit()
     assert meta["flow_list"] == str(flow_list.resolve())
     assert meta["like_run"] == str(like.resolve())
     assert meta["ideal_events"] == 6 and meta["wall_time_s"] >= 0

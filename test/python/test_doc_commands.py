@@ -54,6 +54,8 @@ NOT_RUN = [
     (r"\./test\.py\b", ".ci/in-tree runs ./test.py -s pfabric"),
     (r"\./waf\b", "no waf tree (ns-3.35 and earlier) here; wscript is checked by "
                   "test_build_files.py"),
+    (r"git (tag|push)\b", "making a release (doc, Releases and citation) is the maintainer's; "
+                           "test_release.py checks the files it tags"),
 ]
 SHELL_START = re.compile(r"^(\./|\.venv/|cd |git |for |python|pfabric-analysis )")
 
