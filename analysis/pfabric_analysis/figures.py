@@ -93,10 +93,13 @@ def find_run_directories(sweep_dir: Path) -> list[Path]:
     """Directories below sweep_dir holding fct.csv or meta.json, sorted so output is stable.
 
     A directory with only one of the two is returned too: read_run then names the missing
-    file, rather than a broken run silently dropping out of a figure."""
+    file, rather than a broken run silently dropping out of a figure. Hidden directories are
+    skipped: a store writes a point under a hidden name before renaming it (a killed writer
+    leaves such a copy, which must not count twice)."""
     if not sweep_dir.is_dir():
         raise AnalysisError(f"{sweep_dir}: not a directory")
-    found = {path.parent for name in (*FCT_FILES, "meta.json") for path in sweep_dir.rglob(name)}
+    found = {path.parent for name in (*FCT_FILES, "meta.json") for path in sweep_dir.rglob(name)
+             if not any(part.startswith(".") for part in path.relative_to(sweep_dir).parts)}
     if not found:
         raise AnalysisError(f"{sweep_dir}: no run directories (fct.csv + meta.json) below it")
     return sorted(found)

@@ -20,7 +20,6 @@ import json
 import os
 import re
 import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from pfabric_analysis import module_provenance
+from pfabric_analysis.children import run_child
 from pfabric_analysis.runs import FCT_COLUMNS, AnalysisError, read_run
 
 FLOW_LIST_HEADER = "src,dst,size_bytes,start_s"
@@ -476,7 +476,7 @@ def run_program(command: Sequence[str]) -> None:
     """Run one of the module's programs; on failure, the error is the last line it printed
     (its one-line error) or its exit status."""
     try:
-        result = subprocess.run(list(command), capture_output=True, text=True)
+        result = run_child(command)
     except OSError as error:
         raise AnalysisError(f"{command[0]}: cannot run ({error.strerror or error})") from error
     if result.returncode != 0:

@@ -36,6 +36,10 @@ FCT_FILES = ("fct.csv", "fct.csv.gz")
 # The column a run with a measurement window (--warmupFlows, --measureFlows) adds, last: 1 for a
 # measured flow, 0 for a warm-up flow or one that arrived while the measured flows finished.
 MEASURED_COLUMN = "measured"
+# A file a sweep puts in a point's run directory before the program starts and removes once it has
+# exited successfully: a directory holding it is unfinished whatever else it holds (the sweep was
+# killed, or the program failed after writing its files, before the sweep cleared it).
+UNFINISHED_MARK = ".unfinished"
 
 
 class AnalysisError(Exception):
@@ -68,6 +72,9 @@ def fct_file(directory: Path) -> Path:
 def read_run(directory: Path) -> Run:
     """Read and check a run directory (fct.csv or fct.csv.gz, and meta.json). With a
     `measured` column, Run.fct keeps only the measured flows: every statistic is over them."""
+    if (directory / UNFINISHED_MARK).exists():
+        raise AnalysisError(f"{directory}: unfinished ({UNFINISHED_MARK}: its sweep stopped before "
+                            "the point succeeded; resume the sweep)")
     fct_path = fct_file(directory)
     meta_path = directory / "meta.json"
     if not meta_path.is_file():

@@ -10,6 +10,8 @@ A store holds one directory per point, named as the sweep names it
     meta.json    the run's meta.json, byte for byte
 
 A point directory is written under a temporary name and renamed into place: it is whole or absent.
+Temporary names are hidden (.<point>.tmp-<host>-<pid>): readers skip them, and a sweep clears
+those a killed writer left (remove_leftovers).
 """
 
 from __future__ import annotations
@@ -17,9 +19,12 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import re
 import shutil
+import socket
 from pathlib import Path
 
+from pfabric_analysis.lock import pid_alive
 from pfabric_analysis.runs import MEASURED_COLUMN, AnalysisError, fct_file, read_run
 
 COMPACT_FCT = "fct.csv.gz"
@@ -77,21 +82,37 @@ def compact_files(run_dir: Path) -> dict[str, bytes]:
             META: (run_dir / META).read_bytes()}
 
 
+def leftover_name(name: str, kind: str) -> str:
+    """The hidden name this process writes a point under (kind "tmp") or sets the point it
+    replaces aside under ("old"); readers skip hidden names."""
+    return f".{name}.{kind}-{socket.gethostname()}-{os.getpid()}"
+
+
+def parse_leftover(file_name: str) -> tuple[str, str, str, int] | None:
+    """(point, kind, host, pid) of a leftover_name, None for any other name."""
+    found = re.fullmatch(r"\.(.+)\.(tmp|old)-(.+)-(\d+)", file_name)
+    return None if found is None else (found[1], found[2], found[3], int(found[4]))
+
+
 def write_point(run_dir: Path, store: Path, name: str | None = None) -> Path:
     """Compact a finished run directory into store/<name> (default: the run directory's name),
-    atomically; an existing copy is replaced. Returns the point's directory."""
+    atomically; an existing copy is replaced. Returns the point's directory. A failure (a full
+    disk) is one line naming the file and leaves no part of the point."""
     name = name or run_dir.resolve().name
     files = compact_files(run_dir)
     final = point_path(store, name)
-    temporary = store / f".{name}.tmp{os.getpid()}"
+    temporary = store / leftover_name(name, "tmp")
+    writing = final
     try:
         store.mkdir(parents=True, exist_ok=True)
         shutil.rmtree(temporary, ignore_errors=True)
         temporary.mkdir()
         for file_name, content in files.items():
+            writing = final / file_name
             (temporary / file_name).write_bytes(content)
+        writing = final
         if final.exists():
-            old = store / f".{name}.old{os.getpid()}"
+            old = store / leftover_name(name, "old")
             os.replace(final, old)
             os.replace(temporary, final)
             shutil.rmtree(old)
@@ -99,8 +120,34 @@ def write_point(run_dir: Path, store: Path, name: str | None = None) -> Path:
             os.replace(temporary, final)
     except OSError as error:
         shutil.rmtree(temporary, ignore_errors=True)
-        raise AnalysisError(f"{final}: cannot write the compact point ({error})") from error
+        raise AnalysisError(f"{writing}: cannot write the compact point "
+                            f"({error.strerror or error})") from error
     return final
+
+
+def remove_leftovers(store: Path, names: set[str]) -> list[Path]:
+    """Clear what a killed writer of these points left in the store: a temporary copy is removed,
+    a copy set aside while being replaced is put back if the point is absent (else removed).
+    Only this host's writers that have ended are cleared (another host's may still write).
+    Returns the leftovers cleared."""
+    cleared = []
+    for path in sorted(store.glob(".*")) if store.is_dir() else []:
+        found = parse_leftover(path.name)
+        if found is None:
+            continue
+        name, kind, host, pid = found
+        if name not in names or host != socket.gethostname() or pid_alive(pid):
+            continue
+        try:
+            if kind == "old" and not point_path(store, name).exists():
+                os.replace(path, point_path(store, name))
+            else:
+                shutil.rmtree(path)
+        except OSError as error:
+            raise AnalysisError(f"{path}: cannot clear this leftover of a killed writer "
+                                f"({error.strerror or error})") from error
+        cleared.append(path)
+    return cleared
 
 
 def add(run_dirs: list[Path], store: Path) -> list[tuple[Path, str]]:

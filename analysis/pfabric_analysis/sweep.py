@@ -8,9 +8,14 @@ Layout of a sweep directory:
                                        schemes (pfabric-<workload> --flowsOnly --dumpFlows)
     runs/<workload>-<scheme>-load<L>-run<R>/   fct.csv + meta.json of one point
     logs/<point>.stderr                what a failed point printed
+    sweep.lock                         while a sweep runs: its pid and host (pfabric_analysis.lock)
 
-A point is finished when its meta.json exists (the programs write it last, atomically); a re-run
-skips finished points and removes what an interrupted one left. Ideal points (a flow-level
+A point is finished when its meta.json exists (the programs write fct.csv, then meta.json, each to
+a temporary name renamed into place) and its directory holds no UNFINISHED_MARK, which the sweep
+puts there before the program starts and removes once it has exited successfully: a sweep killed
+at any moment leaves nothing that reads as finished. A re-run skips finished points and removes
+what an interrupted one left. The programs die with the sweep (pfabric_analysis.children), and
+one sweep at a time holds the directory (sweep.lock). Ideal points (a flow-level
 schedule, pfabric_analysis.ideal) need only the flow list: the program's --idealOnly mode gives
 each flow's ideal FCT on the same fabric.
 
@@ -41,7 +46,9 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from pfabric_analysis import store as compact
-from pfabric_analysis.runs import AnalysisError
+from pfabric_analysis.children import run_child
+from pfabric_analysis.lock import sweep_lock
+from pfabric_analysis.runs import UNFINISHED_MARK, AnalysisError
 
 WORKLOADS = ("websearch", "datamining")
 PACKET_SCHEMES = ("pfabric", "linerate", "tcp", "dctcp")
@@ -315,8 +322,10 @@ def plan_windowed(spec: SweepSpec, workload: str, sweep_dir: Path, program: Path
 
 
 def is_run(task: Task) -> bool:
-    """Whether the task's run directory is finished (its meta.json, written last, is there)."""
-    return (task.output / "meta.json").is_file() and (task.output / "fct.csv").is_file()
+    """Whether the task's run directory is finished: its meta.json, written last, is there and
+    the sweep has seen its program succeed (no UNFINISHED_MARK)."""
+    return ((task.output / "meta.json").is_file() and (task.output / "fct.csv").is_file()
+            and not (task.output / UNFINISHED_MARK).exists())
 
 
 def is_finished(task: Task) -> bool:
@@ -350,9 +359,15 @@ def execute(task: Task) -> tuple[bool, str]:
     """Run one task where it is (a local thread or a Dask worker): (success, error text); with a
     store, a finished point is also compacted there.
 
-    An unfinished run directory is removed first and again on failure, so a point is either
-    whole or absent."""
-    ok, error = execute_task(task)
+    A point's run directory is emptied and marked unfinished first, cleared of the mark once its
+    program succeeded and removed on failure, so a point is either whole and unmarked or not
+    finished. A file that cannot be written (a full disk) fails the task in one line naming it."""
+    try:
+        ok, error = execute_task(task)
+    except OSError as failure:
+        if task.kind != "flows":
+            shutil.rmtree(task.output, ignore_errors=True)
+        return False, os_error_line(failure)
     if ok and task.kind != "flows" and task.store is not None:
         try:
             compact.write_point(task.output, task.store, task.name)
@@ -361,9 +376,35 @@ def execute(task: Task) -> tuple[bool, str]:
     return ok, error
 
 
+def os_error_line(error: OSError) -> str:
+    """An OSError in one line, naming its file when it has one."""
+    reason = error.strerror or str(error)
+    return f"{error.filename}: {reason}" if error.filename else reason
+
+
+def begin_point(output: Path) -> None:
+    """An empty run directory holding UNFINISHED_MARK: what an earlier attempt left is removed."""
+    if output.exists():
+        shutil.rmtree(output)
+    output.mkdir(parents=True)
+    (output / UNFINISHED_MARK).touch()
+
+
 def execute_task(task: Task) -> tuple[bool, str]:
-    if task.kind != "flows" and task.output.exists():
-        shutil.rmtree(task.output)
+    if task.kind != "flows":
+        begin_point(task.output)
+    ok, error = run_task(task)
+    if task.kind == "flows":
+        return ok, error
+    if ok:
+        (task.output / UNFINISHED_MARK).unlink()
+    else:
+        shutil.rmtree(task.output, ignore_errors=True)
+    return ok, error
+
+
+def run_task(task: Task) -> tuple[bool, str]:
+    """Run the task's program(s): (success, error text)."""
     if task.kind == "ideal" and task.list_command:
         return execute_windowed_ideal(task)
     if task.kind == "ideal":
@@ -373,16 +414,16 @@ def execute_task(task: Task) -> tuple[bool, str]:
             run_ideal(task.flow_list, task.output, program=Path(task.command[0]),
                       options=task.command[1:])
         except AnalysisError as error:
-            shutil.rmtree(task.output, ignore_errors=True)
             return False, str(error)
         return True, ""
-    result = subprocess.run(task.command, capture_output=True, text=True)
+    result = run_child(task.command)
     if result.returncode == 0:
         return True, ""
-    if task.kind != "flows":
-        shutil.rmtree(task.output, ignore_errors=True)
-    tail = "\n".join(result.stderr.strip().splitlines()[-STDERR_TAIL_LINES:])
-    return False, f"exit status {result.returncode}: {tail}"
+    return False, f"exit status {result.returncode}: {stderr_tail(result)}"
+
+
+def stderr_tail(result: subprocess.CompletedProcess) -> str:
+    return "\n".join(result.stderr.strip().splitlines()[-STDERR_TAIL_LINES:])
 
 
 def execute_windowed_ideal(task: Task) -> tuple[bool, str]:
@@ -393,19 +434,17 @@ def execute_windowed_ideal(task: Task) -> tuple[bool, str]:
     for doubling in range(IDEAL_LIST_DOUBLINGS + 1):
         if doubling:
             flows *= 2
-            made = subprocess.run(task.list_command + (f"--flows={flows}",), capture_output=True,
-                                  text=True)
+            made = run_child(task.list_command + (f"--flows={flows}",))
             if made.returncode != 0:
                 return False, f"flow list of {flows} flows: exit status {made.returncode}: " \
-                    + "\n".join(made.stderr.strip().splitlines()[-STDERR_TAIL_LINES:])
-        result = subprocess.run(task.command, capture_output=True, text=True,
-                                env={**os.environ, "PYTHONPATH": os.pathsep.join(
-                                    filter(None, [str(Path(__file__).resolve().parents[1]),
-                                                  os.environ.get("PYTHONPATH")]))})
+                    + stderr_tail(made)
+        result = run_child(task.command, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(Path(__file__).resolve().parents[1]),
+                          os.environ.get("PYTHONPATH")]))})
         if result.returncode == 0:
             return True, ""
-        shutil.rmtree(task.output, ignore_errors=True)
-        tail = "\n".join(result.stderr.strip().splitlines()[-STDERR_TAIL_LINES:])
+        begin_point(task.output)
+        tail = stderr_tail(result)
         if str(task.flow_list) not in result.stderr:
             return False, f"exit status {result.returncode}: {tail}"
     return False, f"{task.flow_list}: still too short at {flows} flows: {tail}"
@@ -548,17 +587,24 @@ def run_tasks(tasks: list[Task], submit: Submit, wait_any: Callable[[set], tuple
         for future in done:
             task = pending.pop(future)
             ok, error, seconds = result_of(future)
-            outcomes[task.name] = Outcome(task, "done" if ok else "failed", seconds, error)
             if not ok:
-                write_log(task, error)
+                error = "\n".join(filter(None, [error, write_log(task, error)]))
+            outcomes[task.name] = Outcome(task, "done" if ok else "failed", seconds, error)
             progress.advance(task)
     return [outcomes[task.name] for task in tasks]
 
 
-def write_log(task: Task, error: str) -> None:
-    logs = task.output.parent.parent / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
-    (logs / f"{task.name}.stderr").write_text(error + "\n")
+def write_log(task: Task, error: str) -> str:
+    """Keep a failed task's error in logs/; "" or, when the log cannot be written (a full disk),
+    a line saying so (the report still carries the error)."""
+    log = task.output.parent.parent / "logs" / f"{task.name}.stderr"
+    try:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(error + "\n")
+    except OSError as failure:
+        log.unlink(missing_ok=True)
+        return f"{log}: not written ({failure.strerror or failure})"
+    return ""
 
 
 def run_local(tasks: list[Task], jobs: int, progress: Progress) -> list[Outcome]:
@@ -604,11 +650,18 @@ def prepare_directory(spec: SweepSpec, sweep_dir: Path) -> None:
                 raise AnalysisError(f"{spec_path}: another sweep ({key} was {old!r}, now "
                                     f"{new!r}); use another --out")
         return
-    for sub in ("flows", "runs"):
-        (sweep_dir / sub).mkdir(parents=True, exist_ok=True)
     temporary = spec_path.with_suffix(".json.partial")
-    temporary.write_text(json.dumps(wanted, indent=2) + "\n")
-    os.replace(temporary, spec_path)
+    writing = sweep_dir
+    try:
+        for sub in ("flows", "runs"):
+            writing = sweep_dir / sub
+            writing.mkdir(parents=True, exist_ok=True)
+        writing = spec_path
+        temporary.write_text(json.dumps(wanted, indent=2) + "\n")
+        os.replace(temporary, spec_path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise AnalysisError(f"{writing}: cannot write ({error.strerror or error})") from error
 
 
 def expected_bytes(spec: SweepSpec, sweep_dir: Path,
@@ -655,14 +708,16 @@ def sweep(spec: SweepSpec, sweep_dir: Path, bin_dir: Path, jobs: int = 1,
         tasks = plan(spec, sweep_dir, programs, store)
     if store is not None:
         check_store(tasks, spec)  # before anything is written
-    prepare_directory(spec, sweep_dir)
-    if store is not None:
-        store_finished(tasks)
-    tasks = needed(tasks)
-    bar = Progress(tasks, progress, expected_bytes(spec, sweep_dir))
-    if scheduler:
-        return run_dask(tasks, scheduler, bar)
-    return run_local(tasks, max(1, jobs), bar)
+    with sweep_lock(sweep_dir):
+        prepare_directory(spec, sweep_dir)
+        if store is not None:
+            compact.remove_leftovers(store, {t.name for t in tasks if t.store is not None})
+            store_finished(tasks)
+        tasks = needed(tasks)
+        bar = Progress(tasks, progress, expected_bytes(spec, sweep_dir))
+        if scheduler:
+            return run_dask(tasks, scheduler, bar)
+        return run_local(tasks, max(1, jobs), bar)
 
 
 def same_value(recorded: object, asked: str) -> bool:

@@ -189,7 +189,7 @@ flow_list, out = sys.argv[1], sys.argv[2]
 count = sum(1 for _ in open(flow_list)) - 1
 if count < 350:
     sys.exit(f'error: {flow_list}: arrivals end before the last measured flow, {count} flows')
-os.makedirs(out)
+os.makedirs(out, exist_ok=True)  # the sweep made it, marked unfinished
 open(os.path.join(out, 'count'), 'w').write(str(count))
 """
 
@@ -205,6 +205,7 @@ def test_a_windowed_ideal_list_is_doubled_while_too_short(tmp_path: Path) -> Non
                                     str(out)),
                 flow_list=flow_list, list_command=list_command, list_flows=100)
     assert execute(task) == (True, "")
+    assert sorted(p.name for p in out.iterdir()) == ["count"]  # the unfinished mark cleared
     assert (out / "count").read_text() == "400"
     (tmp_path / "ideal.py").write_text("import sys; sys.exit('error: something else')")
     ok, error = execute(task)
