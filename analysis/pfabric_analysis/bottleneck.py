@@ -31,12 +31,14 @@ import numpy as np
 import pandas as pd
 
 from pfabric_analysis import module_provenance
+from pfabric_analysis.files import write_file, write_files
 from pfabric_analysis.ideal import (Link, default_cdf, link_from_meta, read_cdf, sample_sizes,
                                     schedule, wire_bytes)
 from pfabric_analysis.runs import AnalysisError, read_run
 from pfabric_analysis.sweep import PACKET_SCHEMES, find_program
 from pfabric_analysis.theory import (SizeDistribution, bin_means, ps_response_time,
                                      ps_sample_path, srpt_response_time)
+from pfabric_analysis.values import LOAD
 
 MODELS = {"pfabric": "srpt", "linerate": "srpt", "tcp": "ps", "dctcp": "ps"}
 MODEL_NAMES = {"srpt": "M/G/1 preemptive SRPT", "ps": "M/G/1 processor sharing"}
@@ -61,7 +63,7 @@ class BottleneckSpec:
     link: Link = Link()
 
     def check(self) -> None:
-        if not 0 < self.load < 1:
+        if not LOAD.contains(self.load):
             raise AnalysisError(f"--load {self.load:g}: must be in (0, 1)")
         if self.flows < 20:
             raise AnalysisError(f"--flows {self.flows}: at least 20 (10% at each end are "
@@ -97,9 +99,8 @@ def all_to_one_flows(spec: BottleneckSpec) -> tuple[pd.DataFrame, float]:
 
 
 def write_flow_list(flows: pd.DataFrame, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    flows[["src", "dst", "size_bytes", "start_s"]].to_csv(path, index=False,
-                                                          float_format="%.9f")
+    write_file(path, flows[["src", "dst", "size_bytes", "start_s"]].to_csv(index=False,
+                                                                           float_format="%.9f"))
 
 
 def reported(start_s: np.ndarray, warmup: float = WARMUP_FRACTION,
@@ -233,11 +234,7 @@ def run_bottleneck(spec: BottleneckSpec, out: Path, bin_dir: Path, reuse: bool =
                                 f"--hosts, --seed)")
     else:
         program = find_program(bin_dir, "pfabric-websearch").resolve()
-        try:
-            write_flow_list(flows, flow_file)
-        except OSError as error:
-            raise AnalysisError(f"{flow_file}: cannot write ({error.strerror or error})"
-                                ) from error
+        write_flow_list(flows, flow_file)
     tables = []
     for scheme in spec.schemes:
         run_dir = out / "runs" / scheme
@@ -282,11 +279,8 @@ def run_bottleneck(spec: BottleneckSpec, out: Path, bin_dir: Path, reuse: bool =
                           "command": " ".join(commands[scheme]),
                           "wall_time_s": wall[scheme]} for scheme in spec.schemes},
     }
-    try:
-        table.to_csv(out / "bottleneck.csv", index=False)
-        (out / "bottleneck.json").write_text(json.dumps(meta, indent=2) + "\n")
-    except OSError as error:
-        raise AnalysisError(f"{out}: cannot write ({error.strerror or error})") from error
+    write_files(out, {"bottleneck.csv": table.to_csv(index=False),
+                      "bottleneck.json": json.dumps(meta, indent=2) + "\n"})
     return table
 
 

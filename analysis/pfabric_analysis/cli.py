@@ -10,10 +10,27 @@ import os
 import shlex
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from pfabric_analysis import __version__, git_commit
 from pfabric_analysis.flowcount import WINDOW_WARMUPS
 from pfabric_analysis.runs import AnalysisError, check_poolable, read_run, summarize
+from pfabric_analysis.values import (COUNT, FRACTION, HOSTS, LOAD, POSITIVE, RATE, SECONDS,
+                                     SEED, BadValue)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a bad command line is one line (AnalysisError, as every bad input) instead
+    of the usage and an exit status of 2: -h gives the usage. A value its type refused is named
+    as the other errors name theirs: --load 1.5: expected a number in (0, 1)."""
+
+    def error(self, message: str) -> NoReturn:
+        failure = sys.exc_info()[1]  # argparse calls error() handling the ArgumentError
+        refused = getattr(failure, "__context__", None)
+        if isinstance(failure, argparse.ArgumentError) and isinstance(refused, BadValue):
+            option = (failure.argument_name or "").split("/")[-1]
+            message = f"{option} {shlex.quote(refused.text)}: expected {refused.expected}"
+        raise AnalysisError(message)
 
 
 def versions() -> dict[str, str]:
@@ -35,7 +52,7 @@ def add_sweep_options(parser: argparse.ArgumentParser, required_out: bool) -> No
                         help="sweep directory (a re-run resumes it)"
                              + ("" if required_out else
                                 "; default results/reproduce-quick|standard|full"))
-    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+    parser.add_argument("-j", "--jobs", type=POSITIVE, default=os.cpu_count() or 1,
                         help="local processes at once (default: one per core)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run on this Dask distributed scheduler (tcp://host:8786) instead")
@@ -51,7 +68,7 @@ def add_sweep_options(parser: argparse.ArgumentParser, required_out: bool) -> No
 
 def add_kb_option(parser: argparse.ArgumentParser) -> None:
     """--kb: the size bins' unit, for every command that bins flows by size."""
-    parser.add_argument("--kb", type=int, choices=(1000, 1024), default=1000,
+    parser.add_argument("--kb", type=POSITIVE, choices=(1000, 1024), default=1000,
                         help="bytes per KB of the size bins (default 1000)")
 
 
@@ -59,7 +76,7 @@ def add_batches_option(parser: argparse.ArgumentParser) -> None:
     """--batches: batches per run of the figures' 95% intervals (1: replications)."""
     from pfabric_analysis.intervals import DEFAULT_BATCHES
 
-    parser.add_argument("--batches", type=int, default=DEFAULT_BATCHES, metavar="B",
+    parser.add_argument("--batches", type=POSITIVE, default=DEFAULT_BATCHES, metavar="B",
                         help="batches per run behind each 95%% interval: 1 (default "
                              f"{DEFAULT_BATCHES}), independent replications, one value per run; "
                              "more, batch means over each run's measured flows in flow id order "
@@ -67,7 +84,7 @@ def add_batches_option(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="pfabric-analysis", description=__doc__)
+    parser = Parser(prog="pfabric-analysis", description=__doc__)
     parser.add_argument("--version", action="version", version=f"pfabric {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("versions", help="print the module and package versions")
@@ -76,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     summary.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR")
     add_kb_option(summary)
     summary.add_argument("--csv", type=Path, help="also write the table to this CSV file")
-    summary.add_argument("--blocks", type=int, default=0, metavar="B",
+    summary.add_argument("--blocks", type=COUNT, default=0, metavar="B",
                          help="one run: also its flows in arrival order in B blocks, each "
                               "block's statistics and the flows in progress at its last "
                               "arrival (is the run at steady state?)")
@@ -174,23 +191,24 @@ def main(argv: list[str] | None = None) -> int:
     ideal.add_argument("--out", type=Path, required=True, metavar="OUT_DIR",
                        help="run directory to write (fct.csv, meta.json)")
     ideal.add_argument("--force", action="store_true", help="replace an existing OUT_DIR/fct.csv")
-    ideal.add_argument("--rate-bps", type=float, help="host line rate (default: RUN_DIR's)")
-    ideal.add_argument("--segment-bytes", type=int, help="payload per packet (default: RUN_DIR's)")
-    ideal.add_argument("--overhead-bytes", type=int,
+    ideal.add_argument("--rate-bps", type=RATE, help="host line rate (default: RUN_DIR's)")
+    ideal.add_argument("--segment-bytes", type=POSITIVE,
+                       help="payload per packet (default: RUN_DIR's)")
+    ideal.add_argument("--overhead-bytes", type=COUNT,
                        help="header bytes per packet (default: RUN_DIR's)")
-    ideal.add_argument("--measure-flows", type=int, default=0, metavar="N",
+    ideal.add_argument("--measure-flows", type=COUNT, default=0, metavar="N",
                        help="measurement window: measure N flows (those after the warm-up) "
                             "while the list's arrivals go on; fct.csv then holds the flows "
                             "arrived by the last measured completion, with a 'measured' column "
                             "(default 0: every flow to completion)")
-    ideal.add_argument("--warmup-flows", type=int, default=0, metavar="W",
+    ideal.add_argument("--warmup-flows", type=COUNT, default=0, metavar="W",
                        help="with --measure-flows: the list's first W flows are not measured "
                             "(default 0)")
     bench = sub.add_parser("ideal-bench", help="time the Ideal scheduler on synthetic flows")
-    bench.add_argument("--flows", type=int, default=100000)
-    bench.add_argument("--load", type=float, default=0.8)
-    bench.add_argument("--hosts", type=int, default=144)
-    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--flows", type=POSITIVE, default=100000)
+    bench.add_argument("--load", type=LOAD, default=0.8)
+    bench.add_argument("--hosts", type=HOSTS, default=144)
+    bench.add_argument("--seed", type=SEED, default=1)
     bench.add_argument("--cdf", type=Path, help="flow size CDF (default workloads/websearch.cdf)")
     grid = sub.add_parser("sweep", help="run a grid of experiments (local processes or Dask), "
                                         "resumable, one run directory per point")
@@ -203,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     grid.add_argument("--runs", default="1", help="comma-separated run numbers (default 1)")
     grid.add_argument("--flows", default="1000",
                       help="flows per point: N, or websearch=N,datamining=M (default 1000)")
-    grid.add_argument("--seed", type=int, default=1)
+    grid.add_argument("--seed", type=SEED, default=1)
     grid.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                       help="any other option of the programs, by its camelCase name, e.g. --set "
                            "preset=sigcomm13 or --set reuseConnections=0 (repeatable)")
@@ -235,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
                                "--set flows=500 (repeatable)")
     campaign.add_argument("--runs", default="1",
                           help="comma-separated run numbers (--run and SEM's RngRun; default 1)")
-    campaign.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+    campaign.add_argument("-j", "--jobs", type=POSITIVE, default=os.cpu_count() or 1,
                           help="runs at once (default: one per core)")
     add_kb_option(campaign)
     campaign.add_argument("--out", type=Path, metavar="DIR",
@@ -268,13 +286,13 @@ def main(argv: list[str] | None = None) -> int:
     count.add_argument("--counts", help="comma-separated flow counts; the largest is the "
                                         "reference (default 1000, 2000, 5000, ... 100000)")
     count.add_argument("--preset", default="hotnets12", help="fabric (default hotnets12)")
-    count.add_argument("--seed", type=int, default=1)
-    count.add_argument("--tolerance", type=float,
+    count.add_argument("--seed", type=SEED, default=1)
+    count.add_argument("--tolerance", type=FRACTION,
                        help="largest relative error a sufficient count allows (default 0.03)")
     count.add_argument("--cost", type=Path, action="append", default=[], metavar="RUN_DIR",
                        help="a finished packet run of a workload on the same preset: its hops "
                             "per byte and seconds per hop price each count (repeatable)")
-    count.add_argument("--seconds-per-hop", type=float, metavar="S",
+    count.add_argument("--seconds-per-hop", type=SECONDS, metavar="S",
                        help="price every --cost run's hops at S seconds each instead of its own "
                             "(a run's cost per hop grows with its length: price with a long run's)")
     count.add_argument("--window", action="store_true",
@@ -285,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
                        help="with --window: comma-separated warm-ups in flows, each studied "
                             "with its own reference (default "
                             f"{','.join(map(str, WINDOW_WARMUPS))})")
-    count.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+    count.add_argument("-j", "--jobs", type=POSITIVE, default=os.cpu_count() or 1,
                        help="processes at once (default: one per core)")
     count.add_argument("--bin-dir", type=Path,
                        help="where pfabric-websearch/-datamining are (default: $PFABRIC_BUILD_DIR"
@@ -293,11 +311,11 @@ def main(argv: list[str] | None = None) -> int:
     neck = sub.add_parser("bottleneck", help="all flows into one host of a star: measured FCT "
                                              "minus base latency vs M/G/1 SRPT (pfabric) and "
                                              "processor sharing (tcp)")
-    neck.add_argument("--load", type=float, default=0.5, help="load of the receiver's link "
+    neck.add_argument("--load", type=LOAD, default=0.5, help="load of the receiver's link "
                                                                "(default 0.5)")
-    neck.add_argument("--flows", type=int, default=2000, help="flows (default 2000)")
-    neck.add_argument("--hosts", type=int, default=16, help="hosts on the star (default 16)")
-    neck.add_argument("--seed", type=int, default=1, help="seed of the flow list (default 1)")
+    neck.add_argument("--flows", type=POSITIVE, default=2000, help="flows (default 2000)")
+    neck.add_argument("--hosts", type=HOSTS, default=16, help="hosts on the star (default 16)")
+    neck.add_argument("--seed", type=SEED, default=1, help="seed of the flow list (default 1)")
     neck.add_argument("--schemes", default="pfabric,tcp",
                       help="comma-separated: pfabric, linerate (vs SRPT), tcp, dctcp (vs PS); "
                            "default pfabric,tcp")
@@ -310,9 +328,10 @@ def main(argv: list[str] | None = None) -> int:
                            "build/bin of the module)")
     neck.add_argument("--reuse", action="store_true",
                       help="compare the runs already in --out, simulating nothing")
-    args = parser.parse_args(argv)
-    args.command_line = shlex.join(["pfabric-analysis", *(sys.argv[1:] if argv is None else argv)])
     try:
+        args = parser.parse_args(argv)
+        args.command_line = shlex.join(["pfabric-analysis",
+                                        *(sys.argv[1:] if argv is None else argv)])
         return run_command(args)
     except AnalysisError as error:
         print(f"pfabric-analysis: error: {error}", file=sys.stderr)
@@ -415,12 +434,13 @@ def run_command(args: argparse.Namespace) -> int:
         program, options = None, []
         if args.preset is not None:
             from pfabric_analysis.reproduce import default_bin_dir
-            from pfabric_analysis.sweep import find_program, parse_knobs
+            from pfabric_analysis.sweep import check_knobs, find_program, parse_knobs
 
             program = find_program(args.bin_dir or default_bin_dir(), f"pfabric-{args.workload}")
             reserved = {"preset", "flowFile", "out", "idealOnly", "flowsOnly", "quiet",
                         "warmupFlows", "measureFlows"}
             knobs = parse_knobs(args.set, reserved, "pfabric-analysis ideal")
+            check_knobs(knobs, program)
             options = [f"--preset={args.preset}",
                        *(f"--{key}={value}" for key, value in knobs)]
         elif args.set or args.bin_dir:
@@ -446,8 +466,8 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"wall time {figures['wall_time_s']:.3f} s")
         print(f"flows/s {figures['flows_per_s']:.0f}")
         return 0
-    if args.blocks < 0 or (args.blocks and len(args.runs) != 1):
-        raise AnalysisError(f"--blocks {args.blocks}: expected a positive count and one RUN_DIR")
+    if args.blocks and len(args.runs) != 1:
+        raise AnalysisError(f"--blocks {args.blocks}: expected one RUN_DIR")
     runs = [read_run(directory) for directory in args.runs]
     check_poolable(runs)
     import pandas as pd
@@ -463,7 +483,9 @@ def run_command(args: argparse.Namespace) -> int:
               "arrival)")
         print(blocks.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     if args.csv:
-        table.to_csv(args.csv, index=False)
+        from pfabric_analysis.files import write_file
+
+        write_file(args.csv, table.to_csv(index=False))
     return 0
 
 if __name__ == "__main__":

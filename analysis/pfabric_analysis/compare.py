@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from pfabric_analysis.figures import SCHEMES, STYLE, _new_figure, _render, write_outputs
+from pfabric_analysis.figures import SCHEMES, STYLE, _new_figure, _render
+from pfabric_analysis.files import write_files
 from pfabric_analysis.runs import (BIN_NAMES, AnalysisError, Run, normalise,
                                    percentile_nearest_rank, read_run, size_bins)
 
@@ -412,7 +413,7 @@ def write_cdf(directories: Sequence[Path], out_dir: Path, labels: str | None = N
                           same_flows_as_first=dict(zip(names, same)))
     outputs = {"cdf.png": _render(figure, "png"), "cdf.pdf": _render(figure, "pdf"),
                "cdf.csv": table.to_csv(index=False).encode(), "cdf.json": _json(document)}
-    return write_outputs(outputs, out_dir, owned_names=CDF_NAMES)
+    return write_files(out_dir, outputs, owned_names=CDF_NAMES)
 
 
 def write_compare(directories: Sequence[Path], out_dir: Path, labels: str | None = None,
@@ -430,4 +431,4 @@ def write_compare(directories: Sequence[Path], out_dir: Path, labels: str | None
                "compare.csv": table.to_csv(index=False).encode(),
                "compare.md": compare_markdown(table, document).encode(),
                "compare.json": _json(document)}
-    return write_outputs(outputs, out_dir, owned_names=COMPARE_NAMES)
+    return write_files(out_dir, outputs, owned_names=COMPARE_NAMES)

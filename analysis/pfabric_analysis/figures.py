@@ -17,7 +17,6 @@ from __future__ import annotations
 import io
 import json
 import math
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +29,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from pfabric_analysis import intervals
+from pfabric_analysis.files import write_files
 from pfabric_analysis.runs import (CORE_SECONDS_KEYS, FCT_FILES, AnalysisError, Run,
                                    check_poolable, compared_parameters, core_seconds, read_run,
                                    summarize)
@@ -487,36 +487,6 @@ def render_outputs(table: pd.DataFrame) -> dict[str, bytes]:
     return outputs
 
 
-def write_outputs(outputs: dict[str, bytes], out_dir: Path,
-                  owned_names: Iterable[str] = OUTPUT_NAMES) -> list[Path]:
-    """Write each file to a temporary name and move it into place: a reader never sees half a
-    file. Outputs of an earlier call that this one did not write are removed (of owned_names,
-    the files the caller may write), so the directory never shows a figure of a workload that is
-    no longer in the sweep."""
-    created = not out_dir.exists()
-    written: list[Path] = []
-    temporaries: list[Path] = []
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        for name, content in outputs.items():
-            temporary = out_dir / f".{name}.tmp{os.getpid()}"
-            temporaries.append(temporary)
-            temporary.write_bytes(content)
-        for name, temporary in zip(outputs, temporaries):
-            os.replace(temporary, out_dir / name)
-            written.append(out_dir / name)
-    except OSError as error:
-        for temporary in temporaries:
-            temporary.unlink(missing_ok=True)
-        if created and out_dir.is_dir() and not any(out_dir.iterdir()):
-            out_dir.rmdir()
-        raise AnalysisError(f"{out_dir}: cannot write the figures ({error})") from error
-    for name in owned_names:
-        if name not in outputs:
-            (out_dir / name).unlink(missing_ok=True)
-    return written
-
-
 def write_figure_set(out_dir: Path, name: str, figure: Figure, table: pd.DataFrame,
                      markdown: str, document: bytes) -> list[Path]:
     """One sub-command's files into out_dir: NAME.png and NAME.pdf (the figure), NAME.csv (the
@@ -524,7 +494,7 @@ def write_figure_set(out_dir: Path, name: str, figure: Figure, table: pd.DataFra
     names = [f"{name}.{suffix}" for suffix in ("png", "pdf", "csv", "md", "json")]
     outputs = dict(zip(names, (_render(figure, "png"), _render(figure, "pdf"),
                                table.to_csv(index=False).encode(), markdown.encode(), document)))
-    return write_outputs(outputs, out_dir, owned_names=names)
+    return write_files(out_dir, outputs, owned_names=names)
 
 
 def write_figures(sweep_dir: Path, out_dir: Path, kb: int = 1000,
@@ -533,4 +503,4 @@ def write_figures(sweep_dir: Path, out_dir: Path, kb: int = 1000,
     points) into out_dir; the files written. Everything is read, checked and rendered before
     out_dir is touched, so bad input leaves no output behind."""
     outputs = render_outputs(load_sweep(sweep_dir, kb, batches))
-    return write_outputs(outputs, out_dir)
+    return write_files(out_dir, outputs, owned_names=OUTPUT_NAMES)

@@ -37,10 +37,12 @@ import numpy as np
 import pandas as pd
 
 from pfabric_analysis import module_provenance
+from pfabric_analysis.files import write_files
 from pfabric_analysis.ideal import (Window, ideal_fct, link_from_meta, match_like_run,
                                     program_ideal, read_flow_list, run_program, window_cut)
 from pfabric_analysis.runs import AnalysisError, core_seconds, read_run, summarize
 from pfabric_analysis.sweep import WORKLOADS, find_program, point_options
+from pfabric_analysis.values import COUNT, LOAD, POSITIVE, RUN, parse_list
 
 COUNTS = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
 TOLERANCE = 0.03
@@ -378,7 +380,6 @@ def write_study(out_dir: Path, values: pd.DataFrame, tolerance: float,
     """flowcount.csv (every value), flowcount-convergence.csv, flowcount.md and
     flowcount.json (provenance) in out_dir."""
     table = convergence(values, tolerance)
-    out_dir.mkdir(parents=True, exist_ok=True)
     text = (window_markdown if "warmup_flows" in values else markdown)(table, values, costs,
                                                                        tolerance)
     files = {"flowcount.csv": values.to_csv(index=False),
@@ -387,47 +388,33 @@ def write_study(out_dir: Path, values: pd.DataFrame, tolerance: float,
              "flowcount.json": json.dumps({**provenance, "tolerance": tolerance,
                                            "costs": list(costs),
                                            **module_provenance()}, indent=2) + "\n"}
-    written = []
-    for name, text in files.items():
-        path = out_dir / name
-        temporary = out_dir / f".{name}.tmp"
-        temporary.write_text(text)
-        temporary.replace(path)
-        written.append(path)
-    return written
+    return write_files(out_dir, files)
 
 
 def main(args) -> int:
     """The flow-count sub-command."""
     from pfabric_analysis.ideal import command_line
-    from pfabric_analysis.reproduce import default_bin_dir, split
+    from pfabric_analysis.reproduce import default_bin_dir
 
-    workloads = split(args.workloads, "--workloads", str)
+    workloads = parse_list(args.workloads, "--workloads", str)
     for workload in workloads:
         if workload not in WORKLOADS:
             raise AnalysisError(f"--workloads: unknown workload {workload!r}")
-    loads = split(args.loads, "--loads", float)
-    if not all(0 < load < 1 for load in loads):
-        raise AnalysisError(f"--loads {args.loads}: every load must be in (0, 1)")
-    runs = split(args.runs, "--runs", int)
-    counts = COUNTS if args.counts is None else split(args.counts, "--counts", int)
+    loads = parse_list(args.loads, "--loads", LOAD)
+    runs = parse_list(args.runs, "--runs", RUN)
+    counts = COUNTS if args.counts is None else parse_list(args.counts, "--counts", POSITIVE)
     tolerance = TOLERANCE if args.tolerance is None else args.tolerance
-    if not 0 < tolerance < 1:
-        raise AnalysisError(f"--tolerance {tolerance}: expected a fraction in (0, 1)")
-    if args.seconds_per_hop is not None and not args.seconds_per_hop > 0:
-        raise AnalysisError(f"--seconds-per-hop {args.seconds_per_hop}: expected a positive "
-                            "number")
+    warmups = None
+    if args.window:
+        warmups = (WINDOW_WARMUPS if args.warmup is None
+                   else parse_list(args.warmup, "--warmup", COUNT))
+    elif args.warmup is not None:
+        raise AnalysisError("--warmup: needs --window")
     bin_dir = args.bin_dir or default_bin_dir()
     programs = {w: find_program(bin_dir, f"pfabric-{w}") for w in workloads}
     costs = [measured_cost(run_dir) for run_dir in args.cost]
     if args.seconds_per_hop is not None:
         costs = [{**cost, "seconds_per_hop": args.seconds_per_hop} for cost in costs]
-    warmups = None
-    if args.window:
-        warmups = (WINDOW_WARMUPS if args.warmup is None
-                   else split(args.warmup, "--warmup", int))
-    elif args.warmup is not None:
-        raise AnalysisError("--warmup: needs --window")
     began = time.perf_counter()
     values = study(workloads, loads, runs, counts, programs, [f"--preset={args.preset}"],
                    args.seed, args.jobs, warmups)

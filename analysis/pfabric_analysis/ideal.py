@@ -17,14 +17,12 @@ at load 0.8 on 144 hosts (hundreds of flows active at once).
 from __future__ import annotations
 
 import json
-import os
 import re
 import resource
 import sys
 import tempfile
 import time
 from bisect import bisect_left, bisect_right, insort
-from contextlib import suppress
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
 from math import gcd
@@ -36,7 +34,9 @@ import pandas as pd
 
 from pfabric_analysis import module_provenance
 from pfabric_analysis.children import run_child
+from pfabric_analysis.files import read_text, write_files
 from pfabric_analysis.runs import FCT_COLUMNS, AnalysisError, read_run
+from pfabric_analysis.values import FINITE, LOAD, BadValue
 
 FLOW_LIST_HEADER = "src,dst,size_bytes,start_s"
 # A list with deadlines (pfabric-deadlines --dumpFlows): a fifth column, which Ideal ignores.
@@ -375,7 +375,7 @@ def read_flow_list(path: Path) -> pd.DataFrame:
     Checked like the simulator's reader, so a list Ideal accepts is one a packet run can
     replay; columns src, dst, size_bytes, start_s and line (for error messages)."""
     try:
-        text = path.read_text()
+        text = read_text(path)
     except (OSError, UnicodeDecodeError) as error:
         reason = "missing" if isinstance(error, FileNotFoundError) else "cannot read the file"
         raise AnalysisError(f"{path}: {reason}") from error
@@ -402,10 +402,10 @@ def read_flow_list(path: Path) -> pd.DataFrame:
         if not _COUNT.match(c) or int(c) == 0 or len(c) > 15:
             raise AnalysisError(f"{here}size_bytes '{c}' is not a positive integer")
         try:
-            seconds = float(t)
-        except ValueError:
-            seconds = float("nan")
-        if not (np.isfinite(seconds) and seconds >= 0):
+            seconds = FINITE(t)
+        except BadValue:
+            seconds = -1.0
+        if seconds < 0:
             raise AnalysisError(f"{here}start_s '{t}' is not a non-negative number")
         src.append(int(a))
         dst.append(int(b))
@@ -574,28 +574,9 @@ def ideal_meta(fabric_meta: dict, flow_list: Path, source: dict, link: Link, res
 
 
 def write_outputs(out_dir: Path, fct: pd.DataFrame, meta: dict) -> None:
-    """Write fct.csv and meta.json atomically (temporary names, then os.replace): both, or
-    neither and no OUT_DIR we created, are left behind."""
-    created = not out_dir.exists()
-    files = {"fct.csv": fct.to_csv(index=False),  # floats as repr: round-trip precise
-             "meta.json": json.dumps(meta, indent=2) + "\n"}
-    temporaries = {name: out_dir / f".{name}.{os.getpid()}.tmp" for name in files}
-    replaced: list[Path] = []
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        for name, text in files.items():
-            temporaries[name].write_text(text)
-        for name, temporary in temporaries.items():
-            os.replace(temporary, out_dir / name)
-            replaced.append(out_dir / name)
-    except OSError as error:
-        for path in [*temporaries.values(), *replaced]:
-            with suppress(OSError):
-                path.unlink()
-        if created:
-            with suppress(OSError):
-                out_dir.rmdir()
-        raise AnalysisError(f"{out_dir}: cannot write ({error.strerror or error})") from error
+    """Write fct.csv and meta.json: both, or neither and no OUT_DIR we created (write_files)."""
+    write_files(out_dir, {"fct.csv": fct.to_csv(index=False),  # floats as repr: round-trip
+                          "meta.json": json.dumps(meta, indent=2) + "\n"})
 
 
 def run_ideal(flow_list: Path, out_dir: Path, *, like_run: Path | None = None,
@@ -634,15 +615,26 @@ def run_ideal(flow_list: Path, out_dir: Path, *, like_run: Path | None = None,
 # --- benchmark ------------------------------------------------------------------------------
 
 def read_cdf(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """A workload CDF file: lines 'size_bytes cumulative_probability', '#' comments."""
+    """A workload CDF file: lines 'size_bytes cumulative_probability', '#' comments; every value
+    a finite number (a bad one refused naming its line)."""
     try:
-        rows = [line.split() for line in path.read_text().splitlines()
-                if line.strip() and not line.lstrip().startswith("#")]
-        table = np.array(rows, dtype=np.float64)
-    except (OSError, ValueError, UnicodeDecodeError) as error:
+        text = read_text(path)
+    except (OSError, UnicodeDecodeError) as error:
         raise AnalysisError(f"{path}: not a CDF file ({error})".splitlines()[0]) from error
-    if table.ndim != 2 or table.shape[1] != 2 or len(table) < 2:
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        try:
+            if len(fields) != 2:
+                raise BadValue(line.strip(), "'size_bytes cumulative_probability'")
+            rows.append([FINITE(field) for field in fields])
+        except BadValue as error:
+            raise AnalysisError(f"{path}:{number}: {error}") from error
+    if len(rows) < 2:
         raise AnalysisError(f"{path}: expected lines 'size_bytes cumulative_probability'")
+    table = np.array(rows, dtype=np.float64)
     sizes, cdf = table[:, 0], table[:, 1]
     if cdf[0] != 0 or cdf[-1] != 1 or (np.diff(cdf) < 0).any() or (np.diff(sizes) < 0).any():
         raise AnalysisError(f"{path}: the CDF must rise from 0 to 1 with the sizes")
@@ -665,7 +657,7 @@ def synthetic_flows(count: int, load: float, hosts: int, seed: int, cdf_path: Pa
                     link: Link = Link(), base_latency_s: float = 12e-6) -> pd.DataFrame:
     """Poisson arrivals per host at rate load * C / (8 * mean wire bytes), destinations uniform
     over the other hosts, ideal FCT = base latency + wire time; a benchmark input."""
-    if count < 1 or hosts < 2 or not 0 < load < 1:
+    if count < 1 or hosts < 2 or not LOAD.contains(load):
         raise AnalysisError("ideal-bench: needs --flows >= 1, --hosts >= 2, 0 < --load < 1")
     rng = np.random.default_rng(seed)
     sizes, cdf = read_cdf(cdf_path)

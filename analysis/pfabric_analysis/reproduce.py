@@ -18,6 +18,7 @@ from pfabric_analysis.sweep import (
     report,
     sweep,
 )
+from pfabric_analysis.values import LOAD, RUN, parse_list
 
 MODULE_ROOT = Path(__file__).resolve().parents[2]
 PAPER_LOADS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
@@ -54,16 +55,6 @@ def default_bin_dir() -> Path:
     return Path(build) / "bin" if build else MODULE_ROOT / "build" / "bin"
 
 
-def split(text: str, label: str, kind: type) -> tuple:
-    try:
-        values = tuple(kind(item) for item in text.split(",") if item.strip())
-    except ValueError as error:
-        raise AnalysisError(f"{label} {text}: expected comma-separated "
-                            f"{'numbers' if kind is float else 'integers' if kind is int else 'names'}"
-                            ) from error
-    return values
-
-
 def scale_of(args: argparse.Namespace) -> str:
     """The reproduce tier asked for: --size (hidden), --quick, --standard or --full."""
     if getattr(args, "size", None):
@@ -95,9 +86,9 @@ def tier_spec(scale: str, scales: dict = SCALES, scale_runs: dict = SCALE_RUNS) 
 def spec_from_arguments(args: argparse.Namespace) -> SweepSpec:
     if args.command == "reproduce":
         return tier_spec(scale_of(args))
-    workloads = split(args.workloads, "--workloads", str)
-    return SweepSpec(workloads, split(args.schemes, "--schemes", str),
-                     split(args.loads, "--loads", float), split(args.runs, "--runs", int),
+    workloads = parse_list(args.workloads, "--workloads", str)
+    return SweepSpec(workloads, parse_list(args.schemes, "--schemes", str),
+                     parse_list(args.loads, "--loads", LOAD), parse_list(args.runs, "--runs", RUN),
                      parse_flows(args.flows, workloads), args.seed, parse_knobs(args.set))
 
 

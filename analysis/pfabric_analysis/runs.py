@@ -79,19 +79,13 @@ def read_run(directory: Path) -> Run:
     meta_path = directory / "meta.json"
     if not meta_path.is_file():
         raise AnalysisError(f"{meta_path}: missing")
-    try:
-        fct = pd.read_csv(fct_path)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, OSError,
-            EOFError) as error:
-        raise AnalysisError(f"{fct_path}: not a CSV file ({error})".splitlines()[0]) from error
+    fct = read_fct_csv(fct_path)
     missing = [c for c in FCT_COLUMNS if c not in fct.columns]
     if missing:
         raise AnalysisError(f"{fct_path}: missing column(s) {', '.join(missing)}")
-    for flag in ("completed", MEASURED_COLUMN):
-        if flag in fct.columns and not set(fct[flag].unique()) <= {0, 1}:
-            raise AnalysisError(f"{fct_path}: '{flag}' must be 0 or 1")
-    if fct.loc[fct["completed"] == 1, ["fct_s", "ideal_fct_s"]].isna().any().any():
-        raise AnalysisError(f"{fct_path}: a completed flow without fct_s or ideal_fct_s")
+    if fct.empty:
+        raise AnalysisError(f"{fct_path}: no flows (a header alone)")
+    check_values(fct, fct_path)
     try:
         meta = json.loads(meta_path.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
@@ -103,6 +97,69 @@ def read_run(directory: Path) -> Run:
         fct = fct[fct[MEASURED_COLUMN] == 1].reset_index(drop=True)
     return Run(directory, fct, {**meta, "parameters": current_names(meta["parameters"])},
                simulated)
+
+
+def read_fct_csv(path: Path, **options) -> pd.DataFrame:
+    """fct.csv (or .gz) as pandas reads it. Blank lines are rows (of empty values), so that row
+    i is line i + 2 of the file, as check_values reports it."""
+    try:
+        return pd.read_csv(path, skip_blank_lines=False, **options)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, OSError,
+            EOFError) as error:
+        raise AnalysisError(f"{path}: not a CSV file ({error})".splitlines()[0]) from error
+
+
+def _whole(values: pd.Series) -> pd.Series:
+    return np.isfinite(values) & (values >= 0) & (values == np.floor(values))
+
+
+def _positive(values: pd.Series) -> pd.Series:
+    return np.isfinite(values) & (values > 0)
+
+
+def _flag(values: pd.Series) -> pd.Series:
+    return values.isin([0, 1])
+
+
+def _time(values: pd.Series, frame: pd.DataFrame) -> pd.Series:
+    """A positive time, absent only for a flow not completed."""
+    return _positive(values) | (values.isna() & (frame["completed"] == 0))
+
+
+# What each value of fct.csv must be (a column's values as numbers, NaN where empty or not a
+# number), checked in this order on every line, and how the refusal describes it.
+VALUE_RULES = (
+    ("flow_id", "a whole number", lambda v, f: _whole(v)),
+    ("src", "a whole number", lambda v, f: _whole(v)),
+    ("dst", "a whole number", lambda v, f: _whole(v)),
+    ("size_bytes", "a positive whole number", lambda v, f: _whole(v) & (v > 0)),
+    ("start_s", "a time of at least 0", lambda v, f: np.isfinite(v) & (v >= 0)),
+    ("timeouts", "a whole number", lambda v, f: _whole(v)),
+    ("completed", "0 or 1", lambda v, f: _flag(v)),
+    (MEASURED_COLUMN, "0 or 1", lambda v, f: _flag(v)),
+    ("fct_s", "a positive time (empty only for a flow not completed)", _time),
+    ("ideal_fct_s", "a positive time (empty only for a flow not completed)", _time),
+)
+
+
+def check_values(fct: pd.DataFrame, path: Path) -> None:
+    """Refuse fct.csv's first line with a value outside VALUE_RULES (infinite, NaN, negative, a
+    flag other than 0 or 1...): one line naming the file, the line (the header is line 1) and
+    the value as written."""
+    numbers = pd.DataFrame({column: pd.to_numeric(fct[column], errors="coerce")
+                            for column, _, _ in VALUE_RULES if column in fct.columns})
+    bad = [(int(np.flatnonzero(~ok)[0]), order) for order, ok in
+           ((order, rule(numbers[column], numbers).to_numpy(dtype=bool))
+            for order, (column, _, rule) in enumerate(VALUE_RULES) if column in numbers)
+           if not ok.all()]
+    if not bad:
+        return
+    row, order = min(bad)
+    column, expected, _ = VALUE_RULES[order]
+    written = read_fct_csv(path, dtype=str, keep_default_na=False).iloc[row]
+    if not "".join(written.to_numpy()):
+        raise AnalysisError(f"{path}:{row + 2}: an empty line")
+    raise AnalysisError(f"{path}:{row + 2}: {column} {written[column]!r} is not {expected}")
 
 
 def flows_simulated(meta: dict, rows: int, meta_path: Path) -> int:

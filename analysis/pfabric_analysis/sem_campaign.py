@@ -44,7 +44,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from pfabric_analysis.files import write_files
 from pfabric_analysis.runs import AnalysisError, read_run, summarize
+from pfabric_analysis.values import RUN, parse_list
 
 PROGRAMS = ("pfabric-websearch", "pfabric-datamining")
 # Set on every point by the campaign itself: where the files go, no progress lines, replication.
@@ -256,13 +258,10 @@ def run_campaign(ns3: Path, campaign_dir: Path, grid: Mapping[str, list],
 
 
 def parse_runs(text: str) -> list[int]:
-    """--runs: comma-separated positive run numbers."""
-    try:
-        runs = [int(item) for item in text.split(",") if item.strip()]
-    except ValueError as error:
-        raise AnalysisError(f"--runs {text}: expected run numbers, e.g. 1,2,3") from error
-    if not runs or min(runs) < 1:
-        raise AnalysisError(f"--runs {text}: expected run numbers of 1 or more, e.g. 1,2,3")
+    """--runs: comma-separated run numbers (values.RUN), at least one."""
+    runs = list(parse_list(text, "--runs", RUN))
+    if not runs:
+        raise AnalysisError(f"--runs {text}: expected run numbers, e.g. 1,2,3")
     return runs
 
 
@@ -274,8 +273,6 @@ def main(args, versions: Mapping[str, str]) -> int:
     fixed = {key: values[0] for key, values in parse_grid(args.set, "--set").items()}
     if not grid:
         raise AnalysisError("--grid: none given, nothing to sweep (e.g. --grid scheme=pfabric,tcp)")
-    if args.jobs < 1:
-        raise AnalysisError(f"--jobs {args.jobs}: expected 1 or more")
     runs = parse_runs(args.runs)
     frame = run_campaign(args.ns3, args.campaign, grid, fixed, runs, args.program, args.jobs,
                          args.kb)
@@ -283,12 +280,11 @@ def main(args, versions: Mapping[str, str]) -> int:
           f"KB = {args.kb} B)")
     print(frame.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     if args.out:
-        args.out.mkdir(parents=True, exist_ok=True)
-        frame.to_csv(args.out / "sem.csv", index=False)
         provenance = {"command": args.command_line, "versions": dict(versions),
                       "ns3": str(args.ns3.resolve()), "campaign": str(args.campaign.resolve()),
                       "program": args.program, "grid": grid, "fixed": fixed, "runs": runs,
                       "kb": args.kb}
-        (args.out / "sem.json").write_text(json.dumps(provenance, indent=2) + "\n")
+        write_files(args.out, {"sem.csv": frame.to_csv(index=False),
+                               "sem.json": json.dumps(provenance, indent=2) + "\n"})
         print(f"wrote {args.out / 'sem.csv'}, {args.out / 'sem.json'}")
     return 0

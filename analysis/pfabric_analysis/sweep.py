@@ -33,9 +33,11 @@ arrivals end before the last measured flow completes.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -49,6 +51,7 @@ from pfabric_analysis import store as compact
 from pfabric_analysis.children import run_child
 from pfabric_analysis.lock import sweep_lock
 from pfabric_analysis.runs import UNFINISHED_MARK, AnalysisError
+from pfabric_analysis.values import COUNT, LOAD, POSITIVE, BadValue
 
 WORKLOADS = ("websearch", "datamining")
 PACKET_SCHEMES = ("pfabric", "linerate", "tcp", "dctcp")
@@ -57,6 +60,8 @@ SCHEMES = PACKET_SCHEMES + ("ideal",)
 RESERVED_KNOBS = {"scheme", "load", "run", "seed", "flows", "out", "flowFile", "dumpFlows",
                   "flowsOnly", "quiet"}
 STDERR_TAIL_LINES = 20
+# An option name of the programs (ns-3's CommandLine, lowerCamelCase).
+OPTION_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 # The measurement window's options (the programs' --warmupFlows and --measureFlows), as knobs.
 WARMUP_KNOB, MEASURE_KNOB = "warmupFlows", "measureFlows"
 # The programs' --preset default (PfabricExperiment::Parameters), which `pfabric-analysis ideal`
@@ -155,10 +160,36 @@ def parse_knobs(pairs: Iterable[str], reserved: set[str] = RESERVED_KNOBS,
         if "-" in key:
             raise AnalysisError(f"--set {pair}: the programs' options are camelCase, e.g. "
                                 f"--set {camel_case(key)}={value}")
+        if not OPTION_NAME.fullmatch(key):
+            raise AnalysisError(f"--set {pair}: {key!r} is not an option name (letters and "
+                                "digits, e.g. --set preset=sigcomm13)")
         if key in reserved:
             raise AnalysisError(f"--set {pair}: {key} is set by {setter}")
         knobs[key] = value
     return tuple(sorted(knobs.items()))
+
+
+@functools.cache
+def program_option_names(program: Path) -> frozenset[str]:
+    """A program's options, as its --PrintHelp lists them (run once per program and process)."""
+    from pfabric_analysis.sem_campaign import program_options
+
+    try:
+        result = run_child([str(program), "--PrintHelp"])
+        if result.returncode != 0:
+            raise AnalysisError(f"exit status {result.returncode}")
+        return frozenset(program_options(result.stdout))
+    except (OSError, AnalysisError) as error:
+        raise AnalysisError(f"{program} --PrintHelp: cannot list its options ({error})") from error
+
+
+def check_knobs(knobs: Iterable[tuple[str, str]], program: Path) -> None:
+    """Refuse a --set key that is not an option of the program, before anything runs (the
+    program would refuse it at every point)."""
+    for key, value in knobs:
+        if key not in program_option_names(program):
+            raise AnalysisError(f"--set {key}={value}: unknown option {key} of {program.name} "
+                                f"(its --PrintHelp lists its options)")
 
 
 def check_spec(spec: SweepSpec) -> None:
@@ -176,29 +207,38 @@ def check_spec(spec: SweepSpec) -> None:
             raise AnalysisError(f"--schemes: unknown scheme {scheme!r}; expected "
                                 f"{', '.join(SCHEMES)}")
     for load in spec.loads:
-        if not 0 < load < 1:
+        if not LOAD.contains(load):
             raise AnalysisError(f"--loads: {load} is not in (0, 1)")
     for workload in spec.workloads:
         count = dict(spec.flows).get(workload)
         if count is None or count < 1:
             raise AnalysisError(f"--flows: {workload}: expected at least one flow")
         knobs = dict(spec.knobs_of(workload))
-        for key in (WARMUP_KNOB, MEASURE_KNOB):
-            if key in knobs and not (knobs[key].isdigit() and (int(knobs[key]) > 0
-                                                               or key == WARMUP_KNOB)):
-                raise AnalysisError(f"--set {key}={knobs[key]}: expected a whole number"
-                                    + (" above 0" if key == MEASURE_KNOB else ""))
+        for key, kind in ((WARMUP_KNOB, COUNT), (MEASURE_KNOB, POSITIVE)):
+            if key not in knobs:
+                continue
+            try:
+                kind(knobs[key])
+            except BadValue as error:
+                raise AnalysisError(f"--set {key}={knobs[key]}: expected {error.expected}"
+                                    ) from error
         if WARMUP_KNOB in knobs and MEASURE_KNOB not in knobs:
             raise AnalysisError(f"--set {WARMUP_KNOB}: needs --set {MEASURE_KNOB} (the window)")
 
 
 def parse_flows(text: str, workloads: Iterable[str]) -> tuple[tuple[str, int], ...]:
-    """--flows N (every workload) or --flows websearch=N,datamining=M."""
+    """--flows N (every workload) or --flows websearch=N,datamining=M; each N a count of at
+    least one flow (values.POSITIVE)."""
     try:
         if "=" not in text:
-            return tuple((w, int(text)) for w in workloads)
+            return tuple((w, POSITIVE(text)) for w in workloads)
         pairs = dict(item.split("=", 1) for item in text.split(","))
-        return tuple((w, int(pairs[w])) for w in workloads)
+        unknown = sorted(set(pairs) - set(WORKLOADS))
+        if unknown:
+            raise AnalysisError(f"--flows {text}: unknown workload {unknown[0]!r}")
+        return tuple((w, POSITIVE(pairs[w])) for w in workloads)
+    except BadValue as error:
+        raise AnalysisError(f"--flows {text}: {error}") from error
     except (ValueError, KeyError) as error:
         raise AnalysisError(f"--flows {text}: expected N or websearch=N,datamining=M "
                             f"covering every workload") from error
@@ -705,6 +745,8 @@ def sweep(spec: SweepSpec, sweep_dir: Path, bin_dir: Path, jobs: int = 1,
     if not all(is_finished(task) for task in tasks if task.kind != "flows"):
         # A sweep whose every point is in its store needs no program (a fresh clone, unbuilt).
         programs = {w: find_program(bin_dir, f"pfabric-{w}").resolve() for w in spec.workloads}
+        for workload, program in programs.items():
+            check_knobs(spec.knobs_of(workload), program)
         tasks = plan(spec, sweep_dir, programs, store)
     if store is not None:
         check_store(tasks, spec)  # before anything is written

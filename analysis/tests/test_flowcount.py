@@ -132,10 +132,10 @@ def test_the_study_gives_the_ideal_runs_of_its_points(bin_dir: Path, tmp_path: P
 
 def test_bad_study_options_fail_with_one_line(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    for option, message in (("--loads=1.2", "--loads 1.2: every load must be in (0, 1)"),
-                            ("--seconds-per-hop=0", "--seconds-per-hop 0.0: expected a positive"),
+    for option, message in (("--loads=1.2", "--loads 1.2: '1.2': expected a number in (0, 1)"),
+                            ("--seconds-per-hop=0", "--seconds-per-hop 0: expected a positive"),
                             ("--workloads=hadoop", "unknown workload 'hadoop'"),
-                            ("--tolerance=2", "--tolerance 2.0: expected a fraction")):
+                            ("--tolerance=2", "--tolerance 2: expected a number in (0, 1)")):
         assert main(["flow-count", f"--out={tmp_path / 'x'}", option]) == 1
         err = capsys.readouterr().err
         assert message in err and err.count("\n") == 1, err

@@ -347,7 +347,7 @@ def test_cli_bad_inputs_fail_with_one_line_and_no_output(
         ([str(flow_list), "--like", str(tmp_path / "no-run")],
          f"{tmp_path / 'no-run' / 'fct.csv'}: missing"),
         ([str(flow_list), "--like", str(like), "--segment-bytes", "0"],
-         "--segment-bytes: must be a positive integer, got 0"),
+         "--segment-bytes 0: expected a whole number of at least 1"),
         ([str(flow_list), "--like", str(like), "--rate-bps", "2.5"],
          "--rate-bps: must be a positive whole number of bit/s, got 2.5"),
     ]
@@ -507,9 +507,10 @@ def test_a_list_that_stops_arriving_before_the_window_ends_is_refused(
         (tmp_path / "short-like" / "meta.json").unlink()
         (tmp_path / "short-like").rmdir()
     for window, message in ((["--warmup-flows", "1"], "--warmup-flows: needs --measure-flows"),
-                            (["--measure-flows", "-1"], "--measure-flows: expected at least one"),
+                            (["--measure-flows", "-1"],
+                             "--measure-flows -1: expected a whole number of at least 0"),
                             (["--warmup-flows", "-1", "--measure-flows", "1"],
-                             "--warmup-flows: expected a non-negative")):
+                             "--warmup-flows -1: expected a whole number")):
         assert ideal_cli(tmp_path, WINDOW_FLOWS, "bad", *window) == 1
         err = capsys.readouterr().err
         assert message in err and err.count("\n") == 1

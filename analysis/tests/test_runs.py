@@ -98,7 +98,7 @@ def test_a_windowed_run_keeps_only_its_measured_flows(tmp_path: Path) -> None:
     assert table.loc["all", "mean"] == 3.0 and table.loc["all", "unfinished"] == 0
     flows.loc[0, "measured"] = 2
     flows.to_csv(directory / "fct.csv", index=False)
-    with pytest.raises(AnalysisError, match="'measured' must be 0 or 1"):
+    with pytest.raises(AnalysisError, match="fct.csv:2: measured '2' is not 0 or 1$"):
         read_run(directory)
 
 

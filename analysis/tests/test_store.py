@@ -173,7 +173,7 @@ def test_the_window_passes_through_the_sweep_and_only_ideal_gets_a_list(tmp_path
             "--set=load=0.5", "--set=run=1", "--set=seed=1"} <= set(ideal)
     assert not any("measureFlows" in o or "warmupFlows" in o for o in ideal)
     for bad, message in ((("warmupFlows", "5"),), "needs --set measureFlows"), \
-            ((("measureFlows", "0"),), "expected a whole number above 0"):
+            ((("measureFlows", "0"),), "expected a whole number of at least 1"):
         with pytest.raises(AnalysisError, match=message):
             check_spec(SweepSpec(("websearch",), ("pfabric",), (0.5,), (1,),
                                  (("websearch", 10),), 1, bad))

@@ -177,7 +177,7 @@ def test_a_different_grid_in_the_same_directory_is_refused(bin_dir: Path, tmp_pa
 @pytest.mark.parametrize(("option", "message"), [
     ("--schemes=xcp", "unknown scheme 'xcp'"),
     ("--loads=", "--loads: empty"),
-    ("--loads=high", "--loads high: expected comma-separated numbers"),
+    ("--loads=high", "--loads high: 'high': expected a number in (0, 1)"),
     ("--set=out=x", "--set out=x: out is set by the sweep itself"),
     ("--set=flowFile=x", "--set flowFile=x: flowFile is set by the sweep itself"),
     ("--set=reuse-connections=0", "--set reuse-connections=0: the programs' options are "

@@ -1,0 +1,70 @@
+"""The files users hand over and get back: text read as UTF-8 with a byte-order mark accepted, and
+outputs written whole or not at all, a failure being one line naming the file that could not be
+written."""
+
+from __future__ import annotations
+
+import errno
+import os
+from contextlib import suppress
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from pfabric_analysis.runs import AnalysisError
+
+
+def read_text(path: Path) -> str:
+    """A text file as UTF-8. A byte-order mark at its start (what Windows editors and
+    spreadsheets put there) is dropped: invisible, it would otherwise spoil the first line."""
+    return path.read_text(encoding="utf-8-sig")
+
+
+def cannot_write(path: Path, error: OSError) -> AnalysisError:
+    """The one-line error of an output that could not be written."""
+    return AnalysisError(f"{path}: cannot write ({error.strerror or error})")
+
+
+def write_files(out_dir: Path, files: Mapping[str, str | bytes],
+                owned_names: Iterable[str] = ()) -> list[Path]:
+    """Write each file into out_dir under a temporary name, then move them all into place: a
+    reader never sees half a file, and on failure none of them is left (nor out_dir, if this
+    call created it) and AnalysisError names the file. Of owned_names (the files the caller may
+    write), those this call did not write are removed, so that no output of an earlier call
+    that no longer applies stays beside the new ones. The paths written, in order."""
+    created = not out_dir.exists()
+    temporaries = {name: out_dir / f".{name}.tmp{os.getpid()}" for name in files}
+    replaced: list[Path] = []
+    writing = out_dir
+    try:
+        if out_dir.exists() and not out_dir.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(out_dir))
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for name, content in files.items():
+            writing = out_dir / name
+            if writing.is_dir():
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(writing))
+            if isinstance(content, bytes):
+                temporaries[name].write_bytes(content)
+            else:
+                temporaries[name].write_text(content)
+        for name, temporary in temporaries.items():
+            writing = out_dir / name
+            os.replace(temporary, writing)
+            replaced.append(writing)
+    except OSError as error:
+        for path in [*temporaries.values(), *replaced]:
+            with suppress(OSError):
+                path.unlink()
+        if created:
+            with suppress(OSError):
+                out_dir.rmdir()
+        raise cannot_write(writing, error) from error
+    for name in owned_names:
+        if name not in files:
+            (out_dir / name).unlink(missing_ok=True)
+    return replaced
+
+
+def write_file(path: Path, content: str | bytes) -> Path:
+    """One output file, as write_files writes each."""
+    return write_files(path.parent, {path.name: content})[0]
