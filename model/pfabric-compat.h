@@ -10,8 +10,9 @@
 /**
  * @file
  * @ingroup pfabric
- * The few ns-3 APIs that changed between the releases this module supports (3.37 to 3.48),
- * each wrapped once here so that the rest of the module reads like plain ns-3. ns-3 has no
+ * The few ns-3 APIs that changed between the releases this module supports (3.35 to 3.48;
+ * README.md, "Supported ns-3 versions", says how each is checked), each wrapped once here so
+ * that the rest of the module reads like plain ns-3. ns-3 has no
  * version macros, so the wrappers select the available API by overload resolution.
  */
 
