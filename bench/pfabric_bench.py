@@ -22,6 +22,13 @@ Scenarios (--list prints them with their sizes):
                        fixed load and flows per host: time per packet hop, fabric build time
   memory               one long 144-host run: peak RSS and its growth (meta.json rss_samples)
   ideal                pfabric-analysis ideal-bench (the flow-level Ideal scheduler)
+  allocator            the same web search flows (sigcomm13, load 0.6), MinTCP+pFabric and
+                       TCP-DropTail, under the system allocator and under mimalloc in turn,
+                       repeated: mimalloc's processor time as a fraction of the system's, and
+                       whether every fct.csv is identical
+
+Every program runs with the allocator the module's runners preload (PFABRIC_ALLOCATOR,
+pfabric_analysis.allocator: mimalloc when its wheel is installed); each run's record says which.
 
 Per run it prints wall time (the simulation's own: the experiment's Run, after the fabric is
 built, or Simulator::Run; the JSON also has the whole process's), the simulated time, events,
@@ -42,6 +49,7 @@ import platform
 import re
 import shutil
 import subprocess
+import statistics
 import sys
 import tempfile
 import time
@@ -52,7 +60,7 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = 1
 SIZES = ("full", "quick", "smoke")  # smoke: seconds, for the Python test of this driver
-SCENARIOS = ("forwarding", "websearch-sigcomm13", "scale", "memory", "ideal")
+SCENARIOS = ("forwarding", "websearch-sigcomm13", "scale", "memory", "ideal", "allocator")
 PROGRESS_EVERY_S = 30  # forward a child's progress line at most this often
 
 
@@ -72,6 +80,11 @@ FORWARDING = {
 WEBSEARCH_FLOWS = {"full": 10000, "quick": 300, "smoke": 20}
 MEMORY_FLOWS = {"full": 100000, "quick": 1000, "smoke": 30}
 IDEAL_FLOWS = {"full": 100000, "quick": 10000, "smoke": 1000}
+# The allocator comparison: web search flows (sigcomm13, LOAD) run under each allocator in turn,
+# REPEATS times, the order alternating so that a drift in the machine's speed favours neither.
+ALLOCATOR_FLOWS = {"full": 2000, "quick": 300, "smoke": 20}
+ALLOCATOR_REPEATS = {"full": 3, "quick": 1, "smoke": 1}
+ALLOCATORS = ("system", "mimalloc")
 # scale: (name, preset, fabric options, hosts); flows per host at SCALE_LOAD
 FAT_TREES = [(k, k ** 3 // 4) for k in (4, 6, 8, 12)]
 LEAF_SPINES = [(9, 16, 4), (16, 16, 4), (16, 32, 8), (32, 32, 8)]  # leaves, hosts/leaf, spines
@@ -117,7 +130,11 @@ class Process:
 def run_measured(command: list[str], work: Path, progress: Callable[[str], None] | None = None,
                  env: dict[str, str] | None = None) -> Process:
     """Run a command; stdout to a file, stderr read line by line (progress lines forwarded at
-    most every PROGRESS_EVERY_S); its own rusage from wait4 gives the peak RSS."""
+    most every PROGRESS_EVERY_S); its own rusage from wait4 gives the peak RSS. The environment
+    is this process's with the module's allocator preloaded (pfabric_analysis.allocator), unless
+    env is given."""
+    if env is None:
+        env = allocator_environment()
     work.mkdir(parents=True, exist_ok=True)
     out_path = work / f"stdout-{time.monotonic_ns()}.txt"
     began = time.perf_counter()
@@ -141,6 +158,20 @@ def run_measured(command: list[str], work: Path, progress: Callable[[str], None]
     rss = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)
     cpu = usage.ru_utime + usage.ru_stime
     return Process(command, child.returncode, wall, cpu, rss, stdout, "".join(lines))
+
+
+def allocator_environment(choice: str | None = None) -> dict[str, str]:
+    """This process's environment with the allocator the runners preload (PFABRIC_ALLOCATOR's,
+    or `choice`'s) for a child."""
+    from pfabric_analysis import allocator
+
+    environ = dict(os.environ)
+    if choice is not None:
+        environ[allocator.VARIABLE] = choice
+    try:
+        return allocator.child_environment(environ)
+    except allocator.AllocatorError as error:
+        raise BenchError(str(error)) from None
 
 
 def checked(process: Process) -> Process:
@@ -194,7 +225,7 @@ def experiment_metrics(name: str, meta: dict[str, Any], process: Process,
                    process_wall_s=process.wall_s, process_cpu_s=process.cpu_s,
                    hosts=meta["hosts"], connections_opened=meta.get("connections_opened"),
                    flows_unfinished=meta["flows_unfinished"], scheduler=meta.get("scheduler"),
-                   **extra)
+                   allocator=meta.get("allocator"), **extra)
 
 
 def parse_ideal_bench(text: str) -> dict[str, Any]:
@@ -321,13 +352,14 @@ def dashed(arguments: list[str]) -> list[str]:
 
 
 def run_experiment(ctx: Context, name: str, directory: str, arguments: list[str],
-                   against: bool = False, **extra: Any) -> dict[str, Any]:
+                   against: bool = False, env: dict[str, str] | None = None,
+                   **extra: Any) -> dict[str, Any]:
     out = ctx.work / directory
     program = ctx.program("pfabric-websearch", against)
     if against and not takes_camel_case_options(program):
         arguments = dashed(arguments)
     process = checked(run_measured([program, *arguments, f"--out={out}"], ctx.work,
-                                   ctx.progress))
+                                   ctx.progress, env=env))
     meta = json.loads((out / "meta.json").read_text())
     record = experiment_metrics(name, meta, process, command=command_words(process), **extra)
     return record | {"_meta": meta}
@@ -485,7 +517,8 @@ def scenario_ideal(ctx: Context) -> dict[str, Any]:
     command = ([str(analysis)] if analysis.exists()
                else [sys.executable, "-m", "pfabric_analysis.cli"])
     command += ["ideal-bench", "--flows", str(flows), "--load", "0.8", "--seed", str(SEED)]
-    process = checked(run_measured(command, ctx.work, ctx.progress))
+    # Python's own allocator: this scenario measures the scheduler, not the simulation programs.
+    process = checked(run_measured(command, ctx.work, ctx.progress, env=dict(os.environ)))
     figures = parse_ideal_bench(process.stdout)
     record = metrics("ideal", wall_s=figures["wall_time_s"], simulated_s=None,
                      events=figures["events"], packet_hops=None, flows=figures["flows"],
@@ -498,12 +531,74 @@ def scenario_ideal(ctx: Context) -> dict[str, Any]:
     return {"runs": [record]}
 
 
+def allocator_summary(runs: list[dict[str, Any]], same_fct: dict[str, bool]) -> dict[str, Any]:
+    """Per scheme, mimalloc's processor time over the system allocator's in each repetition (the
+    runs named SCHEME-ALLOCATOR-REPETITION), their median and range, and whether every run of the
+    scheme wrote the same fct.csv."""
+    cpu = {(r["scheme"], r["allocator_choice"], r["repetition"]): r["process_cpu_s"]
+           for r in runs}
+    summary: dict[str, Any] = {}
+    for scheme in sorted({key[0] for key in cpu}):
+        ratios = [ratio(cpu[scheme, "mimalloc", n], cpu[scheme, "system", n])
+                  for n in sorted({key[2] for key in cpu if key[0] == scheme})
+                  if (scheme, "mimalloc", n) in cpu and (scheme, "system", n) in cpu]
+        ratios = [value for value in ratios if value is not None]
+        summary[scheme] = {
+            "mimalloc_cpu_over_system": ratios,
+            "median": statistics.median(ratios) if ratios else None,
+            "min": min(ratios, default=None), "max": max(ratios, default=None),
+            "same_fct": same_fct.get(scheme)}
+    return summary
+
+
+def scenario_allocator(ctx: Context) -> dict[str, Any]:
+    """The same web search flows under the system allocator and under mimalloc, alternately."""
+    flows = ALLOCATOR_FLOWS[ctx.size]
+    flow_file = ctx.work / "allocator-flows.csv"
+    common = ["--preset=sigcomm13", f"--seed={SEED}", "--run=1", f"--load={LOAD}"]
+    runs: list[dict[str, Any]] = []
+    same_fct: dict[str, bool] = {}
+    # Only where the runners would preload mimalloc anyway: not under PFABRIC_ALLOCATOR=system
+    # (the sanitizer build's: ASan must load first), a caller's own LD_PRELOAD, or no wheel.
+    compared = "LD_PRELOAD" in allocator_environment() and "LD_PRELOAD" not in os.environ
+    choices = ALLOCATORS if compared else ALLOCATORS[:1]
+    for scheme in ("pfabric", "tcp"):
+        first_fct: bytes | None = None
+        same_fct[scheme] = True
+        for repetition in range(1, ALLOCATOR_REPEATS[ctx.size] + 1):
+            order = choices if repetition % 2 else tuple(reversed(choices))
+            for choice in order:
+                flow_options = ([f"--flowFile={flow_file}"] if flow_file.exists()
+                                else [f"--flows={flows}", f"--dumpFlows={flow_file}"])
+                directory = f"allocator-{scheme}-{choice}-{repetition}"
+                record = run_experiment(ctx, f"{scheme}-{choice}-{repetition}", directory,
+                                        [*common, f"--scheme={scheme}", *flow_options],
+                                        env=allocator_environment(choice), scheme=scheme,
+                                        allocator_choice=choice, repetition=repetition)
+                runs.append(record)
+                ctx.say(row("allocator", record))
+                fct = (ctx.work / directory / "fct.csv").read_bytes()
+                first_fct = fct if first_fct is None else first_fct
+                same_fct[scheme] = same_fct[scheme] and fct == first_fct
+    summary = allocator_summary(runs, same_fct)
+    for scheme, figures in summary.items():
+        ctx.say(f"    {scheme}: mimalloc's processor time over the system allocator's "
+                f"{', '.join(f'{value:.3f}' for value in figures['mimalloc_cpu_over_system'])}"
+                f"; fct.csv {'identical' if figures['same_fct'] else 'different'}")
+    if not compared:
+        ctx.say("    mimalloc not compared: PFABRIC_ALLOCATOR=system, LD_PRELOAD set, or no "
+                "cmeel-mimalloc wheel")
+    return {"runs": runs, "summary": {"flows": flows, "load": LOAD, "compared": compared,
+                                      **summary}}
+
+
 RUNNERS: dict[str, Callable[[Context], dict[str, Any]]] = {
     "forwarding": scenario_forwarding,
     "websearch-sigcomm13": scenario_websearch,
     "scale": scenario_scale,
     "memory": scenario_memory,
     "ideal": scenario_ideal,
+    "allocator": scenario_allocator,
 }
 
 
@@ -516,6 +611,8 @@ def describe(size: str) -> str:
         f"{SCALE_FLOWS_PER_HOST[size]} flow(s) per host, load {SCALE_LOAD}",
         f"memory               {MEMORY_FLOWS[size]} flows, sigcomm13, load {LOAD}",
         f"ideal                ideal-bench --flows {IDEAL_FLOWS[size]} --load 0.8",
+        f"allocator            {ALLOCATOR_FLOWS[size]} flows, load {LOAD}, pfabric and tcp, "
+        f"{' and '.join(ALLOCATORS)} x{ALLOCATOR_REPEATS[size]}",
     ])
 
 
@@ -598,6 +695,7 @@ def software_info(build: Path, bin_dir: Path | None = None) -> dict[str, Any]:
     git_commit is the benchmark's own checkout; bin_dir_git_commit what --bin-dir's programs
     were built from, where that can be told."""
     common = {"module_version": (ROOT / "VERSION").read_text().strip(),
+              "allocator_preload": allocator_environment().get("LD_PRELOAD"),
               "git_commit": command_output(["git", "rev-parse", "HEAD"]),
               "git_dirty": bool(command_output(["git", "status", "--porcelain",
                                                 "--untracked-files=no"]))}

@@ -31,10 +31,33 @@
 #include <sys/resource.h>
 #include <vector>
 
+// mimalloc's version query (MI_MALLOC_VERSION: 30403 for 3.4.3, 217 for 2.1.7 before 3.0). Weak:
+// defined only when mimalloc is loaded, as the module's runners preload it
+// (pfabric_analysis/allocator.py); otherwise its address is null and the programs run on the system
+// allocator.
+extern "C" int mi_version() __attribute__((weak));
+
 namespace ns3
 {
 namespace pfabric
 {
+
+/// @return the memory allocator serving this process, for meta.json: "mimalloc 3.4.3" when
+/// mimalloc is loaded (LD_PRELOAD), else "system". Results do not depend on it; speed does.
+inline std::string
+AllocatorName()
+{
+    if (mi_version == nullptr)
+    {
+        return "system";
+    }
+    const int version = mi_version();
+    const int digits = version >= 10000 ? 100 : 10; // per minor and patch number
+    std::ostringstream name;
+    name << "mimalloc " << version / (digits * digits) << '.' << version / digits % digits << '.'
+         << version % digits;
+    return name.str();
+}
 
 /// @return the peak resident set size of this process so far, bytes
 inline uint64_t
@@ -298,6 +321,7 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
         meta.AddNumber("wall_time_s", WallSeconds() - wallStart)
             .AddNumber("cpu_time_s", ProcessorSeconds() - cpuStart)
             .AddString("scheduler", scheduler.Get().GetName())
+            .AddString("allocator", AllocatorName())
             .AddInteger("peak_rss_bytes", PeakRssBytes())
             .AddRaw("rss_samples", "[]");
         if (!experiment.WriteIdealFcts(meta, &error))
@@ -341,6 +365,7 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
     meta.AddNumber("wall_time_s", WallSeconds() - wallStart)
         .AddNumber("cpu_time_s", ProcessorSeconds() - cpuStart)
         .AddString("scheduler", scheduler.Get().GetName())
+        .AddString("allocator", AllocatorName())
         .AddInteger("peak_rss_bytes", PeakRssBytes())
         .AddRaw("rss_samples", monitor.GetRssSamplesJson());
     if (!experiment.WriteResults(meta, &error))

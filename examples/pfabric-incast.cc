@@ -57,6 +57,7 @@ main(int argc, char* argv[])
     incast.AddProvenance(meta);
     meta.AddNumber("wall_time_s", pfabric::WallSeconds() - wallStart)
         .AddString("scheduler", scheduler.Get().GetName())
+        .AddString("allocator", pfabric::AllocatorName())
         .AddInteger("peak_rss_bytes", pfabric::PeakRssBytes());
     if (!incast.WriteResults(meta, &error))
     {

@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from pfabric_analysis import module_provenance
+from pfabric_analysis import allocator
 from pfabric_analysis.children import run_child
 from pfabric_analysis.files import read_text, write_files
 from pfabric_analysis.runs import FCT_COLUMNS, AnalysisError, read_run
@@ -476,7 +477,9 @@ def run_program(command: Sequence[str]) -> None:
     """Run one of the module's programs; on failure, the error is the last line it printed
     (its one-line error) or its exit status."""
     try:
-        result = run_child(command)
+        result = run_child(command, env=allocator.child_environment())
+    except allocator.AllocatorError as error:
+        raise AnalysisError(str(error)) from error
     except OSError as error:
         raise AnalysisError(f"{command[0]}: cannot run ({error.strerror or error})") from error
     if result.returncode != 0:

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from pfabric_analysis import store as compact
+from pfabric_analysis import allocator
 from pfabric_analysis.children import run_child
 from pfabric_analysis.lock import sweep_lock
 from pfabric_analysis.runs import UNFINISHED_MARK, AnalysisError
@@ -198,6 +199,10 @@ def check_spec(spec: SweepSpec) -> None:
                           ("--loads", spec.loads), ("--runs", spec.runs)):
         if not values:
             raise AnalysisError(f"{label}: empty, nothing to sweep")
+    try:
+        allocator.preload(os.environ)
+    except allocator.AllocatorError as error:
+        raise AnalysisError(str(error)) from error
     for workload in spec.workloads:
         if workload not in WORKLOADS:
             raise AnalysisError(f"--workloads: unknown workload {workload!r}; expected "
@@ -456,7 +461,7 @@ def run_task(task: Task) -> tuple[bool, str]:
         except AnalysisError as error:
             return False, str(error)
         return True, ""
-    result = run_child(task.command)
+    result = run_child(task.command, env=allocator.child_environment())
     if result.returncode == 0:
         return True, ""
     return False, f"exit status {result.returncode}: {stderr_tail(result)}"

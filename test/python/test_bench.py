@@ -165,6 +165,25 @@ def test_bench_smoke_writes_every_scenario(tmp_path: Path) -> None:
     (ideal,) = document["scenarios"]["ideal"]["runs"]
     assert ideal["flows"] == 1000 and ideal["preemptions"] >= 0
     assert "forwarding k4: pfabric / ns-3 per packet hop" in result.stdout
+    allocator = document["scenarios"]["allocator"]
+    if software["allocator_preload"] is None:  # the sanitizer build's run, or no wheel
+        assert allocator["summary"]["compared"] is False
+        assert {r["allocator"] for r in allocator["runs"]} == {"system"}
+        return
+    assert allocator["summary"]["compared"] is True
+    # Each scheme once per allocator (smoke: one repetition), every run saying which allocator
+    # served it, and the allocator changing no result.
+    assert [(r["scheme"], r["allocator_choice"]) for r in allocator["runs"]] == [
+        ("pfabric", "system"), ("pfabric", "mimalloc"), ("tcp", "system"), ("tcp", "mimalloc")]
+    for run in allocator["runs"]:
+        assert run["allocator"] == "system" if run["allocator_choice"] == "system" \
+            else run["allocator"].startswith("mimalloc ")
+    for scheme in ("pfabric", "tcp"):
+        summary = allocator["summary"][scheme]
+        assert summary["same_fct"] is True
+        assert len(summary["mimalloc_cpu_over_system"]) == 1 and summary["median"] > 0
+    # The other scenarios ran under the preloaded allocator.
+    assert all(r["allocator"].startswith("mimalloc ") for r in websearch["runs"])
 
 
 def test_bench_runs_the_programs_of_an_ns3_tree(tmp_path: Path) -> None:
@@ -332,6 +351,20 @@ def test_fct_ratios_compare_bin_means_and_small_flow_p99(tmp_path: Path) -> None
     assert ratios["(100KB,10MB] mean"] == pytest.approx(0.5)
     assert ratios["all mean"] == pytest.approx(2.0 / 2.0)
     assert "(10MB,inf) mean" not in ratios  # no flow there
+
+
+def test_allocator_summary_pairs_runs_of_a_repetition() -> None:
+    runs = [{"scheme": scheme, "allocator_choice": choice, "repetition": n, "process_cpu_s": cpu}
+            for scheme, choice, n, cpu in [
+                ("pfabric", "system", 1, 10.0), ("pfabric", "mimalloc", 1, 9.0),
+                ("pfabric", "mimalloc", 2, 8.0), ("pfabric", "system", 2, 10.0),
+                ("pfabric", "system", 3, 10.0), ("pfabric", "mimalloc", 3, 9.5),
+                ("tcp", "system", 1, 4.0), ("tcp", "mimalloc", 1, 5.0)]]
+    summary = bench.allocator_summary(runs, {"pfabric": True, "tcp": False})
+    assert summary["pfabric"] == {"mimalloc_cpu_over_system": [0.9, 0.8, 0.95], "median": 0.9,
+                                  "min": 0.8, "max": 0.95, "same_fct": True}
+    assert summary["tcp"]["mimalloc_cpu_over_system"] == [1.25]
+    assert summary["tcp"]["same_fct"] is False
 
 
 def test_metrics_derive_rates() -> None:
