@@ -31,7 +31,7 @@ from matplotlib.lines import Line2D
 from pfabric_analysis import intervals
 from pfabric_analysis.files import write_files
 from pfabric_analysis.runs import (CORE_SECONDS_KEYS, FCT_FILES, AnalysisError, Run,
-                                   check_poolable, compared_parameters, core_seconds, read_run,
+                                   check_poolable, check_same_build, compared_parameters, core_seconds, read_run,
                                    summarize)
 
 # Scheme name in meta.json -> legend name in the paper, and a fixed look, in the paper's order.
@@ -142,11 +142,13 @@ def experiment_parameters(run: Run) -> dict:
 
 def check_same_experiment(runs: list[SweepRun]) -> None:
     """Refuse runs of one workload that differ in anything but scheme, load, replication or
-    file paths: a figure must compare schemes on one setup, not mix presets or topologies.
+    file paths, or that come from two ns-3 versions: a figure must compare schemes on one setup,
+    not mix presets, topologies or builds.
     A parameter missing from one run and present in another counts as different."""
     first: dict[str, SweepRun] = {}
     for run in runs:
         reference = first.setdefault(run.workload, run)
+        check_same_build(run.run, reference.run)
         a = experiment_parameters(reference.run)
         b = experiment_parameters(run.run)
         for key in sorted((set(a) | set(b)) - SWEEP_PARAMETERS):

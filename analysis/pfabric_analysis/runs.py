@@ -186,10 +186,28 @@ def compared_parameters(parameters: dict) -> dict:
     return {**ADDED_PARAMETERS, **parameters}
 
 
+# What a run's meta.json says about the build that must agree between runs compared as one
+# experiment: ns-3's own changes move FCTs (3.37 and 3.44 finish some flows microseconds apart
+# on the same flows; doc, "Which build runs the figure"), so runs of two versions are two setups.
+BUILD_KEYS = ("ns3_version",)
+
+
+def check_same_build(run, first) -> None:
+    """Refuse a run (a Run, or any run with .directory and .meta) whose ns-3 version differs
+    from the first run's."""
+    for key in BUILD_KEYS:
+        value, expected = run.meta.get(key), first.meta.get(key)
+        if value != expected:
+            raise AnalysisError(f"{run.directory}: {key} is {value!r}, but {first.directory} has "
+                                f"{expected!r}; runs of two builds are not one experiment")
+
+
 def check_poolable(runs: list[Run]) -> None:
-    """Refuse to pool runs whose parameters differ beyond replication (seed, run, outputs)."""
+    """Refuse to pool runs whose parameters differ beyond replication (seed, run, outputs), or
+    whose builds differ (BUILD_KEYS)."""
     first = runs[0]
     for run in runs[1:]:
+        check_same_build(run, first)
         first_parameters = compared_parameters(first.meta["parameters"])
         parameters = compared_parameters(run.meta["parameters"])
         for key in sorted((set(first_parameters) | set(parameters)) - REPLICATION_PARAMETERS):

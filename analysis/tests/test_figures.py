@@ -333,6 +333,16 @@ def test_a_parameter_only_one_run_has_is_a_difference(tmp_path: Path) -> None:
     assert set(load_sweep(tmp_path / "t")["scheme"]) == {"tcp", "dctcp"}
 
 
+def test_schemes_of_a_figure_run_on_two_ns3_versions_are_refused(tmp_path: Path) -> None:
+    write_run(tmp_path / "s" / "a", "datamining", flows(1.0, 1), scheme="tcp", load=0.5, run=1)
+    b = write_run(tmp_path / "s" / "b", "datamining", flows(1.0, 1), scheme="ideal", load=0.5,
+                  run=1)
+    meta = json.loads((b / "meta.json").read_text())
+    (b / "meta.json").write_text(json.dumps({**meta, "ns3_version": "3.37"}))
+    with pytest.raises(AnalysisError, match="b: ns3_version is '3.37', but .*a has '3.44'"):
+        load_sweep(tmp_path / "s")
+
+
 def test_a_sweep_written_under_the_old_dashed_parameter_names_still_loads(tmp_path: Path) -> None:
     # Before the programs' options became camelCase, meta.json said flow-file, dump-flows: the
     # flow lists still differ between loads, and the runs stay one experiment.

@@ -133,6 +133,20 @@ def test_runs_of_different_experiments_are_not_pooled(tmp_path: Path) -> None:
         check_poolable([a, c])
 
 
+def test_runs_of_two_ns3_versions_are_not_pooled(tmp_path: Path) -> None:
+    flows = frame([(1000, 1.0, 1.0, 1)])
+    runs = {}
+    for name, run, version in (("a", 1, "3.37"), ("b", 2, "3.37"), ("c", 3, "3.44")):
+        directory = write_run(tmp_path / name, flows, run=run)
+        meta = json.loads((directory / "meta.json").read_text())
+        (directory / "meta.json").write_text(json.dumps({**meta, "ns3_version": version}))
+        runs[name] = read_run(directory)
+    check_poolable([runs["a"], runs["b"]])
+    with pytest.raises(AnalysisError, match=r"c: ns3_version is '3.44', but .*a has '3.37'; "
+                                            "runs of two builds are not one experiment"):
+        check_poolable([runs["a"], runs["b"], runs["c"]])
+
+
 def test_parameters_under_their_old_dashed_names_are_read_under_the_current_ones(
         tmp_path: Path) -> None:
     # Run directories written before the programs' options became camelCase (and the results
