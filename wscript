@@ -18,6 +18,7 @@ def build(bld):
         'helper/pfabric-leaf-spine-helper.cc',
         'helper/pfabric-link-helper.cc',
         'helper/pfabric-measurement-window.cc',
+        'helper/pfabric-stop-report.cc',
         'helper/pfabric-preset.cc',
         'helper/pfabric-priority-levels.cc',
         'helper/pfabric-queue-disc-helper.cc',
@@ -67,6 +68,7 @@ def build(bld):
         'test/pfabric-preemption-test.cc',
         'test/pfabric-priority-policy-test.cc',
         'test/pfabric-transport-test.cc',
+        'test/pfabric-stop-report-test.cc',
         'test/pfabric-window-test.cc',
         'test/pfabric-workload-test.cc',
     ]
@@ -85,6 +87,7 @@ def build(bld):
         'helper/pfabric-leaf-spine-helper.h',
         'helper/pfabric-link-helper.h',
         'helper/pfabric-measurement-window.h',
+        'helper/pfabric-stop-report.h',
         'helper/pfabric-preset.h',
         'helper/pfabric-priority-levels.h',
         'helper/pfabric-queue-disc-helper.h',

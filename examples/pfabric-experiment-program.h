@@ -59,6 +59,10 @@ AllocatorName()
     return name.str();
 }
 
+/// The exit status under --strict of a run that stopped before its flows were done: not 1, which
+/// means that the run could not be made (bad input, a file not written).
+constexpr int EXIT_STOPPED_EARLY = 3;
+
 /// @return the peak resident set size of this process so far, bytes
 inline uint64_t
 PeakRssBytes()
@@ -289,9 +293,16 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
         experiment.EnableDeadlines();
     }
     bool quiet = false;
+    bool strict = false;
     CommandLine cmd(program + ".cc");
     experiment.AddCommandLineOptions(cmd);
     cmd.AddValue("quiet", "no progress on stderr", quiet);
+    cmd.AddValue("strict",
+                 "exit with status " + std::to_string(EXIT_STOPPED_EARLY) +
+                     " when the run stops before its flows are done (the safety limit "
+                     "--maxSimTime, or nothing left to simulate); the files are written either "
+                     "way and meta.json's stop says why",
+                 strict);
     PreferPriorityQueueScheduler();
     cmd.Parse(argc, argv);
     TypeIdValue scheduler;
@@ -375,6 +386,14 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
     }
     std::cout << experiment.Summarize();
     std::cout << "files: " << out << "/fct.csv, " << out << "/meta.json" << std::endl;
+    const PfabricStopReport& stop = experiment.GetStopReport();
+    if (stop.IsEarly())
+    {
+        // Also under --quiet: fct.csv's empty FCTs alone would read as results.
+        std::cerr << program << ": warning: " << stop.Describe() << " (meta.json: stop)"
+                  << std::endl;
+        return strict ? EXIT_STOPPED_EARLY : 0;
+    }
     return 0;
 }
 

@@ -101,7 +101,8 @@ PfabricExperiment::PfabricExperiment(const std::string& workload)
       m_startedBeforeConnected(0),
       m_deadlines(false),
       m_terminated(0),
-      m_arrivalsThroughEnd(true)
+      m_arrivalsThroughEnd(true),
+      m_stoppedWhenDone(false)
 {
     m_p.workload = workload;
 }
@@ -953,6 +954,7 @@ PfabricExperiment::FlowCompleted(const PfabricFlowApplication::CompletedFlow& fl
     if (m_window.IsOn() ? m_window.FlowCompleted(result.flow)
                         : m_done + m_terminated == m_results.size())
     {
+        m_stoppedWhenDone = true;
         Simulator::Stop();
     }
 }
@@ -965,6 +967,7 @@ PfabricExperiment::FlowTerminated(const PfabricFlowApplication::CompletedFlow& f
     result.timeouts = flow.timeouts;
     if (m_done + ++m_terminated == m_results.size())
     {
+        m_stoppedWhenDone = true;
         Simulator::Stop();
     }
 }
@@ -975,6 +978,7 @@ PfabricExperiment::Run()
     // Every transmission by every device of the fabric, hosts' and switches'.
     const uint64_t transmissionsBefore =
         PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices());
+    m_stoppedWhenDone = false;
     Simulator::Stop(Seconds(m_p.maxSimTime));
     Simulator::Run();
     m_endTime = Simulator::Now();
@@ -984,11 +988,23 @@ PfabricExperiment::Run()
     m_bytesReceived = GetBytesReceived();
     m_connectionsOpened = 0;
     m_startedBeforeConnected = 0;
+    std::vector<PfabricFlowApplication::FlowInProgress> inProgress;
     for (const auto& app : m_apps)
     {
         m_connectionsOpened += app->GetConnectionsOpened();
         m_startedBeforeConnected += app->GetFlowsStartedBeforeConnected();
+        for (const auto& flow : app->GetFlowsInProgress())
+        {
+            // fct.csv's timeouts column: an unfinished flow's so far
+            m_results.at(flow.flow.id).timeouts = flow.timeouts;
+            inProgress.push_back(flow);
+        }
     }
+    m_stop.Record(m_stoppedWhenDone,
+                  m_window.IsOn(),
+                  m_endTime,
+                  Seconds(m_p.maxSimTime),
+                  inProgress);
     if (m_window.IsOn())
     {
         FinishWindow();
@@ -1113,6 +1129,12 @@ PfabricExperiment::GetProgress() const
     return {m_done, static_cast<uint32_t>(m_flows.size()), GetBytesReceived(), m_totalBytes};
 }
 
+const PfabricStopReport&
+PfabricExperiment::GetStopReport() const
+{
+    return m_stop;
+}
+
 bool
 PfabricExperiment::GetArrivalsThroughEnd() const
 {
@@ -1197,6 +1219,7 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
         .AddString("priority_level_rule",
                    m_p.priorityLevels > 0 ? "equal load per level over the remaining size" : "");
     m_window.AddProvenance(meta, m_results.size(), m_arrivalsThroughEnd);
+    m_stop.AddProvenance(meta);
     if (IsClasses() && m_classFlows.size() == 2)
     {
         meta.AddString("class_workloads", "websearch,datamining")

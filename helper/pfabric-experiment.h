@@ -16,6 +16,7 @@
 #include "ns3/pfabric-measurement-window.h"
 #include "ns3/pfabric-results-writer.h"
 #include "ns3/pfabric-scheme-helper.h"
+#include "ns3/pfabric-stop-report.h"
 
 #include <cstdint>
 #include <memory>
@@ -302,6 +303,9 @@ class PfabricExperiment
      */
     bool GetArrivalsThroughEnd() const;
 
+    /// @return after Run: why it stopped and what it left unfinished (meta.json's "stop")
+    const PfabricStopReport& GetStopReport() const;
+
     /// @return a short table: per size bin, flows, mean and 99th percentile of FCT / ideal
     /// (classes: one table per class)
     std::string Summarize() const;
@@ -434,6 +438,8 @@ class PfabricExperiment
     std::vector<uint32_t> m_classFlows;              //!< classes: flows of each class
     PfabricMeasurementWindow m_window;               //!< the steady-state window
     bool m_arrivalsThroughEnd;                       //!< window: flows arrived to the end
+    bool m_stoppedWhenDone;                          //!< Run stopped by the flows' completion
+    PfabricStopReport m_stop;                        //!< why Run stopped, after Run
     /// @return whether this is the two-class experiment (workload "classes")
     bool IsClasses() const;
     /**

@@ -109,10 +109,10 @@ class PfabricJsonObject
  * half-written file; a failure is reported in one line naming the file.
  *
  * fct.csv: flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed (fct_s
- * empty and completed 0 for an unfinished flow; with SetDeadlineColumns deadline_s, met and
- * terminated, with SetClassColumn traffic_class, then the columns added by AddColumn, in that
- * order); ideal_fct.csv:
- * flow_id,src,dst,size_bytes,start_s,ideal_fct_s. Times in seconds to the nanosecond.
+ * empty, completed 0 and the timeouts so far for an unfinished flow; with SetDeadlineColumns
+ * deadline_s, met and terminated, with SetClassColumn traffic_class, then the columns added by
+ * AddColumn, in that order); ideal_fct.csv: flow_id,src,dst,size_bytes,start_s,ideal_fct_s. Times
+ * in seconds to the nanosecond.
  */
 class PfabricResultsWriter
 {
@@ -123,7 +123,8 @@ class PfabricResultsWriter
         PfabricFlow flow;        //!< the flow
         Time fct;                //!< completion time; negative: unfinished
         Time idealFct;           //!< the fabric's idle-path FCT
-        uint64_t timeouts;       //!< retransmission timeouts of its connection during the flow
+        uint64_t timeouts;       //!< its connection's retransmission timeouts during the flow
+                                 //!< (unfinished: until the run stopped)
         bool terminated = false; //!< given up at its deadline (fct negative)
     };
 

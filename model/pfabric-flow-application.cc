@@ -46,6 +46,7 @@ struct PfabricFlowApplication::FlowState
     bool claimed = false;             //!< ConnectionPool: the idle connections were looked at
     SequenceNumber32 firstSeq;        //!< sequence number of its first byte
     uint64_t timeoutsAtStart = 0;     //!< the connection's timeouts before the flow
+    Time lastProgress;                //!< when an ACK last advanced within the flow
     bool finished = false;            //!< completed, or terminated at its deadline
 };
 
@@ -396,6 +397,7 @@ PfabricFlowApplication::AckAdvanced(Connection* connection, SequenceNumber32 new
     uint32_t acked = newValue.GetValue() - state->firstSeq.GetValue();
     if (acked < state->flow.bytes)
     {
+        state->lastProgress = Simulator::Now();
         return;
     }
     connection->flow = nullptr;
@@ -408,6 +410,30 @@ PfabricFlowApplication::AckAdvanced(Connection* connection, SequenceNumber32 new
     m_flowCompletedTrace(CompletedFlow{state->flow,
                                        Simulator::Now() - state->flow.start,
                                        connection->socket->GetTimeouts() - state->timeoutsAtStart});
+}
+
+std::vector<PfabricFlowApplication::FlowInProgress>
+PfabricFlowApplication::GetFlowsInProgress() const
+{
+    std::vector<FlowInProgress> flows;
+    for (const auto& state : m_flows)
+    {
+        if (state->finished)
+        {
+            continue;
+        }
+        const Connection* connection = state->connection;
+        const bool started = state->started;
+        flows.push_back(
+            FlowInProgress{state->flow,
+                           started,
+                           connection && connection->connected,
+                           started ? connection->socket->GetRemainingBytes() : state->flow.bytes,
+                           started ? connection->socket->GetTimeouts() - state->timeoutsAtStart : 0,
+                           started && connection->socket->IsProbing(),
+                           state->lastProgress.IsZero() ? state->flow.start : state->lastProgress});
+    }
+    return flows;
 }
 
 uint32_t

@@ -97,6 +97,19 @@ class PfabricFlowApplication : public Application
         uint64_t timeouts; //!< retransmission timeouts of its connection during the flow
     };
 
+    /// A flow neither completed nor terminated, as it stands (GetFlowsInProgress): what a run
+    /// that stopped early left unfinished, and why.
+    struct FlowInProgress
+    {
+        Flow flow;               //!< the flow
+        bool started;            //!< handed to its connection (false: before its start time)
+        bool connected;          //!< its connection's handshake completed
+        uint64_t remainingBytes; //!< not acknowledged, cumulatively or selectively
+        uint64_t timeouts;       //!< retransmission timeouts of its connection during the flow
+        bool probing;            //!< its sender is in MinTCP's probe mode
+        Time lastProgress;       //!< when an ACK last advanced within it (its start if never)
+    };
+
     /**
      * TracedCallback signature of FlowCompleted.
      * @param flow the completed flow
@@ -132,6 +145,8 @@ class PfabricFlowApplication : public Application
     uint32_t GetFlowsAdded() const;
     /// @return the flows completed
     uint32_t GetFlowsCompleted() const;
+    /// @return the flows added and neither completed nor terminated, in the order added
+    std::vector<FlowInProgress> GetFlowsInProgress() const;
     /// @return the connections opened so far
     uint32_t GetConnectionsOpened() const;
     /// @return the flows handed to a connection whose handshake had not yet completed

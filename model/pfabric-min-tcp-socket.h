@@ -96,7 +96,7 @@ class PfabricMinTcpSocket : public PfabricTcpSocket
     void SetLineRate(DataRate rate, uint32_t overheadBytes);
 
     /// @return true while the socket sends one-byte probes
-    bool IsProbing() const;
+    bool IsProbing() const override;
 
     /// @return the timeouts since an ACK last advanced
     uint32_t GetConsecutiveTimeouts() const;

@@ -208,6 +208,12 @@ PfabricTcpSocket::GetTimeouts() const
     return m_timeouts;
 }
 
+bool
+PfabricTcpSocket::IsProbing() const
+{
+    return false;
+}
+
 void
 PfabricTcpSocket::SetPacingLineRate(DataRate rate, uint32_t overheadBytes)
 {

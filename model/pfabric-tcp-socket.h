@@ -129,6 +129,10 @@ class PfabricTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connectio
     /// @return every retransmission timeout of this connection with data outstanding
     uint64_t GetTimeouts() const;
 
+    /// @return whether the sender is in MinTCP's probe mode (PfabricMinTcpSocket); other
+    /// senders never probe
+    virtual bool IsProbing() const;
+
     /**
      * @brief Let the socket's segments leave it no faster than its NIC serialises them.
      *

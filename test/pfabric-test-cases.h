@@ -57,6 +57,9 @@ std::vector<TestCase*> MakePriorityPolicyTestCases();
 /// @return the transport test cases (MinTCP, LineRate, TCP, DCTCP)
 std::vector<TestCase*> MakeTransportTestCases();
 
+/// @return the stop report test cases: why a run stopped, what it left unfinished
+std::vector<TestCase*> MakeStopReportTestCases();
+
 /// @return the measurement window test cases: off, same flows, a large flow's FCT, options
 std::vector<TestCase*> MakeWindowTestCases();
 

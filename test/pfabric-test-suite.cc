@@ -35,6 +35,7 @@ class PfabricTestSuite : public TestSuite
                           MakePreemptionTestCases,
                           MakePriorityPolicyTestCases,
                           MakeTransportTestCases,
+                          MakeStopReportTestCases,
                           MakeWindowTestCases,
                           MakeWorkloadTestCases})
         {

@@ -303,6 +303,69 @@ def test_a_safety_limit_writes_unfinished_flows(run_example: RunExample, tmp_pat
     assert unfinished and all(r["fct_s"] == "" for r in unfinished)
     meta = json.loads((out / "meta.json").read_text())
     assert meta["flows_unfinished"] == len(unfinished)
+    # Cut short: said on stderr in one line and in meta.json, with the unfinished flows' state.
+    stop = meta["stop"]
+    assert stop["reason"] == "safety limit" and stop["early"] is True
+    assert stop["end_s"] == 0.001 and stop["flows_in_progress"] == len(unfinished)
+    assert stop["timeouts"] == sum(int(r["timeouts"]) for r in unfinished)
+    sizes = sum(int(r["size_bytes"]) for r in unfinished)
+    assert 0 < stop["bytes_unacknowledged"] <= sizes
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert warnings == [
+        f"pfabric-datamining: warning: stopped at the safety limit (--maxSimTime=0.001 s) with "
+        f"{len(unfinished)} flows unfinished: {stop['not_started']} not started, "
+        f"{stop['not_connected']} without a connection, {stop['no_bytes_acknowledged']} with no "
+        f"byte acknowledged, 0 in probe mode; {stop['timeouts']} timeouts and "
+        f"{stop['bytes_unacknowledged']} bytes unacknowledged among them, last progress at "
+        f"{stop['last_progress_s']:g} s (meta.json: stop)"]
+
+
+@pytest.mark.parametrize("preset", ["hotnets12", "sigcomm13"])
+def test_a_buffer_smaller_than_a_packet_stalls_every_flow_and_says_so(
+        run_example: RunExample, tmp_path: Path, preset: str) -> None:
+    """A made-up pathological case: no full segment fits a switch's 1,000-byte buffer, so no flow
+    completes. The run stops at the safety limit, says so, and --strict turns it into exit
+    status 3 with the same files written; hotnets12's MinTCP retransmits every 40 us and never
+    gets a byte acknowledged, sigcomm13's falls back to one-byte probes, which fit."""
+    options = ("--quiet", f"--preset={preset}", "--flows=5", "--buffer=1000B",
+               "--maxSimTime=0.05")
+    lenient = run_example("pfabric-websearch", *options, f"--out={tmp_path / 'lenient'}")
+    strict = run_example("pfabric-websearch", *options, "--strict", f"--out={tmp_path / 'strict'}")
+    assert (lenient.returncode, strict.returncode) == (0, 3), lenient.stderr + strict.stderr
+    assert strict.stderr == lenient.stderr.replace("lenient", "strict")
+    assert (tmp_path / "lenient" / "fct.csv").read_bytes() == \
+        (tmp_path / "strict" / "fct.csv").read_bytes()
+    rows = read_fct(tmp_path / "strict")
+    assert len(rows) == 5 and all(r["completed"] == "0" and r["fct_s"] == "" for r in rows)
+    # Every flow timed out again and again (hotnets12: a timeout every 40 us, 50 ms / 40 us =
+    # 1,250 less the flow's start), and fct.csv says how often.
+    assert all(int(r["timeouts"]) > 1000 for r in rows)
+    stop = json.loads((tmp_path / "strict" / "meta.json").read_text())["stop"]
+    assert stop["reason"] == "safety limit" and stop["flows_in_progress"] == 5
+    assert stop["not_started"] == stop["not_connected"] == 0  # SYNs fit: handshakes complete
+    assert stop["timeouts"] == sum(int(r["timeouts"]) for r in rows)
+    if preset == "hotnets12":  # no probe mode: not one byte through
+        assert stop["no_bytes_acknowledged"] == 5 and stop["probing"] == 0
+        assert stop["bytes_unacknowledged"] == sum(int(r["size_bytes"]) for r in rows)
+    else:  # probe mode after 5 timeouts: one-byte probes get through, and a flow whose probe
+        # was acknowledged sends full segments again, times out and probes again: at the end
+        # (deterministic for the seed) one flow is probing
+        assert stop["probing"] >= 1 and stop["no_bytes_acknowledged"] < 5
+        assert stop["bytes_unacknowledged"] < sum(int(r["size_bytes"]) for r in rows)
+    assert "5 flows unfinished" in strict.stderr.strip().splitlines()[-1]
+
+
+def test_a_run_that_completes_reports_no_early_stop(run_example: RunExample,
+                                                    tmp_path: Path) -> None:
+    result = run_example("pfabric-websearch", *STAR, "--flows=10", "--strict",
+                         f"--out={tmp_path / 'run'}")
+    assert result.returncode == 0 and "warning" not in result.stderr
+    stop = json.loads((tmp_path / "run" / "meta.json").read_text())["stop"]
+    assert stop == {"reason": "flows completed", "early": False, "end_s": stop["end_s"],
+                    "flows_in_progress": 0, "not_started": 0, "not_connected": 0,
+                    "no_bytes_acknowledged": 0, "probing": 0, "timeouts": 0,
+                    "bytes_unacknowledged": 0, "last_progress_s": 0}
+    assert 0 < stop["end_s"] < 1
 
 
 def test_a_window_measures_flows_while_flows_keep_arriving(run_example: RunExample,
@@ -325,6 +388,13 @@ def test_a_window_measures_flows_while_flows_keep_arriving(run_example: RunExamp
                               "flows_simulated": len(rows), "arrivals_through_end": True}
     assert meta["parameters"]["warmupFlows"] == 10 and meta["parameters"]["measureFlows"] == 20
     assert "all                 20" in result.stdout
+    # The later flows still open are the window's, not a stall.
+    stop = meta["stop"]
+    assert stop["reason"] == "measured flows completed" and stop["early"] is False
+    # (fct.csv has the flows started by the end; flows handed over ahead of their start too)
+    assert stop["flows_in_progress"] - stop["not_started"] == sum(r["completed"] == "0" for r in rows)
+    assert stop["flows_in_progress"] > 0
+    assert "warning" not in result.stderr
     listed = tmp_path / "list.csv"
     assert run_example("pfabric-websearch", *STAR, "--load=0.5", f"--flows={len(rows)}",
                        f"--dumpFlows={listed}", "--flowsOnly").returncode == 0
