@@ -129,3 +129,57 @@ def test_an_empty_section_is_caught() -> None:
 def test_tables_and_short_underlines_are_not_headings() -> None:
     text = "run       wall\n========= ====\nA         1\n\nLonger title\n===\n\nText.\n"
     assert headings(text) == []
+
+
+# A git commit in prose: 7 to 40 hexadecimal digits with a letter and a digit among them.
+COMMIT = re.compile(r"(?<![\w-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}(?![\w-])")
+SIMPLE_TABLE_BORDER = re.compile(r"^=+( +=+)+\s*$")
+
+
+def prose(text: str) -> str:
+    """The text with tables (simple tables and table directives with their content) and inline
+    literals (file names, commands) blanked out, line numbers kept."""
+    lines = text.splitlines()
+    kept = []
+    in_table = False
+    directive: int | None = None  # the indentation of a table directive being skipped
+    for index, line in enumerate(lines):
+        indent = len(line) - len(line.lstrip())
+        if directive is not None and (not line.strip() or indent > directive):
+            kept.append("")
+            continue
+        directive = None
+        if re.match(r"\s*\.\. [\w-]*table::", line):
+            directive = indent
+        elif SIMPLE_TABLE_BORDER.match(line):
+            after = lines[index + 1] if index + 1 < len(lines) else ""
+            # A simple table has three borders; the last one is followed by a blank line.
+            in_table = not (in_table and not after.strip())
+            kept.append("")
+            continue
+        kept.append("" if in_table or directive is not None else line)
+    return re.sub(r"``.*?``", lambda m: "\n" * m.group(0).count("\n"), "\n".join(kept),
+                  flags=re.S)
+
+
+def commits_in_prose(text: str) -> list[tuple[int, str]]:
+    blanked = prose(text)
+    return [(blanked.count("\n", 0, match.start()) + 1, match.group(0))
+            for match in COMMIT.finditer(blanked)]
+
+
+def test_performance_names_commits_only_in_tables() -> None:
+    """doc/performance.rst keeps commit hashes in tables ("Measured changes"): the prose names
+    the rows."""
+    path = ROOT / "doc" / "performance.rst"
+    found = commits_in_prose(path.read_text())
+    assert not found, "\n".join(f"doc/performance.rst:{line}: commit {commit} in prose; add it "
+                                f"to a table and name its row" for line, commit in found)
+
+
+def test_a_commit_in_prose_is_caught() -> None:
+    text = ("Since 6e11c08 it is faster; ``a-74ef159.json`` is a file.\n\n"
+            "===== ==========\nrun   commit\n===== ==========\nlean  b5a5fd3\n===== ==========\n\n"
+            ".. list-table:: Changes\n\n   * - c0b66e3\n\nAgainst 52be8f3, not 1234567 or "
+            "decade.\n")
+    assert commits_in_prose(text) == [(1, "6e11c08"), (13, "52be8f3")]
