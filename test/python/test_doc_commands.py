@@ -1,6 +1,6 @@
-"""Every command of README.md and doc/pfabric.rst runs, so that none can go stale: the README's sh
-blocks and the doc's literal blocks that hold shell commands, collected afresh on every run (a
-command added to either file is run from then on, with no change here).
+"""Every command of README.md and doc/*.rst runs, so that none can go stale: the README's sh
+blocks and the docs' literal blocks that hold shell commands, collected afresh on every run (a
+command added to any of these files is run from then on, with no change here).
 
 The commands run in order, block after block, through bash, in a scratch directory laid out like
 the module (its pfabric, .venv, build, examples, bench, workloads and analysis are links), so
@@ -99,10 +99,15 @@ def complete(command: str) -> bool:
     return subprocess.run(["bash", "-n", "-c", command], capture_output=True).returncode == 0
 
 
+def doc_files() -> list[str]:
+    """The reStructuredText documents, as paths relative to the repository."""
+    return [str(path.relative_to(ROOT)) for path in sorted((ROOT / "doc").glob("*.rst"))]
+
+
 def all_blocks() -> list[tuple[str, list[str]]]:
     return ([("README.md", block) for block in readme_blocks((ROOT / "README.md").read_text())]
-            + [("doc/pfabric.rst", block)
-               for block in doc_blocks((ROOT / "doc" / "pfabric.rst").read_text())])
+            + [(name, block) for name in doc_files()
+               for block in doc_blocks((ROOT / name).read_text())])
 
 
 def not_run_reason(command: str) -> str | None:
@@ -198,7 +203,8 @@ def test_the_commands_are_collected_from_both_files() -> None:
     blocks = all_blocks()
     everything = [command for _, block in blocks for command in block]
     sources = {source for source, _ in blocks}
-    assert sources == {"README.md", "doc/pfabric.rst"}
+    assert {"README.md", "doc/pfabric.rst"} <= sources <= {"README.md", *doc_files()}
+    assert "doc/performance.rst" in doc_files()
     for start in ("./pfabric run", ".venv/bin/pfabric-analysis sweep", "./pfabric bench",
                   ".venv/bin/python examples/pfabric-python.py", "./ns3 run",
                   ".venv/bin/pfabric-analysis sem"):
@@ -253,7 +259,7 @@ def test_every_command_runs(tmp_path: Path) -> None:
     env = dict(os.environ)
     env.pop("PFABRIC_BUILD_DIR")  # the commands as a user types them: the build of the module
     directories = {source: scratch(tmp_path / source.replace("/", "-"))
-                   for source in ("README.md", "doc/pfabric.rst")}
+                   for source in ("README.md", *doc_files())}
     ran = 0
     for source, block in all_blocks():
         lines = [shrink(command) for command in block

@@ -1,7 +1,7 @@
-"""The README's and the doc's commands cannot go stale unnoticed: every program, sub-command and
-option a README command line names exists, as written, and so does every one that a command
-written inline in the README's or the doc's prose names. (test_doc_commands.py runs every command
-of the code blocks, shrunk to a few flows.)"""
+"""The README's and the docs' commands cannot go stale unnoticed: every program, sub-command and
+option a command line of the README's or the docs' (doc/*.rst) code blocks names exists, as
+written, and so does every one that a command written inline in their prose names.
+(test_doc_commands.py runs every command of the code blocks, shrunk to a few flows.)"""
 
 from __future__ import annotations
 
@@ -14,21 +14,17 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from test_doc_commands import all_blocks, doc_files
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 
 
-def readme_command_lines() -> list[str]:
-    """Every command of the README's sh blocks, continuation lines joined, comments dropped."""
-    text = (ROOT / "README.md").read_text()
-    lines = []
-    for block in re.findall(r"^```sh\n(.*?)^```", text, re.S | re.M):
-        for line in block.replace("\\\n", " ").splitlines():
-            line = re.sub(r"\s+#.*$", "", line).strip()
-            if line and not line.startswith("#"):
-                lines.append(line)
-    return lines
+def command_lines() -> list[tuple[str, str]]:
+    """(file, line) for every line of the README's sh blocks and the docs' shell literal blocks,
+    continuation lines joined, comments dropped (a loop's lines one by one)."""
+    return [(source, line) for source, block in all_blocks() for command in block
+            for line in command.split("\n")]
 
 
 def invocations(line: str, program: str) -> list[list[str]]:
@@ -56,7 +52,7 @@ def example_names() -> list[str]:
 
 
 def test_the_readme_has_commands_of_each_kind() -> None:
-    lines = readme_command_lines()
+    lines = [line for source, line in command_lines() if source == "README.md"]
     for program in ("./pfabric run", ".venv/bin/pfabric-analysis", "./pfabric bench",
                     "examples/pfabric-python.py"):
         assert any(program in line for line in lines), program
@@ -67,7 +63,7 @@ def test_every_pfabric_run_names_an_example_and_its_options() -> None:
     if not build:
         pytest.skip("needs the build: run through ./pfabric test")
     checked = 0
-    for line in readme_command_lines():
+    for source, line in command_lines():
         for words in invocations(line, "./pfabric run"):
             name, arguments = words[0], words[2:] if words[1:2] == ["--"] else words[1:]
             assert name in example_names(), line
@@ -76,7 +72,7 @@ def test_every_pfabric_run_names_an_example_and_its_options() -> None:
                 if option.startswith("--ns3::"):
                     continue
                 assert re.search(rf"^\s*{re.escape(option)}[:=\s]", listed, re.M), \
-                    f"README: {line}: {name} has no option {option}"
+                    f"{source}: {line}: {name} has no option {option}"
                 checked += 1
     assert checked >= 10
 
@@ -86,13 +82,13 @@ def test_every_pfabric_analysis_line_names_a_command_and_its_options() -> None:
     if not Path(analysis).exists():
         pytest.skip("pfabric-analysis is not installed next to this Python")
     checked = 0
-    for line in readme_command_lines():
+    for source, line in command_lines():
         for words in invocations(line, ".venv/bin/pfabric-analysis"):
             command = words[0]
             listed = help_text(analysis, command, "--help")
             for option in options(words[1:]):
                 assert re.search(rf"(^|[\s\[,]){re.escape(option)}\b", listed, re.M), \
-                    f"README: {line}: pfabric-analysis {command} has no option {option}"
+                    f"{source}: {line}: pfabric-analysis {command} has no option {option}"
                 checked += 1
     assert checked >= 10
 
@@ -101,13 +97,13 @@ def test_every_bench_and_python_example_line_names_its_options() -> None:
     bench = help_text(sys.executable, str(ROOT / "bench" / "pfabric_bench.py"), "--help")
     example = help_text(sys.executable, str(ROOT / "examples" / "pfabric-python.py"), "--help")
     checked = 0
-    for line in readme_command_lines():
+    for source, line in command_lines():
         for program, listed in (("./pfabric bench", bench),
                                 ("examples/pfabric-python.py", example)):
             for words in invocations(line, program):
                 for option in options(words):
                     assert re.search(rf"(^|[\s\[,]){re.escape(option)}\b", listed, re.M), \
-                        f"README: {line}: {program} has no option {option}"
+                        f"{source}: {line}: {program} has no option {option}"
                     checked += 1
     assert checked >= 6
 
@@ -130,9 +126,9 @@ INLINE = re.compile(r"(?<!`)``?((?:\./pfabric|\.venv/bin/pfabric-analysis|pfabri
 
 
 def inline_commands() -> list[tuple[str, str]]:
-    """(file, fragment) for every inline command of README.md and doc/pfabric.rst."""
+    """(file, fragment) for every inline command of README.md and doc/*.rst."""
     found = []
-    for name in ("README.md", "doc/pfabric.rst"):
+    for name in ("README.md", *doc_files()):
         text = (ROOT / name).read_text()
         found += [(name, re.sub(r"\s+", " ", match)) for match in INLINE.findall(text)]
     return found

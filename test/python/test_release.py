@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml  # PyYAML: dask, pinned in requirements.txt, requires it
+from test_ns3_versions import key, supported_ns3
 
 ROOT = Path(__file__).resolve().parents[2]
 BAKE_FILE = ROOT / "bake" / "pfabric.xml"
@@ -52,11 +53,7 @@ def cmake_library() -> str:
 
 def oldest_supported_ns3() -> str:
     """The oldest release in README.md's "Supported ns-3 versions" table, as "3.NN"."""
-    section = (ROOT / "README.md").read_text().split("### Supported ns-3 versions", 1)[1]
-    rows = [line for line in section.split("\n\n", 2)[1].splitlines() if line.startswith("| 3.")]
-    releases = {int(minor) for row in rows for minor in re.findall(r"\b3\.(\d+)\b",
-                                                                   row.split("|")[1])}
-    return f"3.{min(releases)}"
+    return min(supported_ns3((ROOT / "README.md").read_text()), key=key)
 
 
 def release_gaps(changelog: str, bake_url: str, number: str) -> list[str]:
