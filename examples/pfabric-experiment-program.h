@@ -294,7 +294,7 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
     }
     bool quiet = false;
     bool strict = false;
-    CommandLine cmd(program + ".cc");
+    PfabricCommandLine cmd(program + ".cc");
     experiment.AddCommandLineOptions(cmd);
     cmd.AddValue("quiet", "no progress on stderr", quiet);
     cmd.AddValue("strict",
@@ -304,12 +304,16 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
                      "way and meta.json's stop says why",
                  strict);
     PreferPriorityQueueScheduler();
-    cmd.Parse(argc, argv);
+    std::string error;
+    if (!cmd.Parse(argc, argv, &error))
+    {
+        std::cerr << program << ": error: " << error << std::endl;
+        return 1;
+    }
     TypeIdValue scheduler;
     GlobalValue::GetValueByName("SchedulerType", scheduler);
     const std::string commandLine = JoinCommandLine(argc, argv);
     const PfabricExperiment::Parameters& p = experiment.GetParameters();
-    std::string error;
     if (!experiment.Prepare(&error))
     {
         std::cerr << program << ": error: " << error << std::endl;

@@ -38,7 +38,7 @@ main(int argc, char* argv[])
     std::string hostDelay;
     uint64_t flowBytes = 100000;
 
-    CommandLine cmd(__FILE__);
+    PfabricCommandLine cmd(__FILE__);
     cmd.AddValue("topology", "fattree, leafspine or single", topology);
     cmd.AddValue("k", "fattree: ports per switch (even)", k);
     cmd.AddValue("leaves", "leafspine: leaf switches", leaves);
@@ -52,7 +52,12 @@ main(int argc, char* argv[])
                  linkDelay);
     cmd.AddValue("hostDelay", "extra delay on host links (default: the topology's)", hostDelay);
     cmd.AddValue("flowBytes", "flow size for the ideal FCT printed", flowBytes);
-    cmd.Parse(argc, argv);
+    std::string parseError;
+    if (!cmd.Parse(argc, argv, &parseError))
+    {
+        std::cerr << "pfabric-fabric: error: " << parseError << std::endl;
+        return 1;
+    }
 
     std::unique_ptr<PfabricFabricHelper> fabric;
     if (topology == "fattree")

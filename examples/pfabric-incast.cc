@@ -25,15 +25,19 @@ main(int argc, char* argv[])
     const std::string program = "pfabric-incast";
     PfabricIncast incast;
     bool quiet = false;
-    CommandLine cmd("pfabric-incast.cc");
+    PfabricCommandLine cmd("pfabric-incast.cc");
     incast.AddCommandLineOptions(cmd);
     cmd.AddValue("quiet", "nothing on stderr before the run", quiet);
     pfabric::PreferPriorityQueueScheduler();
-    cmd.Parse(argc, argv);
+    std::string error;
+    if (!cmd.Parse(argc, argv, &error))
+    {
+        std::cerr << program << ": error: " << error << std::endl;
+        return 1;
+    }
     TypeIdValue scheduler;
     GlobalValue::GetValueByName("SchedulerType", scheduler);
 
-    std::string error;
     if (!incast.Prepare(&error))
     {
         std::cerr << program << ": error: " << error << std::endl;

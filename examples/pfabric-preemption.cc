@@ -39,7 +39,7 @@ int
 main(int argc, char* argv[])
 {
     pfabric::PreemptionParameters p;
-    CommandLine cmd(__FILE__);
+    PfabricCommandLine cmd(__FILE__);
     cmd.AddValue("scheme", "pfabric, linerate, tcp or dctcp", p.scheme);
     cmd.AddValue("preset", "hotnets12 or sigcomm13: every number of the scheme", p.preset);
     cmd.AddValue("buffer",
@@ -49,7 +49,12 @@ main(int argc, char* argv[])
     cmd.AddValue("shortBytes", "Size of the short flow, bytes", p.shortBytes);
     cmd.AddValue("shortStartUs", "Start of the short flow, microseconds", p.shortStartUs);
     cmd.AddValue("stopS", "Simulated-time limit, seconds", p.stopS);
-    cmd.Parse(argc, argv);
+    std::string parseError;
+    if (!cmd.Parse(argc, argv, &parseError))
+    {
+        std::cerr << "pfabric-preemption: error: " << parseError << std::endl;
+        return 1;
+    }
 
     std::string choice = PfabricSchemeHelper::CheckChoice(p.scheme, p.preset);
     if (!choice.empty())

@@ -277,7 +277,7 @@ main(int argc, char* argv[])
     std::string switchMode = "lean";
     std::string linkType = "pfabric";
     bool json = false;
-    CommandLine cmd(__FILE__);
+    PfabricCommandLine cmd(__FILE__);
     cmd.AddValue("k", "fat-tree ports per switch (even)", k);
     cmd.AddValue("packetsPerHost", "packets each host sends", packetsPerHost);
     cmd.AddValue("repeat", "runs of each variant; the fastest counts", repeat);
@@ -288,7 +288,12 @@ main(int argc, char* argv[])
     cmd.AddValue("json", "print the results as one JSON object", json);
     cmd.AddValue("switchMode", "(a)'s switches: lean (no IP stack) or ip", switchMode);
     cmd.AddValue("linkType", "(a)'s links: pfabric (PfabricLinkNetDevice) or p2p", linkType);
-    cmd.Parse(argc, argv);
+    std::string parseError;
+    if (!cmd.Parse(argc, argv, &parseError))
+    {
+        std::cerr << "pfabric-routing-cost: error: " << parseError << std::endl;
+        return 1;
+    }
     if (switchMode != "lean" && switchMode != "ip")
     {
         std::cerr << "pfabric-routing-cost: error: --switchMode=" << switchMode

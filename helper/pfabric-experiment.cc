@@ -163,7 +163,7 @@ PfabricExperiment::CountDeadlines(uint32_t* with, uint32_t* met) const
 }
 
 void
-PfabricExperiment::AddFabricCommandLineOptions(CommandLine& cmd)
+PfabricExperiment::AddFabricCommandLineOptions(PfabricCommandLine& cmd)
 {
     cmd.AddValue("preset", "hotnets12 or sigcomm13: every number of fabric and scheme", m_p.preset);
     cmd.AddValue("scheme", "pfabric, linerate, tcp or dctcp", m_p.scheme);
@@ -192,7 +192,7 @@ PfabricExperiment::AddFabricCommandLineOptions(CommandLine& cmd)
 }
 
 void
-PfabricExperiment::AddCommandLineOptions(CommandLine& cmd)
+PfabricExperiment::AddCommandLineOptions(PfabricCommandLine& cmd)
 {
     AddFabricCommandLineOptions(cmd);
     if (IsClasses())

@@ -7,8 +7,8 @@
 #ifndef PFABRIC_EXPERIMENT_H
 #define PFABRIC_EXPERIMENT_H
 
-#include "ns3/command-line.h"
 #include "ns3/nstime.h"
+#include "ns3/pfabric-command-line.h"
 #include "ns3/pfabric-fabric-helper.h"
 #include "ns3/pfabric-flow-application.h"
 #include "ns3/pfabric-flow-list.h"
@@ -195,7 +195,7 @@ class PfabricExperiment
      * then the workload's, the transport's and the experiment's own).
      * @param cmd the command line
      */
-    void AddCommandLineOptions(CommandLine& cmd);
+    void AddCommandLineOptions(PfabricCommandLine& cmd);
 
     /**
      * @brief Register the options that every experiment built on this one shares: preset,
@@ -203,7 +203,7 @@ class PfabricExperiment
      * directory, MaxSimTime and ConnectLeadUs.
      * @param cmd the command line
      */
-    void AddFabricCommandLineOptions(CommandLine& cmd);
+    void AddFabricCommandLineOptions(PfabricCommandLine& cmd);
 
     /**
      * @brief Check every parameter and input, build the fabric and the flow list, and open the

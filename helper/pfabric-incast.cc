@@ -62,7 +62,7 @@ PfabricIncast::GetExperimentParameters()
 }
 
 void
-PfabricIncast::AddCommandLineOptions(CommandLine& cmd)
+PfabricIncast::AddCommandLineOptions(PfabricCommandLine& cmd)
 {
     cmd.AddValue("workers",
                  "workers per query (several per host when more than hosts - 1)",

@@ -7,8 +7,8 @@
 #ifndef PFABRIC_INCAST_H
 #define PFABRIC_INCAST_H
 
-#include "ns3/command-line.h"
 #include "ns3/nstime.h"
+#include "ns3/pfabric-command-line.h"
 #include "ns3/pfabric-experiment.h"
 #include "ns3/pfabric-flow-application.h"
 #include "ns3/pfabric-results-writer.h"
@@ -99,7 +99,7 @@ class PfabricIncast
      * @brief Register the incast's options and the experiment's fabric and scheme options.
      * @param cmd the command line
      */
-    void AddCommandLineOptions(CommandLine& cmd);
+    void AddCommandLineOptions(PfabricCommandLine& cmd);
 
     /**
      * @brief Check every parameter, build the fabric, generate the background and the

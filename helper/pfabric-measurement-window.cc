@@ -29,7 +29,7 @@ PfabricMeasurementWindow::PfabricMeasurementWindow()
 }
 
 void
-PfabricMeasurementWindow::AddCommandLineOptions(CommandLine& cmd)
+PfabricMeasurementWindow::AddCommandLineOptions(PfabricCommandLine& cmd)
 {
     cmd.AddValue("warmupFlows",
                  "with --measureFlows: flows before the measured ones, not measured (they meet "

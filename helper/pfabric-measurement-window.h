@@ -7,9 +7,9 @@
 #ifndef PFABRIC_MEASUREMENT_WINDOW_H
 #define PFABRIC_MEASUREMENT_WINDOW_H
 
-#include "ns3/command-line.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
+#include "ns3/pfabric-command-line.h"
 #include "ns3/pfabric-flow-list.h"
 #include "ns3/pfabric-results-writer.h"
 
@@ -61,7 +61,7 @@ class PfabricMeasurementWindow
      * @brief Register --warmupFlows and --measureFlows.
      * @param cmd the command line
      */
-    void AddCommandLineOptions(CommandLine& cmd);
+    void AddCommandLineOptions(PfabricCommandLine& cmd);
 
     /**
      * @brief Set the window (what the options set).

@@ -129,6 +129,64 @@ def test_every_option_is_named_in_camel_case(run_example: RunExample, program: s
     assert [o for o in options if not re.fullmatch("[a-z][A-Za-z0-9]*", o)] == []
 
 
+# What ns-3's CommandLine took silently (a number's leading part, an unsigned wrap) or answered
+# with its whole help text, refused in one line that quotes what was typed (PfabricCommandLine).
+STRICT_CASES = [
+    ("pfabric-incast", "--interval=1ms", "--interval=1ms: not a number"),
+    ("pfabric-incast", "--responseBytes=10kB", "--responseBytes=10kB: not a whole number"),
+    ("pfabric-incast", "--aggregator=-1", "--aggregator=-1: must not be negative"),
+    ("pfabric-incast", "--workers=-1", "--workers=-1: must not be negative"),
+    ("pfabric-websearch", "--flows=1e1", "--flows=1e1: not a whole number"),
+    ("pfabric-websearch", "--flows=-1", "--flows=-1: must not be negative"),
+    ("pfabric-websearch", "--flows=4294967296",
+     "--flows=4294967296: out of range (0 to 4294967295)"),
+    ("pfabric-websearch", "--flows=0x10", "--flows=0x10: not a whole number"),
+    ("pfabric-websearch", "--load=0.6x", "--load=0.6x: not a number"),
+    ("pfabric-websearch", "--load=nan", "--load=nan: not a finite number"),
+    ("pfabric-websearch", "--maxSimTime=inf", "--maxSimTime=inf: not a finite number"),
+    ("pfabric-websearch", "--maxSimTime=1e400", "--maxSimTime=1e400: out of range"),
+    ("pfabric-websearch", "--connectLeadUs=10us", "--connectLeadUs=10us: not a number"),
+    ("pfabric-websearch", "--flows=", "--flows=: expected a value (--flows=...)"),
+    ("pfabric-websearch", "--out", "--out: expected a value (--out=...)"),
+    ("pfabric-websearch", "--quiet=maybe", "--quiet=maybe: expected true, false, 1 or 0"),
+    ("pfabric-websearch", "--flowz=3", "--flowz=3: unknown option (--PrintHelp lists them)"),
+    ("pfabric-datamining", "--seed=1.5", "--seed=1.5: not a whole number"),
+    ("pfabric-deadlines", "--run=two", "--run=two: not a whole number"),
+    ("pfabric-classes", "--flows=-5", "--flows=-5: must not be negative"),
+    ("pfabric-fabric", "--k=4.0", "--k=4.0: not a whole number"),
+    ("pfabric-preemption", "--longBytes=1MB", "--longBytes=1MB: not a whole number"),
+    ("pfabric-routing-cost", "--packetsPerHost=-3", "--packetsPerHost=-3: must not be negative"),
+]
+
+
+@pytest.mark.parametrize(("program", "argument", "message"), STRICT_CASES)
+def test_a_malformed_value_is_one_line_naming_it(run_example: RunExample, tmp_path,
+                                                 program: str, argument: str,
+                                                 message: str) -> None:
+    out = tmp_path / "run"
+    result = run_example(program, argument, f"--out={out}") if program not in (
+        "pfabric-fabric", "pfabric-preemption", "pfabric-routing-cost") else \
+        run_example(program, argument)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [f"{program}: error: {message}"]
+    assert result.stdout == ""
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("argument", ["--SchedulerType=ns3::MapScheduler",
+                                      "--ns3::PfabricQueueDisc::MaxSize=30p", "--quiet",
+                                      "--quiet=0", "--load=.5", "--load=5e-1", "--flows=007"])
+def test_what_ns3_accepts_still_passes(run_example: RunExample, tmp_path,
+                                       argument: str) -> None:
+    result = run_example("pfabric-websearch", "--flows=3", argument, f"--out={tmp_path / 'r'}")
+    assert result.returncode == 0, result.stderr
+    meta = json.loads((tmp_path / "r" / "meta.json").read_text())
+    if argument.startswith("--load"):
+        assert meta["parameters"]["load"] == 0.5
+    if argument == "--flows=007":
+        assert meta["parameters"]["flows"] == 7
+
+
 def test_pfabric_run_names_the_examples_it_knows() -> None:
     """./pfabric run builds only the example it runs; a name it does not build is refused in one
     line, before anything is set up or built, with the names it knows."""

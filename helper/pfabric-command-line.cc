@@ -1,0 +1,154 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-command-line.h"
+
+#include "ns3/global-value.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <set>
+
+namespace ns3
+{
+
+PfabricCommandLine::PfabricCommandLine(const std::string& filename)
+    : CommandLine(filename)
+{
+}
+
+bool
+PfabricCommandLine::CheckArgument(const std::string& argument, std::string* error) const
+{
+    if (argument.rfind("-", 0) != 0)
+    {
+        return true; // not an option
+    }
+    const std::string option = argument.substr(argument.rfind("--", 0) == 0 ? 2 : 1);
+    const std::size_t equals = option.find('=');
+    const std::string name = option.substr(0, equals);
+    const bool hasValue = equals != std::string::npos;
+    const std::string value = hasValue ? option.substr(equals + 1) : "";
+    if (name.rfind("Print", 0) == 0 || name.find("::") != std::string::npos)
+    {
+        return true; // ns-3's own arguments and attribute paths
+    }
+    for (auto global = GlobalValue::Begin(); global != GlobalValue::End(); ++global)
+    {
+        if ((*global)->GetName() == name)
+        {
+            return true;
+        }
+    }
+    auto found = m_options.find(name);
+    if (found == m_options.end())
+    {
+        *error = argument + ": unknown option (--PrintHelp lists them)";
+        return false;
+    }
+    if (found->second == Kind::BOOL)
+    {
+        static const std::set<std::string> truths = {"1", "0", "true", "false"};
+        if (hasValue && truths.count(value) == 0)
+        {
+            *error = argument + ": expected true, false, 1 or 0";
+            return false;
+        }
+        return true;
+    }
+    if (!hasValue || value.empty())
+    {
+        *error = argument + ": expected a value (--" + name + "=...)";
+        return false;
+    }
+    return true;
+}
+
+bool
+PfabricCommandLine::Parse(int argc, char* argv[], std::string* error)
+{
+    for (int i = 1; i < argc; ++i)
+    {
+        if (!CheckArgument(argv[i], error))
+        {
+            return false;
+        }
+    }
+    CommandLine::Parse(argc, argv);
+    for (const auto& option : m_numbers)
+    {
+        if (!option->Convert(error))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool
+PfabricCommandLine::ParseInteger(const std::string& text,
+                                 bool isSigned,
+                                 long double low,
+                                 long double high,
+                                 long double* value,
+                                 std::string* why)
+{
+    // Digits only, after an optional minus: no sign for an unsigned option (strtoull would
+    // wrap "-1"), no blanks, no base prefixes, no exponent, no trailing text.
+    const bool negative = !text.empty() && text[0] == '-';
+    const std::string digits = negative ? text.substr(1) : text;
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+    {
+        *why = "not a whole number";
+        return false;
+    }
+    if (negative && !isSigned)
+    {
+        *why = "must not be negative";
+        return false;
+    }
+    errno = 0;
+    const long double magnitude = std::strtold(digits.c_str(), nullptr);
+    const long double parsed = negative ? -magnitude : magnitude;
+    if (errno == ERANGE || parsed < low || parsed > high)
+    {
+        std::ostringstream range;
+        range << "out of range (" << std::fixed;
+        range.precision(0);
+        range << low << " to " << high << ")";
+        *why = range.str();
+        return false;
+    }
+    *value = parsed;
+    return true;
+}
+
+bool
+PfabricCommandLine::ParseReal(const std::string& text, long double* value, std::string* why)
+{
+    const char* begin = text.c_str();
+    char* end = nullptr;
+    errno = 0;
+    const long double parsed = std::strtold(begin, &end);
+    if (text.empty() || end != begin + text.size() ||
+        std::isspace(static_cast<unsigned char>(text[0])))
+    {
+        *why = "not a number";
+        return false;
+    }
+    if (!std::isfinite(parsed) || errno == ERANGE)
+    {
+        *why = "not a finite number";
+        return false;
+    }
+    *value = parsed;
+    return true;
+}
+
+} // namespace ns3

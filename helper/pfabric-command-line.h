@@ -1,0 +1,219 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFABRIC_COMMAND_LINE_H
+#define PFABRIC_COMMAND_LINE_H
+
+#include "ns3/command-line.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup pfabric
+ *
+ * @brief ns-3's CommandLine, with numbers parsed strictly.
+ *
+ * ns-3 reads a number option with an input stream and keeps whatever leading part parses:
+ * `--interval=1ms` gives 1, `--flows=1e1` gives 1, `--responseBytes=10kB` gives 10, and an
+ * unsigned option takes `-1` as 4294967295; the run goes on with a value the user never typed.
+ * Here a number option is read as text by ns-3 (so --PrintHelp shows its default as before) and
+ * converted after parsing: the whole text must be the number, within the option's type, finite;
+ * otherwise Parse reports one line that quotes what was typed. Every other option (text, bool,
+ * ns-3 types such as Time or DataRate) is ns-3's own, but what ns-3 would answer with its whole
+ * help text is refused in one line first: an unknown option, an option other than a bool without
+ * a value, a bool that is not true, false, 1 or 0. Attribute paths (--ns3::...), global values
+ * (--SchedulerType=...) and --Print... pass to ns-3 as they are.
+ */
+class PfabricCommandLine : public CommandLine
+{
+  public:
+    /**
+     * @brief As CommandLine's.
+     * @param filename the program's source file name (Usage)
+     */
+    explicit PfabricCommandLine(const std::string& filename = "");
+
+    using CommandLine::AddValue;
+
+    /**
+     * @brief Add an option: a number (integer or floating point) strictly, anything else as
+     * ns-3 does.
+     * @param name the option's name
+     * @param help its help text
+     * @param value where its value goes; its value now is the default shown
+     */
+    template <typename T>
+    void AddValue(const std::string& name, const std::string& help, T& value);
+
+    /**
+     * @brief Check one argument as ns-3 would take it (no help dump for a mistake).
+     * @param argument an argument of the command line, e.g. --flows=10
+     * @param error why it is refused
+     * @return false if it is refused
+     */
+    bool CheckArgument(const std::string& argument, std::string* error) const;
+
+    /**
+     * @brief Parse the command line (CommandLine::Parse), then the numbers.
+     * @param argc argument count
+     * @param argv arguments
+     * @param error the first bad number, one line naming the option and quoting its value
+     * @return false if a number did not parse (the others are set)
+     */
+    bool Parse(int argc, char* argv[], std::string* error);
+
+    /**
+     * @brief Convert a number's text strictly.
+     * @param name the option's name, for the error
+     * @param text what was typed
+     * @param value the number, when it parses
+     * @param error why not, when it does not
+     * @return whether it parsed
+     */
+    template <typename T>
+    static bool ParseNumber(const std::string& name,
+                            const std::string& text,
+                            T* value,
+                            std::string* error);
+
+  private:
+    /// A number option, read as text by ns-3.
+    struct NumberOption
+    {
+        virtual ~NumberOption() = default;
+        /**
+         * @brief Convert the text into the option's variable.
+         * @param error why not
+         * @return whether it parsed
+         */
+        virtual bool Convert(std::string* error) = 0;
+        std::string name;        //!< the option's name
+        std::string text;        //!< what ns-3 read (the default's text until given)
+        std::string defaultText; //!< the default's text: left alone, the variable is unchanged
+    };
+
+    /// A number option of type T.
+    template <typename T>
+    struct TypedOption : NumberOption
+    {
+        T* target; //!< the variable
+
+        bool Convert(std::string* error) override
+        {
+            return text == defaultText || ParseNumber(name, text, target, error);
+        }
+    };
+
+    /**
+     * @brief Parse an integer's text.
+     * @param text the text
+     * @param isSigned whether negative values are allowed
+     * @param low the smallest value of the type
+     * @param high the largest value of the type
+     * @param value the value
+     * @param why what is wrong
+     * @return whether it parsed
+     */
+    static bool ParseInteger(const std::string& text,
+                             bool isSigned,
+                             long double low,
+                             long double high,
+                             long double* value,
+                             std::string* why);
+
+    /**
+     * @brief Parse a floating-point number's text.
+     * @param text the text
+     * @param value the value
+     * @param why what is wrong
+     * @return whether it parsed
+     */
+    static bool ParseReal(const std::string& text, long double* value, std::string* why);
+
+    /// How an option takes its value.
+    enum class Kind
+    {
+        BOOL,  //!< --name alone is true
+        OTHER, //!< needs a value
+    };
+
+    std::vector<std::unique_ptr<NumberOption>> m_numbers; //!< the number options
+    std::map<std::string, Kind> m_options;                //!< every option added, by name
+};
+
+template <typename T>
+void
+PfabricCommandLine::AddValue(const std::string& name, const std::string& help, T& value)
+{
+    m_options[name] = std::is_same_v<T, bool> ? Kind::BOOL : Kind::OTHER;
+    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>)
+    {
+        auto option = std::make_unique<TypedOption<T>>();
+        option->name = name;
+        option->target = &value;
+        std::ostringstream text;
+        text << +value; // +: a char-sized integer shows as a number
+        option->text = option->defaultText = text.str();
+        CommandLine::AddValue(name, help, option->text);
+        m_numbers.push_back(std::move(option));
+    }
+    else
+    {
+        CommandLine::AddValue(name, help, value);
+    }
+}
+
+template <typename T>
+bool
+PfabricCommandLine::ParseNumber(const std::string& name,
+                                const std::string& text,
+                                T* value,
+                                std::string* error)
+{
+    long double parsed = 0;
+    std::string why;
+    bool ok;
+    if constexpr (std::is_integral_v<T>)
+    {
+        ok = ParseInteger(text,
+                          std::is_signed_v<T>,
+                          static_cast<long double>(std::numeric_limits<T>::lowest()),
+                          static_cast<long double>(std::numeric_limits<T>::max()),
+                          &parsed,
+                          &why);
+    }
+    else
+    {
+        ok = ParseReal(text, &parsed, &why);
+        if (ok && !(std::abs(parsed) <= static_cast<long double>(std::numeric_limits<T>::max())))
+        {
+            ok = false;
+            why = "out of range";
+        }
+    }
+    if (!ok)
+    {
+        *error = "--" + name + "=" + text + ": " + why;
+        return false;
+    }
+    *value = static_cast<T>(parsed);
+    return true;
+}
+
+} // namespace ns3
+
+#endif /* PFABRIC_COMMAND_LINE_H */
