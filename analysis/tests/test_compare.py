@@ -275,9 +275,11 @@ def test_labels_default_to_the_scheme_and_name_the_directory_when_schemes_repeat
 
 
 def readme_commands() -> tuple[list[str], list[list[str]]]:
-    """The README's example of compare and cdf: the program arguments of the ./pfabric run line
-    just before them, and each pfabric-analysis command's arguments (continuations joined)."""
-    lines = (REPOSITORY / "README.md").read_text().replace("\\\n", " ").splitlines()
+    """The example of compare and cdf (doc/pfabric.rst, "From the quick start to the figures";
+    once the README's): the program arguments of the ./pfabric run line just before them, and
+    each pfabric-analysis command's arguments (continuations joined)."""
+    text = (REPOSITORY / "doc" / "pfabric.rst").read_text()
+    lines = [line.strip() for line in re.sub(r"\\\n\s*", " ", text).splitlines()]
     first = next(i for i, line in enumerate(lines)
                  if line.startswith(".venv/bin/pfabric-analysis compare "))
     run = shlex.split(lines[first - 1], comments=True)
