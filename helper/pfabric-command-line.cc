@@ -8,6 +8,7 @@
 
 #include "ns3/global-value.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -54,8 +55,14 @@ PfabricCommandLine::CheckArgument(const std::string& argument, std::string* erro
     }
     if (found->second == Kind::BOOL)
     {
-        static const std::set<std::string> truths = {"1", "0", "true", "false"};
-        if (hasValue && truths.count(value) == 0)
+        // What ns-3's own bool parser takes, in any case: SEM and other Python drivers pass
+        // True and False.
+        static const std::set<std::string> truths = {"1", "0", "true", "false", "t", "f"};
+        std::string lower = value;
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) {
+            return static_cast<char>(std::tolower(c));
+        });
+        if (hasValue && truths.count(lower) == 0)
         {
             *error = argument + ": expected true, false, 1 or 0";
             return false;

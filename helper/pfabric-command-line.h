@@ -35,7 +35,8 @@ namespace ns3
  * otherwise Parse reports one line that quotes what was typed. Every other option (text, bool,
  * ns-3 types such as Time or DataRate) is ns-3's own, but what ns-3 would answer with its whole
  * help text is refused in one line first: an unknown option, an option other than a bool without
- * a value, a bool that is not true, false, 1 or 0. Attribute paths (--ns3::...), global values
+ * a value, a bool other than what ns-3 takes (true, false, t, f, 1, 0, in any case). Attribute
+ * paths (--ns3::...), global values
  * (--SchedulerType=...) and --Print... pass to ns-3 as they are.
  */
 class PfabricCommandLine : public CommandLine

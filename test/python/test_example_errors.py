@@ -187,6 +187,18 @@ def test_what_ns3_accepts_still_passes(run_example: RunExample, tmp_path,
         assert meta["parameters"]["flows"] == 7
 
 
+@pytest.mark.parametrize("argument,quiet", [("--quiet=True", True), ("--quiet=T", True),
+                                             ("--quiet=tRuE", True), ("--quiet=1", True),
+                                             ("--quiet=False", False), ("--quiet=f", False),
+                                             ("--quiet=0", False)])
+def test_a_bool_takes_what_ns3_takes_in_any_case(run_example: RunExample, tmp_path,
+                                                 argument: str, quiet: bool) -> None:
+    """SEM passes Python's True and False; ns-3's own parser takes them, so must ours."""
+    result = run_example("pfabric-websearch", "--flows=3", argument, f"--out={tmp_path / 'r'}")
+    assert result.returncode == 0, result.stderr
+    assert (result.stderr == "") == quiet, result.stderr
+
+
 def test_pfabric_run_names_the_examples_it_knows() -> None:
     """./pfabric run builds only the example it runs; a name it does not build is refused in one
     line, before anything is set up or built, with the names it knows."""
