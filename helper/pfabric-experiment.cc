@@ -266,6 +266,11 @@ PfabricExperiment::AddCommandLineOptions(PfabricCommandLine& cmd)
                  "disc, no IP stack) or ip (ns-3's internet stack with PfabricFabricRouting, the "
                  "reference; same results, slower)",
                  m_p.switchMode);
+    cmd.AddValue("hostStack",
+                 "what carries the hosts' flows: ns3tcp (ns-3's TCP/IP stack and PfabricTcpSocket, "
+                 "every scheme; the reference) or lean (PfabricHostTransport: MinTCP and LineRate "
+                 "without ns-3's TCP/IP, the same segments on the wire; pfabric and linerate only)",
+                 m_p.hostStack);
     cmd.AddValue("linkType",
                  "what joins two nodes: pfabric (PfabricLinkNetDevice: only the packet on the "
                  "wire is past a port's queue disc, one or two events per packet hop) or p2p "
@@ -326,6 +331,10 @@ PfabricExperiment::CheckChoices() const
     if (m_p.switchMode != "lean" && m_p.switchMode != "ip")
     {
         return "--switchMode=" + m_p.switchMode + ": expected lean or ip";
+    }
+    if (m_p.hostStack != "ns3tcp" && m_p.hostStack != "lean")
+    {
+        return "--hostStack=" + m_p.hostStack + ": expected ns3tcp or lean";
     }
     if (m_p.linkType != "pfabric" && m_p.linkType != "p2p")
     {
@@ -402,6 +411,14 @@ PfabricExperiment::CheckChoices() const
     if (m_p.connectionPool > 0 && !m_p.reuseConnections)
     {
         return "--connectionPool needs --reuseConnections";
+    }
+    if (m_p.hostStack == "lean" && m_p.scheme != "pfabric" && m_p.scheme != "linerate")
+    {
+        return "--hostStack=lean runs --scheme=pfabric and linerate only, not " + m_p.scheme;
+    }
+    if (m_p.hostStack == "lean" && m_p.connectionPool > 0)
+    {
+        return "--hostStack=lean has no handshake to model --connectionPool's new connections";
     }
     if (m_p.priorityLevels > 64)
     {
@@ -567,6 +584,8 @@ PfabricExperiment::Prepare(std::string* error)
     }
     m_fabric->SetSwitchMode(m_p.switchMode == "ip" ? PfabricFabricHelper::IP
                                                    : PfabricFabricHelper::LEAN);
+    m_fabric->SetHostStack(m_p.hostStack == "lean" ? PfabricFabricHelper::LEAN_HOST
+                                                   : PfabricFabricHelper::NS3_TCP);
     m_fabric->SetLinkType(m_p.linkType == "p2p" ? PfabricFabricHelper::POINT_TO_POINT_LINK
                                                 : PfabricFabricHelper::PFABRIC_LINK);
 
@@ -1176,6 +1195,7 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
         .AddBool("restartSsThresh", m_p.restartSsThresh)
         .AddBool("hashDemux", m_p.hashDemux)
         .AddString("switchMode", m_p.switchMode)
+        .AddString("hostStack", m_p.hostStack)
         .AddString("linkType", m_p.linkType)
         .AddInteger("priorityLevels", m_p.priorityLevels);
     if (m_deadlines)

@@ -109,6 +109,7 @@ class PfabricExperiment
         bool restartSsThresh = true;      //!< a reused connection's ssthresh restarts
         bool hashDemux = true;            //!< sockets found through PfabricTcpDemux
         std::string switchMode = "lean";  //!< lean (no IP stack at switches) or ip
+        std::string hostStack = "ns3tcp"; //!< ns3tcp (ns-3's TCP/IP) or lean (PfabricHostTransport)
         std::string linkType = "pfabric"; //!< pfabric (PfabricLinkNetDevice) or p2p
         uint32_t priorityLevels = 0;      //!< K strict-priority queues per port; 0: pFabric
         bool addedFlows = false;          //!< the program adds flows (AddFlows); flows may be 0

@@ -11,6 +11,7 @@
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/pfabric-fabric-routing.h"
+#include "ns3/pfabric-host-transport.h"
 #include "ns3/pfabric-link-helper.h"
 #include "ns3/pfabric-link-net-device.h"
 #include "ns3/pfabric-preset.h"
@@ -39,6 +40,7 @@ PfabricFabricHelper::PfabricFabricHelper()
     : m_switchFactory("ns3::PfabricSwitch"),
       m_switchAttributes("ns3::PfabricSwitch"),
       m_switchMode(LEAN),
+      m_hostStack(NS3_TCP),
       m_linkType(PFABRIC_LINK),
       m_built(false)
 {
@@ -124,6 +126,19 @@ PfabricFabricHelper::GetSwitchMode() const
 }
 
 void
+PfabricFabricHelper::SetHostStack(HostStack stack)
+{
+    NS_ABORT_MSG_IF(m_built, "fabric: SetHostStack after Build()");
+    m_hostStack = stack;
+}
+
+PfabricFabricHelper::HostStack
+PfabricFabricHelper::GetHostStack() const
+{
+    return m_hostStack;
+}
+
+void
 PfabricFabricHelper::SetLinkType(LinkType type)
 {
     NS_ABORT_MSG_IF(m_built, "fabric: SetLinkType after Build()");
@@ -175,9 +190,19 @@ Ptr<Node>
 PfabricFabricHelper::AddHost(uint32_t pod, uint32_t rack, uint32_t host)
 {
     Ptr<Node> node = CreateObject<Node>();
-    InternetStackHelper stack;
-    stack.SetRoutingHelper(m_routing);
-    stack.Install(node);
+    if (m_hostStack == NS3_TCP)
+    {
+        InternetStackHelper stack;
+        stack.SetRoutingHelper(m_routing);
+        stack.Install(node);
+    }
+    else
+    {
+        // The port's queue disc lives in traffic control, as on an IP host; Connect binds the
+        // transport to the port.
+        node->AggregateObject(CreateObject<TrafficControlLayer>());
+        node->AggregateObject(CreateObject<PfabricHostTransport>());
+    }
     m_hostOfNode[node->GetId()] = m_hosts.GetN();
     m_hosts.Add(node);
     m_addresses.push_back(PfabricFabricRouting::HostAddress(pod, rack, host));
@@ -238,13 +263,18 @@ PfabricFabricHelper::Connect(Ptr<Node> a, Ptr<Node> b)
     for (uint32_t side = 0; side < 2; ++side)
     {
         Ptr<Node> node = side == 0 ? a : b;
+        int64_t host = side == 0 ? hostA : hostB;
         Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
         if (!ipv4)
         {
-            continue; // a lean switch: the device is the port
+            // A lean switch's device is its port; a lean host's is its transport's.
+            if (Ptr<PfabricHostTransport> lean = node->GetObject<PfabricHostTransport>())
+            {
+                lean->Setup(m_addresses[host], devices.Get(side));
+            }
+            continue;
         }
         uint32_t interface = ipv4->AddInterface(devices.Get(side));
-        int64_t host = side == 0 ? hostA : hostB;
         if (host >= 0)
         {
             ipv4->AddAddress(interface, Ipv4InterfaceAddress(m_addresses[host], "255.0.0.0"));

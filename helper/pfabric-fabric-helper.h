@@ -117,6 +117,18 @@ class PfabricFabricHelper
     /// @return how switches forward
     SwitchMode GetSwitchMode() const;
 
+    /// What carries a host's flows.
+    enum HostStack
+    {
+        NS3_TCP,  //!< ns-3's internet stack and TCP (PfabricTcpSocket): every scheme
+        LEAN_HOST //!< no IP stack, PfabricHostTransport: MinTCP and LineRate only
+    };
+
+    /// @param stack the hosts' stack (before Build; default NS3_TCP)
+    void SetHostStack(HostStack stack);
+    /// @return the hosts' stack
+    HostStack GetHostStack() const;
+
     /// What joins two nodes.
     enum LinkType
     {
@@ -286,6 +298,7 @@ class PfabricFabricHelper
     ObjectFactory m_switchFactory;                       //!< creates every PfabricSwitch
     PfabricPresetAttributes m_switchAttributes;          //!< the switches' attributes
     SwitchMode m_switchMode;                             //!< how switches forward
+    HostStack m_hostStack;                               //!< what carries the hosts' flows
     LinkType m_linkType;                                 //!< what joins two nodes
     NodeContainer m_hosts;                               //!< hosts, by index
     NodeContainer m_switches;                            //!< switches

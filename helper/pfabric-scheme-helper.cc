@@ -18,6 +18,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/pfabric-class-queue-disc.h"
+#include "ns3/pfabric-host-transport.h"
 #include "ns3/pfabric-priority-levels.h"
 #include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-queue-disc.h"
@@ -316,7 +317,12 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
     QueueDiscContainer queueDiscs;
     for (auto node = nodes.Begin(); node != nodes.End(); ++node)
     {
-        if ((*node)->GetObject<Ipv4>())
+        const bool leanHost = (*node)->GetObject<PfabricHostTransport>() != nullptr;
+        NS_ABORT_MSG_IF(leanHost && !UsesPfabricQueues(m_scheme),
+                        "PfabricSchemeHelper: node " << (*node)->GetId() << " is a lean host, "
+                                                     << "which runs pfabric and linerate only, "
+                                                     << "not " << m_scheme);
+        if ((*node)->GetObject<Ipv4>() || leanHost)
         {
             // a lean switch has no transport to configure, only its ports
             NS_ABORT_MSG_IF((*node)->GetObject<PfabricTcpSocketFactory>(),

@@ -6,17 +6,15 @@
 
 #include "pfabric-flow-application.h"
 
+#include "pfabric-flow-sender.h"
 #include "pfabric-tcp-socket-factory.h"
-#include "pfabric-tcp-socket.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
-#include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/socket.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -53,7 +51,7 @@ struct PfabricFlowApplication::FlowState
 /// A connection to one destination, carrying one flow at a time.
 struct PfabricFlowApplication::Connection
 {
-    Ptr<PfabricTcpSocket> socket;            //!< the sender
+    Ptr<PfabricFlowSender> sender;           //!< the sending end
     Ipv4Address destination;                 //!< the receiving host
     bool connected = false;                  //!< the handshake completed
     FlowState* flow = nullptr;               //!< the flow it carries or is reserved for
@@ -142,7 +140,6 @@ void
 PfabricFlowApplication::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    m_listener = nullptr;
     m_idle.clear();
     m_opened.clear();
     m_connections.clear();
@@ -161,37 +158,19 @@ PfabricFlowApplication::StartApplication()
                         "PfabricFlowApplication: node " << GetNode()->GetId()
                                                         << " has no PfabricTcpSocketFactory "
                                                            "(install a scheme first)");
-    m_listener = factory->CreateSocket();
-    m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port));
-    m_listener->Listen();
-    m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-                                  MakeCallback(&PfabricFlowApplication::Accepted, this));
+    factory->ListenForFlows(m_port, MakeCallback(&PfabricFlowApplication::Received, this));
 }
 
 void
 PfabricFlowApplication::StopApplication()
 {
     NS_LOG_FUNCTION(this);
-    if (m_listener)
-    {
-        m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-                                      MakeNullCallback<void, Ptr<Socket>, const Address&>());
-    }
 }
 
 void
-PfabricFlowApplication::Accepted(Ptr<Socket> socket, const Address&)
+PfabricFlowApplication::Received(uint32_t bytes)
 {
-    socket->SetRecvCallback(MakeCallback(&PfabricFlowApplication::Drain, this));
-}
-
-void
-PfabricFlowApplication::Drain(Ptr<Socket> socket)
-{
-    while (Ptr<Packet> packet = socket->Recv())
-    {
-        m_bytesReceived += packet->GetSize();
-    }
+    m_bytesReceived += bytes;
 }
 
 void
@@ -292,28 +271,22 @@ PfabricFlowApplication::OpenConnection(Ipv4Address destination)
     Connection* connection = m_connections.back().get();
     connection->destination = destination;
     connection->owner = this;
-    connection->socket = GetNode()->GetObject<PfabricTcpSocketFactory>()->CreateTcpSocket();
-    connection->socket->SetConnectCallback(
+    connection->sender = GetNode()->GetObject<PfabricTcpSocketFactory>()->CreateFlowSender();
+    connection->sender->SetCallbacks(
         MakeBoundCallback(&PfabricFlowApplication::Connected, connection),
-        MakeNullCallback<void, Ptr<Socket>>());
-    connection->socket->TraceConnectWithoutContext(
-        "HighestRxAck",
         MakeBoundCallback(&PfabricFlowApplication::AckTrace, connection));
-    connection->socket->Bind();
-    connection->socket->Connect(InetSocketAddress(destination, m_port));
+    connection->sender->Connect(destination, m_port);
     return connection;
 }
 
 void
-PfabricFlowApplication::Connected(Connection* connection, Ptr<Socket>)
+PfabricFlowApplication::Connected(Connection* connection)
 {
     connection->connected = true;
 }
 
 void
-PfabricFlowApplication::AckTrace(Connection* connection,
-                                 SequenceNumber32,
-                                 SequenceNumber32 newValue)
+PfabricFlowApplication::AckTrace(Connection* connection, SequenceNumber32 newValue)
 {
     connection->owner->AckAdvanced(connection, newValue);
 }
@@ -341,17 +314,17 @@ PfabricFlowApplication::Start(FlowState* state)
     state->firstSeq = connection->nextSeq;
     connection->nextSeq =
         SequenceNumber32(connection->nextSeq.GetValue() + static_cast<uint32_t>(state->flow.bytes));
-    state->timeoutsAtStart = connection->socket->GetTimeouts();
+    state->timeoutsAtStart = connection->sender->GetTimeouts();
     // On a reused connection the previous flow grew (or cut) the window: StartFlow starts this
     // one from the initial window, as on a new connection, so that reuse does not change how a
     // flow starts.
-    connection->socket->StartFlow(state->flow.deadline);
+    connection->sender->StartFlow(state->flow.deadline);
     if (state->flow.trafficClass)
     {
-        connection->socket->SetTrafficClass(*state->flow.trafficClass);
+        connection->sender->SetTrafficClass(*state->flow.trafficClass);
     }
     state->started = true;
-    connection->socket->Send(Create<Packet>(state->flow.bytes));
+    connection->sender->SendFlowBytes(state->flow.bytes);
     if (m_terminateAtDeadline && state->flow.deadline != Time::Max())
     {
         Time left = state->flow.deadline - Simulator::Now();
@@ -373,14 +346,14 @@ PfabricFlowApplication::DeadlineReached(FlowState* state)
                         << ": terminated");
     state->finished = true;
     Connection* connection = state->connection;
-    connection->socket->StopFlow();
+    connection->sender->StopFlow();
     // Not put back among the idle connections: its unacknowledged bytes stay in the socket.
     connection->flow = nullptr;
     ++m_terminated;
     m_flowTerminatedTrace(
         CompletedFlow{state->flow,
                       Simulator::Now() - state->flow.start,
-                      connection->socket->GetTimeouts() - state->timeoutsAtStart});
+                      connection->sender->GetTimeouts() - state->timeoutsAtStart});
 }
 
 void
@@ -409,7 +382,7 @@ PfabricFlowApplication::AckAdvanced(Connection* connection, SequenceNumber32 new
     ++m_completed;
     m_flowCompletedTrace(CompletedFlow{state->flow,
                                        Simulator::Now() - state->flow.start,
-                                       connection->socket->GetTimeouts() - state->timeoutsAtStart});
+                                       connection->sender->GetTimeouts() - state->timeoutsAtStart});
 }
 
 std::vector<PfabricFlowApplication::FlowInProgress>
@@ -428,9 +401,9 @@ PfabricFlowApplication::GetFlowsInProgress() const
             FlowInProgress{state->flow,
                            started,
                            connection && connection->connected,
-                           started ? connection->socket->GetRemainingBytes() : state->flow.bytes,
-                           started ? connection->socket->GetTimeouts() - state->timeoutsAtStart : 0,
-                           started && connection->socket->IsProbing(),
+                           started ? connection->sender->GetRemainingBytes() : state->flow.bytes,
+                           started ? connection->sender->GetTimeouts() - state->timeoutsAtStart : 0,
+                           started && connection->sender->IsProbing(),
                            state->lastProgress.IsZero() ? state->flow.start : state->lastProgress});
     }
     return flows;

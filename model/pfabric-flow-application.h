@@ -24,10 +24,6 @@
 namespace ns3
 {
 
-class PfabricTcpSocket;
-class Socket;
-class Address;
-
 /**
  * @ingroup pfabric
  *
@@ -211,35 +207,26 @@ class PfabricFlowApplication : public Application
     void DeadlineReached(FlowState* state);
 
     /**
-     * @brief Socket callback: a connection is open.
+     * @brief Sender callback: a connection is open.
      * @param connection the connection
      */
-    static void Connected(Connection* connection, Ptr<Socket>);
+    static void Connected(Connection* connection);
     /**
-     * @brief Socket trace "HighestRxAck" of a connection's sender.
+     * @brief Sender callback: a connection's highest cumulative ACK advanced.
      * @param connection the connection
-     * @param oldValue previous highest ACK
-     * @param newValue new highest ACK
+     * @param newValue the new highest ACK
      */
-    static void AckTrace(Connection* connection,
-                         SequenceNumber32 oldValue,
-                         SequenceNumber32 newValue);
+    static void AckTrace(Connection* connection, SequenceNumber32 newValue);
     /**
-     * @brief The listener accepted a connection: read everything it receives.
-     * @param socket the accepted socket
+     * @brief The host's listener read bytes of a flow sent to it.
+     * @param bytes the bytes read
      */
-    void Accepted(Ptr<Socket> socket, const Address&);
-    /**
-     * @brief Read what an accepted socket received.
-     * @param socket the socket
-     */
-    void Drain(Ptr<Socket> socket);
+    void Received(uint32_t bytes);
 
     uint16_t m_port;                   //!< where hosts listen
     bool m_reuseConnections;           //!< hand idle connections to later flows
     Time m_connectLead;                //!< connections open this long before their flow
     uint32_t m_connectionPool;         //!< 0, or connections opened ahead per destination
-    Ptr<Socket> m_listener;            //!< the listening socket
     uint64_t m_bytesReceived;          //!< bytes read from accepted sockets
     uint32_t m_completed;              //!< flows completed
     uint32_t m_startedBeforeConnected; //!< flows handed over before their handshake completed

@@ -8,17 +8,22 @@
 
 #include "pfabric-baseline-tcp-socket.h"
 #include "pfabric-compat.h"
+#include "pfabric-host-transport.h"
+#include "pfabric-lean-sender.h"
 #include "pfabric-line-rate-congestion-ops.h"
 #include "pfabric-min-tcp-socket.h"
 #include "pfabric-priority-policy.h"
+#include "pfabric-socket-flow-sender.h"
 #include "pfabric-tcp-demux.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/loopback-net-device.h"
 #include "ns3/node.h"
+#include "ns3/packet.h"
 #include "ns3/rtt-estimator.h"
 #include "ns3/string.h"
 #include "ns3/tcp-congestion-ops.h"
@@ -214,6 +219,101 @@ PfabricTcpSocketFactory::~PfabricTcpSocketFactory()
     NS_LOG_FUNCTION(this);
 }
 
+void
+PfabricTcpSocketFactory::DoDispose()
+{
+    m_listener = nullptr;
+    m_received = MakeNullCallback<void, uint32_t>();
+    m_priorityPolicy = nullptr;
+    SocketFactory::DoDispose();
+}
+
+PfabricTcpSocketFactory::MinTcpSettings
+PfabricTcpSocketFactory::GetMinTcpSettings() const
+{
+    const bool lineRate = m_transport == LINE_RATE;
+    return MinTcpSettings{lineRate,
+                          lineRate ? RECEIVE_BUFFER_BYTES / m_segmentSize : m_initialWindow,
+                          lineRate ? 0 : m_maxWindow,
+                          m_probeMode ? m_probeAfterTimeouts : 0,
+                          lineRate || m_hostPacing};
+}
+
+Ptr<PfabricFlowSender>
+PfabricTcpSocketFactory::CreateFlowSender()
+{
+    NS_LOG_FUNCTION(this);
+    Ptr<Node> node = GetObject<Node>();
+    NS_ABORT_MSG_IF(node == nullptr,
+                    "PfabricTcpSocketFactory: aggregate the factory to a node before use");
+    Ptr<PfabricHostTransport> lean = node->GetObject<PfabricHostTransport>();
+    if (!lean)
+    {
+        auto sender = CreateObject<PfabricSocketFlowSender>();
+        sender->SetSocket(CreateTcpSocket());
+        return sender;
+    }
+    NS_ABORT_MSG_UNLESS(m_transport == MIN_TCP || m_transport == LINE_RATE,
+                        "PfabricTcpSocketFactory: node "
+                            << node->GetId()
+                            << " is a lean host, which runs MinTCP and LineRate only");
+    const MinTcpSettings settings = GetMinTcpSettings();
+    auto sender = CreateObject<PfabricLeanSender>();
+    sender->Configure(lean,
+                      m_segmentSize,
+                      settings.initialWindow,
+                      settings.maxWindow,
+                      m_rto,
+                      settings.probeAfterTimeouts,
+                      settings.lineRate);
+    sender->SetPriorityPolicy(GetPriorityPolicy(), m_priorityOffset);
+    if (settings.paced)
+    {
+        sender->SetPacingLineRate(GetPacingLineRate(), m_headerBytes);
+    }
+    sender->SetRestartSsThresh(m_restartSsThresh);
+    return sender;
+}
+
+void
+PfabricTcpSocketFactory::ListenForFlows(uint16_t port, Callback<void, uint32_t> received)
+{
+    NS_LOG_FUNCTION(this << port);
+    Ptr<Node> node = GetObject<Node>();
+    NS_ABORT_MSG_IF(node == nullptr,
+                    "PfabricTcpSocketFactory: aggregate the factory to a node before use");
+    if (Ptr<PfabricHostTransport> lean = node->GetObject<PfabricHostTransport>())
+    {
+        lean->Listen(port, received);
+        return;
+    }
+    NS_ABORT_MSG_IF(m_listener, "PfabricTcpSocketFactory: ListenForFlows was already called");
+    m_received = received;
+    m_listener = CreateSocket();
+    m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
+    m_listener->Listen();
+    m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                  MakeCallback(&PfabricTcpSocketFactory::Accepted, this));
+}
+
+void
+PfabricTcpSocketFactory::Accepted(Ptr<Socket> socket, const Address&)
+{
+    socket->SetRecvCallback(MakeCallback(&PfabricTcpSocketFactory::Drain, this));
+}
+
+void
+PfabricTcpSocketFactory::Drain(Ptr<Socket> socket)
+{
+    while (Ptr<Packet> packet = socket->Recv())
+    {
+        if (!m_received.IsNull())
+        {
+            m_received(packet->GetSize());
+        }
+    }
+}
+
 DataRate
 PfabricTcpSocketFactory::GetPacingLineRate() const
 {
@@ -304,10 +404,9 @@ PfabricTcpSocketFactory::CreateTcpSocket()
     if (m_transport == MIN_TCP || m_transport == LINE_RATE)
     {
         auto minTcp = CreateObject<PfabricMinTcpSocket>();
-        bool lineRate = m_transport == LINE_RATE;
-        ConfigureCommon(minTcp,
-                        lineRate ? RECEIVE_BUFFER_BYTES / m_segmentSize : m_initialWindow,
-                        m_rto);
+        const MinTcpSettings settings = GetMinTcpSettings();
+        const bool lineRate = settings.lineRate;
+        ConfigureCommon(minTcp, settings.initialWindow, m_rto);
         minTcp->SetCongestionControlAlgorithm(
             lineRate ? Ptr<TcpCongestionOps>(CreateObject<PfabricLineRateCongestionOps>())
                      : Ptr<TcpCongestionOps>(CreateObject<TcpNewReno>()));
@@ -316,8 +415,8 @@ PfabricTcpSocketFactory::CreateTcpSocket()
         minTcp->SetAttribute("MinRto", TimeValue(m_rto));
         minTcp->SetAttribute("ClockGranularity", TimeValue(NanoSeconds(1)));
         minTcp->SetFixedRto(m_rto);
-        minTcp->SetMaxWindow(lineRate ? 0 : m_maxWindow);
-        minTcp->SetProbeAfterTimeouts(m_probeMode ? m_probeAfterTimeouts : 0);
+        minTcp->SetMaxWindow(settings.maxWindow);
+        minTcp->SetProbeAfterTimeouts(settings.probeAfterTimeouts);
         minTcp->SetDemux(GetDemux(), m_hashDemux);
         minTcp->SetPriorityPolicy(GetPriorityPolicy(), m_priorityOffset);
         if (lineRate)

@@ -7,6 +7,7 @@
 #ifndef PFABRIC_TCP_SOCKET_FACTORY_H
 #define PFABRIC_TCP_SOCKET_FACTORY_H
 
+#include "ns3/address.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
@@ -18,6 +19,7 @@
 namespace ns3
 {
 
+class PfabricFlowSender;
 class PfabricPriorityPolicy;
 class PfabricTcpDemux;
 class PfabricTcpSocket;
@@ -78,10 +80,54 @@ class PfabricTcpSocketFactory : public SocketFactory
      */
     Ptr<PfabricTcpSocket> CreateTcpSocket();
 
+    /**
+     * @brief The sending end of a new connection for PfabricFlowApplication, on the node's host
+     * stack: a PfabricLeanSender configured as a PfabricMinTcpSocket would be when the node has
+     * a PfabricHostTransport (the lean host; MinTCP and LineRate only), else a
+     * PfabricSocketFlowSender over CreateTcpSocket().
+     * @return the sender, not yet connected
+     */
+    Ptr<PfabricFlowSender> CreateFlowSender();
+
+    /**
+     * @brief Receive every flow sent to a port of the node: a listening socket whose accepted
+     * connections are read as data arrives, or the lean host's listener.
+     * @param port the port
+     * @param received called with the bytes read, each time some are
+     */
+    void ListenForFlows(uint16_t port, Callback<void, uint32_t> received);
+
     /// The fast-retransmit threshold that turns fast retransmit off (ns-2: dynamic_dupack_).
     static constexpr uint32_t NO_FAST_RETRANSMIT = 1000000;
 
+  protected:
+    void DoDispose() override;
+
   private:
+    /// What a MinTCP or LineRate sender is configured with, on either host stack.
+    struct MinTcpSettings
+    {
+        bool lineRate;               //!< LineRate (else MinTCP)
+        uint32_t initialWindow;      //!< segments
+        uint32_t maxWindow;          //!< segments; 0: none
+        uint32_t probeAfterTimeouts; //!< 0: never probe
+        bool paced;                  //!< paced at the line rate
+    };
+
+    /// @return the settings of this factory's MinTCP or LineRate senders
+    MinTcpSettings GetMinTcpSettings() const;
+
+    /**
+     * @brief The listening socket accepted a connection: read what it receives.
+     * @param socket the accepted socket
+     */
+    void Accepted(Ptr<Socket> socket, const Address&);
+    /**
+     * @brief Read what an accepted socket received.
+     * @param socket the socket
+     */
+    void Drain(Ptr<Socket> socket);
+
     /// @return the line rate a LineRate socket paces at: LineRate, or the node's NIC rate
     DataRate GetPacingLineRate() const;
 
@@ -121,6 +167,8 @@ class PfabricTcpSocketFactory : public SocketFactory
     double m_dupAckWindowFraction; //!< baselines: threshold as a fraction of cwnd, 0: fixed
     double m_dctcpG;               //!< DCTCP's estimation gain g
     TracedCallback<Ptr<TcpSocketBase>> m_socketCreatedTrace; //!< "SocketCreated"
+    Ptr<Socket> m_listener;                                  //!< ListenForFlows' socket
+    Callback<void, uint32_t> m_received;                     //!< ListenForFlows' callback
 };
 
 } // namespace ns3

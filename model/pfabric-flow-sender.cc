@@ -1,0 +1,57 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-flow-sender.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(PfabricFlowSender);
+
+TypeId
+PfabricFlowSender::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PfabricFlowSender").SetParent<Object>().SetGroupName("Pfabric");
+    return tid;
+}
+
+PfabricFlowSender::~PfabricFlowSender() = default;
+
+void
+PfabricFlowSender::SetCallbacks(ConnectedCallback connected, AckCallback ackAdvanced)
+{
+    m_connected = connected;
+    m_ackAdvanced = ackAdvanced;
+}
+
+void
+PfabricFlowSender::DoDispose()
+{
+    m_connected = MakeNullCallback<void>();
+    m_ackAdvanced = MakeNullCallback<void, SequenceNumber32>();
+    Object::DoDispose();
+}
+
+void
+PfabricFlowSender::NotifyConnected()
+{
+    if (!m_connected.IsNull())
+    {
+        m_connected();
+    }
+}
+
+void
+PfabricFlowSender::NotifyAckAdvanced(SequenceNumber32 ack)
+{
+    if (!m_ackAdvanced.IsNull())
+    {
+        m_ackAdvanced(ack);
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,111 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFABRIC_FLOW_SENDER_H
+#define PFABRIC_FLOW_SENDER_H
+
+#include "ns3/callback.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/sequence-number.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * @ingroup pfabric
+ *
+ * @brief The sending end of one connection, as PfabricFlowApplication drives it: one flow at a
+ * time, each started (StartFlow), handed over whole (SendFlowBytes) and watched through the
+ * highest cumulative acknowledgement.
+ *
+ * Two host stacks implement it: ns-3's TCP/IP (PfabricSocketFlowSender, over a
+ * PfabricTcpSocket) and the lean host (PfabricLeanSender, on a PfabricHostTransport). Sequence
+ * numbers are TCP's in both: a connection's first byte is 1 (the handshake's SYN takes 0) and a
+ * reused connection continues where its previous flow ended.
+ */
+class PfabricFlowSender : public Object
+{
+  public:
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+    ~PfabricFlowSender() override;
+
+    /**
+     * @brief Called once the connection can carry data (the handshake completed).
+     */
+    typedef Callback<void> ConnectedCallback;
+    /**
+     * @brief Called each time the highest cumulative acknowledgement advances, with its new
+     * value.
+     */
+    typedef Callback<void, SequenceNumber32> AckCallback;
+
+    /**
+     * @brief Set the callbacks before Connect.
+     * @param connected the connection is open
+     * @param ackAdvanced the highest cumulative ACK advanced
+     */
+    void SetCallbacks(ConnectedCallback connected, AckCallback ackAdvanced);
+
+    /**
+     * @brief Open the connection to a host's listener.
+     * @param destination the receiving host
+     * @param port its listening port
+     */
+    virtual void Connect(Ipv4Address destination, uint16_t port) = 0;
+    /**
+     * @brief Begin a flow (PfabricTcpSocket::StartFlow): on a connection that carried a flow
+     * before, the flow starts as on a new connection.
+     * @param deadline the flow's deadline, a simulation time; Time::Max() for none
+     */
+    virtual void StartFlow(Time deadline) = 0;
+    /**
+     * @brief The traffic class of the segments sent from now on (PfabricClassTag).
+     * @param trafficClass the class, 0 first
+     */
+    virtual void SetTrafficClass(uint8_t trafficClass) = 0;
+    /**
+     * @brief Hand the whole flow to the sender.
+     * @param bytes the flow's payload bytes, at least 1
+     */
+    virtual void SendFlowBytes(uint64_t bytes) = 0;
+    /**
+     * @brief Give up the current flow for good (PfabricTcpSocket::StopFlow): nothing more of it
+     * is sent, and its ACKs are ignored.
+     */
+    virtual void StopFlow() = 0;
+    /// @return every retransmission timeout of this connection with data outstanding
+    virtual uint64_t GetTimeouts() const = 0;
+    /// @return the current flow's bytes neither cumulatively nor selectively acknowledged
+    virtual uint64_t GetRemainingBytes() const = 0;
+    /// @return whether the sender is in MinTCP's probe mode
+    virtual bool IsProbing() const = 0;
+
+  protected:
+    void DoDispose() override;
+    /// Report that the connection is open.
+    void NotifyConnected();
+    /**
+     * @brief Report that the highest cumulative ACK advanced.
+     * @param ack its new value
+     */
+    void NotifyAckAdvanced(SequenceNumber32 ack);
+
+  private:
+    ConnectedCallback m_connected; //!< the connection is open
+    AckCallback m_ackAdvanced;     //!< the highest cumulative ACK advanced
+};
+
+} // namespace ns3
+
+#endif /* PFABRIC_FLOW_SENDER_H */

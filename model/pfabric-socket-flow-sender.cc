@@ -1,0 +1,123 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-socket-flow-sender.h"
+
+#include "pfabric-tcp-socket.h"
+
+#include "ns3/abort.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/packet.h"
+
+#include <limits>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(PfabricSocketFlowSender);
+
+TypeId
+PfabricSocketFlowSender::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::PfabricSocketFlowSender")
+                            .SetParent<PfabricFlowSender>()
+                            .SetGroupName("Pfabric")
+                            .AddConstructor<PfabricSocketFlowSender>();
+    return tid;
+}
+
+PfabricSocketFlowSender::PfabricSocketFlowSender() = default;
+
+PfabricSocketFlowSender::~PfabricSocketFlowSender() = default;
+
+void
+PfabricSocketFlowSender::DoDispose()
+{
+    m_socket = nullptr;
+    PfabricFlowSender::DoDispose();
+}
+
+void
+PfabricSocketFlowSender::SetSocket(Ptr<PfabricTcpSocket> socket)
+{
+    m_socket = socket;
+}
+
+Ptr<PfabricTcpSocket>
+PfabricSocketFlowSender::GetSocket() const
+{
+    return m_socket;
+}
+
+void
+PfabricSocketFlowSender::Connect(Ipv4Address destination, uint16_t port)
+{
+    NS_ABORT_MSG_UNLESS(m_socket, "PfabricSocketFlowSender: SetSocket first");
+    m_socket->SetConnectCallback(MakeCallback(&PfabricSocketFlowSender::Connected, this),
+                                 MakeNullCallback<void, Ptr<Socket>>());
+    m_socket->TraceConnectWithoutContext("HighestRxAck",
+                                         MakeCallback(&PfabricSocketFlowSender::AckTrace, this));
+    m_socket->Bind();
+    m_socket->Connect(InetSocketAddress(destination, port));
+}
+
+void
+PfabricSocketFlowSender::Connected(Ptr<Socket>)
+{
+    NotifyConnected();
+}
+
+void
+PfabricSocketFlowSender::AckTrace(SequenceNumber32, SequenceNumber32 newValue)
+{
+    NotifyAckAdvanced(newValue);
+}
+
+void
+PfabricSocketFlowSender::StartFlow(Time deadline)
+{
+    m_socket->StartFlow(deadline);
+}
+
+void
+PfabricSocketFlowSender::SetTrafficClass(uint8_t trafficClass)
+{
+    m_socket->SetTrafficClass(trafficClass);
+}
+
+void
+PfabricSocketFlowSender::SendFlowBytes(uint64_t bytes)
+{
+    NS_ABORT_MSG_IF(bytes > std::numeric_limits<uint32_t>::max(),
+                    "PfabricSocketFlowSender: a flow has at most 4294967295 bytes");
+    m_socket->Send(Create<Packet>(static_cast<uint32_t>(bytes)));
+}
+
+void
+PfabricSocketFlowSender::StopFlow()
+{
+    m_socket->StopFlow();
+}
+
+uint64_t
+PfabricSocketFlowSender::GetTimeouts() const
+{
+    return m_socket->GetTimeouts();
+}
+
+uint64_t
+PfabricSocketFlowSender::GetRemainingBytes() const
+{
+    return m_socket->GetRemainingBytes();
+}
+
+bool
+PfabricSocketFlowSender::IsProbing() const
+{
+    return m_socket->IsProbing();
+}
+
+} // namespace ns3
