@@ -67,6 +67,7 @@ def build(bld):
         'test/pfabric-flow-application-test.cc',
         'test/pfabric-incast-test.cc',
         'test/pfabric-link-test.cc',
+        'test/pfabric-lean-host-test.cc',
         'test/pfabric-levels-test.cc',
         'test/pfabric-classes-test.cc',
         'test/pfabric-queue-disc-helper-test.cc',

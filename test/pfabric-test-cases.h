@@ -39,6 +39,9 @@ std::vector<TestCase*> MakeFlowApplicationTestCases();
 /// @return the incast test cases: ideal QCT, placement, queries, pFabric against TCP-DropTail
 std::vector<TestCase*> MakeIncastTestCases();
 
+/// @return the lean host test cases: the same segments as ns-3's TCP/IP, lone flows ideal
+std::vector<TestCase*> MakeLeanHostTestCases();
+
 /// @return the PfabricLinkNetDevice test cases: order, timing, events, FIFO, pcap
 std::vector<TestCase*> MakeLinkTestCases();
 

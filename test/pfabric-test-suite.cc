@@ -29,6 +29,7 @@ class PfabricTestSuite : public TestSuite
                           MakeFabricTestCases,
                           MakeFlowApplicationTestCases,
                           MakeIncastTestCases,
+                          MakeLeanHostTestCases,
                           MakeLinkTestCases,
                           MakeLevelsTestCases,
                           MakeClassesTestCases,

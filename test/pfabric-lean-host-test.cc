@@ -1,0 +1,420 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The lean host (PfabricHostTransport) against ns-3's TCP/IP: the same flows on the same fabric
+// put the same segments into the hosts' queue discs at the same times, losses and timeouts
+// included, and lone flows finish in their ideal FCT.
+
+#include "pfabric-test-cases.h"
+
+#include "ns3/boolean.h"
+#include "ns3/error-model.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/pfabric-flow-application.h"
+#include "ns3/pfabric-host-transport.h"
+#include "ns3/pfabric-priority-tag.h"
+#include "ns3/pfabric-scheme-helper.h"
+#include "ns3/pfabric-single-switch-helper.h"
+#include "ns3/pointer.h"
+#include "ns3/queue-disc.h"
+#include "ns3/simulator.h"
+#include "ns3/tcp-header.h"
+#include "ns3/tcp-option-sack.h"
+#include "ns3/traffic-control-layer.h"
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+namespace pfabric
+{
+namespace tests
+{
+namespace
+{
+
+constexpr uint32_t MSS = 1460;
+
+/// Flows start long after ns-3's handshakes (ConnectLead, 1 ms ahead) are over.
+const Time FLOW_START = MilliSeconds(2);
+
+/// One segment as it entered a host's queue disc.
+struct Segment
+{
+    Time at;           //!< when
+    uint32_t host;     //!< the host that sent it
+    uint8_t flags;     //!< its TCP flags
+    uint32_t seq;      //!< its sequence number
+    uint32_t ack;      //!< its ACK number
+    uint32_t payload;  //!< its payload bytes
+    uint32_t size;     //!< its size with TCP and IPv4 headers
+    uint32_t sack;     //!< its SACK blocks
+    uint64_t priority; //!< its PfabricPriorityTag; UINT64_MAX: none
+
+    bool operator==(const Segment& other) const
+    {
+        return at == other.at && host == other.host && flags == other.flags && seq == other.seq &&
+               ack == other.ack && payload == other.payload && size == other.size &&
+               sack == other.sack && priority == other.priority;
+    }
+};
+
+std::ostream&
+operator<<(std::ostream& os, const Segment& s)
+{
+    return os << s.at.GetNanoSeconds() << " ns host " << s.host << " flags " << uint32_t{s.flags}
+              << " seq " << s.seq << " ack " << s.ack << " payload " << s.payload << " size "
+              << s.size << " sack " << s.sack << " priority " << s.priority;
+}
+
+/// A flow to run.
+struct FlowSpec
+{
+    uint32_t src;   //!< sending host
+    uint32_t dst;   //!< receiving host
+    uint64_t bytes; //!< its size
+    Time start;     //!< its start
+};
+
+/// Drops the data segments (by their first byte) the first N times each arrives.
+class SegmentLoss : public ErrorModel
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::pfabric::tests::SegmentLoss")
+                                .SetParent<ErrorModel>()
+                                .SetGroupName("Pfabric")
+                                .AddConstructor<SegmentLoss>();
+        return tid;
+    }
+
+    /**
+     * @param seq a data segment's first byte
+     * @param times how many of its arrivals to drop
+     */
+    void Drop(uint32_t seq, uint32_t times)
+    {
+        m_drops[seq] = times;
+    }
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        Ptr<Packet> copy = p->Copy();
+        Ipv4Header ip;
+        copy->RemoveHeader(ip);
+        TcpHeader tcp;
+        copy->RemoveHeader(tcp);
+        auto drop = m_drops.find(tcp.GetSequenceNumber().GetValue());
+        if (copy->GetSize() == 0 || drop == m_drops.end() || drop->second == 0)
+        {
+            return false;
+        }
+        --drop->second;
+        return true;
+    }
+
+    void DoReset() override
+    {
+    }
+
+    std::map<uint32_t, uint32_t> m_drops; //!< arrivals left to drop, by first byte
+};
+
+/// What one run of flows did.
+struct Outcome
+{
+    std::vector<Segment> segments;         //!< every segment after FLOW_START
+    std::map<uint32_t, Time> fct;          //!< by flow id
+    std::map<uint32_t, uint64_t> timeouts; //!< by flow id
+    std::vector<Time> ideal;               //!< by flow id
+};
+
+void
+NoteSegment(Outcome* outcome, uint32_t host, Ptr<const QueueDiscItem> item)
+{
+    if (Simulator::Now() < FLOW_START)
+    {
+        return; // ns-3's handshakes; the lean host has none
+    }
+    Ptr<Packet> p = item->GetPacket()->Copy();
+    TcpHeader tcp;
+    p->RemoveHeader(tcp);
+    uint32_t sack = 0;
+    if (Ptr<const TcpOption> option = tcp.GetOption(TcpOption::SACK))
+    {
+        sack = DynamicCast<const TcpOptionSack>(option)->GetNumSackBlocks();
+    }
+    PfabricPriorityTag tag;
+    outcome->segments.push_back(
+        {Simulator::Now(),
+         host,
+         tcp.GetFlags(),
+         tcp.GetSequenceNumber().GetValue(),
+         tcp.GetAckNumber().GetValue(),
+         p->GetSize(),
+         item->GetSize(),
+         sack,
+         item->GetPacket()->PeekPacketTag(tag) ? tag.GetPriority() : UINT64_MAX});
+}
+
+void
+NoteCompleted(Outcome* outcome, const PfabricFlowApplication::CompletedFlow& flow)
+{
+    outcome->fct[flow.flow.id] = flow.fct;
+    outcome->timeouts[flow.flow.id] = flow.timeouts;
+}
+
+/**
+ * @brief Run flows on a star of hosts with one host stack.
+ * @param lean the lean host (else ns-3's TCP/IP)
+ * @param scheme pfabric or linerate
+ * @param preset hotnets12 or sigcomm13
+ * @param hosts hosts on the switch
+ * @param flows the flows
+ * @param loss drops at the last host's NIC, or nullptr
+ * @return what happened
+ */
+Outcome
+RunFlows(bool lean,
+         const std::string& scheme,
+         const std::string& preset,
+         uint32_t hosts,
+         const std::vector<FlowSpec>& flows,
+         Ptr<SegmentLoss> loss = nullptr)
+{
+    Outcome outcome;
+    PfabricSingleSwitchHelper fabric(hosts);
+    fabric.SetPreset(preset);
+    fabric.SetHostStack(lean ? PfabricFabricHelper::LEAN_HOST : PfabricFabricHelper::NS3_TCP);
+    fabric.Build();
+    PfabricSchemeHelper schemeHelper(scheme, preset);
+    PfabricSchemeHelper::AssignStreams(
+        schemeHelper.Install(NodeContainer(fabric.GetHosts(), fabric.GetSwitches())),
+        1);
+    std::vector<Ptr<PfabricFlowApplication>> apps;
+    for (uint32_t i = 0; i < hosts; ++i)
+    {
+        Ptr<Node> node = fabric.GetHosts().Get(i);
+        auto app = CreateObject<PfabricFlowApplication>();
+        app->TraceConnectWithoutContext("FlowCompleted",
+                                        MakeBoundCallback(&NoteCompleted, &outcome));
+        node->AddApplication(app);
+        apps.push_back(app);
+        Ptr<TrafficControlLayer> tc = node->GetObject<TrafficControlLayer>();
+        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+        {
+            if (Ptr<QueueDisc> qd = tc->GetRootQueueDiscOnDevice(node->GetDevice(d)))
+            {
+                qd->TraceConnectWithoutContext("Enqueue",
+                                               MakeBoundCallback(&NoteSegment, &outcome, i));
+            }
+        }
+    }
+    if (loss)
+    {
+        Ptr<Node> last = fabric.GetHosts().Get(hosts - 1);
+        for (uint32_t d = 0; d < last->GetNDevices(); ++d)
+        {
+            last->GetDevice(d)->SetAttributeFailSafe("ReceiveErrorModel", PointerValue(loss));
+        }
+    }
+    for (uint32_t id = 0; id < flows.size(); ++id)
+    {
+        const FlowSpec& f = flows[id];
+        apps[f.src]->AddFlow(id, fabric.GetHostAddress(f.dst), f.bytes, f.start);
+        outcome.ideal.push_back(fabric.GetIdealFct(f.src, f.dst, f.bytes));
+    }
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+    Simulator::Destroy();
+    return outcome;
+}
+
+/**
+ * @brief Compare what both stacks did, segment by segment.
+ * @param ns3 ns-3's TCP/IP
+ * @param lean the lean host
+ * @return the first difference, empty if none
+ */
+std::string
+Difference(const Outcome& ns3, const Outcome& lean)
+{
+    std::ostringstream msg;
+    std::size_t n = std::min(ns3.segments.size(), lean.segments.size());
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        if (!(ns3.segments[i] == lean.segments[i]))
+        {
+            msg << "segment " << i << ": ns-3 " << ns3.segments[i] << "; lean " << lean.segments[i];
+            return msg.str();
+        }
+    }
+    if (ns3.segments.size() != lean.segments.size())
+    {
+        msg << "ns-3 sent " << ns3.segments.size() << " segments, lean " << lean.segments.size();
+        return msg.str();
+    }
+    if (ns3.fct != lean.fct || ns3.timeouts != lean.timeouts)
+    {
+        return "FCTs or timeouts differ";
+    }
+    return "";
+}
+
+/**
+ * Lone flows, one at a time, of several sizes, under both schemes and presets: the lean host
+ * puts exactly the segments of ns-3's TCP/IP into the queue discs (times, headers, sizes,
+ * SACK blocks, priorities), and each flow finishes in its ideal FCT within 1%.
+ */
+class LeanLoneFlowsTest : public TestCase
+{
+  public:
+    LeanLoneFlowsTest()
+        : TestCase("Lean host: lone flows give ns-3's segments and their ideal FCT")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string scheme : {"pfabric", "linerate"})
+        {
+            for (const std::string preset : {"hotnets12", "sigcomm13"})
+            {
+                std::vector<FlowSpec> flows;
+                Time start = FLOW_START;
+                for (uint64_t bytes :
+                     {uint64_t{1}, uint64_t{MSS}, uint64_t{10 * MSS + 7}, uint64_t{1000000}})
+                {
+                    flows.push_back({0, 1, bytes, start});
+                    start += MilliSeconds(2);
+                }
+                const std::string what = scheme + " " + preset;
+                Outcome ns3 = RunFlows(false, scheme, preset, 2, flows);
+                Outcome lean = RunFlows(true, scheme, preset, 2, flows);
+                NS_TEST_EXPECT_MSG_EQ(Difference(ns3, lean), "", what);
+                NS_TEST_ASSERT_MSG_EQ(lean.fct.size(), flows.size(), what << ": every flow");
+                // 1 + 1 + 11 + 685 data segments, each acknowledged.
+                NS_TEST_ASSERT_MSG_EQ(ns3.segments.size(), 2 * 698, what << ": segments seen");
+                for (const auto& [id, fct] : lean.fct)
+                {
+                    NS_TEST_EXPECT_MSG_EQ_TOL(fct.GetSeconds(),
+                                              lean.ideal[id].GetSeconds(),
+                                              lean.ideal[id].GetSeconds() * 0.01,
+                                              what << " flow " << id << ": its ideal FCT");
+                }
+            }
+        }
+    }
+};
+
+/**
+ * Losses and timeouts: a data segment lost once (MinTCP: resent one fixed RTO after the last
+ * new ACK, then slow start; LineRate: everything unacknowledged resent at line rate), and a
+ * head segment lost seven times under sigcomm13 (five timeouts, then one-byte probes until one
+ * gets through): the same segments at the same times on both stacks.
+ */
+class LeanLossTest : public TestCase
+{
+  public:
+    LeanLossTest()
+        : TestCase("Lean host: losses, timeouts and probes as ns-3's MinTCP and LineRate")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        struct Case
+        {
+            std::string scheme;
+            std::string preset;
+            uint32_t seq;
+            uint32_t times;
+        };
+
+        for (const Case& c : {Case{"pfabric", "hotnets12", 1 + 3 * MSS, 1},
+                              Case{"linerate", "hotnets12", 1 + 3 * MSS, 1},
+                              Case{"pfabric", "sigcomm13", 1, 7},
+                              Case{"linerate", "sigcomm13", 1 + MSS, 7}})
+        {
+            const std::string what = c.scheme + " " + c.preset + " drop " + std::to_string(c.seq) +
+                                     " x" + std::to_string(c.times);
+            std::vector<FlowSpec> flows{{0, 1, 20 * MSS, FLOW_START}};
+            auto ns3Loss = CreateObject<SegmentLoss>();
+            ns3Loss->Drop(c.seq, c.times);
+            Outcome ns3 = RunFlows(false, c.scheme, c.preset, 2, flows, ns3Loss);
+            auto leanLoss = CreateObject<SegmentLoss>();
+            leanLoss->Drop(c.seq, c.times);
+            Outcome lean = RunFlows(true, c.scheme, c.preset, 2, flows, leanLoss);
+            NS_TEST_ASSERT_MSG_EQ(ns3.fct.size(), 1, what << ": the flow completed");
+            NS_TEST_ASSERT_MSG_GT(ns3.timeouts[0], 0, what << ": the loss cost a timeout");
+            NS_TEST_ASSERT_MSG_GT(ns3.segments.size(), 40, what << ": segments seen");
+            NS_TEST_EXPECT_MSG_EQ(Difference(ns3, lean), "", what);
+        }
+    }
+};
+
+/**
+ * Contention: eight senders to one receiver at once (the switch's pFabric port drops and
+ * reorders), then a second flow on each reused connection, under both schemes: the same
+ * segments at the same times on both stacks.
+ */
+class LeanIncastTest : public TestCase
+{
+  public:
+    LeanIncastTest()
+        : TestCase("Lean host: an incast and reused connections as on ns-3's TCP and IP")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string scheme : {"pfabric", "linerate"})
+        {
+            std::vector<FlowSpec> flows;
+            for (uint32_t src = 0; src < 8; ++src)
+            {
+                flows.push_back({src, 8, 60 * MSS + 100 * src, FLOW_START});
+                flows.push_back({src, 8, 5 * MSS, FLOW_START + MilliSeconds(5)});
+            }
+            Outcome ns3 = RunFlows(false, scheme, "hotnets12", 9, flows);
+            Outcome lean = RunFlows(true, scheme, "hotnets12", 9, flows);
+            NS_TEST_ASSERT_MSG_EQ(ns3.fct.size(), flows.size(), scheme << ": every flow");
+            uint64_t timeouts = 0;
+            for (const auto& [id, n] : ns3.timeouts)
+            {
+                timeouts += n;
+            }
+            NS_TEST_ASSERT_MSG_GT(ns3.segments.size(), 1000, scheme << ": segments seen");
+            NS_TEST_ASSERT_MSG_GT(timeouts, 0, scheme << ": the incast cost timeouts");
+            NS_TEST_EXPECT_MSG_EQ(Difference(ns3, lean), "", scheme << " incast");
+        }
+    }
+};
+
+} // namespace
+
+std::vector<TestCase*>
+MakeLeanHostTestCases()
+{
+    return {new LeanLoneFlowsTest, new LeanLossTest, new LeanIncastTest};
+}
+
+} // namespace tests
+} // namespace pfabric
+} // namespace ns3
