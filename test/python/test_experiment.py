@@ -103,6 +103,21 @@ def test_a_lone_flow_takes_its_ideal_fct(run_example: RunExample, tmp_path: Path
         assert slowdown == pytest.approx(1.0, abs=0.01), (flow, slowdown)
 
 
+@pytest.mark.parametrize("preset", ["hotnets12", "sigcomm13"])
+@pytest.mark.parametrize("scheme", ["pfabric", "linerate"])
+def test_a_lone_flow_takes_its_ideal_fct_on_the_lean_host(run_example: RunExample,
+                                                          tmp_path: Path, preset: str,
+                                                          scheme: str) -> None:
+    """The lean host (no ns-3 TCP/IP) across a whole fabric, rack and core paths: the same 1%
+    as ns-3's TCP/IP, and meta.json says which host stack ran."""
+    slowdowns = lone_slowdowns(run_example, tmp_path, preset, scheme, "--hostStack=lean")
+    assert len(slowdowns) == 2 * len(LONE_PACKETS)
+    for flow, slowdown in slowdowns.items():
+        assert slowdown == pytest.approx(1.0, abs=0.01), (flow, slowdown)
+    meta = json.loads((tmp_path / f"{preset}-{scheme}" / "meta.json").read_text())
+    assert meta["parameters"]["hostStack"] == "lean"
+
+
 # A small leaf-spine (2 leaves of 4 hosts, 2 spines): spraying, 2- and 4-link paths, queues
 # that fill at load 0.6 (measured: pFabric ~1,100 timeouts over 40 flows, TCP about 80).
 SMALL_LEAF_SPINE = ("--preset=sigcomm13", "--topology=leafspine", "--leaves=2",
@@ -461,6 +476,11 @@ def bad_files(tmp: Path) -> dict[str, Path]:
          "{short}: fewer flows (1) than --warmupFlows + --measureFlows (3)"),
         (("--connectionPool=1", "--reuseConnections=0"),
          "--connectionPool needs --reuseConnections"),
+        (("--hostStack=kernel",), "--hostStack=kernel: expected ns3tcp or lean"),
+        (("--hostStack=lean", "--scheme=dctcp"),
+         "--hostStack=lean runs --scheme=pfabric and linerate only, not dctcp"),
+        (("--hostStack=lean", "--connectionPool=2"),
+         "--hostStack=lean has no handshake to model --connectionPool's new connections"),
     ],
 )
 def test_bad_input_stops_before_the_run_and_leaves_nothing(run_example: RunExample,
