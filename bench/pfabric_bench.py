@@ -26,6 +26,11 @@ Scenarios (--list prints them with their sizes):
                        TCP-DropTail, under the system allocator and under mimalloc in turn,
                        repeated: mimalloc's processor time as a fraction of the system's, and
                        whether every fct.csv is identical
+  host-stack           the same web search flows (sigcomm13, load 0.6), MinTCP+pFabric and
+                       LineRate, on ns-3's TCP/IP and on the lean host (--hostStack), and with
+                       --against DIR on DIR's programs too: the lean host's processor time as a
+                       fraction of each, events per packet hop, and its per-bin FCT/ideal over
+                       ns-3's TCP/IP's (the fidelity bounds: means within 2%, p99 within 5%)
 
 Every program runs with the allocator the module's runners preload (PFABRIC_ALLOCATOR,
 pfabric_analysis.allocator: mimalloc when its wheel is installed); each run's record says which.
@@ -60,7 +65,8 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = 1
 SIZES = ("full", "quick", "smoke")  # smoke: seconds, for the Python test of this driver
-SCENARIOS = ("forwarding", "websearch-sigcomm13", "scale", "memory", "ideal", "allocator")
+SCENARIOS = ("forwarding", "websearch-sigcomm13", "scale", "memory", "ideal", "allocator",
+             "host-stack")
 PROGRESS_EVERY_S = 30  # forward a child's progress line at most this often
 
 
@@ -85,6 +91,14 @@ IDEAL_FLOWS = {"full": 100000, "quick": 10000, "smoke": 1000}
 ALLOCATOR_FLOWS = {"full": 2000, "quick": 300, "smoke": 20}
 ALLOCATOR_REPEATS = {"full": 3, "quick": 1, "smoke": 1}
 ALLOCATORS = ("system", "mimalloc")
+# The host stacks: web search flows (sigcomm13, LOAD) under each scheme the lean host runs.
+HOST_STACK_FLOWS = {"full": 10000, "quick": 300, "smoke": 20}
+HOST_STACKS = ("ns3tcp", "lean")
+HOST_STACK_SCHEMES = ("pfabric", "linerate")
+# The lean host's fidelity bounds against ns-3's TCP/IP on the same flows (issue 30): per-bin
+# mean FCT/ideal within 2%, the (0,100KB] p99 within 5%.
+MEAN_BOUND = 0.02
+P99_BOUND = 0.05
 # scale: (name, preset, fabric options, hosts); flows per host at SCALE_LOAD
 FAT_TREES = [(k, k ** 3 // 4) for k in (4, 6, 8, 12)]
 LEAF_SPINES = [(9, 16, 4), (16, 16, 4), (16, 32, 8), (32, 32, 8)]  # leaves, hosts/leaf, spines
@@ -592,6 +606,60 @@ def scenario_allocator(ctx: Context) -> dict[str, Any]:
                                       **summary}}
 
 
+def within_bounds(ratios: dict[str, float]) -> bool:
+    """Whether per-bin FCT ratios (fct_ratios) are within the fidelity bounds."""
+    return all(abs(value - 1) <= (P99_BOUND if name.endswith("p99") else MEAN_BOUND)
+               for name, value in ratios.items())
+
+
+def scenario_host_stack(ctx: Context) -> dict[str, Any]:
+    """The same web search flows on ns-3's TCP/IP and on the lean host, per scheme."""
+    flows = HOST_STACK_FLOWS[ctx.size]
+    flow_file = ctx.work / "host-stack-flows.csv"
+    common = ["--preset=sigcomm13", f"--seed={SEED}", "--run=1", f"--load={LOAD}"]
+    runs: list[dict[str, Any]] = []
+    summary: dict[str, Any] = {"flows": flows, "load": LOAD}
+    for scheme in HOST_STACK_SCHEMES:
+        by_stack: dict[str, dict[str, Any]] = {}
+        # With --against, the other build's ns-3 TCP/IP first (it has no lean host).
+        stacks = (["against"] if ctx.against is not None else []) + list(HOST_STACKS)
+        for stack in stacks:
+            flow_options = ([f"--flowFile={flow_file}"] if flow_file.exists()
+                            else [f"--flows={flows}", f"--dumpFlows={flow_file}"])
+            against = stack == "against"
+            options = [*common, f"--scheme={scheme}", *flow_options]
+            if not against:
+                options.append(f"--hostStack={stack}")
+            directory = f"host-stack-{scheme}-{stack}"
+            record = run_experiment(ctx, f"{scheme}-{stack}", directory, options,
+                                    against=against, build="against" if against else "this",
+                                    scheme=scheme, host_stack="ns3tcp" if against else stack)
+            runs.append(record)
+            ctx.say(row("host-stack", record))
+            by_stack[stack] = record
+        lean, ns3 = by_stack["lean"], by_stack["ns3tcp"]
+        ratios = fct_ratios(ctx.work / f"host-stack-{scheme}-lean",
+                            ctx.work / f"host-stack-{scheme}-ns3tcp")
+        figures: dict[str, Any] = {
+            "lean_cpu_over_ns3tcp": ratio(lean["process_cpu_s"], ns3["process_cpu_s"]),
+            "lean_events_per_packet_hop": ratio(lean["events"], lean["packet_hops"]),
+            "ns3tcp_events_per_packet_hop": ratio(ns3["events"], ns3["packet_hops"]),
+            "lean_fct_over_ns3tcp": ratios,
+            "within_fidelity_bounds": within_bounds(ratios),
+        }
+        if "against" in by_stack:
+            figures["lean_cpu_over_against"] = ratio(lean["process_cpu_s"],
+                                                     by_stack["against"]["process_cpu_s"])
+        summary[scheme] = figures
+        ctx.say(f"    {scheme}: lean host's processor time {figures['lean_cpu_over_ns3tcp']:.3f} "
+                f"of ns-3 TCP/IP's" +
+                (f", {figures['lean_cpu_over_against']:.3f} of --against's"
+                 if "lean_cpu_over_against" in figures else "") +
+                "; FCT/ideal over ns-3 TCP/IP's: " +
+                ", ".join(f"{k} {v:.3f}" for k, v in ratios.items()))
+    return {"runs": runs, "summary": summary}
+
+
 RUNNERS: dict[str, Callable[[Context], dict[str, Any]]] = {
     "forwarding": scenario_forwarding,
     "websearch-sigcomm13": scenario_websearch,
@@ -599,6 +667,7 @@ RUNNERS: dict[str, Callable[[Context], dict[str, Any]]] = {
     "memory": scenario_memory,
     "ideal": scenario_ideal,
     "allocator": scenario_allocator,
+    "host-stack": scenario_host_stack,
 }
 
 
@@ -613,6 +682,8 @@ def describe(size: str) -> str:
         f"ideal                ideal-bench --flows {IDEAL_FLOWS[size]} --load 0.8",
         f"allocator            {ALLOCATOR_FLOWS[size]} flows, load {LOAD}, pfabric and tcp, "
         f"{' and '.join(ALLOCATORS)} x{ALLOCATOR_REPEATS[size]}",
+        f"host-stack           {HOST_STACK_FLOWS[size]} flows, load {LOAD}, "
+        f"{' and '.join(HOST_STACK_SCHEMES)} on {' and '.join(HOST_STACKS)}",
     ])
 
 

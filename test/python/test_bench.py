@@ -165,6 +165,17 @@ def test_bench_smoke_writes_every_scenario(tmp_path: Path) -> None:
     (ideal,) = document["scenarios"]["ideal"]["runs"]
     assert ideal["flows"] == 1000 and ideal["preemptions"] >= 0
     assert "forwarding k4: pfabric / ns-3 per packet hop" in result.stdout
+    host_stack = document["scenarios"]["host-stack"]
+    assert [(r["scheme"], r["host_stack"]) for r in host_stack["runs"]] == [
+        ("pfabric", "ns3tcp"), ("pfabric", "lean"), ("linerate", "ns3tcp"), ("linerate", "lean")]
+    assert all(r["flows"] == 20 for r in host_stack["runs"])
+    assert all(f"--hostStack={r['host_stack']}" in r["command"] for r in host_stack["runs"])
+    for scheme in ("pfabric", "linerate"):
+        summary = host_stack["summary"][scheme]
+        assert summary["lean_cpu_over_ns3tcp"] > 0
+        assert summary["lean_events_per_packet_hop"] > 0
+        assert "(0,100KB] p99" in summary["lean_fct_over_ns3tcp"]
+        assert isinstance(summary["within_fidelity_bounds"], bool)
     allocator = document["scenarios"]["allocator"]
     if software["allocator_preload"] is None:  # the sanitizer build's run, or no wheel
         assert allocator["summary"]["compared"] is False
