@@ -19,6 +19,7 @@
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-levels.h"
 #include "ns3/pfabric-priority-policy.h"
+#include "ns3/pfabric-provenance.h"
 #include "ns3/queue-size.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -34,13 +35,6 @@
 #include <iterator>
 #include <optional>
 #include <sstream>
-
-#ifndef PFABRIC_VERSION
-#define PFABRIC_VERSION "unknown"
-#endif
-#ifndef PFABRIC_NS3_VERSION
-#define PFABRIC_NS3_VERSION "unknown"
-#endif
 
 namespace ns3
 {
@@ -1202,8 +1196,9 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
         .AddInteger("host_link_bps", m_fabric->GetHostLinkRate().GetBitRate())
         .AddInteger("segment_bytes", m_fabric->GetMss())
         .AddInteger("packet_overhead_bytes", m_fabric->GetPacketOverheadBytes())
-        .AddString("ns3_version", PFABRIC_NS3_VERSION)
-        .AddString("module_version", PFABRIC_VERSION)
+        .AddString("ns3_version", pfabric::Ns3Version())
+        .AddString("module_version", pfabric::ModuleVersion())
+        .AddString("git_commit", pfabric::GitCommit())
         .AddNumber("simulated_time_s", m_endTime.GetSeconds())
         .AddInteger("events", m_events)
         .AddInteger("packet_hops", m_packetHops)
