@@ -58,6 +58,7 @@ def build(bld):
     module_test = bld.create_ns3_module_test_library('pfabric')
     module_test.source = [
         'test/pfabric-test-suite.cc',
+        'test/pfabric-custom-scheme-test.cc',
         'test/pfabric-deadlines-test.cc',
         'test/pfabric-fabric-test.cc',
         'test/pfabric-flow-application-test.cc',

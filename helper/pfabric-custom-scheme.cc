@@ -415,15 +415,6 @@ PfabricCustomScheme::Check(const std::string& scheme, bool buffer) const
 std::string
 PfabricCustomScheme::CheckParts() const
 {
-    const std::string label = GetLabel();
-    auto builtIn = PfabricSchemeHelper::GetSchemes();
-    builtIn.emplace_back(IDEAL_SCHEME);
-    if (!IsLabel(label) || std::find(builtIn.begin(), builtIn.end(), label) != builtIn.end())
-    {
-        return "--" + NameOf(&PfabricCustomScheme::m_label) + "=" + label +
-               ": expected a name of letters, digits, '.', '_', '+' or '-' (it names the run "
-               "directory), not a built-in scheme's";
-    }
     TypeId tid;
     const TypeId queueDisc = QueueDisc::GetTypeId();
     std::string error =
@@ -477,6 +468,17 @@ PfabricCustomScheme::CheckParts() const
                         NameOf(&PfabricCustomScheme::m_congestionOps) + "'s";
             }
         }
+    }
+    // Last: a label made of bad parts' names is no news.
+    const std::string label = GetLabel();
+    auto builtIn = PfabricSchemeHelper::GetSchemes();
+    builtIn.emplace_back(IDEAL_SCHEME);
+    if (error.empty() &&
+        (!IsLabel(label) || std::find(builtIn.begin(), builtIn.end(), label) != builtIn.end()))
+    {
+        error = "--" + NameOf(&PfabricCustomScheme::m_label) + "=" + label +
+                ": expected a name of letters, digits, '.', '_', '+' or '-' (it names the run "
+                "directory), not a built-in scheme's";
     }
     return error;
 }

@@ -3,8 +3,10 @@
 A sweep directory holds run directories (fct.csv + meta.json, anywhere below it). Runs of one
 (workload, scheme, load) are replications and are pooled; every other run of a workload must be
 the same experiment (same preset, topology, flow count, ...), so that a figure never silently
-mixes setups. The plotted numbers go to a tidy table (`figures.csv`, with provenance) and a
-markdown summary (`figures.md`), so that every point in a picture can be checked by hand.
+mixes setups. A custom scheme (--scheme=custom) is a scheme by its label, drawn after the paper's
+(scheme_looks), and may differ from the others in the parameters that make it. The plotted
+numbers go to a tidy table (`figures.csv`, with provenance) and a markdown summary
+(`figures.md`), so that every point in a picture can be checked by hand.
 
 Every statistic is drawn with its 95% confidence interval (pfabric_analysis.intervals: batch
 means over the measured flows of the point's runs), and every point says whether it is citable by

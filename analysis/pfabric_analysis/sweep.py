@@ -258,6 +258,9 @@ def check_spec(spec: SweepSpec) -> None:
             raise AnalysisError(f"--schemes: unknown scheme {scheme!r}; expected "
                                 f"{', '.join(SCHEMES)} or a label of --custom-scheme")
     for label in custom:
+        if not SCHEME_LABEL.fullmatch(label):
+            raise AnalysisError(f"--custom-scheme {label}: a label is letters, digits, '.', '_', "
+                                "'+' or '-' (it names the points' directories)")
         if label in SCHEMES or label == CUSTOM_SCHEME:
             raise AnalysisError(f"--custom-scheme {label}: a built-in scheme's name; label "
                                 "custom schemes otherwise")
