@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <iostream>
 #include <map>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <utility>
@@ -95,7 +96,7 @@ SplitAttributes(const std::string& text)
  * ns-3 stops the program on some malformed values instead of refusing them (Time("soon"), a
  * number or a size with characters after it: NS_ABORT_MSG in their parsers), so the text is
  * parsed first in a child process, whose abort only says no. Nothing is simulated yet and the
- * child writes nothing.
+ * child writes nothing, not even a core file.
  *
  * @param info the attribute
  * @param text the value
@@ -113,6 +114,9 @@ TakesValue(const TypeId::AttributeInformation& info, const std::string& text)
     }
     if (child == 0)
     {
+        // An abort here leaves no core file behind, and says nothing.
+        struct rlimit noCore = {0, 0};
+        setrlimit(RLIMIT_CORE, &noCore);
         int null = open("/dev/null", O_WRONLY);
         dup2(null, STDOUT_FILENO);
         dup2(null, STDERR_FILENO);
