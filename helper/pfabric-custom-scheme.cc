@@ -144,7 +144,7 @@ CheckAttributes(const std::string& option, const std::string& text, TypeId tid)
         if (name.empty())
         {
             return given + "expected Name=value pairs separated by |, e.g. " +
-                   "Interval=10ms|Target=1ms";
+                   "Interval=100us|Target=10us";
         }
         if (!tid.LookupAttributeByName(name, &info))
         {
@@ -288,7 +288,7 @@ const PfabricCustomScheme::Option PfabricCustomScheme::OPTIONS[] = {
      &PfabricCustomScheme::m_portQueueDisc},
     {"portQueueDiscAttributes",
      "custom: attributes of --portQueueDisc, Name=value|Name=value, e.g. "
-     "Interval=10ms|Target=1ms|UseEcn=true",
+     "Interval=100us|Target=10us|UseEcn=true",
      &PfabricCustomScheme::m_portQueueDiscAttributes},
     {"hostQueueDisc",
      "custom: every host NIC's queue disc, a QueueDisc TypeId (default: the ports', with their "
