@@ -50,6 +50,7 @@ def build(bld):
         'helper/pfabric-leaf-spine-helper.cc',
         'helper/pfabric-link-helper.cc',
         'helper/pfabric-command-line.cc',
+        'helper/pfabric-custom-scheme.cc',
         'helper/pfabric-measurement-window.cc',
         'helper/pfabric-stop-report.cc',
         'helper/pfabric-preset.cc',
@@ -96,6 +97,7 @@ def build(bld):
     module_test = bld.create_ns3_module_test_library('pfabric')
     module_test.source = [
         'test/pfabric-test-suite.cc',
+        'test/pfabric-custom-scheme-test.cc',
         'test/pfabric-deadlines-test.cc',
         'test/pfabric-fabric-test.cc',
         'test/pfabric-flow-application-test.cc',
@@ -127,6 +129,7 @@ def build(bld):
         'helper/pfabric-leaf-spine-helper.h',
         'helper/pfabric-link-helper.h',
         'helper/pfabric-command-line.h',
+        'helper/pfabric-custom-scheme.h',
         'helper/pfabric-measurement-window.h',
         'helper/pfabric-stop-report.h',
         'helper/pfabric-preset.h',

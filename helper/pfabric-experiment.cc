@@ -134,6 +134,18 @@ PfabricExperiment::GetWindow() const
     return m_window;
 }
 
+PfabricCustomScheme&
+PfabricExperiment::GetCustomScheme()
+{
+    return m_custom;
+}
+
+std::string
+PfabricExperiment::GetSchemeName() const
+{
+    return m_p.scheme == PfabricSchemeHelper::CUSTOM ? m_custom.GetLabel() : m_p.scheme;
+}
+
 bool
 PfabricExperiment::RanksByDeadline() const
 {
@@ -160,7 +172,11 @@ void
 PfabricExperiment::AddFabricCommandLineOptions(PfabricCommandLine& cmd)
 {
     cmd.AddValue("preset", "hotnets12 or sigcomm13: every number of fabric and scheme", m_p.preset);
-    cmd.AddValue("scheme", "pfabric, linerate, tcp or dctcp", m_p.scheme);
+    cmd.AddValue("scheme",
+                 "pfabric, linerate, tcp, dctcp or custom (ns-3 parts by name: the options "
+                 "marked custom)",
+                 m_p.scheme);
+    m_custom.AddCommandLineOptions(cmd);
     cmd.AddValue("topology", "fattree, leafspine or star (default: the preset's)", m_p.topology);
     cmd.AddValue("k", "fattree: switch radix (default: the preset's)", m_p.k);
     cmd.AddValue("leaves", "leafspine: leaf switches (default: the preset's)", m_p.leaves);
@@ -308,6 +324,10 @@ std::string
 PfabricExperiment::CheckChoices() const
 {
     std::string choice = PfabricSchemeHelper::CheckChoice(m_p.scheme, m_p.preset);
+    if (choice.empty())
+    {
+        choice = m_custom.Check(m_p.scheme, !m_p.buffer.empty());
+    }
     if (!choice.empty())
     {
         return choice;
@@ -475,7 +495,7 @@ PfabricExperiment::OutputDirectoryName() const
     }
     std::ostringstream name;
     name << "results/" << (m_deadlines ? "deadlines-" : "") << m_p.workload << "-" << m_p.preset
-         << "-" << (m_p.idealOnly ? std::string("idealfct") : m_p.scheme);
+         << "-" << (m_p.idealOnly ? std::string("idealfct") : GetSchemeName());
     if (m_deadlines)
     {
         if (m_p.scheme == "pfabric" || m_p.scheme == "linerate")
@@ -694,6 +714,10 @@ PfabricExperiment::Prepare(std::string* error)
             "PriorityPolicy",
             ObjectFactoryValue(ObjectFactory("ns3::PfabricDeadlinePriority")));
     }
+    if (m_p.scheme == PfabricSchemeHelper::CUSTOM)
+    {
+        m_custom.Configure(*m_scheme);
+    }
     if (IsClasses())
     {
         m_writer.SetClassColumn(true);
@@ -878,8 +902,7 @@ PfabricExperiment::AbandonRunDirectory()
 void
 PfabricExperiment::Install()
 {
-    NodeContainer nodes(m_fabric->GetHosts(), m_fabric->GetSwitches());
-    AssignStreams(m_scheme->Install(nodes), *m_fabric);
+    AssignStreams(m_scheme->Install(m_fabric->GetHosts(), m_fabric->GetSwitches()), *m_fabric);
 
     NodeContainer hosts = m_fabric->GetHosts();
     m_apps.clear();
@@ -1140,10 +1163,12 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
 {
     const PfabricPreset& preset = PfabricPreset::Get(m_p.preset);
     PfabricJsonObject parameters;
-    parameters.AddString("preset", m_p.preset)
-        .AddString("scheme", m_p.scheme)
-        .AddNumber("load", m_p.load)
-        .AddInteger("flows", m_p.flows);
+    parameters.AddString("preset", m_p.preset).AddString("scheme", m_p.scheme);
+    if (m_p.scheme == PfabricSchemeHelper::CUSTOM)
+    {
+        m_custom.AddParameters(parameters);
+    }
+    parameters.AddNumber("load", m_p.load).AddInteger("flows", m_p.flows);
     m_window.AddParameters(parameters);
     parameters.AddString("topology", m_p.topology.empty() ? preset.topology : m_p.topology)
         .AddInteger("k", m_p.k)
@@ -1215,6 +1240,10 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
                    m_p.priorityLevels > 0 ? "equal load per level over the remaining size" : "");
     m_window.AddProvenance(meta, m_results.size(), m_arrivalsThroughEnd);
     m_stop.AddProvenance(meta);
+    if (m_p.scheme == PfabricSchemeHelper::CUSTOM && m_scheme)
+    {
+        m_custom.AddProvenance(meta, *m_scheme);
+    }
     if (IsClasses() && m_classFlows.size() == 2)
     {
         meta.AddString("class_workloads", "websearch,datamining")
