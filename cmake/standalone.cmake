@@ -114,6 +114,8 @@ function(build_lib)
   pfabric_write_module_header(${BLIB_LIBNAME} "${BLIB_HEADER_FILES}")
 
   set(lib${BLIB_LIBNAME} ns3-${BLIB_LIBNAME})
+  # As in ns-3, where it is a cache variable: the caller names the library ${lib<name>}.
+  set(lib${BLIB_LIBNAME} ${lib${BLIB_LIBNAME}} PARENT_SCOPE)
   add_library(${lib${BLIB_LIBNAME}} SHARED ${BLIB_SOURCE_FILES})
   target_include_directories(${lib${BLIB_LIBNAME}} PUBLIC ${PFABRIC_HEADER_DIRECTORY})
   target_compile_definitions(${lib${BLIB_LIBNAME}} PRIVATE NS3_MODULE_COMPILATION)

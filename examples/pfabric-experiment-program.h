@@ -352,15 +352,15 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
     {
         std::cerr << program << ": flows " << window.GetWarmupFlows() << " to "
                   << window.GetWarmupFlows() + window.GetMeasureFlows() - 1
-                  << " measured, flows arriving until they complete, " << p.scheme << " on "
-                  << experiment.GetFabric().GetNHosts() << " hosts (" << p.preset << "), output in "
-                  << out << std::endl;
+                  << " measured, flows arriving until they complete, " << experiment.GetSchemeName()
+                  << " on " << experiment.GetFabric().GetNHosts() << " hosts (" << p.preset
+                  << "), output in " << out << std::endl;
     }
     else if (!quiet)
     {
-        std::cerr << program << ": " << experiment.GetFlows().size() << " flows, " << p.scheme
-                  << " on " << experiment.GetFabric().GetNHosts() << " hosts (" << p.preset
-                  << "), output in " << out << std::endl;
+        std::cerr << program << ": " << experiment.GetFlows().size() << " flows, "
+                  << experiment.GetSchemeName() << " on " << experiment.GetFabric().GetNHosts()
+                  << " hosts (" << p.preset << "), output in " << out << std::endl;
     }
     double wallStart = WallSeconds();
     double cpuStart = ProcessorSeconds();

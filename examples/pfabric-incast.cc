@@ -48,7 +48,7 @@ main(int argc, char* argv[])
     {
         const PfabricIncast::Parameters& p = incast.GetParameters();
         std::cerr << program << ": " << p.queries << " queries of " << p.workers << " x "
-                  << p.responseBytes << " B, " << incast.GetExperimentParameters().scheme << " on "
+                  << p.responseBytes << " B, " << incast.GetExperiment().GetSchemeName() << " on "
                   << incast.GetExperiment().GetFabric().GetNHosts() << " hosts, background "
                   << p.background << ", output in " << out << std::endl;
     }

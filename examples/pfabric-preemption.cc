@@ -56,7 +56,8 @@ main(int argc, char* argv[])
         return 1;
     }
 
-    std::string choice = PfabricSchemeHelper::CheckChoice(p.scheme, p.preset);
+    // The custom scheme's parts are options of the FCT programs (PfabricCustomScheme) only.
+    std::string choice = PfabricSchemeHelper::CheckChoice(p.scheme, p.preset, false);
     if (!choice.empty())
     {
         Fail(choice);

@@ -7,6 +7,8 @@ wheel's cppyy bindings (pfabric_analysis.bindings), with a summary per flow-size
     .venv/bin/python examples/pfabric-python.py
     .venv/bin/python examples/pfabric-python.py --schemes pfabric,dctcp --flows 500 --load 0.8
     .venv/bin/python examples/pfabric-python.py --flow-file flows.csv --topology fattree --k 4
+    .venv/bin/python examples/pfabric-python.py --schemes tcp,custom \
+        --custom portQueueDisc=ns3::FqCoDelQueueDisc --custom tcpCongestionOps=ns3::TcpCubic
 
 Needs the module built (./pfabric build; or --build-dir / PFABRIC_BUILD_DIR). Flows: generated
 as pfabric-websearch generates them (--flows, --load, --seed, --run), or read from a flow list
@@ -26,10 +28,22 @@ import pandas as pd
 from pfabric_analysis import bindings, runs
 
 
+def option_value(text: str) -> tuple[str, str]:
+    """--custom OPTION=VALUE as (option, value)."""
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected OPTION=VALUE")
+    return name, value
+
+
 def parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--schemes", default="pfabric,tcp",
-                        help="comma-separated: pfabric, linerate, tcp, dctcp")
+                        help="comma-separated: pfabric, linerate, tcp, dctcp, custom")
+    parser.add_argument("--custom", action="append", default=[], type=option_value,
+                        metavar="OPTION=VALUE",
+                        help="custom: one of its parts, as the programs' option of that name, "
+                             "e.g. portQueueDisc=ns3::FqCoDelQueueDisc (repeatable)")
     parser.add_argument("--preset", default="hotnets12")
     parser.add_argument("--topology", default="star", choices=bindings.TOPOLOGIES)
     parser.add_argument("--hosts", type=int, default=8, help="star: hosts")
@@ -71,7 +85,8 @@ def main(argv: list[str]) -> int:
         for scheme in args.schemes.split(","):
             started = time.monotonic()
             net = fabric()
-            bindings.install_scheme(net, scheme, args.preset)
+            bindings.install_scheme(net, scheme, args.preset,
+                                    custom=dict(args.custom) if scheme == "custom" else None)
             result = bindings.run_flows(net, flows)
             print(f"\n{scheme}: {len(flows)} flows on {args.topology} ({args.preset}), "
                   f"{result.attrs['simulated_time_s'] * 1e3:.3f} ms simulated in "

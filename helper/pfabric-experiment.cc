@@ -19,6 +19,7 @@
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-levels.h"
 #include "ns3/pfabric-priority-policy.h"
+#include "ns3/pfabric-provenance.h"
 #include "ns3/queue-size.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -34,13 +35,6 @@
 #include <iterator>
 #include <optional>
 #include <sstream>
-
-#ifndef PFABRIC_VERSION
-#define PFABRIC_VERSION "unknown"
-#endif
-#ifndef PFABRIC_NS3_VERSION
-#define PFABRIC_NS3_VERSION "unknown"
-#endif
 
 namespace ns3
 {
@@ -140,6 +134,18 @@ PfabricExperiment::GetWindow() const
     return m_window;
 }
 
+PfabricCustomScheme&
+PfabricExperiment::GetCustomScheme()
+{
+    return m_custom;
+}
+
+std::string
+PfabricExperiment::GetSchemeName() const
+{
+    return m_p.scheme == PfabricSchemeHelper::CUSTOM ? m_custom.GetLabel() : m_p.scheme;
+}
+
 bool
 PfabricExperiment::RanksByDeadline() const
 {
@@ -166,7 +172,11 @@ void
 PfabricExperiment::AddFabricCommandLineOptions(PfabricCommandLine& cmd)
 {
     cmd.AddValue("preset", "hotnets12 or sigcomm13: every number of fabric and scheme", m_p.preset);
-    cmd.AddValue("scheme", "pfabric, linerate, tcp or dctcp", m_p.scheme);
+    cmd.AddValue("scheme",
+                 "pfabric, linerate, tcp, dctcp or custom (ns-3 parts by name: the options "
+                 "marked custom)",
+                 m_p.scheme);
+    m_custom.AddCommandLineOptions(cmd);
     cmd.AddValue("topology", "fattree, leafspine or star (default: the preset's)", m_p.topology);
     cmd.AddValue("k", "fattree: switch radix (default: the preset's)", m_p.k);
     cmd.AddValue("leaves", "leafspine: leaf switches (default: the preset's)", m_p.leaves);
@@ -319,6 +329,10 @@ std::string
 PfabricExperiment::CheckChoices() const
 {
     std::string choice = PfabricSchemeHelper::CheckChoice(m_p.scheme, m_p.preset);
+    if (choice.empty())
+    {
+        choice = m_custom.Check(m_p.scheme, !m_p.buffer.empty());
+    }
     if (!choice.empty())
     {
         return choice;
@@ -498,7 +512,7 @@ PfabricExperiment::OutputDirectoryName() const
     }
     std::ostringstream name;
     name << "results/" << (m_deadlines ? "deadlines-" : "") << m_p.workload << "-" << m_p.preset
-         << "-" << (m_p.idealOnly ? std::string("idealfct") : m_p.scheme);
+         << "-" << (m_p.idealOnly ? std::string("idealfct") : GetSchemeName());
     if (m_deadlines)
     {
         if (m_p.scheme == "pfabric" || m_p.scheme == "linerate")
@@ -719,6 +733,10 @@ PfabricExperiment::Prepare(std::string* error)
             "PriorityPolicy",
             ObjectFactoryValue(ObjectFactory("ns3::PfabricDeadlinePriority")));
     }
+    if (m_p.scheme == PfabricSchemeHelper::CUSTOM)
+    {
+        m_custom.Configure(*m_scheme);
+    }
     if (IsClasses())
     {
         m_writer.SetClassColumn(true);
@@ -903,8 +921,7 @@ PfabricExperiment::AbandonRunDirectory()
 void
 PfabricExperiment::Install()
 {
-    NodeContainer nodes(m_fabric->GetHosts(), m_fabric->GetSwitches());
-    AssignStreams(m_scheme->Install(nodes), *m_fabric);
+    AssignStreams(m_scheme->Install(m_fabric->GetHosts(), m_fabric->GetSwitches()), *m_fabric);
 
     NodeContainer hosts = m_fabric->GetHosts();
     m_apps.clear();
@@ -1165,10 +1182,12 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
 {
     const PfabricPreset& preset = PfabricPreset::Get(m_p.preset);
     PfabricJsonObject parameters;
-    parameters.AddString("preset", m_p.preset)
-        .AddString("scheme", m_p.scheme)
-        .AddNumber("load", m_p.load)
-        .AddInteger("flows", m_p.flows);
+    parameters.AddString("preset", m_p.preset).AddString("scheme", m_p.scheme);
+    if (m_p.scheme == PfabricSchemeHelper::CUSTOM)
+    {
+        m_custom.AddParameters(parameters);
+    }
+    parameters.AddNumber("load", m_p.load).AddInteger("flows", m_p.flows);
     m_window.AddParameters(parameters);
     parameters.AddString("topology", m_p.topology.empty() ? preset.topology : m_p.topology)
         .AddInteger("k", m_p.k)
@@ -1222,8 +1241,9 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
         .AddInteger("host_link_bps", m_fabric->GetHostLinkRate().GetBitRate())
         .AddInteger("segment_bytes", m_fabric->GetMss())
         .AddInteger("packet_overhead_bytes", m_fabric->GetPacketOverheadBytes())
-        .AddString("ns3_version", PFABRIC_NS3_VERSION)
-        .AddString("module_version", PFABRIC_VERSION)
+        .AddString("ns3_version", pfabric::Ns3Version())
+        .AddString("module_version", pfabric::ModuleVersion())
+        .AddString("git_commit", pfabric::GitCommit())
         .AddNumber("simulated_time_s", m_endTime.GetSeconds())
         .AddInteger("events", m_events)
         .AddInteger("packet_hops", m_packetHops)
@@ -1240,6 +1260,10 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
                    m_p.priorityLevels > 0 ? "equal load per level over the remaining size" : "");
     m_window.AddProvenance(meta, m_results.size(), m_arrivalsThroughEnd);
     m_stop.AddProvenance(meta);
+    if (m_p.scheme == PfabricSchemeHelper::CUSTOM && m_scheme)
+    {
+        m_custom.AddProvenance(meta, *m_scheme);
+    }
     if (IsClasses() && m_classFlows.size() == 2)
     {
         meta.AddString("class_workloads", "websearch,datamining")

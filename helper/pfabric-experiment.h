@@ -9,6 +9,7 @@
 
 #include "ns3/nstime.h"
 #include "ns3/pfabric-command-line.h"
+#include "ns3/pfabric-custom-scheme.h"
 #include "ns3/pfabric-fabric-helper.h"
 #include "ns3/pfabric-flow-application.h"
 #include "ns3/pfabric-flow-list.h"
@@ -66,6 +67,10 @@ namespace ns3
  * completed; fct.csv then holds every flow that started by the end of the run, with a measured
  * column, and Summarize covers the measured flows. Not with deadlines, classes or added flows.
  *
+ * The custom scheme (--scheme=custom, PfabricCustomScheme): ns-3 parts by name on the same
+ * flows and measurement; its options come with AddFabricCommandLineOptions, its checks with
+ * Prepare's, its label names the run directory, and meta.json records its parts.
+ *
  * Output, in the run directory: fct.csv (PfabricResultsWriter) and meta.json: the parameters,
  * the workload and fabric, versions, simulated time, events, packet hops, connections opened,
  * flows completed and unfinished, bytes received (AddProvenance), and what the program adds.
@@ -81,7 +86,7 @@ class PfabricExperiment
     {
         std::string workload;             //!< websearch or datamining: names the run
         std::string preset = "hotnets12"; //!< PfabricPreset
-        std::string scheme = "pfabric";   //!< pfabric, linerate, tcp, dctcp
+        std::string scheme = "pfabric";   //!< pfabric, linerate, tcp, dctcp, custom
         double load = 0.6;                //!< fraction of the host link
         uint32_t flows = 2000;            //!< flows to generate
         std::string topology;             //!< fattree, leafspine, star; empty: the preset's
@@ -165,6 +170,14 @@ class PfabricExperiment
     /// options)
     PfabricMeasurementWindow& GetWindow();
 
+    /// @return the custom scheme's parts (set them before Prepare, with Scheme custom;
+    /// AddFabricCommandLineOptions adds their options)
+    PfabricCustomScheme& GetCustomScheme();
+
+    /// @return the scheme's name in the run directory and the analysis: Scheme, or the custom
+    /// scheme's label
+    std::string GetSchemeName() const;
+
     /// @return the measurement window
     const PfabricMeasurementWindow& GetWindow() const;
 
@@ -200,8 +213,8 @@ class PfabricExperiment
 
     /**
      * @brief Register the options that every experiment built on this one shares: preset,
-     * scheme, the topology and its sizes, load balancing, buffer, RTO, seed, run, the run
-     * directory, MaxSimTime and ConnectLeadUs.
+     * scheme (and the custom scheme's parts), the topology and its sizes, load balancing, buffer,
+     * RTO, seed, run, the run directory, MaxSimTime and ConnectLeadUs.
      * @param cmd the command line
      */
     void AddFabricCommandLineOptions(PfabricCommandLine& cmd);
@@ -438,6 +451,7 @@ class PfabricExperiment
     PfabricFlowSizeDistribution m_classSizes;        //!< classes: data mining flow sizes
     std::vector<uint32_t> m_classFlows;              //!< classes: flows of each class
     PfabricMeasurementWindow m_window;               //!< the steady-state window
+    PfabricCustomScheme m_custom;                    //!< the custom scheme's parts
     bool m_arrivalsThroughEnd;                       //!< window: flows arrived to the end
     bool m_stoppedWhenDone;                          //!< Run stopped by the flows' completion
     PfabricStopReport m_stop;                        //!< why Run stopped, after Run

@@ -133,9 +133,9 @@ PfabricIncast::Prepare(std::string* error)
     if (e.out.empty())
     {
         std::ostringstream name;
-        name << "results/incast-" << e.preset << "-" << e.scheme << "-workers" << m_p.workers
-             << "-bytes" << m_p.responseBytes << "-queries" << m_p.queries << "-background"
-             << Number(m_p.background) << "-seed" << e.seed << "-run" << e.run;
+        name << "results/incast-" << e.preset << "-" << m_experiment.GetSchemeName() << "-workers"
+             << m_p.workers << "-bytes" << m_p.responseBytes << "-queries" << m_p.queries
+             << "-background" << Number(m_p.background) << "-seed" << e.seed << "-run" << e.run;
         e.out = name.str();
     }
     if (!m_experiment.Prepare(error))

@@ -150,6 +150,12 @@ PfabricPresetAttributes::SetTypeId(const std::string& type)
     m_type = type;
 }
 
+const std::string&
+PfabricPresetAttributes::GetTypeName() const
+{
+    return m_type;
+}
+
 PfabricPresetAttributes&
 PfabricPresetAttributes::SetPresetValue(const std::string& name, const AttributeValue& value)
 {

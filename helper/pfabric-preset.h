@@ -132,6 +132,9 @@ class PfabricPresetAttributes
     /// @param type the TypeId name of the objects the values are for (the preset values stay)
     void SetTypeId(const std::string& type);
 
+    /// @return the TypeId name of the objects the values are for
+    const std::string& GetTypeName() const;
+
     /**
      * @brief Set the preset's value of an attribute (replacing an earlier preset value).
      * @param name the attribute

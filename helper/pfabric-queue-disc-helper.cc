@@ -40,6 +40,12 @@ PfabricQueueDiscHelper::SetQueueDiscType(const std::string& type)
 }
 
 void
+PfabricQueueDiscHelper::SetQueueDiscFactory(const ObjectFactory& factory)
+{
+    m_queueDiscFactory = factory;
+}
+
+void
 PfabricQueueDiscHelper::LimitDeviceQueue(Ptr<NetDevice> device)
 {
     NS_LOG_FUNCTION(device);

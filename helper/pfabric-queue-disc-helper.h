@@ -54,6 +54,12 @@ class PfabricQueueDiscHelper
     void SetQueueDiscType(const std::string& type);
 
     /**
+     * @brief Install the queue discs this factory creates (type and attributes) instead.
+     * @param factory a factory of a QueueDisc
+     */
+    void SetQueueDiscFactory(const ObjectFactory& factory);
+
+    /**
      * @brief Install the queue disc (PfabricQueueDisc unless SetQueueDiscType) on each device
      * (nodes need the internet stack).
      * @param devices the devices

@@ -53,7 +53,16 @@ constexpr Scheme SCHEMES[] = {
     {"linerate", "LineRate"},
     {"tcp", "Tcp"},
     {"dctcp", "Dctcp"},
+    {PfabricSchemeHelper::CUSTOM, "Tcp"},
 };
+
+/// @return whether a TypeId (or a parent) has an attribute of that name
+bool
+HasAttribute(const std::string& type, const std::string& name)
+{
+    TypeId::AttributeInformation info;
+    return TypeId::LookupByName(type).LookupAttributeByName(name, &info);
+}
 
 /// @return the names as "a, b or c"
 std::string
@@ -98,6 +107,8 @@ PfabricSchemeHelper::PfabricSchemeHelper(const std::string& scheme, const std::s
     : m_preset(nullptr),
       m_socketAttributes("ns3::PfabricTcpSocketFactory"),
       m_queueDiscAttributes("ns3::PfabricQueueDisc"),
+      m_customQueueDisc(CUSTOM_QUEUE_DISC),
+      m_hostQueueDiscAttributes(CUSTOM_QUEUE_DISC),
       m_levels(0),
       m_classScheduler("Drr")
 {
@@ -139,6 +150,31 @@ void
 PfabricSchemeHelper::SetQueueDiscAttribute(const std::string& name, const AttributeValue& value)
 {
     m_queueDiscAttributes.SetValue(name, value);
+}
+
+void
+PfabricSchemeHelper::SetQueueDisc(const std::string& type)
+{
+    NS_ABORT_MSG_UNLESS(m_scheme == CUSTOM,
+                        "PfabricSchemeHelper: SetQueueDisc needs the custom scheme, not "
+                            << m_scheme);
+    m_customQueueDisc = type;
+}
+
+void
+PfabricSchemeHelper::SetHostQueueDisc(const std::string& type)
+{
+    NS_ABORT_MSG_UNLESS(m_scheme == CUSTOM,
+                        "PfabricSchemeHelper: SetHostQueueDisc needs the custom scheme, not "
+                            << m_scheme);
+    m_customHostQueueDisc = type;
+    m_hostQueueDiscAttributes.SetTypeId(type);
+}
+
+void
+PfabricSchemeHelper::SetHostQueueDiscAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_hostQueueDiscAttributes.SetValue(name, value);
 }
 
 void
@@ -189,9 +225,13 @@ PfabricSchemeHelper::GetSocketFactoryType()
 }
 
 std::string
-PfabricSchemeHelper::CheckChoice(const std::string& scheme, const std::string& preset)
+PfabricSchemeHelper::CheckChoice(const std::string& scheme, const std::string& preset, bool custom)
 {
     auto schemes = GetSchemes();
+    if (!custom)
+    {
+        schemes.erase(std::find(schemes.begin(), schemes.end(), CUSTOM));
+    }
     if (std::find(schemes.begin(), schemes.end(), scheme) == schemes.end())
     {
         return "--scheme=" + scheme + ": expected " + JoinNames(schemes);
@@ -215,12 +255,10 @@ PfabricSchemeHelper::GetSchemes()
     return names;
 }
 
-QueueDiscContainer
-PfabricSchemeHelper::Install(NodeContainer nodes) const
+ObjectFactory
+PfabricSchemeHelper::GetSocketFactoryFactory() const
 {
-    NS_LOG_FUNCTION(this << m_scheme << m_preset->name);
     const PfabricPreset& p = *m_preset;
-
     PfabricPresetAttributes transport = m_socketAttributes;
     transport.SetPresetValue("SegmentSize", UintegerValue(p.segmentSize))
         .SetPresetValue("HeaderBytes", UintegerValue(p.headerBytes + p.linkHeaderBytes))
@@ -240,10 +278,17 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
     ObjectFactory socketFactory("ns3::PfabricTcpSocketFactory");
     socketFactory.Set("Transport", StringValue(FindScheme(m_scheme).transport));
     transport.Apply(socketFactory);
+    return socketFactory;
+}
 
+PfabricPresetAttributes
+PfabricSchemeHelper::GetPortAttributes() const
+{
+    const PfabricPreset& p = *m_preset;
     std::string queueDiscType = m_levels > 0                  ? "ns3::PfabricLevelQueueDisc"
                                 : UsesPfabricQueues(m_scheme) ? "ns3::PfabricQueueDisc"
                                 : m_scheme == "tcp"           ? "ns3::FifoQueueDisc"
+                                : m_scheme == CUSTOM          ? m_customQueueDisc
                                                               : "ns3::RedQueueDisc";
     PfabricPresetAttributes port = m_queueDiscAttributes;
     port.SetTypeId(queueDiscType);
@@ -257,11 +302,11 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
             .SetPresetValue("DequeueMode", StringValue(p.pfabricDequeueMode))
             .SetPresetValue("AdmissionMode", StringValue(p.pfabricAdmissionMode));
     }
-    else if (m_scheme == "tcp")
+    else if (m_scheme == "tcp" || (m_scheme == CUSTOM && HasAttribute(queueDiscType, "MaxSize")))
     {
         port.SetPresetValue("MaxSize", QueueSizeValue(p.baselineBuffer));
     }
-    else
+    else if (m_scheme == "dctcp")
     {
         // DCTCP's switch: mark every packet that arrives to K or more packets, never drop early
         // (ns-3's dctcp example; Alizadeh et al., SIGCOMM 2010).
@@ -274,12 +319,66 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
             .SetPresetValue("Gentle", BooleanValue(false))
             .SetPresetValue("MeanPktSize", UintegerValue(p.segmentSize + p.headerBytes));
     }
-    PfabricQueueDiscHelper ports;
-    // With classes, the port is a PfabricClassQueueDisc and every class a pFabric port.
-    ObjectFactory classPort(queueDiscType);
+    return port;
+}
+
+PfabricPresetAttributes
+PfabricSchemeHelper::GetHostPortAttributes() const
+{
+    if (m_customHostQueueDisc.empty())
+    {
+        return GetPortAttributes();
+    }
+    PfabricPresetAttributes host = m_hostQueueDiscAttributes;
+    if (HasAttribute(m_customHostQueueDisc, "MaxSize"))
+    {
+        host.SetPresetValue("MaxSize", QueueSizeValue(m_preset->baselineBuffer));
+    }
+    return host;
+}
+
+ObjectFactory
+PfabricSchemeHelper::GetQueueDiscFactory(bool host) const
+{
+    PfabricPresetAttributes attributes = host ? GetHostPortAttributes() : GetPortAttributes();
+    ObjectFactory factory(attributes.GetTypeName());
+    attributes.Apply(factory);
+    if (m_levels > 0)
+    {
+        factory.Set("Levels", UintegerValue(m_levels));
+        factory.Set("PriorityOffset", GetSenderPriorityOffset());
+    }
+    return factory;
+}
+
+UintegerValue
+PfabricSchemeHelper::GetSenderPriorityOffset() const
+{
+    // The ports find a segment's level by the offset its sender added: take the senders' own,
+    // whichever of preset, configured default or override set it.
+    UintegerValue offset;
+    GetSocketFactoryFactory().Create<PfabricTcpSocketFactory>()->GetAttribute("PriorityOffset",
+                                                                              offset);
+    return offset;
+}
+
+QueueDiscContainer
+PfabricSchemeHelper::Install(NodeContainer nodes) const
+{
+    return Install(NodeContainer(), nodes);
+}
+
+QueueDiscContainer
+PfabricSchemeHelper::Install(NodeContainer hosts, NodeContainer switches) const
+{
+    NS_LOG_FUNCTION(this << m_scheme << m_preset->name);
+    ObjectFactory socketFactory = GetSocketFactoryFactory();
     const bool classes = !m_classWeights.empty();
     NS_ABORT_MSG_IF(classes && m_levels > 0,
                     "PfabricSchemeHelper: traffic classes and priority levels do not combine");
+    // With classes, the port is a PfabricClassQueueDisc and every class a pFabric port.
+    ObjectFactory classPort = GetQueueDiscFactory();
+    PfabricQueueDiscHelper ports;
     if (classes)
     {
         std::ostringstream weights;
@@ -291,48 +390,39 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
         ports.SetQueueDiscAttribute("Classes", UintegerValue(m_classWeights.size()));
         ports.SetQueueDiscAttribute("Scheduler", StringValue(m_classScheduler));
         ports.SetQueueDiscAttribute("Weights", StringValue(weights.str()));
-        for (const auto& [name, value] : port.GetValues())
-        {
-            classPort.Set(name, *value);
-        }
     }
     else
     {
-        ports.SetQueueDiscType(queueDiscType);
-        for (const auto& [name, value] : port.GetValues())
-        {
-            ports.SetQueueDiscAttribute(name, *value);
-        }
+        ports.SetQueueDiscFactory(classPort);
     }
-    if (m_levels > 0)
+    PfabricQueueDiscHelper hostPorts = ports;
+    if (!m_customHostQueueDisc.empty())
     {
-        // The ports find a segment's level by the offset its sender added: take the senders'
-        // own, whichever of preset, configured default or override set it.
-        UintegerValue offset;
-        socketFactory.Create<PfabricTcpSocketFactory>()->GetAttribute("PriorityOffset", offset);
-        ports.SetQueueDiscAttribute("Levels", UintegerValue(m_levels));
-        ports.SetQueueDiscAttribute("PriorityOffset", offset);
+        hostPorts.SetQueueDiscFactory(GetQueueDiscFactory(true));
     }
 
     QueueDiscContainer queueDiscs;
-    for (auto node = nodes.Begin(); node != nodes.End(); ++node)
+    NodeContainer nodes(hosts, switches);
+    for (uint32_t n = 0; n < nodes.GetN(); ++n)
     {
-        const bool leanHost = (*node)->GetObject<PfabricHostTransport>() != nullptr;
+        Ptr<Node> node = nodes.Get(n);
+        const bool leanHost = node->GetObject<PfabricHostTransport>() != nullptr;
         NS_ABORT_MSG_IF(leanHost && !UsesPfabricQueues(m_scheme),
-                        "PfabricSchemeHelper: node " << (*node)->GetId() << " is a lean host, "
+                        "PfabricSchemeHelper: node " << node->GetId() << " is a lean host, "
                                                      << "which runs pfabric and linerate only, "
                                                      << "not " << m_scheme);
-        if ((*node)->GetObject<Ipv4>() || leanHost)
+        if (node->GetObject<Ipv4>() || leanHost)
         {
             // a lean switch has no transport to configure, only its ports
-            NS_ABORT_MSG_IF((*node)->GetObject<PfabricTcpSocketFactory>(),
-                            "PfabricSchemeHelper: node " << (*node)->GetId()
+            NS_ABORT_MSG_IF(node->GetObject<PfabricTcpSocketFactory>(),
+                            "PfabricSchemeHelper: node " << node->GetId()
                                                          << " already has a scheme installed");
-            (*node)->AggregateObject(socketFactory.Create<PfabricTcpSocketFactory>());
+            node->AggregateObject(socketFactory.Create<PfabricTcpSocketFactory>());
         }
-        for (uint32_t i = 0; i < (*node)->GetNDevices(); ++i)
+        const PfabricQueueDiscHelper& nodePorts = n < hosts.GetN() ? hostPorts : ports;
+        for (uint32_t i = 0; i < node->GetNDevices(); ++i)
         {
-            Ptr<NetDevice> device = (*node)->GetDevice(i);
+            Ptr<NetDevice> device = node->GetDevice(i);
             if (DynamicCast<LoopbackNetDevice>(device))
             {
                 continue;
@@ -342,13 +432,13 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
                 DataRateValue rate;
                 if (device->GetAttributeFailSafe("DataRate", rate))
                 {
-                    PfabricQueueDiscHelper port = ports;
+                    PfabricQueueDiscHelper port = nodePorts;
                     port.SetQueueDiscAttribute("LinkBandwidth", rate);
                     queueDiscs.Add(port.Install(NetDeviceContainer(device)));
                     continue;
                 }
             }
-            QueueDiscContainer installed = ports.Install(NetDeviceContainer(device));
+            QueueDiscContainer installed = nodePorts.Install(NetDeviceContainer(device));
             for (std::size_t c = 0; classes && c < m_classWeights.size(); ++c)
             {
                 auto qdClass = CreateObject<QueueDiscClass>();

@@ -9,8 +9,10 @@
 
 #include "ns3/attribute.h"
 #include "ns3/node-container.h"
+#include "ns3/object-factory.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/queue-disc-container.h"
+#include "ns3/uinteger.h"
 
 #include <cstdint>
 #include <string>
@@ -23,8 +25,9 @@ namespace ns3
 /**
  * @ingroup pfabric
  *
- * @brief Installs one of the four packet-level schemes of the pFabric comparison on a set of
- * nodes, every number taken from a preset (PfabricPreset).
+ * @brief Installs one of the four packet-level schemes of the pFabric comparison, or a custom
+ * scheme assembled from ns-3 parts, on a set of nodes, every number taken from a preset
+ * (PfabricPreset).
  *
  * | scheme   | end hosts (PfabricTcpSocketFactory) | every port, host NICs included       |
  * |----------|-------------------------------------|--------------------------------------|
@@ -32,6 +35,14 @@ namespace ns3
  * | linerate | LineRate                            | PfabricQueueDisc                     |
  * | tcp      | TCP (NewReno)                       | FifoQueueDisc (drop-tail)            |
  * | dctcp    | DCTCP (TcpDctcp, ECN)               | RedQueueDisc marking at K            |
+ * | custom   | TCP (its CongestionOps, Ecn)        | SetQueueDisc's (FifoQueueDisc)       |
+ *
+ * The custom scheme starts as TCP-DropTail's parts, each replaceable by name: the ports' queue
+ * disc (SetQueueDisc, SetQueueDiscAttribute), the host NICs' (SetHostQueueDisc,
+ * SetHostQueueDiscAttribute; default: the ports'), and the transport's attributes
+ * (SetSocketFactoryAttribute: CongestionOps, Ecn, MinRto, ...). A queue disc with a MaxSize gets
+ * the preset's baseline buffer. PfabricCustomScheme builds one from text, with its checks and
+ * provenance.
  *
  * With SetPriorityLevels, pfabric and linerate instead quantise the remaining-size priority into K
  * levels served by K strict-priority FIFO queues per port (PfabricLevelQueueDisc), as a
@@ -47,15 +58,20 @@ namespace ns3
 class PfabricSchemeHelper
 {
   public:
+    /// The name of the scheme assembled from ns-3 parts.
+    static constexpr const char* CUSTOM = "custom";
+    /// The custom scheme's port queue disc until SetQueueDisc: TCP-DropTail's.
+    static constexpr const char* CUSTOM_QUEUE_DISC = "ns3::FifoQueueDisc";
+
     /**
      * @brief Choose a scheme and a preset (stops with a message naming the known ones).
-     * @param scheme pfabric, linerate, tcp or dctcp
+     * @param scheme pfabric, linerate, tcp, dctcp or custom
      * @param preset hotnets12 or sigcomm13
      */
     PfabricSchemeHelper(const std::string& scheme = "pfabric",
                         const std::string& preset = "hotnets12");
 
-    /// @param scheme pfabric, linerate, tcp or dctcp
+    /// @param scheme pfabric, linerate, tcp, dctcp or custom
     void SetScheme(const std::string& scheme);
 
     /// @param preset hotnets12 or sigcomm13
@@ -80,6 +96,28 @@ class PfabricSchemeHelper
      * @param value its value
      */
     void SetQueueDiscAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * @brief The custom scheme only: the queue disc of every switch port, and of every host NIC
+     * unless SetHostQueueDisc; without it, ns3::FifoQueueDisc (TCP-DropTail's).
+     * @param type a QueueDisc TypeId name, e.g. "ns3::FqCoDelQueueDisc"
+     */
+    void SetQueueDisc(const std::string& type);
+
+    /**
+     * @brief The custom scheme only: the queue disc of every host NIC (Install's hosts),
+     * configured by SetHostQueueDiscAttribute alone (and the preset's buffer as MaxSize);
+     * without it, host NICs get the ports' queue disc and attributes.
+     * @param type a QueueDisc TypeId name
+     */
+    void SetHostQueueDisc(const std::string& type);
+
+    /**
+     * @brief Override an attribute of the host NICs' queue discs (SetHostQueueDisc).
+     * @param name the attribute
+     * @param value its value
+     */
+    void SetHostQueueDiscAttribute(const std::string& name, const AttributeValue& value);
 
     /**
      * @brief pfabric and linerate only: quantise priorities into K = thresholds.size() + 1
@@ -123,6 +161,29 @@ class PfabricSchemeHelper
      */
     QueueDiscContainer Install(NodeContainer nodes) const;
 
+    /**
+     * @brief Install(NodeContainer(hosts, switches)), the hosts' NICs getting the custom
+     * scheme's host queue disc (SetHostQueueDisc).
+     * @param hosts the end hosts
+     * @param switches the switches
+     * @return the queue discs installed, the hosts' first
+     */
+    QueueDiscContainer Install(NodeContainer hosts, NodeContainer switches) const;
+
+    /**
+     * @return a factory of the PfabricTcpSocketFactory that Install aggregates to every node,
+     *         every value set (preset, configured defaults, overrides)
+     */
+    ObjectFactory GetSocketFactoryFactory() const;
+
+    /**
+     * @param host the host NICs' queue disc instead of the switch ports'
+     * @return a factory of the queue disc that Install puts on the ports (or host NICs), every
+     *         value set but those set per device (dctcp's LinkBandwidth); without traffic
+     *         classes (SetTrafficClasses)
+     */
+    ObjectFactory GetQueueDiscFactory(bool host = false) const;
+
     /// @return the TypeId applications create sockets with: ns3::PfabricTcpSocketFactory
     static TypeId GetSocketFactoryType();
 
@@ -130,12 +191,16 @@ class PfabricSchemeHelper
     static std::vector<std::string> GetSchemes();
 
     /**
-     * @brief Check a scheme and a preset name, as given on a command line.
+     * @brief Check a scheme and a preset name, as given on a command line (custom is a
+     * scheme: its parts are PfabricCustomScheme's to check).
      * @param scheme the --scheme value
      * @param preset the --preset value
+     * @param custom whether the custom scheme is a choice (a program that takes its parts)
      * @return "" if both are known, else one line naming the option and the known names
      */
-    static std::string CheckChoice(const std::string& scheme, const std::string& preset);
+    static std::string CheckChoice(const std::string& scheme,
+                                   const std::string& preset,
+                                   bool custom = true);
 
     /**
      * @brief Fix the random streams of queue discs installed by a scheme.
@@ -154,13 +219,25 @@ class PfabricSchemeHelper
      */
     static int64_t AssignStreams(Ptr<QueueDisc> queueDisc, int64_t stream);
 
-    std::string m_scheme;                          //!< pfabric, linerate, tcp or dctcp
-    const PfabricPreset* m_preset;                 //!< the preset
-    PfabricPresetAttributes m_socketAttributes;    //!< SetSocketFactoryAttribute's values
-    PfabricPresetAttributes m_queueDiscAttributes; //!< SetQueueDiscAttribute's values
-    uint32_t m_levels;                             //!< priority levels; 0: unquantised
-    std::string m_classScheduler;                  //!< between classes: Strict or Drr
-    std::vector<uint32_t> m_classWeights;          //!< per class; empty: no classes
+    /// @return the ports' queue disc attributes: type, preset values and overrides
+    PfabricPresetAttributes GetPortAttributes() const;
+
+    /// @return the host NICs' queue disc attributes (the ports' unless SetHostQueueDisc)
+    PfabricPresetAttributes GetHostPortAttributes() const;
+
+    /// @return the PriorityOffset of the senders Install creates (what level ports need)
+    UintegerValue GetSenderPriorityOffset() const;
+
+    std::string m_scheme;                              //!< pfabric, linerate, tcp, dctcp or custom
+    const PfabricPreset* m_preset;                     //!< the preset
+    PfabricPresetAttributes m_socketAttributes;        //!< SetSocketFactoryAttribute's values
+    PfabricPresetAttributes m_queueDiscAttributes;     //!< SetQueueDiscAttribute's values
+    std::string m_customQueueDisc;                     //!< custom: the ports' queue disc
+    std::string m_customHostQueueDisc;                 //!< custom: host NICs'; empty: the ports'
+    PfabricPresetAttributes m_hostQueueDiscAttributes; //!< SetHostQueueDiscAttribute's values
+    uint32_t m_levels;                                 //!< priority levels; 0: unquantised
+    std::string m_classScheduler;                      //!< between classes: Strict or Drr
+    std::vector<uint32_t> m_classWeights;              //!< per class; empty: no classes
 };
 
 } // namespace ns3

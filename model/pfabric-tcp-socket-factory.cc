@@ -58,7 +58,8 @@ PfabricTcpSocketFactory::GetTypeId()
             .AddAttribute(
                 "Transport",
                 "The end-host transport of the sockets this factory creates: MinTcp, "
-                "LineRate, Tcp (TcpNewReno) or Dctcp (TcpDctcp with ECN).",
+                "LineRate, Tcp (CongestionOps, TcpNewReno by default) or Dctcp (TcpDctcp with "
+                "ECN).",
                 EnumValue(MIN_TCP),
                 pfabric::MakeEnumAccessorCompat<Transport>(&PfabricTcpSocketFactory::m_transport),
                 MakeEnumChecker(MIN_TCP,
@@ -195,6 +196,21 @@ PfabricTcpSocketFactory::GetTypeId()
                           DoubleValue(0),
                           MakeDoubleAccessor(&PfabricTcpSocketFactory::m_dupAckWindowFraction),
                           MakeDoubleChecker<double>(0))
+            .AddAttribute("CongestionOps",
+                          "Tcp: the sockets' congestion control, a TcpCongestionOps with its "
+                          "attributes, e.g. ns3::TcpCubic[Beta=0.8]. The default, "
+                          "ns3::TcpNewReno, is TCP-DropTail's (MinTcp and LineRate have their "
+                          "own, Dctcp TcpDctcp).",
+                          ObjectFactoryValue(ObjectFactory("ns3::TcpNewReno")),
+                          MakeObjectFactoryAccessor(&PfabricTcpSocketFactory::m_congestionOps),
+                          MakeObjectFactoryChecker())
+            .AddAttribute("Ecn",
+                          "Tcp: the sockets negotiate ECN (TcpSocketBase's UseEcn On) and "
+                          "answer marks as their CongestionOps does. Off by default, as "
+                          "TCP-DropTail; Dctcp always uses ECN.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&PfabricTcpSocketFactory::m_ecn),
+                          MakeBooleanChecker())
             .AddAttribute("DctcpG",
                           "DCTCP: the gain g of the marked-fraction estimate (default 1/16, "
                           "DCTCP's recommended gain).",
@@ -443,7 +459,16 @@ PfabricTcpSocketFactory::CreateTcpSocket()
         }
         else
         {
-            baseline->SetCongestionControlAlgorithm(CreateObject<TcpNewReno>());
+            auto ops = m_congestionOps.Create<TcpCongestionOps>();
+            NS_ABORT_MSG_IF(!ops,
+                            "PfabricTcpSocketFactory: CongestionOps "
+                                << m_congestionOps.GetTypeId().GetName()
+                                << " is not a TcpCongestionOps");
+            baseline->SetCongestionControlAlgorithm(ops);
+            if (m_ecn)
+            {
+                baseline->SetAttribute("UseEcn", StringValue("On"));
+            }
         }
         baseline->SetAttribute("MinRto", TimeValue(m_minRto));
         baseline->SetAttribute("ClockGranularity", TimeValue(m_clockGranularity));

@@ -29,7 +29,8 @@ class TcpSocketBase;
  * @ingroup pfabric
  *
  * @brief Creates the TCP sockets of the four pFabric schemes' end hosts, configured for a
- * microsecond fabric: MinTCP, LineRate, and the TCP and DCTCP baselines.
+ * microsecond fabric: MinTCP, LineRate, and the TCP and DCTCP baselines (the TCP with another
+ * CongestionOps, and ECN if asked, is the custom scheme's: PfabricCustomScheme).
  *
  * Aggregate one to a node (PfabricSchemeHelper does) and create sockets with its TypeId, e.g.
  * PacketSinkHelper("ns3::PfabricTcpSocketFactory", ...). ns-3's TcpSocketFactory always creates
@@ -54,7 +55,7 @@ class PfabricTcpSocketFactory : public SocketFactory
     {
         MIN_TCP,   //!< PfabricMinTcpSocket: fixed RTO, window cut only on timeout
         LINE_RATE, //!< PfabricMinTcpSocket::SetLineRate: no rate control
-        TCP,       //!< PfabricBaselineTcpSocket with ns-3's TcpNewReno
+        TCP,       //!< PfabricBaselineTcpSocket with CongestionOps (ns-3's TcpNewReno)
         DCTCP      //!< PfabricBaselineTcpSocket with ns-3's TcpDctcp and ECN
     };
 
@@ -165,6 +166,8 @@ class PfabricTcpSocketFactory : public SocketFactory
     bool m_fastRetransmit;                       //!< baselines: fast retransmit on
     uint32_t m_dupAckThreshold;                  //!< baselines: (smallest) duplicate-ACK threshold
     double m_dupAckWindowFraction; //!< baselines: threshold as a fraction of cwnd, 0: fixed
+    ObjectFactory m_congestionOps; //!< Tcp: the congestion control
+    bool m_ecn;                    //!< Tcp: ECN on
     double m_dctcpG;               //!< DCTCP's estimation gain g
     TracedCallback<Ptr<TcpSocketBase>> m_socketCreatedTrace; //!< "SocketCreated"
     Ptr<Socket> m_listener;                                  //!< ListenForFlows' socket

@@ -13,6 +13,9 @@ cpp_examples = [
     ("pfabric-websearch --flows=100 --quiet --out=results/ci-websearch", "True", "False"),
     ("pfabric-websearch --warmupFlows=20 --measureFlows=50 --topology=star --hosts=16 "
      "--load=0.4 --quiet --out=results/ci-websearch-window", "True", "False"),
+    ("pfabric-websearch --flows=60 --scheme=custom --portQueueDisc=ns3::FqCoDelQueueDisc "
+     "--portQueueDiscAttributes=Target=10us --tcpCongestionOps=ns3::TcpCubic --quiet "
+     "--out=results/ci-websearch-custom", "True", "False"),
     ("pfabric-datamining --flows=50 --scheme=tcp --maxSimTime=0.002 --quiet "
      "--out=results/ci-datamining", "True", "False"),
     ("pfabric-incast --workers=16 --queries=3 --quiet --out=results/ci-incast", "True", "False"),

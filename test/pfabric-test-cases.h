@@ -10,6 +10,7 @@
 // The module's test cases, grouped by file; pfabric-test-suite.cc collects them into the one
 // "pfabric" suite that `./test.py -s pfabric` runs.
 
+#include "ns3/pfabric-experiment.h"
 #include "ns3/test.h"
 
 #include <vector>
@@ -21,11 +22,23 @@ namespace pfabric
 namespace tests
 {
 
+/**
+ * @brief What the FCT programs do with an experiment the caller has set up (its run directory
+ * among the parameters): Prepare, Install, Run, AddProvenance, WriteResults; stops the test
+ * program on an error.
+ * @param experiment the experiment
+ * @return its meta.json object
+ */
+PfabricJsonObject RunToCompletion(PfabricExperiment& experiment);
+
 /// @return the PfabricQueueDisc and PfabricPriorityTag test cases
 std::vector<TestCase*> MakeQueueDiscTestCases();
 
 /// @return the PfabricQueueDiscHelper test cases: device queue limit, installation
 std::vector<TestCase*> MakeQueueDiscHelperTestCases();
+
+/// @return the custom scheme test cases: built-in schemes' parts, ns-3's parts, checks
+std::vector<TestCase*> MakeCustomSchemeTestCases();
 
 /// @return the deadline test cases: EDF against remaining size, terminate, deadline drawing
 std::vector<TestCase*> MakeDeadlinesTestCases();

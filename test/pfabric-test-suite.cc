@@ -6,12 +6,31 @@
 
 #include "pfabric-test-cases.h"
 
+#include "ns3/abort.h"
+
+#include <string>
+
 namespace ns3
 {
 namespace pfabric
 {
 namespace tests
 {
+
+PfabricJsonObject
+RunToCompletion(PfabricExperiment& experiment)
+{
+    std::string error;
+    bool prepared = experiment.Prepare(&error);
+    NS_ABORT_MSG_UNLESS(prepared, error);
+    experiment.Install();
+    experiment.Run();
+    PfabricJsonObject meta;
+    experiment.AddProvenance(meta);
+    bool written = experiment.WriteResults(meta, &error);
+    NS_ABORT_MSG_UNLESS(written, error);
+    return meta;
+}
 
 /**
  * @ingroup pfabric-tests
@@ -25,6 +44,7 @@ class PfabricTestSuite : public TestSuite
     {
         for (auto make : {MakeQueueDiscTestCases,
                           MakeQueueDiscHelperTestCases,
+                          MakeCustomSchemeTestCases,
                           MakeDeadlinesTestCases,
                           MakeFabricTestCases,
                           MakeFlowApplicationTestCases,

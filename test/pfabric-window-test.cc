@@ -84,15 +84,7 @@ RunExperiment(const std::string& dir, const std::function<void(PfabricExperiment
     PfabricExperiment::Parameters& p = experiment.GetParameters();
     p.out = dir;
     setup(experiment);
-    std::string error;
-    bool prepared = experiment.Prepare(&error);
-    NS_ABORT_MSG_UNLESS(prepared, error);
-    experiment.Install();
-    experiment.Run();
-    PfabricJsonObject meta;
-    experiment.AddProvenance(meta);
-    bool written = experiment.WriteResults(meta, &error);
-    NS_ABORT_MSG_UNLESS(written, error);
+    RunToCompletion(experiment);
 
     RunOutcome outcome;
     outcome.results = experiment.GetResults();

@@ -19,16 +19,19 @@ __version__ = _module_version()
 
 
 @functools.cache
-def git_commit() -> str | None:
-    """The commit of the checkout this package runs from, with '-dirty' appended when tracked
-    files differ from it (what was run is then not that commit); None outside a git checkout
-    (a source tarball, a copy in an ns-3 tree without .git), where the version alone is known."""
-    if not (REPOSITORY / "VERSION").exists() or not (REPOSITORY / ".git").exists():
+def git_commit(repository: Path | None = None) -> str | None:
+    """The commit of the module's checkout (by default the one this package runs from), with
+    '-dirty' appended when tracked files differ from it (what was run is then not that commit);
+    None outside a git checkout of its own (a source tarball, a copy in an ns-3 tree without
+    .git), where the version alone is known. The C++ builds record the same
+    (cmake/pfabric-git-commit.cmake, wscript)."""
+    repository = repository or REPOSITORY
+    if not (repository / "VERSION").exists() or not (repository / ".git").exists():
         return None
     try:
         # --exclude='*': no tag names, the full commit hash whatever is tagged
         result = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=40",
-                                 "--exclude=*"], cwd=REPOSITORY, capture_output=True, text=True,
+                                 "--exclude=*"], cwd=repository, capture_output=True, text=True,
                                 timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return None

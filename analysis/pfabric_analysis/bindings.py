@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LIBRARY = "libns3-pfabric.so"
 # What the functions below use; each header includes what it needs.
 HEADERS = ("pfabric-preset.h", "pfabric-single-switch-helper.h", "pfabric-fat-tree-helper.h",
-           "pfabric-leaf-spine-helper.h", "pfabric-scheme-helper.h",
+           "pfabric-leaf-spine-helper.h", "pfabric-scheme-helper.h", "pfabric-custom-scheme.h",
            "pfabric-flow-application.h", "pfabric-flow-list.h",
            "pfabric-flow-size-distribution.h", "pfabric-experiment.h")
 TOPOLOGIES = ("star", "fattree", "leafspine")
@@ -294,23 +294,37 @@ def build_fabric(topology: str = "star", *, hosts: int = 16, k: int | None = Non
 
 def install_scheme(fabric: Any, scheme: str = "pfabric", preset: str = "hotnets12",
                    *, socket_attributes: Mapping[str, Any] | None = None,
-                   queue_disc_attributes: Mapping[str, Any] | None = None) -> Any:
-    """Install a scheme (pfabric, linerate, tcp or dctcp; PfabricSchemeHelper) on every host
-    and switch of a built fabric, then fix the random streams of its queue discs and of the
-    fabric as PfabricExperiment does (PfabricExperiment::AssignStreams). Attribute overrides are ns-3 values, e.g.
-    ``{"Rto": ns.TimeValue(ns.MicroSeconds(50))}``. Returns the ports' QueueDiscContainer."""
+                   queue_disc_attributes: Mapping[str, Any] | None = None,
+                   custom: Mapping[str, object] | None = None) -> Any:
+    """Install a scheme (pfabric, linerate, tcp, dctcp or custom; PfabricSchemeHelper) on every
+    host and switch of a built fabric, then fix the random streams of its queue discs and of the
+    fabric as PfabricExperiment does (PfabricExperiment::AssignStreams). Attribute overrides are
+    ns-3 values, e.g. ``{"Rto": ns.TimeValue(ns.MicroSeconds(50))}``. A custom scheme's parts are
+    the programs' options, by name (PfabricCustomScheme), e.g. ``{"portQueueDisc":
+    "ns3::FqCoDelQueueDisc", "tcpCongestionOps": "ns3::TcpCubic"}``, checked as the programs
+    check them, and over the attribute overrides. Returns the ports' QueueDiscContainer."""
     ns = _ns()
     error = str(ns.PfabricSchemeHelper.CheckChoice(scheme, preset))
     if error:
         raise ValueError(error.replace("--scheme=", "scheme ").replace("--preset=", "preset "))
+    parts = ns.PfabricCustomScheme()
+    for name, value in (custom or {}).items():
+        if not parts.SetOption(name, str(value)):
+            raise ValueError(f"custom {name}: not an option of the custom scheme (pfabric-websearch "
+                             "--PrintHelp lists them)")
+    error = str(parts.Check(scheme, "MaxSize" in (queue_disc_attributes or {})))
+    if error:
+        raise ValueError(error)
     helper = ns.PfabricSchemeHelper(scheme, preset)
     for name, value in (socket_attributes or {}).items():
         helper.SetSocketFactoryAttribute(name, value)
     for name, value in (queue_disc_attributes or {}).items():
         helper.SetQueueDiscAttribute(name, value)
+    if scheme == str(ns.PfabricSchemeHelper.CUSTOM):
+        parts.Configure(helper)
     if getattr(fabric, "pfabric_state", None) != "built":
         raise ValueError("install_scheme: expects a fabric of build_fabric, once")
-    queue_discs = helper.Install(ns.NodeContainer(fabric.GetHosts(), fabric.GetSwitches()))
+    queue_discs = helper.Install(fabric.GetHosts(), fabric.GetSwitches())
     fabric.pfabric_state = "installed"
     ns.PfabricExperiment.AssignStreams(queue_discs, fabric)
     return queue_discs

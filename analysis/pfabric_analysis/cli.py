@@ -216,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     grid.add_argument("--workloads", default="websearch",
                       help="comma-separated: websearch, datamining (default websearch)")
     grid.add_argument("--schemes", default="pfabric,linerate,tcp,dctcp,ideal",
-                      help="comma-separated: pfabric, linerate, tcp, dctcp, ideal (default all)")
+                      help="comma-separated: pfabric, linerate, tcp, dctcp, ideal (default all) "
+                           "and the labels of --custom-scheme")
     grid.add_argument("--loads", default="0.5", help="comma-separated loads (default 0.5)")
     grid.add_argument("--runs", default="1", help="comma-separated run numbers (default 1)")
     grid.add_argument("--flows", default="1000",
@@ -225,6 +226,12 @@ def main(argv: list[str] | None = None) -> int:
     grid.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                       help="any other option of the programs, by its camelCase name, e.g. --set "
                            "preset=sigcomm13 or --set reuseConnections=0 (repeatable)")
+    grid.add_argument("--custom-scheme", action="append", default=[],
+                      metavar="LABEL:KEY=VALUE",
+                      help="a custom scheme of --schemes (the programs' --scheme=custom, ns-3 "
+                           "parts by name) and one of its options, e.g. --custom-scheme "
+                           "fqcodel-cubic:portQueueDisc=ns3::FqCoDelQueueDisc (repeatable); only "
+                           "its points get them, with --schemeLabel=LABEL")
     kept = sub.add_parser("store", help="committed compact points: store add RUN_DIR... "
                                          "--store DIR compacts finished run directories")
     kept_sub = kept.add_subparsers(dest="store_command", required=True)

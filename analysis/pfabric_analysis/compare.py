@@ -21,10 +21,11 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from pfabric_analysis.figures import SCHEMES, STYLE, _new_figure, _render
+from pfabric_analysis.figures import STYLE, _new_figure, _render, scheme_looks
 from pfabric_analysis.files import write_files
-from pfabric_analysis.runs import (BIN_NAMES, AnalysisError, Run, normalise,
-                                   percentile_nearest_rank, read_run, size_bins)
+from pfabric_analysis.runs import (BIN_NAMES, CUSTOM_SCHEME_KEY, AnalysisError, Run, normalise,
+                                   percentile_nearest_rank, read_run, scheme_name,
+                                   scheme_parameters, size_bins)
 
 # The panels a command can show: the size bins of runs.py and all flows, by a short name.
 PANELS: dict[str, str] = {"small": BIN_NAMES[0], "medium": BIN_NAMES[1], "large": BIN_NAMES[2],
@@ -62,8 +63,8 @@ def read_runs(directories: Sequence[Path]) -> list[Run]:
 
 
 def run_labels(runs: Sequence[Run], labels: str | None) -> list[str]:
-    """One distinct label per run: --labels (comma-separated) if given, else each run's scheme,
-    followed by its directory name where two runs share a scheme."""
+    """One distinct label per run: --labels (comma-separated) if given, else each run's scheme (a
+    custom scheme's label), followed by its directory name where two runs share a scheme."""
     if labels is not None:
         names = [name.strip() for name in labels.split(",")]
         if len(names) != len(runs):
@@ -73,7 +74,7 @@ def run_labels(runs: Sequence[Run], labels: str | None) -> list[str]:
         if len(set(names)) != len(names):
             raise AnalysisError(f"--labels {labels!r}: a label given twice")
         return names
-    schemes = [str(run.meta["parameters"].get("scheme", "?")) for run in runs]
+    schemes = [str(scheme_name(run.meta) or "?") for run in runs]
     names = [f"{scheme} ({run.directory.name})" if schemes.count(scheme) > 1 else scheme
              for scheme, run in zip(schemes, runs)]
     if len(set(names)) != len(names):
@@ -150,11 +151,12 @@ def panel_counts(runs: Sequence[Run], panels: Sequence[str], kb: int = 1000
 
 
 def run_styles(runs: Sequence[Run]) -> list[dict[str, str]]:
-    """Colour and line style per run: the figures' look of each scheme when the runs' schemes
-    are distinct and known, else matplotlib's colour cycle."""
-    schemes = [run.meta["parameters"].get("scheme") for run in runs]
-    if len(set(schemes)) == len(schemes) and all(scheme in SCHEMES for scheme in schemes):
-        return [{"color": SCHEMES[s]["color"], "linestyle": SCHEMES[s]["linestyle"]}
+    """Colour and line style per run: the figures' look of each scheme (figures.scheme_looks)
+    when the runs' schemes are distinct and known, else matplotlib's colour cycle."""
+    schemes = [scheme_name(run.meta) for run in runs]
+    if len(set(schemes)) == len(schemes) and None not in schemes:
+        looks = scheme_looks(schemes)
+        return [{"color": looks[s]["color"], "linestyle": looks[s]["linestyle"]}
                 for s in schemes]
     cycle = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
     return [{"color": cycle[i % len(cycle)], "linestyle": "-"} for i in range(len(runs))]
@@ -278,7 +280,7 @@ def compare_table(runs: Sequence[Run], labels: Sequence[str], same_flows: Sequen
         for run, label, frame, same in zip(runs, labels, frames, same_flows):
             stats = bin_statistics(in_panel(frame, panel))
             rows.append({"bin": panel, "label": label, "run_dir": str(run.directory),
-                         "scheme": run.meta["parameters"].get("scheme"), **stats,
+                         "scheme": scheme_name(run.meta), **stats,
                          **{f"{s}_vs_baseline": _ratio(stats[s], base[s]) for s in STATISTICS},
                          "baseline": labels[0], "same_flows_as_baseline": same, "kb": kb})
     return pd.DataFrame(rows, columns=COMPARE_COLUMNS)
@@ -379,17 +381,22 @@ def compare_figure(table: pd.DataFrame, labels: Sequence[str],
 
 def provenance(runs: Sequence[Run], labels: Sequence[str], command: str,
                versions: dict[str, str], kb: int, **extra: object) -> dict:
-    """Inputs (directory, label, meta.json essentials), the command and the package versions."""
+    """Inputs (directory, label, meta.json essentials: a custom scheme's parameters and parts
+    among them), the command and the package versions."""
     entries = []
     for run, label in zip(runs, labels):
         parameters = run.meta["parameters"]
-        entries.append({"label": label, "run_dir": str(run.directory),
-                        "program": run.meta.get("program"), "workload": run.meta.get("workload"),
-                        "parameters": {key: parameters[key] for key in ESSENTIAL_PARAMETERS
-                                       if key in parameters},
-                        "module_version": run.meta.get("module_version"),
-                        "ns3_version": run.meta.get("ns3_version"),
-                        "git_commit": run.meta.get("git_commit")})
+        own = sorted(scheme_parameters(run.meta) - set(ESSENTIAL_PARAMETERS))
+        entry = {"label": label, "run_dir": str(run.directory),
+                 "program": run.meta.get("program"), "workload": run.meta.get("workload"),
+                 "parameters": {key: parameters[key] for key in ESSENTIAL_PARAMETERS + own
+                                if key in parameters},
+                 "module_version": run.meta.get("module_version"),
+                 "ns3_version": run.meta.get("ns3_version"),
+                 "git_commit": run.meta.get("git_commit")}
+        if CUSTOM_SCHEME_KEY in run.meta:
+            entry[CUSTOM_SCHEME_KEY] = run.meta[CUSTOM_SCHEME_KEY]
+        entries.append(entry)
     return {"command": command, "versions": versions, "kb": kb, "runs": entries, **extra}
 
 

@@ -3,8 +3,10 @@
 A sweep directory holds run directories (fct.csv + meta.json, anywhere below it). Runs of one
 (workload, scheme, load) are replications and are pooled; every other run of a workload must be
 the same experiment (same preset, topology, flow count, ...), so that a figure never silently
-mixes setups. The plotted numbers go to a tidy table (`figures.csv`, with provenance) and a
-markdown summary (`figures.md`), so that every point in a picture can be checked by hand.
+mixes setups. A custom scheme (--scheme=custom) is a scheme by its label, drawn after the paper's
+(scheme_looks), and may differ from the others in the parameters that make it. The plotted
+numbers go to a tidy table (`figures.csv`, with provenance) and a markdown summary
+(`figures.md`), so that every point in a picture can be checked by hand.
 
 Every statistic is drawn with its 95% confidence interval (pfabric_analysis.intervals: batch
 means over the measured flows of the point's runs), and every point says whether it is citable by
@@ -30,8 +32,9 @@ from matplotlib.lines import Line2D
 
 from pfabric_analysis import intervals
 from pfabric_analysis.files import write_files
-from pfabric_analysis.runs import (CORE_SECONDS_KEYS, FCT_FILES, AnalysisError, Run,
-                                   check_poolable, check_same_build, compared_parameters, core_seconds, read_run,
+from pfabric_analysis.runs import (CORE_SECONDS_KEYS, CUSTOM_SCHEME, FCT_FILES, AnalysisError,
+                                   Run, check_poolable, check_same_build, compared_parameters,
+                                   core_seconds, read_run, scheme_name, scheme_parameters,
                                    summarize)
 
 # Scheme name in meta.json -> legend name in the paper, and a fixed look, in the paper's order.
@@ -42,6 +45,10 @@ SCHEMES: dict[str, dict[str, str]] = {
     "linerate": {"label": "LineRate+pFabric", "color": "#9467bd", "marker": "D", "linestyle": "-"},
     "ideal": {"label": "Ideal", "color": "#000000", "marker": "x", "linestyle": "--"},
 }
+# Custom schemes (--scheme=custom), known by their labels: after the paper's, in label order, each
+# the next of these colours and markers (none of the paper's), dash-dotted.
+CUSTOM_COLORS = ("#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
+CUSTOM_MARKERS = ("v", "P", "X", "*", "h", "<")
 # Workload name in meta.json -> name in the paper, in the order of Figure 2's panels.
 WORKLOADS: dict[str, str] = {"websearch": "Web search workload",
                              "datamining": "Data mining workload"}
@@ -89,6 +96,18 @@ class SweepRun:
     load: float
 
 
+def scheme_looks(schemes: Iterable[str]) -> dict[str, dict[str, str]]:
+    """Each scheme's legend name and look, in the order figures and tables show them: the paper's
+    schemes as SCHEMES, then custom labels sorted, each with the next CUSTOM_COLORS and
+    CUSTOM_MARKERS (so a label keeps its look wherever the same schemes are drawn)."""
+    present = set(schemes)
+    looks = {scheme: look for scheme, look in SCHEMES.items() if scheme in present}
+    for i, label in enumerate(sorted(present - set(SCHEMES))):
+        looks[label] = {"label": label, "color": CUSTOM_COLORS[i % len(CUSTOM_COLORS)],
+                        "marker": CUSTOM_MARKERS[i % len(CUSTOM_MARKERS)], "linestyle": "-."}
+    return looks
+
+
 def find_run_directories(sweep_dir: Path) -> list[Path]:
     """Directories below sweep_dir holding fct.csv or meta.json, sorted so output is stable.
 
@@ -113,10 +132,13 @@ def classify(run: Run, sweep_dir: Path) -> SweepRun:
     if workload not in WORKLOADS:
         raise AnalysisError(f"{meta_path}: workload {workload!r} is not one of "
                             f"{', '.join(WORKLOADS)}")
-    scheme = parameters.get("scheme")
-    if scheme not in SCHEMES:
+    scheme = scheme_name(run.meta)
+    if parameters.get("scheme") == CUSTOM_SCHEME and (scheme is None or scheme in SCHEMES):
+        raise AnalysisError(f"{meta_path}: a custom scheme labelled {scheme!r}; expected a label "
+                            f"other than {', '.join(SCHEMES)}")
+    if parameters.get("scheme") != CUSTOM_SCHEME and scheme not in SCHEMES:
         raise AnalysisError(f"{meta_path}: unknown scheme {scheme!r} (expected one of "
-                            f"{', '.join(SCHEMES)})")
+                            f"{', '.join(SCHEMES)}, or {CUSTOM_SCHEME} with a label)")
     load = parameters.get("load")
     if isinstance(load, bool) or not isinstance(load, (int, float)) or not math.isfinite(load):
         raise AnalysisError(f"{meta_path}: parameter load {load!r} is not a number")
@@ -141,9 +163,9 @@ def experiment_parameters(run: Run) -> dict:
 
 
 def check_same_experiment(runs: list[SweepRun]) -> None:
-    """Refuse runs of one workload that differ in anything but scheme, load, replication or
-    file paths, or that come from two ns-3 versions: a figure must compare schemes on one setup,
-    not mix presets, topologies or builds.
+    """Refuse runs of one workload that differ in anything but scheme (a custom scheme's parts
+    included), load, replication or file paths, or that come from two ns-3 versions: a figure
+    must compare schemes on one setup, not mix presets, topologies or builds.
     A parameter missing from one run and present in another counts as different."""
     first: dict[str, SweepRun] = {}
     for run in runs:
@@ -151,7 +173,9 @@ def check_same_experiment(runs: list[SweepRun]) -> None:
         check_same_build(run.run, reference.run)
         a = experiment_parameters(reference.run)
         b = experiment_parameters(run.run)
-        for key in sorted((set(a) | set(b)) - SWEEP_PARAMETERS):
+        free = SWEEP_PARAMETERS | scheme_parameters(reference.run.meta) | scheme_parameters(
+            run.run.meta)
+        for key in sorted((set(a) | set(b)) - free):
             if a.get(key, "<absent>") != b.get(key, "<absent>"):
                 raise AnalysisError(
                     f"{run.run.directory}: parameter {key} is {b.get(key, '<absent>')!r}, but "
@@ -176,8 +200,9 @@ def group_replications(runs: list[SweepRun]) -> dict[tuple[str, str, float], lis
                 raise AnalysisError(f"{member.run.directory}: the same replication (seed {key[0]}, "
                                     f"run {key[1]}) as {seen[key].run.directory}")
             seen[key] = member
+    order = list(scheme_looks(key[1] for key in groups))
     return dict(sorted(groups.items(), key=lambda item: (
-        list(WORKLOADS).index(item[0][0]), list(SCHEMES).index(item[0][1]), item[0][2])))
+        list(WORKLOADS).index(item[0][0]), order.index(item[0][1]), item[0][2])))
 
 
 def shared_parameters(runs: list[Run]) -> dict:
@@ -224,12 +249,13 @@ def figure_table(groups: dict[tuple[str, str, float], list[SweepRun]], kb: int =
     (rule (a)) and where it came from."""
     workloads = [w for w in WORKLOADS if any(key[0] == w for key in groups)]
     overall_panel = {w: "abcdefgh"[i] for i, w in enumerate(workloads)}
+    looks = scheme_looks(key[1] for key in groups)
     rows = []
     for (workload, scheme, load), members in groups.items():
         runs = [member.run for member in members]
         table = point_statistics(runs, kb, batches)
         failures = intervals.citable_failures(table["ci_relative"].to_dict())
-        common = {"workload": workload, "scheme": scheme, "label": SCHEMES[scheme]["label"],
+        common = {"workload": workload, "scheme": scheme, "label": looks[scheme]["label"],
                   "load": load, "runs": len(runs),
                   "point_flows": sum(len(run.fct) for run in runs),
                   "flows_simulated": sum(run.flows_simulated for run in runs),
@@ -254,7 +280,7 @@ def figure_table(groups: dict[tuple[str, str, float], list[SweepRun]], kb: int =
                          "batches": int(point["batches"]), "lag1": float(point["lag1"]),
                          "flows": int(point["flows"]), "unfinished": int(point["unfinished"])})
     frame = pd.DataFrame(rows, columns=TABLE_COLUMNS)
-    order = {"figure": list(FIGURE_FILES), "workload": list(WORKLOADS), "scheme": list(SCHEMES)}
+    order = {"figure": list(FIGURE_FILES), "workload": list(WORKLOADS), "scheme": list(looks)}
     return frame.sort_values(
         ["figure", "panel", "scheme", "load"],
         key=lambda column: column.map(order[column.name].index) if column.name in order
@@ -275,11 +301,12 @@ def load_sweep(sweep_dir: Path, kb: int = 1000,
     return figure_table(group_replications(runs), kb, batches)
 
 
-def _plot_panel(ax, rows: pd.DataFrame, title: str, loads: list[float]) -> None:
-    """One panel: a line per scheme (paper order, fixed look), normalised FCT against load, with
-    95% error bars (none where the interval is undefined); a point's marker is filled when it is
-    citable by rule (a), hollow when not."""
-    for scheme, look in SCHEMES.items():
+def _plot_panel(ax, rows: pd.DataFrame, title: str, loads: list[float],
+                looks: dict[str, dict[str, str]]) -> None:
+    """One panel: a line per scheme (the figure's looks: paper order and fixed look, then custom
+    schemes), normalised FCT against load, with 95% error bars (none where the interval is
+    undefined); a point's marker is filled when it is citable by rule (a), hollow when not."""
+    for scheme, look in looks.items():
         series = rows[rows["scheme"] == scheme].sort_values("load")
         if series.empty:
             continue
@@ -305,12 +332,12 @@ def _new_figure(width: float, height: float) -> Figure:
     return figure
 
 
-def _add_legend(figure: Figure, rows: pd.DataFrame) -> None:
+def _add_legend(figure: Figure, rows: pd.DataFrame, looks: dict[str, dict[str, str]]) -> None:
     """One legend for the figure, above the panels: the schemes are the same in every panel;
     and, when a point of the figure is not citable, what its hollow marker means."""
     handles = [Line2D([], [], color=look["color"], marker=look["marker"],
                       linestyle=look["linestyle"], label=look["label"])
-               for scheme, look in SCHEMES.items() if (rows["scheme"] == scheme).any()]
+               for scheme, look in looks.items() if (rows["scheme"] == scheme).any()]
     if not rows["citable"].all():
         handles.append(Line2D([], [], color="0.4", marker="o", markerfacecolor="none",
                               linestyle="None", label="hollow: not citable (95% CI > 3%)"))
@@ -326,13 +353,14 @@ def overall_figure(table: pd.DataFrame) -> Figure:
         raise AnalysisError("no runs for Figure 2")
     loads = sorted(rows["load"].unique())
     panels = list(dict.fromkeys(rows["panel"]))
+    looks = scheme_looks(table["scheme"])
     with matplotlib.rc_context(STYLE):
         figure = _new_figure(3.5 * len(panels), 2.9)
         axes = figure.subplots(1, len(panels), squeeze=False)[0]
         for ax, panel in zip(axes, panels):
             panel_rows = rows[rows["panel"] == panel]
-            _plot_panel(ax, panel_rows, panel_rows["title"].iloc[0], loads)
-        _add_legend(figure, rows)
+            _plot_panel(ax, panel_rows, panel_rows["title"].iloc[0], loads, looks)
+        _add_legend(figure, rows, looks)
     return figure
 
 
@@ -343,12 +371,13 @@ def breakdown_figure(table: pd.DataFrame, workload: str) -> Figure:
     if rows.empty:
         raise AnalysisError(f"no {workload} runs for its figure")
     loads = sorted(rows["load"].unique())
+    looks = scheme_looks(table["scheme"])
     with matplotlib.rc_context(STYLE):
         figure = _new_figure(7.0, 5.4)
         axes = figure.subplots(2, 2).ravel()
         for ax, (panel, _, _, title) in zip(axes, BREAKDOWN_PANELS):
-            _plot_panel(ax, rows[rows["panel"] == panel], title, loads)
-        _add_legend(figure, rows)
+            _plot_panel(ax, rows[rows["panel"] == panel], title, loads, looks)
+        _add_legend(figure, rows, looks)
     return figure
 
 
@@ -453,7 +482,8 @@ def figures_markdown(table: pd.DataFrame) -> str:
             for scheme in dict.fromkeys(rows["scheme"]):
                 by_load = {row.load: row for row in rows[rows["scheme"] == scheme].itertuples()}
                 cells = [_cell(by_load[load]) if load in by_load else "" for load in loads]
-                lines.append(f"| {SCHEMES[scheme]['label']} | " + " | ".join(cells) + " |")
+                label = next(iter(by_load.values())).label
+                lines.append(f"| {label} | " + " | ".join(cells) + " |")
             unfinished = rows[rows["unfinished"] > 0]
             if not unfinished.empty:
                 notes = [f"{row.label} at load {row.load:g}: {row.unfinished} of "

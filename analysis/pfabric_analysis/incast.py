@@ -21,9 +21,9 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from pfabric_analysis.compare import _json, _number
-from pfabric_analysis.figures import SCHEMES, STYLE, _new_figure, write_figure_set
+from pfabric_analysis.figures import STYLE, _new_figure, scheme_looks, write_figure_set
 from pfabric_analysis.runs import (AnalysisError, check_output_name, check_same_as_first,
-                                   percentile_nearest_rank)
+                                   percentile_nearest_rank, scheme_name)
 
 QUERY_COLUMNS = ["query_id", "workers", "response_bytes", "start_s", "qct_s", "ideal_qct_s",
                  "timeouts", "responses_with_timeouts", "responses_completed", "first_flow_id",
@@ -111,14 +111,14 @@ def check_incast_runs(runs: Sequence[IncastRun]) -> None:
 
 
 def run_key(run: IncastRun) -> tuple[float, str, int]:
-    """(background load, scheme, workers) of a run."""
-    return (float(run.meta["incast"]["background_load"]), str(run.meta["parameters"]["scheme"]),
+    """(background load, scheme (a custom scheme's label), workers) of a run."""
+    return (float(run.meta["incast"]["background_load"]), str(scheme_name(run.meta)),
             int(run.meta["incast"]["workers"]))
 
 
 def incast_table(runs: Sequence[IncastRun]) -> pd.DataFrame:
     """A row per run: its key and query_statistics; sorted by background, scheme (the paper's
-    order), workers."""
+    order, then custom labels: figures.scheme_looks), workers."""
     rows = []
     for run in runs:
         background, scheme, workers = run_key(run)
@@ -126,10 +126,9 @@ def incast_table(runs: Sequence[IncastRun]) -> pd.DataFrame:
                      "response_bytes": int(run.meta["incast"]["response_bytes"]),
                      **query_statistics(run.queries), "run_dir": str(run.directory)})
     table = pd.DataFrame(rows, columns=INCAST_COLUMNS)
-    order = {name: i for i, name in enumerate(SCHEMES)}
+    order = {name: i for i, name in enumerate(scheme_looks(table["scheme"]))}
     return (table.sort_values(["background", "scheme", "workers"],
-                              key=lambda c: c.map(lambda s: order.get(s, len(order)))
-                              if c.name == "scheme" else c)
+                              key=lambda c: c.map(order) if c.name == "scheme" else c)
             .reset_index(drop=True))
 
 
@@ -140,7 +139,7 @@ def _background_title(background: float) -> str:
 def incast_markdown(table: pd.DataFrame, document: dict) -> str:
     """The table as markdown: per background, a row per N, per scheme mean / p99 of QCT / ideal
     and timeouts per query; the inputs last."""
-    schemes = [s for s in SCHEMES if s in set(table["scheme"])]
+    looks = scheme_looks(table["scheme"])
     queries = document["queries_per_run"]
     lines = ["# Incast: query completion time / ideal against workers N", "",
              f"{queries} queries per run, {document['response_bytes']} B per response: a small "
@@ -151,14 +150,14 @@ def incast_markdown(table: pd.DataFrame, document: dict) -> str:
              "/ 99th percentile (nearest rank, so the slowest of 20 queries) of QCT / ideal over "
              "finished queries; timeouts of the query's responses per query.", ""]
     header = "| N | ideal QCT (us) | " + " | ".join(
-        f"{SCHEMES[s]['label']} mean / p99 | timeouts" for s in schemes) + " |"
+        f"{look['label']} mean / p99 | timeouts" for look in looks.values()) + " |"
     for background, group in table.groupby("background", sort=True):
         lines += [f"## {_background_title(background)}", "", header,
-                  "|---:|---:|" + "---:|---:|" * len(schemes)]
+                  "|---:|---:|" + "---:|---:|" * len(looks)]
         for workers, row in group.groupby("workers", sort=True):
             by_scheme = row.set_index("scheme")
             cells = [str(workers), f"{float(row['ideal_qct_us'].iloc[0]):.1f}"]
-            for scheme in schemes:
+            for scheme in looks:
                 if scheme not in by_scheme.index:
                     cells += ["-", "-"]
                     continue
@@ -171,7 +170,7 @@ def incast_markdown(table: pd.DataFrame, document: dict) -> str:
         lines.append("")
         if len(overlapping):
             lines.append("Queries that started before the previous one completed: " + ", ".join(
-                f"{SCHEMES.get(r.scheme, {'label': r.scheme})['label']} N = {r.workers}: "
+                f"{looks[r.scheme]['label']} N = {r.workers}: "
                 f"{r.overlapping}" for r in overlapping.itertuples()) + ".")
         else:
             lines.append("No query started before the previous one completed.")
@@ -188,7 +187,7 @@ def incast_figure(table: pd.DataFrame, queries: int, response_bytes: int) -> Fig
     """A column per background load, a row per ROWS: against N (log2 axis), a line per scheme;
     QCT / ideal from 1 up on a log axis, timeouts per query on a symlog axis."""
     backgrounds = sorted(table["background"].unique())
-    schemes = [s for s in SCHEMES if s in set(table["scheme"])]
+    looks = scheme_looks(table["scheme"])
     workers = sorted(table["workers"].unique())
     with matplotlib.rc_context(STYLE):
         figure = _new_figure(max(4.4, 3.4 * len(backgrounds) + 0.4), 6.8)
@@ -196,10 +195,9 @@ def incast_figure(table: pd.DataFrame, queries: int, response_bytes: int) -> Fig
         for column, background in enumerate(backgrounds):
             for row, (statistic, label) in enumerate(ROWS):
                 ax = axes[row][column]
-                for scheme in schemes:
+                for scheme, style in looks.items():
                     rows = table[(table["background"] == background)
                                  & (table["scheme"] == scheme)].sort_values("workers")
-                    style = SCHEMES[scheme]
                     ax.plot(rows["workers"], rows[statistic], color=style["color"],
                             marker=style["marker"], linestyle=style["linestyle"],
                             label=style["label"])

@@ -14,6 +14,7 @@ from pfabric_analysis.sweep import (
     WARMUP_KNOB,
     SweepSpec,
     parse_flows,
+    parse_custom_schemes,
     parse_knobs,
     report,
     sweep,
@@ -89,7 +90,8 @@ def spec_from_arguments(args: argparse.Namespace) -> SweepSpec:
     workloads = parse_list(args.workloads, "--workloads", str)
     return SweepSpec(workloads, parse_list(args.schemes, "--schemes", str),
                      parse_list(args.loads, "--loads", LOAD), parse_list(args.runs, "--runs", RUN),
-                     parse_flows(args.flows, workloads), args.seed, parse_knobs(args.set))
+                     parse_flows(args.flows, workloads), args.seed, parse_knobs(args.set),
+                     custom_schemes=parse_custom_schemes(args.custom_scheme))
 
 
 def main(args: argparse.Namespace) -> int:

@@ -36,6 +36,11 @@ FCT_FILES = ("fct.csv", "fct.csv.gz")
 # The column a run with a measurement window (--warmupFlows, --measureFlows) adds, last: 1 for a
 # measured flow, 0 for a warm-up flow or one that arrived while the measured flows finished.
 MEASURED_COLUMN = "measured"
+# The programs' scheme assembled from ns-3 parts (--scheme=custom): the analysis knows a custom run
+# by its label and its parts by meta.json's CUSTOM_SCHEME_KEY object (label, the names of the
+# parameters that make the scheme, every part as created).
+CUSTOM_SCHEME = "custom"
+CUSTOM_SCHEME_KEY = "custom_scheme"
 # A file a sweep puts in a point's run directory before the program starts and removes once it has
 # exited successfully: a directory holding it is unfinished whatever else it holds (the sweep was
 # killed, or the program failed after writing its files, before the sweep cleared it).
@@ -178,6 +183,25 @@ def flows_simulated(meta: dict, rows: int, meta_path: Path) -> int:
 def current_names(parameters: dict) -> dict:
     """meta.json parameters keyed by the programs' current option names (RENAMED_PARAMETERS)."""
     return {RENAMED_PARAMETERS.get(key, key): value for key, value in parameters.items()}
+
+
+def scheme_name(meta: dict) -> str | None:
+    """A run's scheme as the analysis names it: its scheme parameter (pfabric, tcp, ...), or a
+    custom scheme's label; None when a custom run's meta.json does not record its label."""
+    scheme = meta["parameters"].get("scheme")
+    if scheme != CUSTOM_SCHEME:
+        return scheme
+    custom = meta.get(CUSTOM_SCHEME_KEY)
+    label = custom.get("label") if isinstance(custom, dict) else None
+    return label if isinstance(label, str) and label else None
+
+
+def scheme_parameters(meta: dict) -> set[str]:
+    """The parameters that make a run's scheme, which may differ between the schemes of one
+    experiment: scheme, and a custom scheme's own (its meta.json lists them)."""
+    custom = meta.get(CUSTOM_SCHEME_KEY)
+    names = custom.get("parameters", []) if isinstance(custom, dict) else []
+    return {"scheme", *(name for name in names if isinstance(name, str))}
 
 
 def compared_parameters(parameters: dict) -> dict:

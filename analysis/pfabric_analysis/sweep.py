@@ -24,6 +24,11 @@ a compact point that can be committed; a point in the store is finished, so a sw
 a store alone (a fresh clone without runs/), and a flow list that no unfinished point needs is
 not made.
 
+A custom scheme (the programs' --scheme=custom, ns-3 parts by name) is a point of the grid by
+its label: --schemes names it, and --custom-scheme LABEL:KEY=VALUE gives it its options (e.g.
+fqcodel-cubic:portQueueDisc=ns3::FqCoDelQueueDisc), which only its points get, with
+--scheme=custom --schemeLabel=LABEL. Its points are named, stored and drawn by the label.
+
 With the measurement window (--set warmupFlows=W --set measureFlows=N), packet points generate
 their own flows (the same process, seed and run give the same flows as a flow list, so every
 scheme still sees the same flows) for as long as the window needs; only an Ideal point needs a
@@ -51,15 +56,20 @@ from pfabric_analysis import store as compact
 from pfabric_analysis import allocator
 from pfabric_analysis.children import run_child
 from pfabric_analysis.lock import sweep_lock
-from pfabric_analysis.runs import UNFINISHED_MARK, AnalysisError
+from pfabric_analysis.runs import CUSTOM_SCHEME, UNFINISHED_MARK, AnalysisError
 from pfabric_analysis.values import COUNT, LOAD, POSITIVE, BadValue
 
 WORKLOADS = ("websearch", "datamining")
 PACKET_SCHEMES = ("pfabric", "linerate", "tcp", "dctcp")
 SCHEMES = PACKET_SCHEMES + ("ideal",)
+# The programs' option that names a custom scheme's run (PfabricCustomScheme): the sweep sets it
+# to the point's label.
+LABEL_OPTION = "schemeLabel"
 # Options the sweep sets itself; --set may not override them.
-RESERVED_KNOBS = {"scheme", "load", "run", "seed", "flows", "out", "flowFile", "dumpFlows",
-                  "flowsOnly", "quiet"}
+RESERVED_KNOBS = {"scheme", LABEL_OPTION, "load", "run", "seed", "flows", "out", "flowFile",
+                  "dumpFlows", "flowsOnly", "quiet"}
+# A custom scheme's label, which names its points' directories: what the programs take too.
+SCHEME_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
 STDERR_TAIL_LINES = 20
 # An option name of the programs (ns-3's CommandLine, lowerCamelCase).
 OPTION_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
@@ -88,6 +98,8 @@ class SweepSpec:
     knobs: tuple[tuple[str, str], ...] = ()
     # Knobs of one workload only (e.g. its window), over the shared ones.
     workload_knobs: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    # Custom schemes by label, each with its options (--custom-scheme LABEL:KEY=VALUE).
+    custom_schemes: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
     def flows_of(self, workload: str) -> int:
         return dict(self.flows)[workload]
@@ -96,6 +108,18 @@ class SweepSpec:
         """The knobs of a workload's points: the shared ones, then its own over them."""
         return tuple(sorted({**dict(self.knobs),
                              **dict(dict(self.workload_knobs).get(workload, ()))}.items()))
+
+    def packet_schemes(self) -> list[str]:
+        """The schemes of the grid that run the program: all but Ideal."""
+        return [scheme for scheme in self.schemes if scheme != "ideal"]
+
+    def scheme_options(self, scheme: str) -> tuple[str, ...]:
+        """The programs' options that select a scheme: --scheme, or a custom scheme's options."""
+        custom = dict(self.custom_schemes)
+        if scheme not in custom:
+            return (f"--scheme={scheme}",)
+        return (f"--scheme={CUSTOM_SCHEME}", f"--{LABEL_OPTION}={scheme}",
+                *(f"--{key}={value}" for key, value in custom[scheme]))
 
     def window_of(self, workload: str) -> tuple[int, int] | None:
         """(warm-up flows, measured flows) of a workload's points, None without the window."""
@@ -106,9 +130,11 @@ class SweepSpec:
 
     def as_json(self) -> dict:
         found = {**asdict(self), "flows": dict(self.flows), "knobs": dict(self.knobs)}
-        found.pop("workload_knobs")
-        if self.workload_knobs:  # absent otherwise: sweeps written before it still resume
-            found["workload_knobs"] = {w: dict(k) for w, k in self.workload_knobs}
+        # Each absent when empty: sweeps written before it still resume.
+        for key in ("workload_knobs", "custom_schemes"):
+            found.pop(key)
+            if getattr(self, key):
+                found[key] = {name: dict(knobs) for name, knobs in getattr(self, key)}
         return found
 
 
@@ -146,8 +172,10 @@ def camel_case(dashed: str) -> str:
 
 
 def parse_knobs(pairs: Iterable[str], reserved: set[str] = RESERVED_KNOBS,
-                setter: str = "the sweep itself") -> tuple[tuple[str, str], ...]:
-    """--set KEY=VALUE options into sorted (key, value) pairs; `reserved` keys are refused.
+                setter: str = "the sweep itself",
+                flag: str = "--set ") -> tuple[tuple[str, str], ...]:
+    """--set KEY=VALUE options into sorted (key, value) pairs; `reserved` keys are refused, each
+    error naming the pair after `flag`.
 
     A dashed KEY (the programs' option names before they became lowerCamelCase, such as
     hash-demux) is refused with the name to use instead: mapping it silently would record a
@@ -157,17 +185,34 @@ def parse_knobs(pairs: Iterable[str], reserved: set[str] = RESERVED_KNOBS,
         key, sep, value = pair.partition("=")
         key = key.removeprefix("--")
         if not sep or not key:
-            raise AnalysisError(f"--set {pair}: expected KEY=VALUE, e.g. preset=sigcomm13")
+            raise AnalysisError(f"{flag}{pair}: expected KEY=VALUE, e.g. preset=sigcomm13")
         if "-" in key:
-            raise AnalysisError(f"--set {pair}: the programs' options are camelCase, e.g. "
-                                f"--set {camel_case(key)}={value}")
+            raise AnalysisError(f"{flag}{pair}: the programs' options are camelCase, e.g. "
+                                f"{flag}{camel_case(key)}={value}")
         if not OPTION_NAME.fullmatch(key):
-            raise AnalysisError(f"--set {pair}: {key!r} is not an option name (letters and "
+            raise AnalysisError(f"{flag}{pair}: {key!r} is not an option name (letters and "
                                 "digits, e.g. --set preset=sigcomm13)")
         if key in reserved:
-            raise AnalysisError(f"--set {pair}: {key} is set by {setter}")
+            raise AnalysisError(f"{flag}{pair}: {key} is set by {setter}")
         knobs[key] = value
     return tuple(sorted(knobs.items()))
+
+
+def parse_custom_schemes(pairs: Iterable[str]) -> tuple[tuple[str, tuple[tuple[str, str], ...]],
+                                                         ...]:
+    """--custom-scheme LABEL:KEY=VALUE options into (label, sorted (key, value) pairs), by label;
+    the keys as --set's (parse_knobs), of the custom scheme's own options (the sweep sets
+    --scheme and --schemeLabel)."""
+    schemes: dict[str, list[str]] = {}
+    for pair in pairs:
+        label, sep, knob = pair.partition(":")
+        if not sep or not SCHEME_LABEL.fullmatch(label) or "=" not in knob:
+            raise AnalysisError(f"--custom-scheme {pair}: expected LABEL:KEY=VALUE, e.g. "
+                                "fqcodel-cubic:portQueueDisc=ns3::FqCoDelQueueDisc (a label of "
+                                "letters, digits, '.', '_', '+' or '-')")
+        schemes.setdefault(label, []).append(knob)
+    return tuple(sorted((label, parse_knobs(knobs, flag=f"--custom-scheme {label}:"))
+                        for label, knobs in schemes.items()))
 
 
 @functools.cache
@@ -207,10 +252,21 @@ def check_spec(spec: SweepSpec) -> None:
         if workload not in WORKLOADS:
             raise AnalysisError(f"--workloads: unknown workload {workload!r}; expected "
                                 f"{', '.join(WORKLOADS)}")
+    custom = dict(spec.custom_schemes)
     for scheme in spec.schemes:
-        if scheme not in SCHEMES:
+        if scheme not in SCHEMES and scheme not in custom:
             raise AnalysisError(f"--schemes: unknown scheme {scheme!r}; expected "
-                                f"{', '.join(SCHEMES)}")
+                                f"{', '.join(SCHEMES)} or a label of --custom-scheme")
+    for label in custom:
+        if not SCHEME_LABEL.fullmatch(label):
+            raise AnalysisError(f"--custom-scheme {label}: a label is letters, digits, '.', '_', "
+                                "'+' or '-' (it names the points' directories)")
+        if label in SCHEMES or label == CUSTOM_SCHEME:
+            raise AnalysisError(f"--custom-scheme {label}: a built-in scheme's name; label "
+                                "custom schemes otherwise")
+        if label not in spec.schemes:
+            raise AnalysisError(f"--custom-scheme {label}: not in --schemes (name it there to "
+                                "run it)")
     for load in spec.loads:
         if not LOAD.contains(load):
             raise AnalysisError(f"--loads: {load} is not in (0, 1)")
@@ -292,7 +348,7 @@ def plan_listed(spec: SweepSpec, workload: str, sweep_dir: Path, program: Path,
     runs (--flowFile)."""
     knobs = tuple(f"--{key}={value}" for key, value in spec.knobs_of(workload))
     tasks: list[Task] = []
-    packet = [s for s in spec.schemes if s in PACKET_SCHEMES]
+    packet = spec.packet_schemes()
     for load in spec.loads:
         for run in spec.runs:
             common = point_options(load, run, spec.seed, spec.flows_of(workload)) + knobs
@@ -305,7 +361,7 @@ def plan_listed(spec: SweepSpec, workload: str, sweep_dir: Path, program: Path,
                 name = point_name(workload, scheme, load, run)
                 out = sweep_dir / "runs" / name
                 tasks.append(Task("packet", name, out,
-                                  (str(program), "--quiet", f"--scheme={scheme}",
+                                  (str(program), "--quiet", *spec.scheme_options(scheme),
                                    f"--flowFile={flow_list}", f"--out={out}") + common,
                                   flow_list=flow_list, needs=(flows_name,), store=store,
                                   point=(workload, scheme, load, run)))
@@ -333,11 +389,12 @@ def plan_windowed(spec: SweepSpec, workload: str, sweep_dir: Path, program: Path
     for load in spec.loads:
         for run in spec.runs:
             common = (f"--load={load:g}", f"--run={run}", f"--seed={spec.seed}")
-            for scheme in (s for s in spec.schemes if s in PACKET_SCHEMES):
+            for scheme in spec.packet_schemes():
                 name = point_name(workload, scheme, load, run)
                 out = sweep_dir / "runs" / name
                 tasks.append(Task("packet", name, out,
-                                  (str(program), "--quiet", f"--scheme={scheme}", f"--out={out}")
+                                  (str(program), "--quiet", *spec.scheme_options(scheme),
+                                   f"--out={out}")
                                   + common + tuple(f"--{k}={v}" for k, v in sorted(knobs.items())),
                                   store=store, point=(workload, scheme, load, run)))
             if "ideal" not in spec.schemes:
@@ -752,6 +809,8 @@ def sweep(spec: SweepSpec, sweep_dir: Path, bin_dir: Path, jobs: int = 1,
         programs = {w: find_program(bin_dir, f"pfabric-{w}").resolve() for w in spec.workloads}
         for workload, program in programs.items():
             check_knobs(spec.knobs_of(workload), program)
+            for _, knobs in spec.custom_schemes:
+                check_knobs(knobs, program)
         tasks = plan(spec, sweep_dir, programs, store)
     if store is not None:
         check_store(tasks, spec)  # before anything is written
@@ -801,6 +860,9 @@ def check_store(tasks: list[Task], spec: SweepSpec) -> None:
         asked = dict(spec.knobs_of(workload))
         asked.update({"scheme": scheme, "load": f"{load:g}", "run": str(run),
                       "seed": str(spec.seed)})
+        custom = dict(spec.custom_schemes)
+        if scheme in custom:  # its options, as the programs record them
+            asked.update({**dict(custom[scheme]), "scheme": CUSTOM_SCHEME, LABEL_OPTION: scheme})
         if window is None:
             asked["flows"] = str(spec.flows_of(workload))
         recorded_window = meta.get("window")

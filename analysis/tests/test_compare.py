@@ -18,6 +18,7 @@ from pfabric_analysis.cli import main
 from pfabric_analysis.compare import (cdf_figure, cdf_table, check_same_flows, compare_figure,
                                       compare_table, panel_counts, parse_bins, read_runs,
                                       run_labels, run_styles, step_cdf)
+from pfabric_analysis.figures import CUSTOM_COLORS, SCHEMES
 from pfabric_analysis.runs import BIN_NAMES, AnalysisError
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -272,6 +273,22 @@ def test_labels_default_to_the_scheme_and_name_the_directory_when_schemes_repeat
     # Repeated schemes cannot take the schemes' colours: the colour cycle, all distinct.
     colours = [style["color"] for style in run_styles(read_runs([runs[0], again]))]
     assert len(set(colours)) == 2
+
+
+def test_a_custom_run_is_labelled_and_drawn_as_its_scheme(runs: tuple[Path, Path],
+                                                          tmp_path: Path) -> None:
+    custom = write_run(tmp_path / "fq", "custom", fct(*TCP))
+    meta = json.loads((custom / "meta.json").read_text())
+    meta["parameters"].update(schemeLabel="fq-cubic", tcpCongestionOps="ns3::TcpCubic")
+    meta["custom_scheme"] = {"label": "fq-cubic",
+                             "parameters": ["schemeLabel", "tcpCongestionOps"]}
+    (custom / "meta.json").write_text(json.dumps(meta))
+    both = read_runs([runs[0], custom])
+    assert run_labels(both, None) == ["pfabric", "fq-cubic"]
+    assert [style["color"] for style in run_styles(both)] == [SCHEMES["pfabric"]["color"],
+                                                              CUSTOM_COLORS[0]]
+    table = compare_table(both, ["pfabric", "fq-cubic"], [True, True])
+    assert list(table[table["bin"] == "all"]["scheme"]) == ["pfabric", "fq-cubic"]
 
 
 def readme_commands() -> tuple[list[str], list[list[str]]]:

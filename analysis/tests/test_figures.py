@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from pfabric_analysis.cli import main
-from pfabric_analysis.figures import (SCHEMES, breakdown_figure, load_sweep, overall_figure,
-                                      write_figures)
+from pfabric_analysis.figures import (CUSTOM_COLORS, CUSTOM_MARKERS, SCHEMES, breakdown_figure,
+                                      load_sweep, overall_figure, write_figures)
 from pfabric_analysis.runs import AnalysisError
 
 WORKLOADS = ("websearch", "datamining")
@@ -331,6 +331,63 @@ def test_a_parameter_only_one_run_has_is_a_difference(tmp_path: Path) -> None:
     write_run(tmp_path / "t" / "b", "websearch", flows(1.0, 2), scheme="dctcp", load=0.8, run=2,
               seed=7, flowFile="other.csv")
     assert set(load_sweep(tmp_path / "t")["scheme"]) == {"tcp", "dctcp"}
+
+
+def write_custom_run(directory: Path, label: str, port: str, a: float, load: float,
+                     **parameters: object) -> Path:
+    """A custom scheme's run as the programs write it: scheme custom, its label and parts among
+    the parameters, and meta.json's custom_scheme naming the parameters that make it."""
+    write_run(directory, "websearch", flows(a, 1), scheme="custom", load=load, run=1,
+              schemeLabel=label, portQueueDisc=port, **parameters)
+    meta = json.loads((directory / "meta.json").read_text())
+    meta["custom_scheme"] = {"label": label, "parameters": ["schemeLabel", "portQueueDisc"]}
+    (directory / "meta.json").write_text(json.dumps(meta))
+    return directory
+
+
+def test_custom_schemes_are_drawn_by_their_labels_after_the_papers(tmp_path: Path) -> None:
+    root = tmp_path / "sweep"
+    for load in (0.2, 0.5):
+        write_run(root / f"tcp-{load}", "websearch", flows(4.0, 1), scheme="tcp", load=load,
+                  run=1)
+        # Two custom schemes whose parts differ: parameters that make a scheme may.
+        write_custom_run(root / f"zz-{load}", "zz-fq", "ns3::FqCoDelQueueDisc", 3.0, load)
+        write_custom_run(root / f"pie-{load}", "pie-bbr", "ns3::PieQueueDisc", 2.0, load)
+    table = load_sweep(root)
+    overall = table[table["figure"] == "fig2"]
+    assert list(dict.fromkeys(overall["label"])) == ["TCP-DropTail", "pie-bbr", "zz-fq"]
+    # A run's four flows (flows(), run 1) at slowdowns a, a + 1, a and 2a.
+    values = overall.set_index(["scheme", "load"])["value"]
+    assert values[("zz-fq", 0.5)] == pytest.approx((3.0 + 4.0 + 3.0 + 6.0) / 4)
+    assert values[("pie-bbr", 0.2)] == pytest.approx((2.0 + 3.0 + 2.0 + 4.0) / 4)
+    figure = overall_figure(table)
+    assert [text.get_text() for text in figure.legends[0].get_texts()][:3] == [
+        "TCP-DropTail", "pie-bbr", "zz-fq"]
+    lines = scheme_lines(figure.axes[0])
+    assert [line.get_color() for line in lines] == [SCHEMES["tcp"]["color"], *CUSTOM_COLORS[:2]]
+    assert lines[1].get_linestyle() == "-."
+    markers = {line.get_color(): line.get_marker() for line in figure.axes[0].get_lines()
+               if line.get_label() == "_marker"}
+    assert markers[CUSTOM_COLORS[1]] == CUSTOM_MARKERS[1]
+    write_figures(root, tmp_path / "out")
+    markdown = (tmp_path / "out" / "figures.md").read_text()
+    assert "| pie-bbr | " in markdown and "| zz-fq | " in markdown
+    # Anything but the scheme's own parameters must still be the same experiment.
+    write_custom_run(root / "zz-0.8", "zz-fq", "ns3::FqCoDelQueueDisc", 3.0, 0.8, buffer="300p")
+    with pytest.raises(AnalysisError, match="zz-0.8: parameter buffer is '300p', but"):
+        load_sweep(root)
+
+
+@pytest.mark.parametrize(("label", "message"), [
+    (None, "a custom scheme labelled None"), ("tcp", "a custom scheme labelled 'tcp'")])
+def test_a_custom_run_needs_a_label_of_its_own(tmp_path: Path, label: str | None,
+                                               message: str) -> None:
+    run = write_custom_run(tmp_path / "s" / "a", "fq", "ns3::FqCoDelQueueDisc", 1.0, 0.5)
+    meta = json.loads((run / "meta.json").read_text())
+    meta["custom_scheme"]["label"] = label
+    (run / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(AnalysisError, match=message):
+        load_sweep(tmp_path / "s")
 
 
 def test_schemes_of_a_figure_run_on_two_ns3_versions_are_refused(tmp_path: Path) -> None:

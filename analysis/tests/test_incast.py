@@ -90,6 +90,21 @@ def test_table_a_row_per_run_in_the_papers_order(runs: list[Path]) -> None:
     assert by_key.loc[(0.0, "pfabric", 32), "mean"] == pytest.approx(1.2)
 
 
+def test_a_custom_scheme_is_a_column_by_its_label(runs: list[Path], tmp_path: Path) -> None:
+    custom = write_run(tmp_path / "fq8", "custom", 8, 0, [1.5, 2.5], [0, 2])
+    meta = json.loads((custom / "meta.json").read_text())
+    meta["custom_scheme"] = {"label": "fq-cubic", "parameters": ["schemeLabel"]}
+    (custom / "meta.json").write_text(json.dumps(meta))
+    table = incast_table([read_incast_run(r) for r in [*runs, custom]])
+    assert list(table[table["background"] == 0]["scheme"]) == ["tcp", "pfabric", "pfabric",
+                                                               "fq-cubic"]
+    by_key = table.set_index(["background", "scheme", "workers"])
+    assert by_key.loc[(0.0, "fq-cubic", 8), "mean"] == pytest.approx(2.0)
+    document = {"command": "pfabric-analysis incast", "versions": {"pfabric": "0.1.0"},
+                "queries_per_run": 2, "response_bytes": 1000, "runs": []}
+    assert "| fq-cubic mean / p99 | timeouts |" in incast_markdown(table, document)
+
+
 def test_markdown_names_every_cell_and_the_overlap(runs: list[Path]) -> None:
     table = incast_table([read_incast_run(r) for r in runs])
     document = {"command": "pfabric-analysis incast", "versions": {"pfabric": "0.1.0"},

@@ -202,5 +202,5 @@ def test_a_campaign_in_an_ns3_tree(tmp_path: Path, capsys) -> None:
                  "scheme=xcp", "--set", "flows=30", "--out", str(tmp_path / "bad-out")]) == 1
     error = capsys.readouterr().err.splitlines()[-1]  # after SEM's progress bars
     assert error == ("pfabric-analysis: error: SEM: a run failed: pfabric-websearch: error: "
-                     "--scheme=xcp: expected pfabric, linerate, tcp or dctcp"), error
+                     "--scheme=xcp: expected pfabric, linerate, tcp, dctcp or custom"), error
     assert not (tmp_path / "bad-out").exists()

@@ -3,6 +3,7 @@ cluster. The end-to-end tests run the real programs on a 4-host star (PFABRIC_BU
 
 from __future__ import annotations
 
+import json
 import stat
 import subprocess
 from pathlib import Path
@@ -16,8 +17,10 @@ from pfabric_analysis.runs import AnalysisError
 from pfabric_analysis.sweep import (
     SweepSpec,
     check_spec,
+    parse_custom_schemes,
     parse_flows,
     parse_knobs,
+    plan,
     report,
     sweep,
 )
@@ -190,6 +193,102 @@ def test_bad_sweep_options_give_one_line(tmp_path: Path, capsys: pytest.CaptureF
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and message in error, error
     assert not out.exists()
+
+
+# A custom scheme of ns-3's own parts: FqCoDel tuned for a 10 Gb/s fabric, and Cubic.
+FQ_CUBIC = ["--custom-scheme=fq-cubic:portQueueDisc=ns3::FqCoDelQueueDisc",
+            "--custom-scheme=fq-cubic:portQueueDiscAttributes=Interval=100us|Target=10us",
+            "--custom-scheme=fq-cubic:tcpCongestionOps=ns3::TcpCubic"]
+
+
+def test_custom_schemes_are_parsed_and_only_their_points_get_their_options(
+        tmp_path: Path) -> None:
+    custom = parse_custom_schemes([option.split("=", 1)[1] for option in FQ_CUBIC])
+    assert custom == (("fq-cubic", (("portQueueDisc", "ns3::FqCoDelQueueDisc"),
+                                     ("portQueueDiscAttributes", "Interval=100us|Target=10us"),
+                                     ("tcpCongestionOps", "ns3::TcpCubic"))),)
+    grid = SweepSpec(("websearch",), ("tcp", "fq-cubic"), (0.5,), (1,), (("websearch", 12),), 1,
+                     STAR, custom_schemes=custom)
+    check_spec(grid)
+    tasks = {t.name: t for t in plan(grid, tmp_path, {"websearch": tmp_path / "program"})}
+    assert tasks["websearch-tcp-load0.5-run1"].command[2:3] == ("--scheme=tcp",)
+    assert tasks["websearch-fq-cubic-load0.5-run1"].command[2:7] == (
+        "--scheme=custom", "--schemeLabel=fq-cubic", "--portQueueDisc=ns3::FqCoDelQueueDisc",
+        "--portQueueDiscAttributes=Interval=100us|Target=10us", "--tcpCongestionOps=ns3::TcpCubic")
+    assert grid.as_json()["custom_schemes"] == {"fq-cubic": dict(custom[0][1])}
+    # A sweep without custom schemes keeps the sweep.json it had (and so resumes).
+    assert "custom_schemes" not in spec().as_json()
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--custom-scheme=portQueueDisc=ns3::FqCoDelQueueDisc"],
+     "--custom-scheme portQueueDisc=ns3::FqCoDelQueueDisc: expected LABEL:KEY=VALUE"),
+    (["--custom-scheme=fq:scheme=tcp"], "--custom-scheme fq:scheme=tcp: scheme is set by the "
+                                        "sweep itself"),
+    (["--custom-scheme=fq:schemeLabel=x"], "schemeLabel is set by the sweep itself"),
+    (["--custom-scheme=fq:port-queue-disc=x"], "e.g. --custom-scheme fq:portQueueDisc=x"),
+    (["--schemes=tcp", "--custom-scheme=fq:portQueueDisc=x"],
+     "--custom-scheme fq: not in --schemes"),
+    (["--schemes=tcp,fq"], "--schemes: unknown scheme 'fq'; expected pfabric, linerate, tcp, "
+                           "dctcp, ideal or a label of --custom-scheme"),
+    (["--schemes=tcp", "--custom-scheme=tcp:portQueueDisc=x"],
+     "--custom-scheme tcp: a built-in scheme's name"),
+])
+def test_bad_custom_schemes_give_one_line(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                          options: list[str], message: str) -> None:
+    out = tmp_path / "sweep"
+    assert main(["sweep", f"--out={out}", "--quiet", f"--bin-dir={tmp_path}", *options]) == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and message in error, error
+    assert not out.exists()
+
+
+def slowdown_mean(run: Path) -> float:
+    frame = read(run)
+    done = frame[frame["completed"] == 1]
+    return float((done["fct_s"] / done["ideal_fct_s"]).mean())
+
+
+def test_a_custom_scheme_runs_through_sweep_compare_cdf_and_figures(
+        bin_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out, store, figures = tmp_path / "sweep", tmp_path / "store", tmp_path / "figures"
+    arguments = ["sweep", f"--out={out}", f"--store={store}", "--schemes=tcp,fq-cubic,ideal",
+                 "--loads=0.5", "--flows=12", "--set=topology=star", "--set=hosts=4", "--quiet",
+                 "-j", "1", f"--bin-dir={bin_dir}", *FQ_CUBIC]
+    assert main(arguments) == 0
+    runs = out / "runs"
+    custom, tcp = runs / "websearch-fq-cubic-load0.5-run1", runs / "websearch-tcp-load0.5-run1"
+    meta = json.loads((custom / "meta.json").read_text())
+    assert meta["parameters"]["scheme"] == "custom"
+    assert meta["parameters"]["schemeLabel"] == "fq-cubic"
+    assert meta["custom_scheme"]["port_queue_disc"]["type_id"] == "ns3::FqCoDelQueueDisc"
+    assert meta["custom_scheme"]["tcp_congestion_ops"]["type_id"] == "ns3::TcpCubic"
+    columns = ["src", "dst", "size_bytes", "start_s"]
+    assert read(custom)[columns].equals(read(tcp)[columns]) and len(read(custom)) == 12
+    # Resumed with its store: every point is finished, the store's custom point is this one.
+    capsys.readouterr()
+    assert main(arguments) == 0
+    assert capsys.readouterr().out.startswith("sweep: 0 ran, 4 already finished")
+    # Figures from the store: the custom scheme by its label, its value the run's own.
+    assert main(["figures", str(store), f"--out={figures}", "--batches=1"]) == 0
+    table = pd.read_csv(figures / "figures.csv")
+    assert list(dict.fromkeys(table["label"])) == ["TCP-DropTail", "Ideal", "fq-cubic"]
+    point = table[(table["figure"] == "fig2") & (table["scheme"] == "fq-cubic")]
+    assert point["value"].iloc[0] == pytest.approx(slowdown_mean(custom))
+    assert "| fq-cubic | " in (figures / "figures.md").read_text()
+    assert (figures / "fig2-overall.png").stat().st_size > 0
+    # compare and cdf label the runs by scheme, the custom one by its label.
+    assert main(["compare", str(tcp), str(custom), f"--out={tmp_path / 'compare'}"]) == 0
+    compared = pd.read_csv(tmp_path / "compare" / "compare.csv")
+    assert list(dict.fromkeys(compared["label"])) == ["tcp", "fq-cubic"]
+    mean = compared[(compared["bin"] == "all") & (compared["label"] == "fq-cubic")]["mean"]
+    assert mean.iloc[0] == pytest.approx(slowdown_mean(custom))
+    document = json.loads((tmp_path / "compare" / "compare.json").read_text())
+    assert document["runs"][1]["custom_scheme"]["label"] == "fq-cubic"
+    assert document["runs"][1]["parameters"]["tcpCongestionOps"] == "ns3::TcpCubic"
+    assert main(["cdf", str(tcp), str(custom), f"--out={tmp_path / 'cdf'}"]) == 0
+    cdf = pd.read_csv(tmp_path / "cdf" / "cdf.csv")
+    assert list(dict.fromkeys(cdf["label"])) == ["tcp", "fq-cubic"]
 
 
 def test_one_at_a_time_the_next_task_is_the_first_ready_in_plan_order(tmp_path: Path) -> None:

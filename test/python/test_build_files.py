@@ -41,10 +41,24 @@ class FakeWafEnv:
 
 
 class FakeWafNode:
-    """A waf node of the module's source tree."""
+    """A waf node of the module's source tree (build: its twin in the build tree)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, build: Path | None = None) -> None:
         self.path = path
+        self.build = build
+
+    def get_bld(self) -> "FakeWafNode":
+        assert self.build is not None, self.path
+        return FakeWafNode(self.build)
+
+    def make_node(self, name: str) -> "FakeWafNode":
+        return FakeWafNode(self.path / name)
+
+    def mkdir(self) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
+
+    def write(self, text: str) -> None:
+        self.path.write_text(text)
 
     def find_node(self, name: str) -> "FakeWafNode":
         assert (self.path / name).is_file(), name
@@ -72,10 +86,11 @@ class FakeWafTarget:
 class FakeWafContext:
     """Records what a wscript's build(bld) declares."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, build: Path) -> None:
         self.directory = directory
+        self.build = build
         self.env = FakeWafEnv(ENABLE_EXAMPLES=True, VERSION="3.35")
-        self.path = FakeWafNode(directory)
+        self.path = FakeWafNode(directory, build)
         self.targets: dict[str, FakeWafTarget] = {}
         self.programs: list[FakeWafTarget] = []
 
@@ -94,20 +109,28 @@ class FakeWafContext:
         return self.targets.setdefault("headers", FakeWafTarget())
 
     def recurse(self, subdirectory: str) -> None:
-        nested = run_wscript(self.directory / subdirectory)
+        nested = run_wscript(self.directory / subdirectory, self.build / subdirectory)
         self.programs += nested.programs
 
+    def fatal(self, message: str) -> None:
+        raise WafError(message)
 
-def run_wscript(directory: Path) -> FakeWafContext:
+
+class WafError(Exception):
+    """What bld.fatal raises."""
+
+
+def run_wscript(directory: Path, build: Path) -> FakeWafContext:
+    """Run the build(bld) of directory's wscript, its build tree in build."""
     scope: dict = {}
     exec((directory / "wscript").read_text(), scope)
-    context = FakeWafContext(directory)
+    context = FakeWafContext(directory, build)
     scope["build"](context)
     return context
 
 
-def test_waf_defines_what_cmake_defines() -> None:
-    module = run_wscript(ROOT).targets["module"]
+def test_waf_defines_what_cmake_defines(tmp_path: Path) -> None:
+    module = run_wscript(ROOT, tmp_path).targets["module"]
     defines = {d.split("=")[0] for d in module.env.DEFINES}
     cmake = (ROOT / "CMakeLists.txt").read_text()
     assert defines == set(re.findall(r"(PFABRIC_[A-Z0-9_]+)=", cmake))
@@ -139,9 +162,9 @@ def test_public_headers_are_named_pfabric() -> None:
     assert all(Path(h).name.startswith("pfabric-") for h in lib["HEADER_FILES"])
 
 
-def test_wscript_matches_cmake() -> None:
+def test_wscript_matches_cmake(tmp_path: Path) -> None:
     (lib,) = cmake_calls(ROOT / "CMakeLists.txt", "build_lib")
-    waf = run_wscript(ROOT)
+    waf = run_wscript(ROOT, tmp_path)
     assert waf.targets["module"].name == "pfabric"
     assert waf.targets["module"].source == lib["SOURCE_FILES"]
     assert waf.targets["headers"].source == lib["HEADER_FILES"]
@@ -151,10 +174,10 @@ def test_wscript_matches_cmake() -> None:
     assert waf.targets["module"].dependencies == cmake_dependencies
 
 
-def test_examples_match_between_cmake_and_wscript() -> None:
+def test_examples_match_between_cmake_and_wscript(tmp_path: Path) -> None:
     cmake = {call["NAME"][0]: call for call in
              cmake_calls(ROOT / "examples" / "CMakeLists.txt", "build_lib_example")}
-    waf = {program.name: program for program in run_wscript(ROOT).programs}
+    waf = {program.name: program for program in run_wscript(ROOT, tmp_path).programs}
     assert set(cmake) == set(waf)
     assert set(cmake) == {Path(p).stem for p in files("examples", ".cc")}
     for name, call in cmake.items():

@@ -58,7 +58,7 @@ def test_routing_cost_stops_on_a_bad_parameter(run_example: RunExample, argument
         ("--queries=0", "--queries=0: expected at least one query"),
         ("--background=1", "--background=1: expected a load in [0, 1)"),
         ("--aggregator=54", "--aggregator=54: the fabric has 54 hosts"),
-        ("--scheme=red", "--scheme=red: expected pfabric, linerate, tcp or dctcp"),
+        ("--scheme=red", "--scheme=red: expected pfabric, linerate, tcp, dctcp or custom"),
     ],
 )
 def test_incast_stops_on_a_bad_parameter(run_example: RunExample, tmp_path, argument: str,
@@ -109,6 +109,85 @@ def test_classes_stops_on_a_bad_parameter(run_example: RunExample, argument: str
     assert result.returncode == 1
     assert message in result.stderr
     assert result.stdout == ""
+
+
+# A custom scheme (--scheme=custom) with a bad part: one line naming the option, refused by
+# PfabricCustomScheme before the run directory exists. A value ns-3's own parser would abort on
+# (a Time, a number with characters after it) is refused too.
+CUSTOM = "--scheme=custom"
+FQCODEL = "--portQueueDisc=ns3::FqCoDelQueueDisc"
+CUBIC = "--tcpCongestionOps=ns3::TcpCubic"
+CUSTOM_ERRORS = [
+    ((CUSTOM, "--portQueueDisc=ns3::FqCodelQueueDisc"),
+     "--portQueueDisc=ns3::FqCodelQueueDisc: not a TypeId of this ns-3 (e.g. "
+     "ns3::FqCoDelQueueDisc)"),
+    ((CUSTOM, "--portQueueDisc=ns3::TcpCubic"), "--portQueueDisc=ns3::TcpCubic: not a "
+                                                "ns3::QueueDisc"),
+    ((CUSTOM, "--portQueueDisc=ns3::QueueDisc"),
+     "--portQueueDisc=ns3::QueueDisc: an abstract type, not one ns-3 can create"),
+    ((CUSTOM, "--tcpCongestionOps=ns3::TcpCubik"),
+     "--tcpCongestionOps=ns3::TcpCubik: not a TypeId of this ns-3 (e.g. ns3::TcpCubic)"),
+    ((CUSTOM, "--tcpCongestionOps=ns3::FifoQueueDisc"),
+     "--tcpCongestionOps=ns3::FifoQueueDisc: not a ns3::TcpCongestionOps"),
+    ((CUSTOM, "--hostQueueDisc=ns3::Fifo"), "--hostQueueDisc=ns3::Fifo: not a TypeId"),
+    ((CUSTOM, FQCODEL, "--portQueueDiscAttributes=Intervl=10ms"),
+     "--portQueueDiscAttributes=Intervl=10ms: ns3::FqCoDelQueueDisc has no attribute Intervl"),
+    ((CUSTOM, "--portQueueDisc=ns3::RedQueueDisc", "--portQueueDiscAttributes=LinkDelay=soon"),
+     "--portQueueDiscAttributes=LinkDelay=soon: 'soon' is not a value of "
+     "ns3::RedQueueDisc::LinkDelay (ns3::TimeValue)"),
+    ((CUSTOM, "--portQueueDiscAttributes=MaxSize=10q"),
+     "--portQueueDiscAttributes=MaxSize=10q: '10q' is not a value of "
+     "ns3::FifoQueueDisc::MaxSize (ns3::QueueSizeValue)"),
+    ((CUSTOM, FQCODEL, "--portQueueDiscAttributes=Flows"),
+     "--portQueueDiscAttributes=Flows: expected Name=value pairs separated by |"),
+    ((CUSTOM, CUBIC, "--tcpCongestionOpsAttributes=Beta=0.7x"),
+     "--tcpCongestionOpsAttributes=Beta=0.7x: '0.7x' is not a value of ns3::TcpCubic::Beta "
+     "(ns3::DoubleValue)"),
+    ((CUSTOM, "--tcpCongestionOpsAttributes=Beta=0.7"),
+     "--tcpCongestionOpsAttributes=Beta=0.7: ns3::TcpNewReno has no attribute Beta"),
+    ((CUSTOM, "--tcpAttributes=UseEcn=On"),
+     "--tcpAttributes=UseEcn=On: ns3::PfabricTcpSocketFactory has no attribute UseEcn"),
+    ((CUSTOM, "--tcpAttributes=MinRto=1ms|Ecn=maybe"),
+     "--tcpAttributes=MinRto=1ms|Ecn=maybe: 'maybe' is not a value of "
+     "ns3::PfabricTcpSocketFactory::Ecn (ns3::BooleanValue)"),
+    ((CUSTOM, "--tcpAttributes=CongestionOps=ns3::TcpCubic"),
+     "--tcpAttributes=CongestionOps=ns3::TcpCubic: CongestionOps is --tcpCongestionOps's"),
+    ((CUSTOM, "--hostQueueDiscAttributes=MaxSize=10p"),
+     "--hostQueueDiscAttributes needs --hostQueueDisc"),
+    ((CUSTOM, "--portQueueDisc=ns3::PrioQueueDisc", "--buffer=300p"),
+     "--buffer: ns3::PrioQueueDisc (--portQueueDisc) has no MaxSize"),
+    ((CUSTOM, "--schemeLabel=tcp"), "--schemeLabel=tcp: expected a name of letters, digits"),
+    ((CUSTOM, "--schemeLabel=runs/fq"), "--schemeLabel=runs/fq: expected a name of letters"),
+    (("--scheme=tcp", FQCODEL), "--portQueueDisc needs --scheme=custom"),
+    ((CUSTOM, "--priorityLevels=4"), "--priorityLevels needs --scheme=pfabric or linerate"),
+]
+
+
+@pytest.mark.parametrize(("arguments", "message"), CUSTOM_ERRORS)
+def test_a_bad_custom_scheme_is_one_line_naming_it(run_example: RunExample, tmp_path,
+                                                   arguments: tuple[str, ...],
+                                                   message: str) -> None:
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=5",
+                         "--quiet", f"--out={out}", *arguments)
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"pfabric-websearch: error: {message}"), \
+        result.stderr
+    assert result.stdout == "" and not out.exists()
+
+
+@pytest.mark.parametrize("program", ["pfabric-datamining", "pfabric-deadlines",
+                                     "pfabric-classes", "pfabric-incast"])
+def test_every_fct_program_checks_the_custom_scheme(run_example: RunExample, tmp_path,
+                                                    program: str) -> None:
+    out = tmp_path / "run"
+    result = run_example(program, "--quiet", f"--out={out}", CUSTOM, FQCODEL,
+                         "--portQueueDiscAttributes=Flows=many")
+    assert result.returncode == 1
+    assert result.stderr == (f"{program}: error: --portQueueDiscAttributes=Flows=many: 'many' is "
+                             "not a value of ns3::FqCoDelQueueDisc::Flows (ns3::UintegerValue)\n")
+    assert not out.exists()
 
 
 def program_options(help_text: str) -> list[str]:

@@ -450,7 +450,7 @@ def bad_files(tmp: Path) -> dict[str, Path]:
     [
         (("--load=0",), "--load=0: expected a load in (0, 1)"),
         (("--load=1",), "--load=1: expected a load in (0, 1)"),
-        (("--scheme=xcp",), "--scheme=xcp: expected pfabric, linerate, tcp or dctcp"),
+        (("--scheme=xcp",), "--scheme=xcp: expected pfabric, linerate, tcp, dctcp or custom"),
         (("--preset=sigcomm14",), "--preset=sigcomm14: expected hotnets12 or sigcomm13"),
         (("--lb=hash",), "--lb=hash: expected spray, ecmp, flowcell or random"),
         (("--topology=ring",), "--topology=ring: expected fattree, leafspine or star"),

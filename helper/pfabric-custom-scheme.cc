@@ -1,0 +1,566 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfabric-custom-scheme.h"
+
+#include "ns3/log.h"
+#include "ns3/object-factory.h"
+#include "ns3/pfabric-tcp-socket-factory.h"
+#include "ns3/queue-disc.h"
+#include "ns3/string.h"
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/type-id.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fcntl.h>
+#include <iostream>
+#include <map>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfabricCustomScheme");
+
+namespace
+{
+
+/// An attribute's name and its value as text.
+using AttributeText = std::pair<std::string, std::string>;
+
+/// The analysis's flow-level scheme, which a label may not take either.
+constexpr const char* IDEAL_SCHEME = "ideal";
+
+/// The type of the hosts' transport, whose attributes --tcpAttributes sets.
+constexpr const char* TRANSPORT_TYPE = "ns3::PfabricTcpSocketFactory";
+
+/// The transport attribute that --tcpCongestionOps sets.
+constexpr const char* CONGESTION_OPS_ATTRIBUTE = "CongestionOps";
+
+/// @return the congestion control of the transport's Tcp until CongestionOps is set
+std::string
+DefaultCongestionOps()
+{
+    TypeId::AttributeInformation info;
+    TypeId::LookupByName(TRANSPORT_TYPE).LookupAttributeByName(CONGESTION_OPS_ATTRIBUTE, &info);
+    return DynamicCast<const ObjectFactoryValue>(info.originalInitialValue)
+        ->Get()
+        .GetTypeId()
+        .GetName();
+}
+
+/**
+ * @brief Split Name=value|Name=value at each | outside brackets (a value may be an
+ * ObjectFactory's text, ns3::Type[A=1|B=2]) and each item at its first =.
+ * @param text the list, or ""
+ * @return each item's name and value; an empty name for an item without one
+ */
+std::vector<AttributeText>
+SplitAttributes(const std::string& text)
+{
+    std::vector<std::string> items(1);
+    int depth = 0;
+    for (char c : text)
+    {
+        depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+        if (c == '|' && depth == 0)
+        {
+            items.emplace_back();
+        }
+        else
+        {
+            items.back() += c;
+        }
+    }
+    std::vector<AttributeText> attributes;
+    for (const std::string& item : text.empty() ? std::vector<std::string>() : items)
+    {
+        std::size_t equals = item.find('=');
+        attributes.emplace_back(equals == std::string::npos ? "" : item.substr(0, equals),
+                                equals == std::string::npos ? item : item.substr(equals + 1));
+    }
+    return attributes;
+}
+
+/**
+ * @brief Whether ns-3 takes a text as a value of an attribute.
+ *
+ * ns-3 stops the program on some malformed values instead of refusing them (Time("soon"), a
+ * number or a size with characters after it: NS_ABORT_MSG in their parsers), so the text is
+ * parsed first in a child process, whose abort only says no. Nothing is simulated yet and the
+ * child writes nothing, not even a core file.
+ *
+ * @param info the attribute
+ * @param text the value
+ * @return true if ns-3 takes it
+ */
+bool
+TakesValue(const TypeId::AttributeInformation& info, const std::string& text)
+{
+    std::cout.flush();
+    std::cerr.flush();
+    pid_t child = fork();
+    if (child < 0)
+    {
+        return info.checker->CreateValidValue(StringValue(text)) != nullptr;
+    }
+    if (child == 0)
+    {
+        // An abort here leaves no core file behind, and says nothing.
+        struct rlimit noCore = {0, 0};
+        setrlimit(RLIMIT_CORE, &noCore);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        _exit(info.checker->CreateValidValue(StringValue(text)) ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/**
+ * @brief Check an attribute list against a type.
+ * @param option the option that gave it, for the message
+ * @param text Name=value|Name=value, or ""
+ * @param tid the type
+ * @return "" or what is wrong, one line naming the option
+ */
+std::string
+CheckAttributes(const std::string& option, const std::string& text, TypeId tid)
+{
+    const std::string given = "--" + option + "=" + text + ": ";
+    for (const auto& [name, value] : SplitAttributes(text))
+    {
+        TypeId::AttributeInformation info;
+        if (name.empty())
+        {
+            return given + "expected Name=value pairs separated by |, e.g. " +
+                   "Interval=100us|Target=10us";
+        }
+        if (!tid.LookupAttributeByName(name, &info))
+        {
+            return given + tid.GetName() + " has no attribute " + name;
+        }
+        if (!(info.flags & TypeId::ATTR_CONSTRUCT))
+        {
+            return given + tid.GetName() + "::" + name + " cannot be set";
+        }
+        if (!TakesValue(info, value))
+        {
+            return given + "'" + value + "' is not a value of " + tid.GetName() + "::" + name +
+                   " (" + info.checker->GetValueTypeName() + ")";
+        }
+    }
+    return "";
+}
+
+/**
+ * @brief Check a part's TypeId.
+ * @param option the option that gave it
+ * @param type the TypeId name
+ * @param base what it must derive from
+ * @param[out] tid the TypeId
+ * @return "" or what is wrong, one line naming the option
+ */
+std::string
+CheckType(const std::string& option, const std::string& type, TypeId base, TypeId* tid)
+{
+    const std::string given = "--" + option + "=" + type + ": ";
+    if (!TypeId::LookupByNameFailSafe(type, tid))
+    {
+        return given + "not a TypeId of this ns-3 (e.g. " +
+               (base == QueueDisc::GetTypeId() ? "ns3::FqCoDelQueueDisc" : "ns3::TcpCubic") + ")";
+    }
+    if (*tid != base && !tid->IsChildOf(base))
+    {
+        return given + "not a " + base.GetName();
+    }
+    if (!tid->HasConstructor())
+    {
+        return given + "an abstract type, not one ns-3 can create";
+    }
+    return "";
+}
+
+/**
+ * @param type a TypeId name, e.g. ns3::FqCoDelQueueDisc
+ * @param prefix a prefix to drop, e.g. Tcp
+ * @param suffix a suffix to drop, e.g. QueueDisc
+ * @return its short name in a label, e.g. fqcodel
+ */
+std::string
+ShortName(std::string type, const std::string& prefix, const std::string& suffix)
+{
+    type = type.substr(type.rfind(':') == std::string::npos ? 0 : type.rfind(':') + 1);
+    if (type.size() > prefix.size() && type.compare(0, prefix.size(), prefix) == 0)
+    {
+        type = type.substr(prefix.size());
+    }
+    if (type.size() > suffix.size() &&
+        type.compare(type.size() - suffix.size(), suffix.size(), suffix) == 0)
+    {
+        type = type.substr(0, type.size() - suffix.size());
+    }
+    std::string name;
+    for (unsigned char c : type)
+    {
+        if (std::isalnum(c))
+        {
+            name += static_cast<char>(std::tolower(c));
+        }
+    }
+    return name;
+}
+
+/// @return whether a label can name a run directory: letters, digits, . _ + -, not first . or -
+bool
+IsLabel(const std::string& label)
+{
+    return !label.empty() && std::isalnum(static_cast<unsigned char>(label[0])) &&
+           std::all_of(label.begin(), label.end(), [](unsigned char c) {
+               return std::isalnum(c) || c == '.' || c == '_' || c == '+' || c == '-';
+           });
+}
+
+/**
+ * @brief A part as created: its TypeId and every attribute that can be read as text (not
+ * pointers to other objects, containers or callbacks; not deprecated ones; not those declared
+ * readable without a getter, as RED's Alpha), by name.
+ * @param object the part
+ * @return {"type_id": ..., "attributes": {...}}
+ */
+PfabricJsonObject
+Describe(Ptr<Object> object)
+{
+    std::map<std::string, std::string> values;
+    for (TypeId tid = object->GetInstanceTypeId();; tid = tid.GetParent())
+    {
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+        {
+            TypeId::AttributeInformation info = tid.GetAttribute(i);
+            const std::string kind = info.checker->GetValueTypeName();
+            if (!(info.flags & TypeId::ATTR_GET) || !info.accessor->HasGetter() ||
+                info.supportLevel != TypeId::SupportLevel::SUPPORTED ||
+                kind == "ns3::PointerValue" || kind == "ns3::ObjectPtrContainerValue" ||
+                kind == "ns3::CallbackValue")
+            {
+                continue;
+            }
+            Ptr<AttributeValue> value = info.checker->Create();
+            object->GetAttribute(info.name, *value);
+            values.emplace(info.name, value->SerializeToString(info.checker));
+        }
+        if (tid == tid.GetParent())
+        {
+            break;
+        }
+    }
+    PfabricJsonObject attributes;
+    for (const auto& [name, text] : values)
+    {
+        attributes.AddString(name, text);
+    }
+    PfabricJsonObject part;
+    part.AddString("type_id", object->GetInstanceTypeId().GetName())
+        .AddObject("attributes", attributes);
+    return part;
+}
+
+} // namespace
+
+const PfabricCustomScheme::Option PfabricCustomScheme::OPTIONS[] = {
+    {"schemeLabel",
+     "custom: the scheme's name, in the run directory and pfabric-analysis (letters, digits, "
+     ". _ + -; default: the parts' short names, e.g. fqcodel-cubic)",
+     &PfabricCustomScheme::m_label},
+    {"portQueueDisc",
+     "custom: every switch port's queue disc, an ns-3 QueueDisc TypeId, e.g. "
+     "ns3::FqCoDelQueueDisc (its MaxSize, if it has one: the preset's TCP buffer or --buffer)",
+     &PfabricCustomScheme::m_portQueueDisc},
+    {"portQueueDiscAttributes",
+     "custom: attributes of --portQueueDisc, Name=value|Name=value, e.g. "
+     "Interval=100us|Target=10us|UseEcn=true",
+     &PfabricCustomScheme::m_portQueueDiscAttributes},
+    {"hostQueueDisc",
+     "custom: every host NIC's queue disc, a QueueDisc TypeId (default: the ports', with their "
+     "attributes)",
+     &PfabricCustomScheme::m_hostQueueDisc},
+    {"hostQueueDiscAttributes",
+     "custom: attributes of --hostQueueDisc, Name=value|Name=value",
+     &PfabricCustomScheme::m_hostQueueDiscAttributes},
+    {"tcpCongestionOps",
+     "custom: the senders' congestion control, an ns-3 TcpCongestionOps TypeId, e.g. "
+     "ns3::TcpCubic",
+     &PfabricCustomScheme::m_congestionOps},
+    {"tcpCongestionOpsAttributes",
+     "custom: attributes of --tcpCongestionOps, Name=value|Name=value, e.g. Beta=0.8",
+     &PfabricCustomScheme::m_congestionOpsAttributes},
+    {"tcpAttributes",
+     "custom: attributes of the hosts' TCP (ns3::PfabricTcpSocketFactory) over the preset's, "
+     "Name=value|Name=value, e.g. Ecn=true|MinRto=1ms",
+     &PfabricCustomScheme::m_tcpAttributes},
+};
+
+PfabricCustomScheme::PfabricCustomScheme()
+    : m_portQueueDisc(PfabricSchemeHelper::CUSTOM_QUEUE_DISC),
+      m_congestionOps(DefaultCongestionOps())
+{
+}
+
+void
+PfabricCustomScheme::AddCommandLineOptions(PfabricCommandLine& cmd)
+{
+    for (const Option& option : OPTIONS)
+    {
+        cmd.AddValue(option.name, option.help, this->*option.variable);
+    }
+}
+
+void
+PfabricCustomScheme::SetLabel(const std::string& label)
+{
+    m_label = label;
+}
+
+void
+PfabricCustomScheme::SetPortQueueDisc(const std::string& type, const std::string& attributes)
+{
+    m_portQueueDisc = type;
+    m_portQueueDiscAttributes = attributes;
+}
+
+void
+PfabricCustomScheme::SetHostQueueDisc(const std::string& type, const std::string& attributes)
+{
+    m_hostQueueDisc = type;
+    m_hostQueueDiscAttributes = attributes;
+}
+
+void
+PfabricCustomScheme::SetCongestionOps(const std::string& type, const std::string& attributes)
+{
+    m_congestionOps = type;
+    m_congestionOpsAttributes = attributes;
+}
+
+void
+PfabricCustomScheme::SetTcpAttributes(const std::string& attributes)
+{
+    m_tcpAttributes = attributes;
+}
+
+bool
+PfabricCustomScheme::SetOption(const std::string& name, const std::string& value)
+{
+    for (const Option& option : OPTIONS)
+    {
+        if (name == option.name)
+        {
+            this->*option.variable = value;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string
+PfabricCustomScheme::NameOf(std::string PfabricCustomScheme::*option)
+{
+    for (const Option& known : OPTIONS)
+    {
+        if (known.variable == option)
+        {
+            return known.name;
+        }
+    }
+    NS_ABORT_MSG("PfabricCustomScheme: an option without a name");
+    return "";
+}
+
+std::string
+PfabricCustomScheme::Check(const std::string& scheme, bool buffer) const
+{
+    if (scheme != PfabricSchemeHelper::CUSTOM)
+    {
+        const PfabricCustomScheme defaults;
+        for (const Option& option : OPTIONS)
+        {
+            if (this->*option.variable != defaults.*option.variable)
+            {
+                return std::string("--") + option.name +
+                       " needs --scheme=" + PfabricSchemeHelper::CUSTOM;
+            }
+        }
+        return "";
+    }
+    std::string error = CheckParts();
+    if (!error.empty())
+    {
+        return error;
+    }
+    TypeId::AttributeInformation info;
+    if (buffer && !TypeId::LookupByName(m_portQueueDisc).LookupAttributeByName("MaxSize", &info))
+    {
+        return "--buffer: " + m_portQueueDisc + " (--" +
+               NameOf(&PfabricCustomScheme::m_portQueueDisc) + ") has no MaxSize";
+    }
+    return "";
+}
+
+std::string
+PfabricCustomScheme::CheckParts() const
+{
+    TypeId tid;
+    const TypeId queueDisc = QueueDisc::GetTypeId();
+    std::string error =
+        CheckType(NameOf(&PfabricCustomScheme::m_portQueueDisc), m_portQueueDisc, queueDisc, &tid);
+    if (error.empty())
+    {
+        error = CheckAttributes(NameOf(&PfabricCustomScheme::m_portQueueDiscAttributes),
+                                m_portQueueDiscAttributes,
+                                tid);
+    }
+    if (error.empty() && m_hostQueueDisc.empty() && !m_hostQueueDiscAttributes.empty())
+    {
+        error = "--" + NameOf(&PfabricCustomScheme::m_hostQueueDiscAttributes) + " needs --" +
+                NameOf(&PfabricCustomScheme::m_hostQueueDisc);
+    }
+    if (error.empty() && !m_hostQueueDisc.empty())
+    {
+        error = CheckType(NameOf(&PfabricCustomScheme::m_hostQueueDisc),
+                          m_hostQueueDisc,
+                          queueDisc,
+                          &tid);
+        if (error.empty())
+        {
+            error = CheckAttributes(NameOf(&PfabricCustomScheme::m_hostQueueDiscAttributes),
+                                    m_hostQueueDiscAttributes,
+                                    tid);
+        }
+    }
+    if (error.empty())
+    {
+        error = CheckType(NameOf(&PfabricCustomScheme::m_congestionOps),
+                          m_congestionOps,
+                          TcpCongestionOps::GetTypeId(),
+                          &tid);
+    }
+    if (error.empty())
+    {
+        error = CheckAttributes(NameOf(&PfabricCustomScheme::m_congestionOpsAttributes),
+                                m_congestionOpsAttributes,
+                                tid);
+    }
+    if (error.empty())
+    {
+        const std::string option = NameOf(&PfabricCustomScheme::m_tcpAttributes);
+        error = CheckAttributes(option, m_tcpAttributes, TypeId::LookupByName(TRANSPORT_TYPE));
+        for (const auto& [name, value] : SplitAttributes(m_tcpAttributes))
+        {
+            if (error.empty() && name == CONGESTION_OPS_ATTRIBUTE)
+            {
+                error = "--" + option + "=" + m_tcpAttributes + ": " + name + " is --" +
+                        NameOf(&PfabricCustomScheme::m_congestionOps) + "'s";
+            }
+        }
+    }
+    // Last: a label made of bad parts' names is no news.
+    const std::string label = GetLabel();
+    auto builtIn = PfabricSchemeHelper::GetSchemes();
+    builtIn.emplace_back(IDEAL_SCHEME);
+    if (error.empty() &&
+        (!IsLabel(label) || std::find(builtIn.begin(), builtIn.end(), label) != builtIn.end()))
+    {
+        error = "--" + NameOf(&PfabricCustomScheme::m_label) + "=" + label +
+                ": expected a name of letters, digits, '.', '_', '+' or '-' (it names the run "
+                "directory), not a built-in scheme's";
+    }
+    return error;
+}
+
+std::string
+PfabricCustomScheme::GetLabel() const
+{
+    if (!m_label.empty())
+    {
+        return m_label;
+    }
+    std::string label = ShortName(m_portQueueDisc, "", "QueueDisc");
+    if (!m_hostQueueDisc.empty())
+    {
+        label += "-" + ShortName(m_hostQueueDisc, "", "QueueDisc");
+    }
+    return label + "-" + ShortName(m_congestionOps, "Tcp", "");
+}
+
+void
+PfabricCustomScheme::Configure(PfabricSchemeHelper& helper) const
+{
+    NS_LOG_FUNCTION(this << GetLabel());
+    helper.SetQueueDisc(m_portQueueDisc);
+    for (const auto& [name, value] : SplitAttributes(m_portQueueDiscAttributes))
+    {
+        helper.SetQueueDiscAttribute(name, StringValue(value));
+    }
+    if (!m_hostQueueDisc.empty())
+    {
+        helper.SetHostQueueDisc(m_hostQueueDisc);
+        for (const auto& [name, value] : SplitAttributes(m_hostQueueDiscAttributes))
+        {
+            helper.SetHostQueueDiscAttribute(name, StringValue(value));
+        }
+    }
+    for (const auto& [name, value] : SplitAttributes(m_tcpAttributes))
+    {
+        helper.SetSocketFactoryAttribute(name, StringValue(value));
+    }
+    ObjectFactory congestionOps(m_congestionOps);
+    for (const auto& [name, value] : SplitAttributes(m_congestionOpsAttributes))
+    {
+        congestionOps.Set(name, StringValue(value));
+    }
+    helper.SetSocketFactoryAttribute(CONGESTION_OPS_ATTRIBUTE, ObjectFactoryValue(congestionOps));
+}
+
+void
+PfabricCustomScheme::AddParameters(PfabricJsonObject& parameters) const
+{
+    for (const Option& option : OPTIONS)
+    {
+        parameters.AddString(
+            option.name,
+            option.variable == &PfabricCustomScheme::m_label ? GetLabel() : this->*option.variable);
+    }
+}
+
+void
+PfabricCustomScheme::AddProvenance(PfabricJsonObject& meta, const PfabricSchemeHelper& helper) const
+{
+    std::string names;
+    for (const Option& option : OPTIONS)
+    {
+        names += (names.empty() ? "" : ", ") + PfabricJsonObject::Quote(option.name);
+    }
+    Ptr<Object> transport = helper.GetSocketFactoryFactory().Create();
+    ObjectFactoryValue congestionOps;
+    transport->GetAttribute(CONGESTION_OPS_ATTRIBUTE, congestionOps);
+    PfabricJsonObject scheme;
+    scheme.AddString("label", GetLabel())
+        .AddRaw("parameters", "[" + names + "]")
+        .AddObject("port_queue_disc", Describe(helper.GetQueueDiscFactory().Create()))
+        .AddObject("host_queue_disc", Describe(helper.GetQueueDiscFactory(true).Create()))
+        .AddObject("tcp", Describe(transport))
+        .AddObject("tcp_congestion_ops", Describe(congestionOps.Get().Create()));
+    meta.AddObject("custom_scheme", scheme);
+}
+
+} // namespace ns3

@@ -1,0 +1,234 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The custom scheme (PfabricCustomScheme, --scheme=custom): assembled from TCP-DropTail's or
+// DCTCP's own parts it is that scheme, flow for flow; ns-3's FqCoDel and Cubic run every flow
+// and are recorded; a bad part is one line naming its option.
+
+#include "pfabric-test-cases.h"
+
+#include "ns3/pfabric-custom-scheme.h"
+#include "ns3/pfabric-experiment.h"
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+namespace pfabric
+{
+namespace tests
+{
+namespace
+{
+
+/// What a test reads back from one run: every flow's outcome and meta.json's text.
+struct CustomRun
+{
+    std::vector<PfabricExperiment::Result> results; //!< GetResults
+    std::string meta;                               //!< AddProvenance, formatted
+};
+
+/**
+ * @brief pfabric-websearch's experiment on a 4-host star, 40 flows at load 0.8 (queues build,
+ * RED marks), run to completion (RunToCompletion).
+ * @param dir the run directory
+ * @param scheme sets the scheme
+ * @return the outcome
+ */
+CustomRun
+RunOnStar(const std::string& dir, const std::function<void(PfabricExperiment&)>& scheme)
+{
+    PfabricExperiment experiment("websearch");
+    PfabricExperiment::Parameters& p = experiment.GetParameters();
+    p.out = dir;
+    p.topology = "star";
+    p.hosts = 4;
+    p.load = 0.8;
+    p.flows = 40;
+    scheme(experiment);
+    PfabricJsonObject meta = RunToCompletion(experiment);
+    return {experiment.GetResults(), meta.Format()};
+}
+
+/**
+ * A custom scheme made of a built-in scheme's parts gives that scheme's outcome for every
+ * flow: the same FCT to the nanosecond, the same timeouts.
+ */
+class CustomEqualsBuiltInTest : public TestCase
+{
+  public:
+    /**
+     * @param builtIn tcp or dctcp
+     * @param parts the custom scheme of its parts
+     */
+    CustomEqualsBuiltInTest(std::string builtIn, std::function<void(PfabricCustomScheme&)> parts)
+        : TestCase("A custom scheme of " + builtIn + "'s parts is " + builtIn + ", flow for flow"),
+          m_builtIn(std::move(builtIn)),
+          m_parts(std::move(parts))
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        CustomRun builtIn = RunOnStar(CreateTempDirFilename("builtin"),
+                                      [this](auto& e) { e.GetParameters().scheme = m_builtIn; });
+        CustomRun custom = RunOnStar(CreateTempDirFilename("custom"), [this](auto& e) {
+            e.GetParameters().scheme = PfabricSchemeHelper::CUSTOM;
+            m_parts(e.GetCustomScheme());
+        });
+        NS_TEST_ASSERT_MSG_EQ(custom.results.size(), 40U, "every flow has a result");
+        NS_TEST_ASSERT_MSG_EQ(custom.results.size(), builtIn.results.size(), "the same flows");
+        double slowest = 0;
+        for (std::size_t i = 0; i < custom.results.size(); ++i)
+        {
+            const auto& a = builtIn.results[i];
+            const auto& b = custom.results[i];
+            NS_TEST_ASSERT_MSG_EQ(b.fct.GetNanoSeconds(), a.fct.GetNanoSeconds(), "flow " << i);
+            NS_TEST_ASSERT_MSG_EQ(b.timeouts, a.timeouts, "flow " << i);
+            slowest = std::max(slowest, a.fct.GetSeconds() / a.idealFct.GetSeconds());
+        }
+        // Not two idle fabrics: flows queue behind each other.
+        NS_TEST_ASSERT_MSG_GT(slowest, 2, "queueing delays some flow");
+        NS_TEST_ASSERT_MSG_NE(custom.meta.find("\"custom_scheme\""), std::string::npos, "");
+    }
+
+    std::string m_builtIn;                             //!< tcp or dctcp
+    std::function<void(PfabricCustomScheme&)> m_parts; //!< its parts, by name
+};
+
+/**
+ * ns-3's FqCoDel (CoDel scaled to the fabric) under Cubic senders: every flow completes, no
+ * faster than its ideal FCT, and meta.json records the parts with their attribute values.
+ */
+class CustomFqCoDelCubicTest : public TestCase
+{
+  public:
+    CustomFqCoDelCubicTest()
+        : TestCase("A custom scheme of FqCoDel and Cubic runs every flow and is recorded")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        CustomRun run = RunOnStar(CreateTempDirFilename("fq"), [](PfabricExperiment& e) {
+            e.GetParameters().scheme = PfabricSchemeHelper::CUSTOM;
+            e.GetCustomScheme().SetPortQueueDisc("ns3::FqCoDelQueueDisc",
+                                                 "Interval=100us|Target=10us");
+            e.GetCustomScheme().SetCongestionOps("ns3::TcpCubic", "Beta=0.8");
+        });
+        for (const auto& result : run.results)
+        {
+            NS_TEST_ASSERT_MSG_EQ(result.fct.IsPositive(), true, "flow " << result.flow.id);
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(result.fct, result.idealFct, "flow " << result.flow.id);
+        }
+        for (const char* recorded : {"\"schemeLabel\": \"fqcodel-cubic\"",
+                                     "\"type_id\": \"ns3::FqCoDelQueueDisc\"",
+                                     "\"Target\": \"10us\"",
+                                     "\"MaxSize\": \"150p\"",
+                                     "\"type_id\": \"ns3::TcpCubic\"",
+                                     "\"Beta\": \"0.8\""})
+        {
+            NS_TEST_ASSERT_MSG_NE(run.meta.find(recorded), std::string::npos, recorded);
+        }
+    }
+};
+
+/// A bad part is one line naming its option (PfabricCustomScheme::Check).
+class CustomChecksTest : public TestCase
+{
+  public:
+    CustomChecksTest()
+        : TestCase("A bad custom scheme part is one line naming its option")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string custom = PfabricSchemeHelper::CUSTOM;
+
+        struct Case
+        {
+            std::string option; //!< the option
+            std::string value;  //!< its value
+            std::string scheme; //!< --scheme
+            std::string error;  //!< Check's line
+        };
+
+        const std::vector<Case> cases{
+            {"portQueueDisc", "", custom, "--portQueueDisc=: not a TypeId of this ns-3"},
+            {"portQueueDisc",
+             "ns3::TcpCubic",
+             custom,
+             "--portQueueDisc=ns3::TcpCubic: not a ns3::QueueDisc"},
+            {"portQueueDiscAttributes",
+             "Limit=5",
+             custom,
+             "--portQueueDiscAttributes=Limit=5: ns3::FifoQueueDisc has no attribute Limit"},
+            {"tcpAttributes",
+             "MinRto=soon",
+             custom,
+             "--tcpAttributes=MinRto=soon: 'soon' is not a value of "
+             "ns3::PfabricTcpSocketFactory::MinRto (ns3::TimeValue)"},
+            {"tcpCongestionOps",
+             "ns3::TcpCubic",
+             "tcp",
+             "--tcpCongestionOps needs --scheme=custom"},
+            {"schemeLabel", "ideal", custom, "--schemeLabel=ideal: expected a name of letters"},
+        };
+        for (const Case& c : cases)
+        {
+            PfabricCustomScheme parts;
+            NS_TEST_ASSERT_MSG_EQ(parts.SetOption(c.option, c.value), true, c.option);
+            const std::string error = parts.Check(c.scheme, false);
+            NS_TEST_ASSERT_MSG_EQ(error.substr(0, c.error.size()), c.error, c.option);
+            NS_TEST_ASSERT_MSG_EQ(error.find('\n'), std::string::npos, "one line");
+        }
+        PfabricCustomScheme parts;
+        NS_TEST_ASSERT_MSG_EQ(parts.SetOption("queueDisc", "x"), false, "not an option");
+        NS_TEST_ASSERT_MSG_EQ(parts.Check(custom, false), "", "TCP-DropTail's parts are good");
+        NS_TEST_ASSERT_MSG_EQ(parts.GetLabel(), "fifo-newreno", "the parts' short names");
+    }
+};
+
+/// TCP-DropTail's parts: a FIFO at every port, NewReno senders (the defaults, named).
+void
+TcpParts(PfabricCustomScheme& parts)
+{
+    parts.SetPortQueueDisc("ns3::FifoQueueDisc");
+    parts.SetCongestionOps("ns3::TcpNewReno");
+}
+
+/// DCTCP's parts (PfabricSchemeHelper, hotnets12): RED marking at K = 15, TcpDctcp, ECN.
+void
+DctcpParts(PfabricCustomScheme& parts)
+{
+    parts.SetPortQueueDisc("ns3::RedQueueDisc",
+                           "MinTh=15|MaxTh=15|QW=1|UseEcn=true|UseHardDrop=false|Gentle=false|"
+                           "MeanPktSize=1500|LinkBandwidth=10Gbps");
+    parts.SetCongestionOps("ns3::TcpDctcp");
+    parts.SetTcpAttributes("Ecn=true");
+}
+
+} // namespace
+
+std::vector<TestCase*>
+MakeCustomSchemeTestCases()
+{
+    return {new CustomChecksTest,
+            new CustomEqualsBuiltInTest("tcp", TcpParts),
+            new CustomEqualsBuiltInTest("dctcp", DctcpParts),
+            new CustomFqCoDelCubicTest};
+}
+
+} // namespace tests
+} // namespace pfabric
+} // namespace ns3
