@@ -614,7 +614,7 @@ def within_bounds(ratios: dict[str, float]) -> bool:
 
 def scenario_host_stack(ctx: Context) -> dict[str, Any]:
     """The same web search flows on ns-3's TCP/IP and on the lean host, per scheme."""
-    flows = HOST_STACK_FLOWS[ctx.size]
+    flows = ctx.websearch_flows or HOST_STACK_FLOWS[ctx.size]
     flow_file = ctx.work / "host-stack-flows.csv"
     common = ["--preset=sigcomm13", f"--seed={SEED}", "--run=1", f"--load={LOAD}"]
     runs: list[dict[str, Any]] = []
@@ -854,8 +854,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         "tree's build/, e.g. of the previous main): websearch-sigcomm13 runs "
                         "every scheme with both, on the same flows, and reports the ratio")
     parser.add_argument("--websearch-flows", type=int, metavar="N",
-                        help="flows of websearch-sigcomm13 instead of the size's "
-                        f"({WEBSEARCH_FLOWS['full']} full, {WEBSEARCH_FLOWS['quick']} quick)")
+                        help="flows of websearch-sigcomm13 and host-stack instead of the "
+                        f"size's ({WEBSEARCH_FLOWS['full']} full, {WEBSEARCH_FLOWS['quick']} "
+                        "quick)")
     parser.add_argument("--work-dir", type=Path,
                         help="keep the runs' directories here (default: a temporary one, removed)")
     parser.add_argument("--list", action="store_true", help="print the scenarios and stop")

@@ -69,6 +69,7 @@ PfabricLeanSender::PfabricLeanSender()
       m_recoverActive(false),
       m_dupAckCount(0),
       m_bytesAckedNotProcessed(0),
+      m_retxDeadline(Time::Max()),
       m_timeouts(0),
       m_consecutiveTimeouts(0),
       m_probing(false),
@@ -189,7 +190,7 @@ PfabricLeanSender::StartFlow(Time deadline)
         }
         m_dupAckCount = 0;
         m_recoverActive = false;
-        m_retxEvent.Cancel();
+        StopRetxTimer();
         m_consecutiveTimeouts = 0;
         m_probing = false;
     }
@@ -221,6 +222,7 @@ PfabricLeanSender::StopFlow()
 {
     NS_LOG_FUNCTION(this);
     m_flowStopped = true;
+    StopRetxTimer();
     m_retxEvent.Cancel();
     m_pacingEvent.Cancel();
 }
@@ -368,15 +370,17 @@ PfabricLeanSender::NewAck(SequenceNumber32 ack)
     // PfabricMinTcpSocket: an advancing ACK ends probe mode and the run of timeouts.
     m_consecutiveTimeouts = 0;
     m_probing = false;
-    m_retxEvent.Cancel();
-    m_retxEvent = Simulator::Schedule(m_rto, &PfabricLeanSender::ReTxTimeout, this);
     if (ack > m_nextTxSequence)
     {
         m_nextTxSequence = ack;
     }
     if (m_txBuffer->Size() == 0)
     {
-        m_retxEvent.Cancel();
+        StopRetxTimer();
+    }
+    else
+    {
+        StartRetxTimer();
     }
 }
 
@@ -457,9 +461,9 @@ PfabricLeanSender::SendDataPacket(SequenceNumber32 seq, uint32_t maxSize)
     header.SetSourcePort(m_port);
     header.SetDestinationPort(m_peerPort);
     header.SetWindowSize(ADVERTISED_WINDOW);
-    if (m_retxEvent.IsExpired())
+    if (m_retxDeadline == Time::Max())
     {
-        m_retxEvent = Simulator::Schedule(m_rto, &PfabricLeanSender::ReTxTimeout, this);
+        StartRetxTimer();
     }
     if (m_priorityPolicy)
     {
@@ -481,6 +485,43 @@ void
 PfabricLeanSender::PacingDone()
 {
     SendPendingData();
+}
+
+void
+PfabricLeanSender::StartRetxTimer()
+{
+    // The timer is (re)started on every advancing ACK: rather than cancel and schedule an event
+    // each time, as TcpSocketBase does, the deadline moves and the pending event, which fires
+    // no later, schedules itself again for it (RetxTimerFired).
+    m_retxDeadline = Simulator::Now() + m_rto;
+    if (m_retxEvent.IsExpired())
+    {
+        m_retxEvent = Simulator::Schedule(m_rto, &PfabricLeanSender::RetxTimerFired, this);
+    }
+}
+
+void
+PfabricLeanSender::StopRetxTimer()
+{
+    m_retxDeadline = Time::Max();
+}
+
+void
+PfabricLeanSender::RetxTimerFired()
+{
+    if (m_retxDeadline == Time::Max())
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    if (now < m_retxDeadline)
+    {
+        m_retxEvent =
+            Simulator::Schedule(m_retxDeadline - now, &PfabricLeanSender::RetxTimerFired, this);
+        return;
+    }
+    m_retxDeadline = Time::Max();
+    ReTxTimeout();
 }
 
 void

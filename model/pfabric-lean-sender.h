@@ -131,7 +131,13 @@ class PfabricLeanSender : public PfabricFlowSender
     uint32_t SendDataPacket(SequenceNumber32 seq, uint32_t maxSize);
     /// @return the window less the bytes in flight; 0 while probing or stopped
     uint32_t AvailableWindow() const;
-    /// The retransmission timer fired.
+    /// (Re)start the retransmission timer: it expires one Rto from now.
+    void StartRetxTimer();
+    /// Stop the retransmission timer.
+    void StopRetxTimer();
+    /// The timer's event: reschedule for a later deadline, or time out.
+    void RetxTimerFired();
+    /// The retransmission timer expired.
     void ReTxTimeout();
     /// MinTCP's timeout: slow start from one segment (TcpSocketBase::ReTxTimeout).
     void WindowTimeout();
@@ -168,7 +174,8 @@ class PfabricLeanSender : public PfabricFlowSender
     bool m_recoverActive;                        //!< m_recover is set
     uint32_t m_dupAckCount;                      //!< duplicate ACKs in a row
     uint32_t m_bytesAckedNotProcessed;           //!< ACKed bytes short of a segment
-    EventId m_retxEvent;                         //!< the retransmission timer
+    EventId m_retxEvent;                         //!< the retransmission timer's event
+    Time m_retxDeadline;                         //!< when it expires; Time::Max(): stopped
     EventId m_pacingEvent;                       //!< the pacing timer
     uint64_t m_timeouts;                         //!< timeouts with data outstanding
     uint32_t m_consecutiveTimeouts;              //!< timeouts since an ACK last advanced
