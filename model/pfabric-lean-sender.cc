@@ -266,7 +266,10 @@ PfabricLeanSender::ReceiveAck(const TcpHeader& header)
         m_highRxAckMark = ack;
         NotifyAckAdvanced(ack);
     }
-    if (m_flowStopped)
+    // TcpSocketBase::ProcessEstablished: an ACK below the cumulative ACK is a duplicate and is
+    // ignored, SACK blocks and all (RFC 793); one above what was sent is ignored too. Only the
+    // others reach ReceivedAck, where a stopped flow ignores them (PfabricTcpSocket).
+    if (ack < m_txBuffer->HeadSequence() || ack > m_highTxMark || m_flowStopped)
     {
         return;
     }
@@ -276,10 +279,6 @@ PfabricLeanSender::ReceiveAck(const TcpHeader& header)
         bytesSacked = m_txBuffer->Update(DynamicCast<const TcpOptionSack>(option)->GetSackList());
     }
     const SequenceNumber32 oldHead = m_txBuffer->HeadSequence();
-    if (ack < oldHead)
-    {
-        return; // stale
-    }
     m_txBuffer->DiscardUpTo(ack);
     ProcessAck(ack, bytesSacked > 0, oldHead);
     SendPendingData();
