@@ -25,7 +25,7 @@ RENAMED_PARAMETERS = {"flow-file": "flowFile", "dump-flows": "dumpFlows",
 # is compared as having that value (compared_parameters), so that it pools with a new run of the
 # same experiment.
 ADDED_PARAMETERS = {"connectionPool": 0, "restartSsThresh": True, "warmupFlows": 0,
-                    "measureFlows": 0}
+                    "measureFlows": 0, "hostStack": "ns3tcp"}
 BIN_NAMES = ["(0,100KB]", "(100KB,10MB]", "(10MB,inf)"]
 # What a run cost, in meta.json, best first: its processor time (cpu_time_s, recorded by the
 # programs since the window), else its wall time, which for a single-threaded program is its
@@ -198,10 +198,11 @@ def scheme_name(meta: dict) -> str | None:
 
 def scheme_parameters(meta: dict) -> set[str]:
     """The parameters that make a run's scheme, which may differ between the schemes of one
-    experiment: scheme, and a custom scheme's own (its meta.json lists them)."""
+    experiment: scheme, its host stack (the lean host runs pfabric and linerate only, the
+    baselines stay on ns-3's TCP/IP), and a custom scheme's own (its meta.json lists them)."""
     custom = meta.get(CUSTOM_SCHEME_KEY)
     names = custom.get("parameters", []) if isinstance(custom, dict) else []
-    return {"scheme", *(name for name in names if isinstance(name, str))}
+    return {"scheme", "hostStack", *(name for name in names if isinstance(name, str))}
 
 
 def compared_parameters(parameters: dict) -> dict:

@@ -11,7 +11,8 @@ import pytest
 
 from pfabric_analysis.cli import main
 from pfabric_analysis.runs import (ADDED_PARAMETERS, RENAMED_PARAMETERS, AnalysisError,
-                                   check_poolable, normalise, read_run, size_bins, summarize)
+                                   check_poolable, normalise, read_run, scheme_parameters,
+                                   size_bins, summarize)
 
 
 def frame(rows: list[tuple[int, float, float, int]]) -> pd.DataFrame:
@@ -131,6 +132,21 @@ def test_runs_of_different_experiments_are_not_pooled(tmp_path: Path) -> None:
     c = read_run(write_run(tmp_path / "c", flows, scheme="tcp"))
     with pytest.raises(AnalysisError, match="parameter scheme is 'tcp'"):
         check_poolable([a, c])
+
+
+def test_runs_of_two_host_stacks_are_not_pooled(tmp_path: Path) -> None:
+    """A run written before --hostStack existed ran on ns-3's TCP/IP: it pools with an ns3tcp
+    run, not with a lean host's; hostStack is one of a scheme's parameters, which may differ
+    between the schemes of one figure (the baselines stay on ns-3's TCP/IP)."""
+    flows = frame([(1000, 1.0, 1.0, 1)])
+    old = read_run(write_run(tmp_path / "old", flows, run=1))
+    ns3 = read_run(write_run(tmp_path / "ns3", flows, run=2, hostStack="ns3tcp"))
+    lean = read_run(write_run(tmp_path / "lean", flows, run=3, hostStack="lean"))
+    check_poolable([old, ns3])
+    with pytest.raises(AnalysisError, match="parameter hostStack is 'lean', but .*old has "
+                                            "'ns3tcp'; not the same experiment"):
+        check_poolable([old, ns3, lean])
+    assert "hostStack" in scheme_parameters(lean.meta)
 
 
 def test_runs_of_two_ns3_versions_are_not_pooled(tmp_path: Path) -> None:
