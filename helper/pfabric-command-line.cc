@@ -172,10 +172,7 @@ PfabricCommandLine::ParseReal(const std::string& text, long double* value, std::
     char* end = nullptr;
     errno = 0;
     const long double parsed = std::strtold(begin, &end);
-    // Decimal only: strtold also reads hexadecimal (0x1p-1), inf and nan, and skips blanks;
-    // pfabric-analysis's values take none of them either.
-    if (text.empty() || end != begin + text.size() ||
-        text.find_first_not_of("0123456789+-.eE") != std::string::npos)
+    if (text.empty() || end != begin + text.size())
     {
         *why = "not a number";
         return false;
@@ -183,6 +180,13 @@ PfabricCommandLine::ParseReal(const std::string& text, long double* value, std::
     if (!std::isfinite(parsed) || errno == ERANGE)
     {
         *why = "not a finite number";
+        return false;
+    }
+    // Decimal only: strtold also reads hexadecimal (0x1p-1) and skips leading blanks;
+    // pfabric-analysis's values take neither.
+    if (text.find_first_not_of("0123456789+-.eE") != std::string::npos)
+    {
+        *why = "not a number";
         return false;
     }
     *value = parsed;

@@ -51,7 +51,7 @@ from pfabric_analysis import store as compact
 from pfabric_analysis import allocator
 from pfabric_analysis.children import run_child
 from pfabric_analysis.lock import sweep_lock
-from pfabric_analysis.runs import UNFINISHED_MARK, AnalysisError
+from pfabric_analysis.runs import UNFINISHED_MARK, AnalysisError, key_name
 from pfabric_analysis.values import COUNT, LOAD, POSITIVE, BadValue
 
 WORKLOADS = ("websearch", "datamining")
@@ -694,7 +694,7 @@ def prepare_directory(spec: SweepSpec, sweep_dir: Path) -> None:
             old = found.get(key)
             new = json.loads(json.dumps(wanted.get(key)))
             if old != new:
-                raise AnalysisError(f"{spec_path}: another sweep ({key} was {old!r}, now "
+                raise AnalysisError(f"{spec_path}: another sweep ({key_name(key)} was {old!r}, now "
                                     f"{new!r}); use another --out")
         return
     temporary = spec_path.with_suffix(".json.partial")

@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from pfabric_analysis import store
 from pfabric_analysis.ideal import read_cdf, read_flow_list
 from pfabric_analysis.lock import LOCK_NAME, parse_holder, sweep_lock
-from pfabric_analysis.runs import FCT_COLUMNS, MEASURED_COLUMN, AnalysisError, read_run
+from pfabric_analysis.runs import (FCT_COLUMNS, MEASURED_COLUMN, AnalysisError, check_poolable,
+                                   read_run)
 from pfabric_analysis.sweep import SweepSpec, Task, check_store, prepare_directory
 
 # Examples per test: enough to find what the hand-made cases missed (each test's first run found
@@ -43,10 +44,12 @@ GOOD_META = {"workload": "websearch", "parameters": {"scheme": "pfabric", "load"
                                                      "seed": 1, "run": 1}}
 GOOD_FCT = "\n".join([",".join(FCT_COLUMNS), "0,0,1,1000,0,2e-05,1e-05,0,1",
                       "1,1,0,2000,1e-06,3e-05,2e-05,0,1"]) + "\n"
+# Keys of a JSON object: names, and what a message must not print raw.
+KEYS = st.sampled_from(["scheme", "load", "\n", "a b"]) | st.text(max_size=6)
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
     lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    | st.dictionaries(KEYS, children, max_size=4),
     max_leaves=12)
 # meta.json objects near the real ones: the keys the readers look up, with any JSON under them.
 META = st.fixed_dictionaries({}, optional={
@@ -140,6 +143,19 @@ def test_meta_json_of_any_content_reads_or_is_refused_in_one_line(meta: bytes) -
             assert isinstance(run.meta["parameters"], dict)
 
 
+@EXAMPLES
+@given(st.lists(st.dictionaries(KEYS, JSON, max_size=4), min_size=2, max_size=3))
+def test_runs_of_any_parameters_pool_or_are_refused_in_one_line(parameters: list[dict]) -> None:
+    """compare and figures pool runs whose meta.json parameters agree (runs.check_poolable)."""
+    with directory() as path:
+        runs = []
+        for i, each in enumerate(parameters):
+            write_run(path / str(i), GOOD_FCT.encode(),
+                      json.dumps({**GOOD_META, "parameters": each}).encode())
+            runs.append(read_run(path / str(i)))
+        refused_in_one_line(lambda: check_poolable(runs))
+
+
 # --- flow lists and CDFs ----------------------------------------------------------------------
 
 @EXAMPLES
@@ -196,7 +212,7 @@ def test_a_sweep_json_of_any_content_resumes_or_is_refused_in_one_line(text: byt
 
 @EXAMPLES
 @given(st.one_of(st.text(max_size=40),
-                 st.tuples(st.one_of(st.integers(min_value=0), st.sampled_from(["²", "٣", "1²"])),
+                 st.tuples(st.integers(min_value=0) | st.sampled_from(["²", "٣", "1²"]),
                            st.text(min_size=1, max_size=8),
                            st.text(min_size=1, max_size=8)).map(
                      lambda holder: f"{holder[0]} {holder[1]} {holder[2]}")))
