@@ -27,7 +27,8 @@ namespace ns3
  * cumulative_probability" (the files shipped in workloads/), or three, "packets 1
  * cumulative_probability" (the ns-2 / YAPS form; sizes count packets of PacketPayload bytes).
  * Probabilities lie in [0, 1] and never fall, sizes are positive, at most MAX_BYTES and never
- * fall, the last probability is 1. A first point with probability p > 0 is a point mass p at its size.
+ * fall, the last probability is 1. A first point with probability p > 0 is a point mass p at its
+ * size. Numbers are decimal (no hexadecimal, inf or nan).
  *
  * Sampling (PACKETS, the default, as ns-2): u uniform in (0, 1]; the first point with
  * probability >= u and the one before it bound a segment; the size is interpolated linearly in
