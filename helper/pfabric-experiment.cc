@@ -108,6 +108,13 @@ Number(double value)
     return PfabricJsonObject::FormatNumber(value);
 }
 
+/// @return why a time longer than MAX_TIME_NS is refused
+std::string
+TooLong()
+{
+    return "longer than ns-3's times (at most " + Number(MAX_TIME_NS / 1e9) + " s)";
+}
+
 /// @return a LoadBalancing value as --lb spells it, e.g. "spray"
 std::string
 Lowercase(std::string text)
@@ -415,8 +422,8 @@ PfabricExperiment::CheckChoices() const
         }
         if (*size > MAX_QUEUE_SIZE)
         {
-            return "--buffer=" + m_p.buffer +
-                   ": larger than ns-3's queue sizes (at most 4294967295 packets or bytes)";
+            return "--buffer=" + m_p.buffer + ": larger than ns-3's queue sizes (at most " +
+                   Number(MAX_QUEUE_SIZE) + " packets or bytes)";
         }
     }
     if (!m_p.rto.empty())
@@ -428,7 +435,7 @@ PfabricExperiment::CheckChoices() const
         }
         if (*rto > MAX_TIME_NS)
         {
-            return "--rto=" + m_p.rto + ": longer than ns-3's times (at most 9e9 s)";
+            return "--rto=" + m_p.rto + ": " + TooLong();
         }
         if (!Time(m_p.rto).IsStrictlyPositive())
         {
@@ -466,7 +473,7 @@ PfabricExperiment::CheckChoices() const
     auto deadlineMean = Quantity(m_p.deadlineMean, TIME_UNITS, true);
     if (deadlineMean && *deadlineMean > MAX_TIME_NS)
     {
-        return "--deadlineMean=" + m_p.deadlineMean + ": longer than ns-3's times (at most 9e9 s)";
+        return "--deadlineMean=" + m_p.deadlineMean + ": " + TooLong();
     }
     if (!deadlineMean || !Time(m_p.deadlineMean).IsStrictlyPositive())
     {

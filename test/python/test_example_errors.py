@@ -164,13 +164,13 @@ STRICT_CASES = [
     ("pfabric-websearch", "--flows=1 0", "--flows=1 0: not a whole number"),
     ("pfabric-websearch", "--load=0x0.8", "--load=0x0.8: not a number"),
     ("pfabric-websearch", "--rto=99999999999s",
-     "--rto=99999999999s: longer than ns-3's times (at most 9e9 s)"),
+     "--rto=99999999999s: longer than ns-3's times (at most 9000000000 s)"),
     ("pfabric-websearch", "--buffer=4294967296p", "--buffer=4294967296p: larger than ns-3's "
                                                   "queue sizes (at most 4294967295 packets or bytes)"),
     ("pfabric-deadlines", "--deadlineMean=1e10s",
      "--deadlineMean=1e10s: expected a positive time such as 1ms"),
     ("pfabric-deadlines", "--deadlineMean=99999999999s",
-     "--deadlineMean=99999999999s: longer than ns-3's times (at most 9e9 s)"),
+     "--deadlineMean=99999999999s: longer than ns-3's times (at most 9000000000 s)"),
     ("pfabric-classes", f"--classLoads=0.3,{'9' * 400}",
      f"--classLoads=0.3,{'9' * 400}: expected two loads in (0, 1) summing to less than 1, e.g. "
      "0.3,0.3"),
