@@ -12,12 +12,15 @@
 #ifndef PFABRIC_FUZZ_COMMON_H
 #define PFABRIC_FUZZ_COMMON_H
 
+#include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <sys/types.h>
 #include <unistd.h>
 
 namespace pfabric_fuzz
@@ -51,9 +54,10 @@ RequireErrorLine(const std::string& error, const std::string& prefix)
             "a message not starting with '" + prefix + "': " + error);
 }
 
-/// A directory of this process for the files a target writes, removed when it exits: in memory
-/// (/dev/shm) where there is one, as every input is written and read there (a disk-backed /tmp
-/// made the file targets 20 times slower here).
+/// A directory of this process for the files a target writes: in memory (/dev/shm) where there
+/// is one, as every input is written and read there (a disk-backed /tmp made the file targets 20
+/// times slower). libFuzzer ends with _Exit, so no exit handler removes it: each target removes
+/// those of ended processes when it starts.
 inline const std::filesystem::path&
 Directory()
 {
@@ -61,12 +65,21 @@ Directory()
         std::filesystem::path base = access("/dev/shm", W_OK) == 0
                                          ? std::filesystem::path("/dev/shm")
                                          : std::filesystem::temp_directory_path();
-        auto path = base / ("pfabric-fuzz-" + std::to_string(getpid()));
+        const std::string prefix = "pfabric-fuzz-";
+        std::error_code ignored;
+        for (const auto& entry : std::filesystem::directory_iterator(base, ignored))
+        {
+            const std::string name = entry.path().filename().string();
+            const std::string pid = name.substr(std::min(prefix.size(), name.size()));
+            if (name.rfind(prefix, 0) == 0 && !pid.empty() && pid.size() < 10 &&
+                pid.find_first_not_of("0123456789") == std::string::npos &&
+                kill(std::stoi(pid), 0) != 0 && errno == ESRCH)
+            {
+                std::filesystem::remove_all(entry.path(), ignored);
+            }
+        }
+        auto path = base / (prefix + std::to_string(getpid()));
         std::filesystem::create_directories(path);
-        std::atexit([] {
-            std::error_code ignored;
-            std::filesystem::remove_all(Directory(), ignored);
-        });
         return path;
     }();
     return directory;
