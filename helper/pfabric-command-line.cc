@@ -31,21 +31,12 @@ PfabricCommandLine::CheckArgument(const std::string& argument, std::string* erro
     {
         return true; // not an option
     }
-    const std::string option = argument.substr(argument.rfind("--", 0) == 0 ? 2 : 1);
-    const std::size_t equals = option.find('=');
-    const std::string name = option.substr(0, equals);
-    const bool hasValue = equals != std::string::npos;
-    const std::string value = hasValue ? option.substr(equals + 1) : "";
-    if (name.rfind("Print", 0) == 0 || name.find("::") != std::string::npos)
+    std::string name;
+    std::string value;
+    const bool hasValue = SplitArgument(argument, &name, &value);
+    if (IsNs3Option(name))
     {
-        return true; // ns-3's own arguments and attribute paths
-    }
-    for (auto global = GlobalValue::Begin(); global != GlobalValue::End(); ++global)
-    {
-        if ((*global)->GetName() == name)
-        {
-            return true;
-        }
+        return true;
     }
     auto found = m_options.find(name);
     if (found == m_options.end())
@@ -78,16 +69,54 @@ PfabricCommandLine::CheckArgument(const std::string& argument, std::string* erro
 }
 
 bool
+PfabricCommandLine::IsNs3Option(const std::string& name)
+{
+    if (name.rfind("Print", 0) == 0 || name.find("::") != std::string::npos)
+    {
+        return true; // ns-3's own arguments and attribute paths
+    }
+    for (auto global = GlobalValue::Begin(); global != GlobalValue::End(); ++global)
+    {
+        if ((*global)->GetName() == name)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
+PfabricCommandLine::SplitArgument(const std::string& argument,
+                                  std::string* name,
+                                  std::string* value)
+{
+    const std::string option = argument.substr(argument.rfind("--", 0) == 0 ? 2 : 1);
+    const std::size_t equals = option.find('=');
+    *name = option.substr(0, equals);
+    *value = equals == std::string::npos ? "" : option.substr(equals + 1);
+    return equals != std::string::npos;
+}
+
+bool
 PfabricCommandLine::Parse(int argc, char* argv[], std::string* error)
 {
+    std::vector<char*> forNs3{argv, argv + std::min(argc, 1)};
     for (int i = 1; i < argc; ++i)
     {
         if (!CheckArgument(argv[i], error))
         {
             return false;
         }
+        std::string name;
+        std::string value;
+        if (argv[i][0] == '-' && SplitArgument(argv[i], &name, &value) && m_texts.count(name))
+        {
+            *m_texts[name] = value; // all of it (ns-3 would keep its first word)
+            continue;
+        }
+        forNs3.push_back(argv[i]);
     }
-    CommandLine::Parse(argc, argv);
+    CommandLine::Parse(static_cast<int>(forNs3.size()), forNs3.data());
     for (const auto& option : m_numbers)
     {
         if (!option->Convert(error))
@@ -143,8 +172,7 @@ PfabricCommandLine::ParseReal(const std::string& text, long double* value, std::
     char* end = nullptr;
     errno = 0;
     const long double parsed = std::strtold(begin, &end);
-    if (text.empty() || end != begin + text.size() ||
-        std::isspace(static_cast<unsigned char>(text[0])))
+    if (text.empty() || end != begin + text.size())
     {
         *why = "not a number";
         return false;
@@ -152,6 +180,13 @@ PfabricCommandLine::ParseReal(const std::string& text, long double* value, std::
     if (!std::isfinite(parsed) || errno == ERANGE)
     {
         *why = "not a finite number";
+        return false;
+    }
+    // Decimal only: strtold also reads hexadecimal (0x1p-1) and skips leading blanks;
+    // pfabric-analysis's values take neither.
+    if (text.find_first_not_of("0123456789+-.eE") != std::string::npos)
+    {
+        *why = "not a number";
         return false;
     }
     *value = parsed;

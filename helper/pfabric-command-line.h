@@ -38,6 +38,10 @@ namespace ns3
  * a value, a bool other than what ns-3 takes (true, false, t, f, 1, 0, in any case). Attribute
  * paths (--ns3::...), global values
  * (--SchedulerType=...) and --Print... pass to ns-3 as they are.
+ *
+ * A text option (std::string, and a number's text) takes its whole value: Parse sets it itself
+ * and does not pass it to ns-3, which reads text with an input stream too, keeping its first word
+ * (`--out="my runs"` gave "my") and answering a blank value with its help and exit status 1.
  */
 class PfabricCommandLine : public CommandLine
 {
@@ -67,6 +71,14 @@ class PfabricCommandLine : public CommandLine
      * @return false if it is refused
      */
     bool CheckArgument(const std::string& argument, std::string* error) const;
+
+    /**
+     * @brief Whether an option is ns-3's own, passed to ns-3 unchecked: --Print..., an attribute
+     * path (--ns3::Type::Attribute) or a global value (--SchedulerType).
+     * @param name the option's name, without its dashes and value
+     * @return true if it is ns-3's
+     */
+    static bool IsNs3Option(const std::string& name);
 
     /**
      * @brief Parse the command line (CommandLine::Parse), then the numbers.
@@ -152,8 +164,18 @@ class PfabricCommandLine : public CommandLine
         OTHER, //!< needs a value
     };
 
+    /**
+     * @brief An argument's option name and value, as ns-3 splits it.
+     * @param argument e.g. --flows=10 or -flows=10
+     * @param[out] name e.g. flows
+     * @param[out] value e.g. 10 ("" without one)
+     * @return whether it has a value (an '=')
+     */
+    static bool SplitArgument(const std::string& argument, std::string* name, std::string* value);
+
     std::vector<std::unique_ptr<NumberOption>> m_numbers; //!< the number options
     std::map<std::string, Kind> m_options;                //!< every option added, by name
+    std::map<std::string, std::string*> m_texts;          //!< the text options' variables
 };
 
 template <typename T>
@@ -170,7 +192,13 @@ PfabricCommandLine::AddValue(const std::string& name, const std::string& help, T
         text << +value; // +: a char-sized integer shows as a number
         option->text = option->defaultText = text.str();
         CommandLine::AddValue(name, help, option->text);
+        m_texts[name] = &option->text;
         m_numbers.push_back(std::move(option));
+    }
+    else if constexpr (std::is_same_v<T, std::string>)
+    {
+        CommandLine::AddValue(name, help, value);
+        m_texts[name] = &value;
     }
     else
     {

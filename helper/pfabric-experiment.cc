@@ -29,8 +29,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
-#include <initializer_list>
 #include <iomanip>
 #include <iterator>
 #include <optional>
@@ -48,22 +48,51 @@ namespace
 constexpr uint64_t SMALL_FLOW_BYTES = 100000;
 constexpr uint64_t LARGE_FLOW_BYTES = 10000000;
 
+/// A unit a size or time option takes, and how many of the unit ns-3 keeps it in (packets or
+/// bytes; nanoseconds) it is.
+using Unit = std::pair<std::string, double>;
+
+/// The units of --buffer (ns-3's QueueSize).
+const std::vector<Unit> BUFFER_UNITS{{"p", 1},
+                                     {"B", 1},
+                                     {"KB", 1e3},
+                                     {"MB", 1e6},
+                                     {"KiB", 1024},
+                                     {"MiB", 1048576}};
+/// The units of --rto and --deadlineMean (ns-3's Time).
+const std::vector<Unit> TIME_UNITS{{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+
+/// The largest queue size ns-3 keeps: 32 bits (QueueSize wraps a larger one, to 0p for 2^32p).
+constexpr double MAX_QUEUE_SIZE = 4294967295.0;
+/// The longest time taken, nanoseconds: within the 63 bits of ns-3's Time (whose arithmetic
+/// stops the program on an overflow), about 285 years.
+constexpr double MAX_TIME_NS = 9e18;
+
 /**
- * @brief Whether a text is a number followed by one of the given units.
+ * @brief A number followed by one of the given units.
  * @param text e.g. "22500B"
- * @param units the accepted units, e.g. {"p", "B"}
+ * @param units the accepted units, e.g. BUFFER_UNITS
  * @param allowFraction whether the number may have a decimal point
- * @return true if it is
+ * @return the quantity in the unit ns-3 keeps (the number times its unit's multiplier), or
+ *         nothing if the text is not one
  */
-bool
-IsQuantity(const std::string& text, std::initializer_list<const char*> units, bool allowFraction)
+std::optional<double>
+Quantity(const std::string& text, const std::vector<Unit>& units, bool allowFraction)
 {
     std::size_t end = text.find_first_not_of(allowFraction ? "0123456789." : "0123456789");
     std::string number = text.substr(0, end);
     std::string unit = end == std::string::npos ? "" : text.substr(end);
     bool digits = number.find_first_of("0123456789") != std::string::npos &&
                   std::count(number.begin(), number.end(), '.') <= 1;
-    return digits && std::find(units.begin(), units.end(), unit) != units.end();
+    auto found = std::find_if(units.begin(), units.end(), [&unit](const Unit& known) {
+        return known.first == unit;
+    });
+    if (!digits || found == units.end())
+    {
+        return std::nullopt;
+    }
+    // Digits and a point only: strtod reads all of it (a huge number as infinity, no throw).
+    return std::strtod(number.c_str(), nullptr) * found->second;
 }
 
 /// @return a number as the shortest text that reads back the same
@@ -71,6 +100,13 @@ std::string
 Number(double value)
 {
     return PfabricJsonObject::FormatNumber(value);
+}
+
+/// @return why a time longer than MAX_TIME_NS is refused
+std::string
+TooLong()
+{
+    return "longer than ns-3's times (at most " + Number(MAX_TIME_NS / 1e9) + " s)";
 }
 
 /// @return a LoadBalancing value as --lb spells it, e.g. "spray"
@@ -400,19 +436,34 @@ PfabricExperiment::CheckChoices() const
     {
         return "--sampling=" + m_p.sampling + ": expected packets or bytes";
     }
-    if (!m_p.buffer.empty() &&
-        (!IsQuantity(m_p.buffer, {"p", "B", "KB", "MB", "KiB", "MiB"}, false) ||
-         m_p.buffer[0] == '0'))
+    if (!m_p.buffer.empty())
     {
-        return "--buffer=" + m_p.buffer + ": expected a positive size such as 22500B or 150p";
+        auto size = Quantity(m_p.buffer, BUFFER_UNITS, false);
+        if (!size || m_p.buffer[0] == '0')
+        {
+            return "--buffer=" + m_p.buffer + ": expected a positive size such as 22500B or 150p";
+        }
+        if (*size > MAX_QUEUE_SIZE)
+        {
+            return "--buffer=" + m_p.buffer + ": larger than ns-3's queue sizes (at most " +
+                   Number(MAX_QUEUE_SIZE) + " packets or bytes)";
+        }
     }
-    if (!m_p.rto.empty() && !IsQuantity(m_p.rto, {"ns", "us", "ms", "s"}, true))
+    if (!m_p.rto.empty())
     {
-        return "--rto=" + m_p.rto + ": expected a time such as 40us";
-    }
-    if (!m_p.rto.empty() && !Time(m_p.rto).IsStrictlyPositive())
-    {
-        return "--rto=" + m_p.rto + ": expected a positive time";
+        auto rto = Quantity(m_p.rto, TIME_UNITS, true);
+        if (!rto)
+        {
+            return "--rto=" + m_p.rto + ": expected a time such as 40us";
+        }
+        if (*rto > MAX_TIME_NS)
+        {
+            return "--rto=" + m_p.rto + ": " + TooLong();
+        }
+        if (!Time(m_p.rto).IsStrictlyPositive())
+        {
+            return "--rto=" + m_p.rto + ": expected a positive time";
+        }
     }
     if (!(m_p.maxSimTime > 0))
     {
@@ -450,8 +501,12 @@ PfabricExperiment::CheckChoices() const
     {
         return "";
     }
-    if (!IsQuantity(m_p.deadlineMean, {"ns", "us", "ms", "s"}, true) ||
-        !Time(m_p.deadlineMean).IsStrictlyPositive())
+    auto deadlineMean = Quantity(m_p.deadlineMean, TIME_UNITS, true);
+    if (deadlineMean && *deadlineMean > MAX_TIME_NS)
+    {
+        return "--deadlineMean=" + m_p.deadlineMean + ": " + TooLong();
+    }
+    if (!deadlineMean || !Time(m_p.deadlineMean).IsStrictlyPositive())
     {
         return "--deadlineMean=" + m_p.deadlineMean + ": expected a positive time such as 1ms";
     }
@@ -767,11 +822,13 @@ PfabricExperiment::ParseClassLoads(const std::string& text, std::vector<double>*
     std::string item;
     while (std::getline(in, item, ','))
     {
-        if (!IsQuantity(item, {""}, true))
+        // Not std::stod: it throws on a number too large for a double (e.g. 400 digits).
+        auto load = Quantity(item, {{"", 1}}, true);
+        if (!load)
         {
             return wrong;
         }
-        loads->push_back(std::stod(item));
+        loads->push_back(*load);
     }
     double sum = 0;
     for (double load : *loads)

@@ -229,6 +229,14 @@ class PfabricExperiment
     bool Prepare(std::string* error);
 
     /**
+     * @brief What Prepare checks first: every parameter that needs no file (the choices, the
+     * numbers' ranges, the lists such as --classLoads). The fuzz target of the command line
+     * (test/fuzz/fuzz-options.cc) calls it after parsing.
+     * @return "" or what is wrong, one line naming the option
+     */
+    std::string CheckChoices() const;
+
+    /**
      * @brief After Prepare, before Install: run these flows too, after the generated ones (a
      * program's own traffic, e.g. the responses of pfabric-incast's queries; needs AddedFlows,
      * with which Flows may be 0).
@@ -395,8 +403,6 @@ class PfabricExperiment
     static int64_t AssignStreams(const QueueDiscContainer& queueDiscs, PfabricFabricHelper& fabric);
 
   private:
-    /// @return "" or what is wrong with the choice parameters
-    std::string CheckChoices() const;
     /// @return the run directory's name: --out, or one made of the parameters
     std::string OutputDirectoryName() const;
     /**

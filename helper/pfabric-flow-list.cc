@@ -52,25 +52,77 @@ ParseCount(const std::string& token, uint64_t* value)
     return errno == 0;
 }
 
+/// Nanoseconds per second.
+constexpr int64_t NS_PER_S = 1000000000;
+
+/// The latest time a list holds, seconds: its nanoseconds fit in Time's 64 bits, short of
+/// Time::Max(), which stands for "no deadline".
+constexpr int64_t MAX_SECONDS = INT64_MAX / NS_PER_S - 1;
+
+/// What ParseSeconds says of a token that is not a number of seconds.
+const std::string NOT_SECONDS = "is not a non-negative number";
+
 /**
- * @brief Parse a whole token as a non-negative, finite number of seconds.
+ * @brief Parse a whole token as a non-negative number of seconds, at most MAX_SECONDS.
+ *
+ * The form Write prints (digits, a point and at most 9 decimals) is read exactly, so that a list
+ * reads back as it was written at any time (through a double, times from about 10^6 s on came
+ * back nanoseconds off); other decimal forms (an exponent, more decimals) to the nearest
+ * nanosecond. Not hexadecimal, inf or nan, nor blanks or a NUL byte around the number.
+ *
  * @param token the text
- * @param[out] value the time, to the nearest nanosecond (what Write prints reads back exactly)
- * @return true on success
+ * @param[out] value the time
+ * @return "" on success, else what is wrong: NOT_SECONDS, or that it is too late
  */
-bool
+std::string
 ParseSeconds(const std::string& token, Time* value)
 {
-    const char* begin = token.c_str();
+    const std::string tooLate =
+        "is later than " + std::to_string(MAX_SECONDS) + " s (the latest time a simulation holds)";
+    const std::string digits = "0123456789";
+    const std::size_t point = token.find('.');
+    const std::string whole = token.substr(0, point);
+    const std::string decimals = point == std::string::npos ? "" : token.substr(point + 1);
+    if (whole.find_first_not_of(digits) == std::string::npos &&
+        decimals.find_first_not_of(digits) == std::string::npos && whole.size() <= 10 &&
+        decimals.size() <= 9 && whole.size() + decimals.size() > 0)
+    {
+        const int64_t seconds = whole.empty() ? 0 : std::stoll(whole);
+        if (seconds > MAX_SECONDS)
+        {
+            return tooLate;
+        }
+        *value = NanoSeconds(seconds * NS_PER_S +
+                             std::stoll(decimals + std::string(9 - decimals.size(), '0')));
+        return "";
+    }
+    if (token.empty() || token.find_first_not_of(digits + ".eE+-") != std::string::npos)
+    {
+        return NOT_SECONDS;
+    }
     char* end = nullptr;
     errno = 0;
-    double seconds = std::strtod(begin, &end);
-    if (end == begin || *end != '\0' || errno != 0 || !std::isfinite(seconds) || seconds < 0)
+    const double seconds = std::strtod(token.c_str(), &end);
+    if (end != token.c_str() + token.size() || errno != 0 || !(seconds >= 0))
     {
-        return false;
+        return errno == ERANGE && seconds > MAX_SECONDS ? tooLate : NOT_SECONDS;
+    }
+    if (!(seconds <= MAX_SECONDS))
+    {
+        return tooLate;
     }
     *value = NanoSeconds(std::llround(seconds * 1e9));
-    return true;
+    return "";
+}
+
+/// @return a time as Write prints it: seconds with 9 decimals, exactly
+std::string
+FormatSeconds(Time time)
+{
+    const int64_t ns = time.GetNanoSeconds();
+    std::ostringstream text;
+    text << ns / NS_PER_S << '.' << std::setw(9) << std::setfill('0') << ns % NS_PER_S;
+    return text.str();
 }
 
 } // namespace
@@ -264,18 +316,26 @@ PfabricFlowList::Read(const std::string& path,
             return false;
         }
         Time start;
-        if (!ParseSeconds(fields[3], &start))
+        std::string wrong = ParseSeconds(fields[3], &start);
+        if (!wrong.empty())
         {
-            *error = where + "start_s '" + fields[3] + "' is not a non-negative number";
+            *error = where + "start_s '" + fields[3] + "' " + wrong;
             return false;
         }
         Time deadline = Time::Max();
         if (columns == 5 && !fields[4].empty())
         {
-            if (!ParseSeconds(fields[4], &deadline) || deadline <= start)
+            wrong = ParseSeconds(fields[4], &deadline);
+            if (wrong.empty() && deadline <= start)
             {
-                *error = where + "deadline_s '" + fields[4] +
-                         "' is not a time after start_s (or empty: no deadline)";
+                wrong = NOT_SECONDS;
+            }
+            if (!wrong.empty())
+            {
+                *error = where + "deadline_s '" + fields[4] + "' " +
+                         (wrong == NOT_SECONDS ? "is not a time after start_s (or empty: no "
+                                                 "deadline)"
+                                               : wrong);
                 return false;
             }
         }
@@ -301,14 +361,13 @@ PfabricFlowList::Write(const std::string& path,
     out << (deadlines ? CSV_HEADER_DEADLINES : CSV_HEADER) << "\n";
     for (const auto& flow : flows)
     {
-        out << flow.src << "," << flow.dst << "," << flow.bytes << "," << std::fixed
-            << std::setprecision(9) << flow.start.GetSeconds();
+        out << flow.src << "," << flow.dst << "," << flow.bytes << "," << FormatSeconds(flow.start);
         if (deadlines)
         {
             out << ",";
             if (flow.deadline != Time::Max())
             {
-                out << flow.deadline.GetSeconds();
+                out << FormatSeconds(flow.deadline);
             }
         }
         out << "\n";

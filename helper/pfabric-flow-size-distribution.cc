@@ -27,19 +27,24 @@ namespace
 {
 
 /**
- * @brief Parse a whole token as a finite number.
+ * @brief Parse a whole token as a finite decimal number.
  * @param token the text
  * @param[out] value the number
- * @return true if the whole token is a finite number
+ * @return true if the whole token is a finite decimal number (not hexadecimal, inf or nan, and
+ *         with no NUL byte after it, where strtod would stop)
  */
 bool
 ParseNumber(const std::string& token, double* value)
 {
+    if (token.find_first_not_of("0123456789.eE+-") != std::string::npos)
+    {
+        return false;
+    }
     const char* begin = token.c_str();
     char* end = nullptr;
     errno = 0;
     *value = std::strtod(begin, &end);
-    return end != begin && *end == '\0' && errno == 0 && std::isfinite(*value);
+    return end != begin && end == begin + token.size() && errno == 0 && std::isfinite(*value);
 }
 
 /// The integral of ceil(x) from 0 to t >= 0.
@@ -177,6 +182,11 @@ PfabricFlowSizeDistribution::Load(const std::string& path,
         else if (size <= 0)
         {
             what << "size " << tokens[0] << " is not positive";
+        }
+        else if (size > MAX_BYTES)
+        {
+            what << "size " << tokens[0] << (columns == 3 ? " packets" : "")
+                 << " is above the largest flow, " << MAX_BYTES << " bytes";
         }
         else if (!points.empty() && size < points.back().first)
         {

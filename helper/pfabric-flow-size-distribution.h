@@ -26,8 +26,9 @@ namespace ns3
  * Files: one point per line, '#' starts a comment. Either two columns, "size_bytes
  * cumulative_probability" (the files shipped in workloads/), or three, "packets 1
  * cumulative_probability" (the ns-2 / YAPS form; sizes count packets of PacketPayload bytes).
- * Probabilities lie in [0, 1] and never fall, sizes are positive and never fall, the last
- * probability is 1. A first point with probability p > 0 is a point mass p at its size.
+ * Probabilities lie in [0, 1] and never fall, sizes are positive, at most MAX_BYTES and never
+ * fall, the last probability is 1. A first point with probability p > 0 is a point mass p at its
+ * size. Numbers are decimal (no hexadecimal, inf or nan).
  *
  * Sampling (PACKETS, the default, as ns-2): u uniform in (0, 1]; the first point with
  * probability >= u and the one before it bound a segment; the size is interpolated linearly in
@@ -46,6 +47,11 @@ class PfabricFlowSizeDistribution
 
     /// The shipped workloads (workloads/<name>.cdf).
     static const std::vector<std::string> SHIPPED;
+
+    /// The largest size a CDF may give, bytes (a petabyte; the flow lists pfabric-analysis
+    /// schedules take sizes of up to 15 digits): sizes and their mean stay exact in a double
+    /// and in a flow's 64-bit byte count.
+    static constexpr double MAX_BYTES = 1e15;
 
     PfabricFlowSizeDistribution();
 

@@ -95,10 +95,11 @@ PfabricPriorityPolicy::ParseThresholds(const std::string& text, std::vector<uint
     std::string field;
     while (!text.empty() && std::getline(fields, field, ','))
     {
-        char* end = nullptr;
+        // Digits only: strtoull would skip blanks and stop at a NUL byte.
         errno = 0;
-        unsigned long long value = std::strtoull(field.c_str(), &end, 10);
-        if (field.empty() || field[0] == '-' || field[0] == '+' || *end != '\0' || errno == ERANGE)
+        unsigned long long value = std::strtoull(field.c_str(), nullptr, 10);
+        if (field.empty() || field.find_first_not_of("0123456789") != std::string::npos ||
+            errno == ERANGE)
         {
             return "'" + field + "' is not a non-negative integer";
         }

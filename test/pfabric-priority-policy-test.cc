@@ -210,7 +210,17 @@ class ThresholdsParseTest : public TestCase
             {"1,,2", "'' is not a non-negative integer"},
             {"1,", "'' is not a non-negative integer"},
             {"1k", "'1k' is not a non-negative integer"},
-            {"18446744073709551616", "'18446744073709551616' is not a non-negative integer"}};
+            {"18446744073709551616", "'18446744073709551616' is not a non-negative integer"},
+            // strtoull skipped blanks and stopped at a NUL byte (test/fuzz, fuzz-lists)
+            {" 5", "' 5' is not a non-negative integer"},
+            {std::string("5\0"
+                         "9",
+                         3),
+             "'" +
+                 std::string("5\0"
+                             "9",
+                             3) +
+                 "' is not a non-negative integer"}};
         for (const auto& [text, error] : refused)
         {
             std::vector<uint64_t> kept{42};

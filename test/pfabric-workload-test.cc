@@ -208,6 +208,13 @@ class FlowSizeFileErrorTest : public TestCase
             {"100 0.5 7 8\n", ":1: expected 2 columns (size_bytes cumulative_probability) or 3"},
             {"100 0.5\n3 1 1\n", ":2: 3 columns, but earlier lines have 2"},
             {"# nothing\n\n", ": no points"},
+            // Found by test/fuzz (fuzz-cdf): a size beyond 64 bits was cast to an integer (UB),
+            // and strtod stopped at a NUL byte, taking what came before it.
+            {"\n2.e54 1\n", ":2: size 2.e54 is above the largest flow, 1e+15 bytes"},
+            {"1e12 1 1\n", ":1: size 1e12 packets is above the largest flow, 1e+15 bytes"},
+            {std::string(".5\0\a 1\n", 7),
+             ":1: '.5" + std::string("\0\a", 2) + "' is not a number"},
+            {"0x10 1\n", ":1: '0x10' is not a number"},
         };
         int i = 0;
         for (const auto& [text, message] : cases)
@@ -347,6 +354,18 @@ class FlowFileTest : public TestCase
             NS_TEST_ASSERT_MSG_EQ(back[i].start, flows[i].start, "start, to the nanosecond");
         }
 
+        // Late times read back exactly too (through a double they came back nanoseconds off
+        // from about 10^6 s on; test/fuzz, fuzz-flow-list).
+        std::vector<PfabricFlow> late{
+            {0, 1, 2, 1000, NanoSeconds(9223372035999999999), Time::Max()},
+            {1, 2, 1, 1000, NanoSeconds(1234567890123456789), NanoSeconds(1234567890123456790)}};
+        NS_TEST_ASSERT_MSG_EQ(PfabricFlowList::Write(path, late, &error), true, error);
+        NS_TEST_ASSERT_MSG_EQ(PfabricFlowList::Read(path, 54, &back, &error), true, error);
+        NS_TEST_ASSERT_MSG_EQ(back.size(), 2, "both late flows");
+        NS_TEST_ASSERT_MSG_EQ(back[0].start, late[0].start, "the latest start, to the nanosecond");
+        NS_TEST_ASSERT_MSG_EQ(back[1].start, late[1].start, "a late start, to the nanosecond");
+        NS_TEST_ASSERT_MSG_EQ(back[1].deadline, late[1].deadline, "its deadline, 1 ns later");
+
         const std::string header = PfabricFlowList::CSV_HEADER + "\n";
         const std::vector<std::pair<std::string, std::string>> cases{
             {"src,dst,bytes,start\n0,1,10,0\n",
@@ -358,6 +377,13 @@ class FlowFileTest : public TestCase
             {header + "3,3,10,0\n", ":2: a flow from host 3 to itself"},
             {header + "0,1,10,-1\n", ":2: start_s '-1' is not a non-negative number"},
             {header + "0,x,10,0\n", ":2: hosts must be non-negative integers"},
+            // A start beyond Time's 64 bits became a negative time (llround overflowed).
+            {header + "0,1,1000,1e10\n",
+             ":2: start_s '1e10' is later than 9223372035 s (the latest time a simulation holds)"},
+            {header + "0,1,1000,9999999999\n", ":2: start_s '9999999999' is later than"},
+            {header + "0,1,1000, 1\n", ":2: start_s ' 1' is not a non-negative number"},
+            {header + "0,1,1000,0x1\n", ":2: start_s '0x1' is not a non-negative number"},
+            {header + std::string("0,1,1000,1\0x\n", 13), ":2: start_s '1"},
         };
         int i = 0;
         for (const auto& [text, message] : cases)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import re
 import socket
 import sys
 import time
@@ -47,16 +48,21 @@ def this_holder() -> Holder:
 def parse_holder(text: str) -> Holder | None:
     """A lock file's 'pid host since' line; None for an empty or unreadable one."""
     fields = text.split()
-    if len(fields) != 3 or not fields[0].isdigit():
+    # ASCII digits: str.isdigit() also takes '²', which int() refuses.
+    if len(fields) != 3 or not re.fullmatch(r"[0-9]+", fields[0]):
         return None
     return Holder(int(fields[0]), fields[1], fields[2])
 
 
 def pid_alive(pid: int) -> bool:
-    """Whether a process of this host has that pid (another user's counts)."""
+    """Whether a process of this host has that pid (another user's counts). Not 0, which
+    os.kill takes for this process group, nor a number beyond a pid's range (a file's pid may be
+    any digits)."""
+    if pid <= 0:
+        return False
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):
         return False
     except PermissionError:
         return True

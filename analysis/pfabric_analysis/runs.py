@@ -227,6 +227,12 @@ def check_same_build(run, first) -> None:
                                 f"{expected!r}; runs of two builds are not one experiment")
 
 
+def key_name(key: str) -> str:
+    """A key of a file (meta.json, sweep.json) as a message names it: as it is when it is a name,
+    else quoted, as it may hold anything, a line break too."""
+    return key if key.isidentifier() else repr(key)
+
+
 def check_poolable(runs: list[Run]) -> None:
     """Refuse to pool runs whose parameters differ beyond replication (seed, run, outputs), or
     whose builds differ (BUILD_KEYS)."""
@@ -239,7 +245,7 @@ def check_poolable(runs: list[Run]) -> None:
             a = first_parameters.get(key)
             b = parameters.get(key)
             if a != b:
-                raise AnalysisError(f"{run.directory}: parameter {key} is {b!r}, but "
+                raise AnalysisError(f"{run.directory}: parameter {key_name(key)} is {b!r}, but "
                                     f"{first.directory} has {a!r}; not the same experiment")
 
 

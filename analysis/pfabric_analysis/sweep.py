@@ -56,7 +56,7 @@ from pfabric_analysis import store as compact
 from pfabric_analysis import allocator
 from pfabric_analysis.children import run_child
 from pfabric_analysis.lock import sweep_lock
-from pfabric_analysis.runs import CUSTOM_SCHEME, UNFINISHED_MARK, AnalysisError
+from pfabric_analysis.runs import CUSTOM_SCHEME, UNFINISHED_MARK, AnalysisError, key_name
 from pfabric_analysis.values import COUNT, LOAD, POSITIVE, BadValue
 
 WORKLOADS = ("websearch", "datamining")
@@ -743,13 +743,15 @@ def prepare_directory(spec: SweepSpec, sweep_dir: Path) -> None:
     if spec_path.is_file():
         try:
             found = json.loads(spec_path.read_text())
-        except json.JSONDecodeError as error:
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
             raise AnalysisError(f"{spec_path}: not JSON ({error})") from error
+        if not isinstance(found, dict):
+            raise AnalysisError(f"{spec_path}: not a sweep's description (a JSON object)")
         for key in sorted(set(wanted) | set(found)):
             old = found.get(key)
             new = json.loads(json.dumps(wanted.get(key)))
             if old != new:
-                raise AnalysisError(f"{spec_path}: another sweep ({key} was {old!r}, now "
+                raise AnalysisError(f"{spec_path}: another sweep ({key_name(key)} was {old!r}, now "
                                     f"{new!r}); use another --out")
         return
     temporary = spec_path.with_suffix(".json.partial")
@@ -849,9 +851,11 @@ def check_store(tasks: list[Task], spec: SweepSpec) -> None:
         meta_path = compact.point_path(task.store, task.name) / compact.META
         try:
             meta = json.loads(meta_path.read_text())
-            parameters = current_names(meta["parameters"])
-        except (json.JSONDecodeError, KeyError, TypeError) as error:
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
             raise AnalysisError(f"{meta_path}: not a run's meta.json ({error})") from error
+        if not isinstance(meta, dict) or not isinstance(meta.get("parameters"), dict):
+            raise AnalysisError(f"{meta_path}: not a run's meta.json (no 'parameters' object)")
+        parameters = current_names(meta["parameters"])
         workload, scheme, load, run = task.point
         if meta.get("workload") != workload:
             raise AnalysisError(f"{meta_path}: workload {meta.get('workload')!r}, not "
@@ -867,8 +871,9 @@ def check_store(tasks: list[Task], spec: SweepSpec) -> None:
             asked["flows"] = str(spec.flows_of(workload))
         recorded_window = meta.get("window")
         if window is not None:
-            recorded = (recorded_window or {}).get("warmup_flows"), \
-                (recorded_window or {}).get("measure_flows")
+            if not isinstance(recorded_window, dict):
+                recorded_window = {}
+            recorded = recorded_window.get("warmup_flows"), recorded_window.get("measure_flows")
             if recorded != window:
                 raise AnalysisError(f"{meta_path}: window {recorded} but the sweep asks "
                                     f"{window}; another sweep's store")

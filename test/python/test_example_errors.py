@@ -235,6 +235,24 @@ STRICT_CASES = [
     ("pfabric-fabric", "--k=4.0", "--k=4.0: not a whole number"),
     ("pfabric-preemption", "--longBytes=1MB", "--longBytes=1MB: not a whole number"),
     ("pfabric-routing-cost", "--packetsPerHost=-3", "--packetsPerHost=-3: must not be negative"),
+    # Found by the fuzz targets (test/fuzz): a blank value made ns-3 print its help (fuzz-options);
+    # ns-3 kept a text's first word (--flows=1 0 ran one flow), strtold read hexadecimal
+    # (fuzz-number), and a size or time past what ns-3 keeps wrapped to 0p or stopped the program
+    # on an overflow assertion (fuzz-options).
+    ("pfabric-websearch", "--seed= ", "--seed= : not a whole number"),
+    ("pfabric-websearch", "--flows=1 0", "--flows=1 0: not a whole number"),
+    ("pfabric-websearch", "--load=0x0.8", "--load=0x0.8: not a number"),
+    ("pfabric-websearch", "--rto=99999999999s",
+     "--rto=99999999999s: longer than ns-3's times (at most 9000000000 s)"),
+    ("pfabric-websearch", "--buffer=4294967296p", "--buffer=4294967296p: larger than ns-3's "
+                                                  "queue sizes (at most 4294967295 packets or bytes)"),
+    ("pfabric-deadlines", "--deadlineMean=1e10s",
+     "--deadlineMean=1e10s: expected a positive time such as 1ms"),
+    ("pfabric-deadlines", "--deadlineMean=99999999999s",
+     "--deadlineMean=99999999999s: longer than ns-3's times (at most 9000000000 s)"),
+    ("pfabric-classes", f"--classLoads=0.3,{'9' * 400}",
+     f"--classLoads=0.3,{'9' * 400}: expected two loads in (0, 1) summing to less than 1, e.g. "
+     "0.3,0.3"),
 ]
 
 
@@ -264,6 +282,15 @@ def test_what_ns3_accepts_still_passes(run_example: RunExample, tmp_path,
         assert meta["parameters"]["load"] == 0.5
     if argument == "--flows=007":
         assert meta["parameters"]["flows"] == 7
+
+
+def test_a_text_option_takes_its_whole_value(run_example: RunExample, tmp_path) -> None:
+    """ns-3 read a text option with an input stream: --dumpFlows="my flows.csv" wrote my."""
+    flows = tmp_path / "my flows.csv"
+    result = run_example("pfabric-websearch", "--flows=3", "--flowsOnly", f"--dumpFlows={flows}")
+    assert result.returncode == 0, result.stderr
+    assert flows.read_text().count("\n") == 4
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["my flows.csv"]
 
 
 @pytest.mark.parametrize("argument,quiet", [("--quiet=True", True), ("--quiet=T", True),
