@@ -459,7 +459,9 @@ PfabricTcpSocketFactory::CreateTcpSocket()
         }
         else
         {
-            auto ops = m_congestionOps.Create<TcpCongestionOps>();
+            // DynamicCast, not Create<TcpCongestionOps> (which asks the TypeId): ns-3.37's
+            // TcpCubic names TcpSocketBase as its TypeId's parent, though it is a congestion ops.
+            auto ops = DynamicCast<TcpCongestionOps>(m_congestionOps.Create());
             NS_ABORT_MSG_IF(!ops,
                             "PfabricTcpSocketFactory: CongestionOps "
                                 << m_congestionOps.GetTypeId().GetName()
