@@ -14,7 +14,7 @@ cpp_examples = [
     ("pfabric-websearch --warmupFlows=20 --measureFlows=50 --topology=star --hosts=16 "
      "--load=0.4 --quiet --out=results/ci-websearch-window", "True", "False"),
     ("pfabric-websearch --flows=60 --scheme=custom --portQueueDisc=ns3::FqCoDelQueueDisc "
-     "--portQueueDiscAttributes=Target=10us --tcpCongestionOps=ns3::TcpCubic --quiet "
+     "--portQueueDiscAttributes=Target=10us --tcpCongestionOps=ns3::TcpBic --quiet "
      "--out=results/ci-websearch-custom", "True", "False"),
     ("pfabric-datamining --flows=50 --scheme=tcp --maxSimTime=0.002 --quiet "
      "--out=results/ci-datamining", "True", "False"),

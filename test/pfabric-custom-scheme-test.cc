@@ -122,18 +122,20 @@ class CustomFqCoDelCubicTest : public TestCase
             e.GetParameters().scheme = PfabricSchemeHelper::CUSTOM;
             e.GetCustomScheme().SetPortQueueDisc("ns3::FqCoDelQueueDisc",
                                                  "Interval=100us|Target=10us");
-            e.GetCustomScheme().SetCongestionOps("ns3::TcpCubic", "Beta=0.8");
+            // Not TcpCubic: ns-3.37's names TcpSocketBase as its TypeId's parent (fixed later),
+            // so neither this check nor ns-3 can create it through its TypeId there.
+            e.GetCustomScheme().SetCongestionOps("ns3::TcpBic", "Beta=0.8");
         });
         for (const auto& result : run.results)
         {
             NS_TEST_ASSERT_MSG_EQ(result.fct.IsPositive(), true, "flow " << result.flow.id);
             NS_TEST_ASSERT_MSG_GT_OR_EQ(result.fct, result.idealFct, "flow " << result.flow.id);
         }
-        for (const char* recorded : {"\"schemeLabel\": \"fqcodel-cubic\"",
+        for (const char* recorded : {"\"schemeLabel\": \"fqcodel-bic\"",
                                      "\"type_id\": \"ns3::FqCoDelQueueDisc\"",
                                      "\"Target\": \"10us\"",
                                      "\"MaxSize\": \"150p\"",
-                                     "\"type_id\": \"ns3::TcpCubic\"",
+                                     "\"type_id\": \"ns3::TcpBic\"",
                                      "\"Beta\": \"0.8\""})
         {
             NS_TEST_ASSERT_MSG_NE(run.meta.find(recorded), std::string::npos, recorded);
