@@ -441,8 +441,7 @@ PfabricLeanSender::SendDataPacket(SequenceNumber32 seq, uint32_t maxSize)
     uint64_t priority = 0;
     if (m_priorityPolicy)
     {
-        uint64_t rank = m_priorityPolicy->GetRank(GetFlowProgress());
-        priority = rank > UINT64_MAX - m_priorityOffset ? UINT64_MAX : rank + m_priorityOffset;
+        priority = m_priorityPolicy->GetSegmentPriority(GetFlowProgress(), m_priorityOffset);
     }
     TcpTxItem* item = m_txBuffer->CopyFromSequence(maxSize, seq);
     Ptr<Packet> segment = item->GetPacketCopy();

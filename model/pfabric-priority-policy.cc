@@ -62,6 +62,13 @@ PfabricPriorityPolicy::GetRank(const PfabricFlowProgress& flow) const
 }
 
 uint64_t
+PfabricPriorityPolicy::GetSegmentPriority(const PfabricFlowProgress& flow, uint64_t offset) const
+{
+    uint64_t rank = GetRank(flow);
+    return rank > UINT64_MAX - offset ? UINT64_MAX : rank + offset;
+}
+
+uint64_t
 PfabricPriorityPolicy::Quantise(uint64_t rank) const
 {
     if (m_thresholds.empty())

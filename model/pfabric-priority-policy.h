@@ -66,6 +66,15 @@ class PfabricPriorityPolicy : public Object
      * @return the rank or its level; smaller is more urgent
      */
     uint64_t GetRank(const PfabricFlowProgress& flow) const;
+    /**
+     * @brief The number a data segment carries: its flow's rank (GetRank) plus the sender's
+     * offset, which keeps data behind control segments (priority 0); a rank too large for the
+     * sum (a flow without a deadline under EDF) stays last rather than wrapping to urgent.
+     * @param flow where the flow stands
+     * @param offset the sender's priority offset, at least 1
+     * @return the segment's priority
+     */
+    uint64_t GetSegmentPriority(const PfabricFlowProgress& flow, uint64_t offset) const;
 
     /**
      * @brief Quantise a rank by Thresholds.

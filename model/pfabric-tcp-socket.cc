@@ -177,9 +177,7 @@ PfabricTcpSocket::GetSegmentPriority(uint32_t payloadBytes) const
     {
         return 0;
     }
-    uint64_t rank = m_priorityPolicy->GetRank(GetFlowProgress());
-    // A flow without a deadline ranks last under EDF: stay there rather than wrap to urgent.
-    return rank > UINT64_MAX - m_priorityOffset ? UINT64_MAX : rank + m_priorityOffset;
+    return m_priorityPolicy->GetSegmentPriority(GetFlowProgress(), m_priorityOffset);
 }
 
 PfabricFlowProgress
