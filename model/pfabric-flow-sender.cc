@@ -6,6 +6,8 @@
 
 #include "pfabric-flow-sender.h"
 
+#include <cmath>
+
 namespace ns3
 {
 
@@ -20,6 +22,14 @@ PfabricFlowSender::GetTypeId()
 }
 
 PfabricFlowSender::~PfabricFlowSender() = default;
+
+DataRate
+PfabricFlowSender::GetPayloadRate(DataRate lineRate, uint32_t segmentSize, uint32_t overheadBytes)
+{
+    double segment = segmentSize;
+    return DataRate(static_cast<uint64_t>(std::ceil(static_cast<double>(lineRate.GetBitRate()) *
+                                                    segment / (segment + overheadBytes))));
+}
 
 void
 PfabricFlowSender::SetCallbacks(ConnectedCallback connected, AckCallback ackAdvanced)

@@ -8,6 +8,7 @@
 #define PFABRIC_FLOW_SENDER_H
 
 #include "ns3/callback.h"
+#include "ns3/data-rate.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -49,6 +50,27 @@ class PfabricFlowSender : public Object
      * value.
      */
     typedef Callback<void, SequenceNumber32> AckCallback;
+
+    /// The receive buffer of every connection's receiver, larger than any flow: a sender is
+    /// never limited by the receiver (ns-3's RcvBufSize on the sockets, the lean receiver's).
+    static constexpr uint32_t RECEIVE_BUFFER_BYTES = 1U << 30;
+    /// ns-3's window scale for that buffer (its largest, 14) and the window field it advertises.
+    static constexpr uint32_t WINDOW_SCALE = 14;
+    /// The window field of every segment (the buffer shifted by the scale, capped at 16 bits).
+    static constexpr uint16_t ADVERTISED_WINDOW = 65535;
+    /// The receive window a sender sees: the advertised field, scaled back.
+    static constexpr uint32_t RECEIVE_WINDOW = uint32_t{ADVERTISED_WINDOW} << WINDOW_SCALE;
+
+    /**
+     * @brief The payload rate at which a segment of segmentSize payload bytes leaves every
+     * (segmentSize + overheadBytes) * 8 / lineRate seconds, its wire time: pacing at it keeps a
+     * sender exactly at line rate (rounded up, so the gap is never longer).
+     * @param lineRate the NIC's line rate, strictly positive
+     * @param segmentSize payload bytes per segment
+     * @param overheadBytes the bytes the network adds to a segment's payload
+     * @return the payload rate
+     */
+    static DataRate GetPayloadRate(DataRate lineRate, uint32_t segmentSize, uint32_t overheadBytes);
 
     /**
      * @brief Set the callbacks before Connect.

@@ -7,6 +7,7 @@
 #include "pfabric-lean-receiver.h"
 
 #include "pfabric-class-tag.h"
+#include "pfabric-flow-sender.h"
 #include "pfabric-host-transport.h"
 #include "pfabric-priority-tag.h"
 
@@ -20,14 +21,6 @@
 namespace ns3
 {
 
-namespace
-{
-/// ns-3's TCP receive buffer of the module's sockets (PfabricTcpSocketFactory): never full.
-constexpr uint32_t RECEIVE_BUFFER_BYTES = 1U << 30;
-/// The ACKs' window field: what ns-3 advertises for that buffer with window scaling.
-constexpr uint16_t ADVERTISED_WINDOW = std::numeric_limits<uint16_t>::max();
-} // namespace
-
 PfabricLeanReceiver::PfabricLeanReceiver(PfabricHostTransport* transport,
                                          Ipv4Address peer,
                                          uint16_t peerPort,
@@ -40,7 +33,7 @@ PfabricLeanReceiver::PfabricLeanReceiver(PfabricHostTransport* transport,
       m_tagAcks(tagAcks),
       m_rxBuffer(CreateObject<TcpRxBuffer>())
 {
-    m_rxBuffer->SetMaxBufferSize(RECEIVE_BUFFER_BYTES);
+    m_rxBuffer->SetMaxBufferSize(PfabricFlowSender::RECEIVE_BUFFER_BYTES);
     // The sender's first byte is 1: its handshake's SYN took 0 (PfabricFlowSender).
     m_rxBuffer->SetNextRxSequence(SequenceNumber32(1));
 }
@@ -70,7 +63,7 @@ PfabricLeanReceiver::Receive(Ptr<Packet> payload, const TcpHeader& header)
     ack.SetDestinationPort(m_peerPort);
     ack.SetSequenceNumber(SequenceNumber32(1));
     ack.SetAckNumber(m_rxBuffer->NextRxSequence());
-    ack.SetWindowSize(ADVERTISED_WINDOW);
+    ack.SetWindowSize(PfabricFlowSender::ADVERTISED_WINDOW);
     TcpOptionSack::SackList blocks = m_rxBuffer->GetSackList();
     if (!blocks.empty())
     {

@@ -33,15 +33,6 @@ NS_LOG_COMPONENT_DEFINE("PfabricLeanSender");
 
 NS_OBJECT_ENSURE_REGISTERED(PfabricLeanSender);
 
-namespace
-{
-/// The receive window of the module's receivers: ns-3's largest with a 1 GiB buffer (window
-/// field 65535, scale 14), which a sender never reaches.
-constexpr uint32_t RECEIVE_WINDOW = 65535U << 14;
-/// The window field of a data segment (the sender's own receive window, as ns-3 advertises it).
-constexpr uint16_t ADVERTISED_WINDOW = std::numeric_limits<uint16_t>::max();
-} // namespace
-
 TypeId
 PfabricLeanSender::GetTypeId()
 {
@@ -138,10 +129,7 @@ void
 PfabricLeanSender::SetPacingLineRate(DataRate rate, uint32_t overheadBytes)
 {
     NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "PfabricLeanSender: the pacing rate must be positive");
-    // As PfabricTcpSocket::SetPacingLineRate: the payload rate, rounded up.
-    double segment = m_tcb->m_segmentSize;
-    m_pacingRate = DataRate(static_cast<uint64_t>(
-        std::ceil(static_cast<double>(rate.GetBitRate()) * segment / (segment + overheadBytes))));
+    m_pacingRate = GetPayloadRate(rate, m_tcb->m_segmentSize, overheadBytes);
     m_pacing = true;
 }
 

@@ -8,6 +8,7 @@
 
 #include "pfabric-baseline-tcp-socket.h"
 #include "pfabric-compat.h"
+#include "pfabric-flow-sender.h"
 #include "pfabric-host-transport.h"
 #include "pfabric-lean-sender.h"
 #include "pfabric-line-rate-congestion-ops.h"
@@ -40,12 +41,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("PfabricTcpSocketFactory");
 
 NS_OBJECT_ENSURE_REGISTERED(PfabricTcpSocketFactory);
-
-namespace
-{
-/// Receive buffer, hence the largest advertised window (window scaling tops out at 1 GiB).
-constexpr uint32_t RECEIVE_BUFFER_BYTES = 1U << 30;
-} // namespace
 
 TypeId
 PfabricTcpSocketFactory::GetTypeId()
@@ -249,7 +244,8 @@ PfabricTcpSocketFactory::GetMinTcpSettings() const
 {
     const bool lineRate = m_transport == LINE_RATE;
     return MinTcpSettings{lineRate,
-                          lineRate ? RECEIVE_BUFFER_BYTES / m_segmentSize : m_initialWindow,
+                          lineRate ? PfabricFlowSender::RECEIVE_BUFFER_BYTES / m_segmentSize
+                                   : m_initialWindow,
                           lineRate ? 0 : m_maxWindow,
                           m_probeMode ? m_probeAfterTimeouts : 0,
                           lineRate || m_hostPacing};
@@ -403,7 +399,7 @@ PfabricTcpSocketFactory::ConfigureCommon(Ptr<TcpSocketBase> socket,
     socket->SetAttribute("ConnTimeout", TimeValue(initialRtt));
     socket->SetAttribute("ConnCount", UintegerValue(24));
     socket->SetAttribute("SndBufSize", UintegerValue(std::numeric_limits<uint32_t>::max()));
-    socket->SetAttribute("RcvBufSize", UintegerValue(RECEIVE_BUFFER_BYTES));
+    socket->SetAttribute("RcvBufSize", UintegerValue(PfabricFlowSender::RECEIVE_BUFFER_BYTES));
 }
 
 Ptr<Socket>

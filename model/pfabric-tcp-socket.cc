@@ -7,6 +7,7 @@
 #include "pfabric-tcp-socket.h"
 
 #include "pfabric-class-tag.h"
+#include "pfabric-flow-sender.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -219,14 +220,12 @@ PfabricTcpSocket::SetPacingLineRate(DataRate rate, uint32_t overheadBytes)
     NS_ABORT_MSG_IF(rate.GetBitRate() == 0,
                     "PfabricTcpSocket: the pacing line rate must be "
                     "positive");
-    // Rounding the payload rate up keeps the gap no longer than the NIC's serialisation time.
-    double segment = m_tcb->m_segmentSize;
-    auto payloadRate = static_cast<uint64_t>(
-        std::ceil(static_cast<double>(rate.GetBitRate()) * segment / (segment + overheadBytes)));
+    const DataRate payloadRate =
+        PfabricFlowSender::GetPayloadRate(rate, m_tcb->m_segmentSize, overheadBytes);
     m_tcb->m_pacing = true;
     m_tcb->m_paceInitialWindow = true;
-    m_tcb->m_maxPacingRate = DataRate(payloadRate);
-    m_tcb->m_pacingRate = DataRate(payloadRate);
+    m_tcb->m_maxPacingRate = payloadRate;
+    m_tcb->m_pacingRate = payloadRate;
 }
 
 int
