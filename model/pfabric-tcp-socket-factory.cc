@@ -134,7 +134,8 @@ PfabricTcpSocketFactory::GetTypeId()
                           "MinTCP, TCP and DCTCP: pace senders at LineRate, so that a window "
                           "burst waits in the socket rather than overflowing its own NIC's "
                           "queue (LineRate senders are always paced). On by default: real "
-                          "stacks make a socket wait for its NIC.",
+                          "stacks make a socket wait for its NIC. A congestion control that "
+                          "sets the pacing rate itself (BBR) keeps it, capped at LineRate.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&PfabricTcpSocketFactory::m_hostPacing),
                           MakeBooleanChecker())

@@ -274,8 +274,10 @@ uint32_t
 PfabricTcpSocket::SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck)
 {
     // Undo ns-3's cwnd/RTT update of the pacing rate, which would pace a small window below
-    // line rate (SetPacingLineRate).
-    if (m_tcb->m_pacing)
+    // line rate (SetPacingLineRate). A congestion control that sets the pacing rate itself
+    // (HasCongControl: BBR) keeps its own, capped at line rate by m_maxPacingRate, as ns-3's
+    // UpdatePacingRate leaves it.
+    if (m_tcb->m_pacing && !m_congestionControl->HasCongControl())
     {
         m_tcb->m_pacingRate = m_tcb->m_maxPacingRate;
     }

@@ -11,12 +11,15 @@
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/error-model.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/loopback-net-device.h"
+#include "ns3/object-factory.h"
 #include "ns3/packet.h"
+#include "ns3/pfabric-flow-sender.h"
 #include "ns3/pfabric-min-tcp-socket.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-tag.h"
@@ -1033,6 +1036,98 @@ class DctcpTest : public TestCase
     }
 };
 
+/// The pacing rate a sender's data segments leave at: its "PacingRate" trace, read at "Tx".
+struct PacingLog
+{
+    DataRate now;               //!< the sender's pacing rate
+    std::vector<DataRate> atTx; //!< at each data segment
+};
+
+void
+NotePacingRate(PacingLog* log, DataRate, DataRate rate)
+{
+    log->now = rate;
+}
+
+void
+NotePacedSegment(PacingLog* log,
+                 Ptr<const Packet> packet,
+                 const TcpHeader&,
+                 Ptr<const TcpSocketBase>)
+{
+    if (packet->GetSize() > 0)
+    {
+        log->atTx.push_back(log->now);
+    }
+}
+
+/**
+ * HostPacing paces a baseline sender at line rate, undoing ns-3's window-over-RTT rate; a
+ * congestion control that sets the pacing rate itself (BBR) keeps its own. A lone 3 MB flow:
+ * under NewReno every data segment leaves at the line payload rate; under BBR some leave below
+ * it (BBR's drain and probing gains, 1/2.89 and 0.75 of its bandwidth estimate), none above.
+ */
+class CongestionControlPacingTest : public TestCase
+{
+  public:
+    /// @param congestionOps the senders' congestion control
+    CongestionControlPacingTest(std::string congestionOps)
+        : TestCase("HostPacing paces " + congestionOps + " " +
+                   (congestionOps == "ns3::TcpBbr" ? "at its own rate" : "at line rate")),
+          m_congestionOps(std::move(congestionOps))
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Bed bed(3, "tcp");
+        bed.scheme.SetSocketFactoryAttribute("CongestionOps",
+                                             ObjectFactoryValue(ObjectFactory(m_congestionOps)));
+        bed.Install();
+        Flow* f = bed.Add(FlowOf(3000000, 0, 2));
+        Flow* other = bed.Add(FlowOf(3000000, 1, 2));
+        // The rate SetPacingLineRate gave the socket when the factory made it.
+        Ptr<Node> host = bed.fabric.GetHosts().Get(0);
+        DataRateValue nicRate;
+        Nic(host)->GetAttribute("DataRate", nicRate);
+        UintegerValue headerBytes;
+        host->GetObject<PfabricTcpSocketFactory>()->GetAttribute("HeaderBytes", headerBytes);
+        const DataRate line =
+            PfabricFlowSender::GetPayloadRate(nicRate.Get(), MSS, headerBytes.Get());
+        PacingLog log;
+        log.now = line;
+        f->sender->TraceConnectWithoutContext("PacingRate",
+                                              MakeBoundCallback(&NotePacingRate, &log));
+        f->sender->TraceConnectWithoutContext("Tx", MakeBoundCallback(&NotePacedSegment, &log));
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(f->delivered, f->bytes, "delivered");
+        NS_TEST_ASSERT_MSG_EQ(other->delivered, other->bytes, "delivered");
+        NS_TEST_ASSERT_MSG_GT(log.atTx.size(), 2000, "every data segment seen");
+        uint32_t below = 0;
+        for (const DataRate& rate : log.atTx)
+        {
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(rate.GetBitRate(),
+                                        line.GetBitRate(),
+                                        "never above line rate");
+            below += rate < line ? 1 : 0;
+        }
+        if (m_congestionOps == "ns3::TcpBbr")
+        {
+            // Two flows share the receiver's link: BBR's estimate of its share is below line
+            // rate for most of the flow.
+            NS_TEST_ASSERT_MSG_GT(below, log.atTx.size() / 4, "BBR paces at its own rate");
+        }
+        else
+        {
+            NS_TEST_ASSERT_MSG_EQ(below, 0, "every segment at line rate");
+        }
+    }
+
+    std::string m_congestionOps; //!< the senders' congestion control
+};
+
 /**
  * The pFabric claim in miniature: a 1 MB and a 10 KB flow start together from one host to
  * another. Under MinTCP+pFabric the short flow jumps the long one's queue and finishes within one
@@ -1782,6 +1877,8 @@ MakeTransportTestCases()
             new LineRateAloneTest,
             new LineRateWindowTest,
             new DctcpTest,
+            new CongestionControlPacingTest("ns3::TcpNewReno"),
+            new CongestionControlPacingTest("ns3::TcpBbr"),
             new ShortFlowPreemptionTest,
             new NeverGivesUpTest,
             new BaselineFastRetransmitTest,
