@@ -83,6 +83,7 @@ def build(bld):
         'model/pfabric-tcp-demux.cc',
         'model/pfabric-tcp-socket-factory.cc',
         'model/pfabric-tcp-socket.cc',
+        'model/pfabric-tcp-tagger.cc',
         'model/pfabric-transport-ports.cc',
     ]
 
@@ -169,6 +170,7 @@ def build(bld):
         'model/pfabric-tcp-demux.h',
         'model/pfabric-tcp-socket-factory.h',
         'model/pfabric-tcp-socket.h',
+        'model/pfabric-tcp-tagger.h',
         'model/pfabric-transport-ports.h',
     ]
 

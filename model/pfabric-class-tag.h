@@ -28,7 +28,7 @@ namespace ns3
  * whatever their priority (ACKs included). Like the priority, it is a packet tag of this module
  * because ns-3 strips its own carriers (the IP TOS tag, SocketPriorityTag) on the way; DSCP bits
  * in the IP header would survive, but a lean switch would then parse the header of every packet.
- * The sending socket's class is written by PfabricTcpDemux, beside the priority.
+ * The sending socket's class is written by PfabricTcpTagger, beside the priority.
  */
 class PfabricClassTag : public Tag
 {

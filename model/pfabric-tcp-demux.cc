@@ -5,15 +5,12 @@
 
 #include "pfabric-tcp-demux.h"
 
-#include "pfabric-class-tag.h"
-#include "pfabric-priority-tag.h"
 #include "pfabric-transport-ports.h"
 
 #include "ns3/abort.h"
 #include "ns3/ipv4-end-point.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-interface.h"
-#include "ns3/ipv4-route.h"
 #include "ns3/ipv4.h"
 #include "ns3/ipv6-interface.h"
 #include "ns3/log.h"
@@ -39,58 +36,21 @@ PfabricTcpDemux::Connection::~Connection()
 
 PfabricTcpDemux::Connection::Connection(const Connection& other)
 {
-    SetDemux(other.m_demux, other.m_hashTable);
+    SetDemux(other.m_demux);
 }
 
 void
-PfabricTcpDemux::Connection::SetDemux(Ptr<PfabricTcpDemux> demux, bool hashTable)
+PfabricTcpDemux::Connection::SetDemux(Ptr<PfabricTcpDemux> demux)
 {
     if (m_demux)
     {
         m_demux->Remove(this);
     }
     m_demux = demux;
-    m_hashTable = hashTable;
-    if (m_demux && m_hashTable)
+    if (m_demux)
     {
         m_demux->m_waiting.insert(this);
     }
-}
-
-bool
-PfabricTcpDemux::Connection::HasDemux() const
-{
-    return m_demux != nullptr;
-}
-
-void
-PfabricTcpDemux::Connection::SetTrafficClass(uint8_t trafficClass)
-{
-    m_trafficClass = trafficClass;
-}
-
-std::optional<uint8_t>
-PfabricTcpDemux::Connection::GetTrafficClass() const
-{
-    return m_trafficClass;
-}
-
-PfabricTcpDemux::Connection::Stamp::Stamp(const Connection& connection, uint64_t priority)
-    : m_demux(PeekPointer(connection.m_demux)),
-      m_outer(m_demux->m_stampPending),
-      m_outerPriority(m_demux->m_stampPriority),
-      m_outerClass(m_demux->m_stampClass)
-{
-    m_demux->m_stampPending = true;
-    m_demux->m_stampPriority = priority;
-    m_demux->m_stampClass = connection.m_trafficClass;
-}
-
-PfabricTcpDemux::Connection::Stamp::~Stamp()
-{
-    m_demux->m_stampPending = m_outer;
-    m_demux->m_stampPriority = m_outerPriority;
-    m_demux->m_stampClass = m_outerClass;
 }
 
 TypeId
@@ -104,9 +64,7 @@ PfabricTcpDemux::GetTypeId()
 }
 
 PfabricTcpDemux::PfabricTcpDemux()
-    : m_stampPending(false),
-      m_stampPriority(0),
-      m_tableDeliveries(0),
+    : m_tableDeliveries(0),
       m_tcpDeliveries(0)
 {
     NS_LOG_FUNCTION(this);
@@ -131,30 +89,8 @@ PfabricTcpDemux::Install(Ptr<Node> node)
     Ptr<PfabricTcpDemux> demux = CreateObject<PfabricTcpDemux>();
     demux->m_tcp = tcp;
     ipv4->Insert(demux); // replaces TcpL4Protocol as the receiver of protocol 6
-    demux->m_down = tcp->GetDownTarget();
-    // A raw pointer: the node holds both, and TCP must not keep its demux alive.
-    tcp->SetDownTarget(MakeCallback(&PfabricTcpDemux::SendDown, PeekPointer(demux)));
     node->AggregateObject(demux);
     return demux;
-}
-
-void
-PfabricTcpDemux::SendDown(Ptr<Packet> packet,
-                          Ipv4Address source,
-                          Ipv4Address destination,
-                          uint8_t protocol,
-                          Ptr<Ipv4Route> route)
-{
-    if (m_stampPending)
-    {
-        m_stampPending = false;
-        PfabricPriorityTag::Set(packet, m_stampPriority);
-        if (m_stampClass)
-        {
-            PfabricClassTag::Set(packet, *m_stampClass);
-        }
-    }
-    m_down(packet, source, destination, protocol, route);
 }
 
 std::size_t
@@ -339,10 +275,11 @@ PfabricTcpDemux::ReceiveIcmp(Ipv6Address icmpSource,
                        payload);
 }
 
+// The way down is TCP's own (and its tagger's, PfabricTcpTagger): the demux only receives.
 void
 PfabricTcpDemux::SetDownTarget(DownTargetCallback cb)
 {
-    m_down = cb;
+    m_tcp->SetDownTarget(cb);
 }
 
 void
@@ -354,7 +291,7 @@ PfabricTcpDemux::SetDownTarget6(DownTargetCallback6 cb)
 IpL4Protocol::DownTargetCallback
 PfabricTcpDemux::GetDownTarget() const
 {
-    return m_down;
+    return m_tcp->GetDownTarget();
 }
 
 IpL4Protocol::DownTargetCallback6
@@ -379,8 +316,6 @@ PfabricTcpDemux::DoDispose()
     m_keys.clear();
     m_waiting.clear();
     m_tcp = nullptr;
-    m_down =
-        MakeNullCallback<void, Ptr<Packet>, Ipv4Address, Ipv4Address, uint8_t, Ptr<Ipv4Route>>();
     IpL4Protocol::DoDispose();
 }
 

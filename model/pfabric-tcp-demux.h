@@ -12,7 +12,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -46,13 +45,7 @@ class TcpL4Protocol;
  * connection files it. A filed socket that has lost its endpoint (closed) is dropped at its
  * next segment; a socket leaves the demux when destroyed.
  *
- * On the way down the demux is TCP's down target, in front of IPv4: a member that is sending a
- * segment gives the demux the segment's priority first (Connection::Stamp), and the demux puts
- * it in the segment's PfabricPriorityTag, and the connection's traffic class, if it has one
- * (SetTrafficClass), in its PfabricClassTag, before handing it to IPv4. This is the one place a
- * priority or a class is written into a packet, on the packet that travels (ns-3's TCP offers its
- * socket subclasses no hook between building a segment and sending it). Segments sent without a
- * stamp go down unchanged.
+ * Only the way up: TCP's way down (and the tags its segments get there) is PfabricTcpTagger's.
  */
 class PfabricTcpDemux : public IpL4Protocol
 {
@@ -74,59 +67,19 @@ class PfabricTcpDemux : public IpL4Protocol
         virtual ~Connection();
 
         /**
-         * @brief Join this demux; a forked (accepted) socket joins its listener's.
-         * @param demux the node's demux, or nullptr
-         * @param hashTable whether arriving segments find the socket through the demux's table
-         *        (else through ns-3's search); the demux stamps priorities either way
+         * @brief Join this demux (arriving segments find the socket through its table); a
+         * forked (accepted) socket joins its listener's.
+         * @param demux the node's demux, or nullptr: ns-3's search finds the socket
          */
-        void SetDemux(Ptr<PfabricTcpDemux> demux, bool hashTable = true);
-
-        /// @return whether the socket has a demux to stamp its segments' priorities
-        bool HasDemux() const;
-
-        /**
-         * @brief The traffic class (PfabricClassTag) of the segments this connection sends from
-         * now on, beside their priority. A connection has none until set; a forked (accepted)
-         * one starts without.
-         * @param trafficClass the class, 0 first
-         */
-        void SetTrafficClass(uint8_t trafficClass);
-
-        /// @return the connection's traffic class, if it has one
-        std::optional<uint8_t> GetTrafficClass() const;
+        void SetDemux(Ptr<PfabricTcpDemux> demux);
 
       protected:
         /// @return the socket's IPv4 endpoint, nullptr when it has none
         virtual Ipv4EndPoint* GetDemuxEndPoint() const = 0;
 
-        /**
-         * @brief While a Stamp lives, the segment its socket hands to TCP's down target is
-         * tagged with its priority (once: a second segment goes down unchanged).
-         */
-        class Stamp
-        {
-          public:
-            /**
-             * @param connection the sending socket (with a demux)
-             * @param priority the priority of the segment it is about to send
-             */
-            Stamp(const Connection& connection, uint64_t priority);
-            ~Stamp();
-            Stamp(const Stamp&) = delete;
-            Stamp& operator=(const Stamp&) = delete;
-
-          private:
-            PfabricTcpDemux* m_demux;            //!< the socket's demux
-            bool m_outer;                        //!< an enclosing send's stamp was pending
-            uint64_t m_outerPriority;            //!< and its priority
-            std::optional<uint8_t> m_outerClass; //!< and its class
-        };
-
       private:
         friend class PfabricTcpDemux;
-        Ptr<PfabricTcpDemux> m_demux;          //!< where the socket is registered, if anywhere
-        bool m_hashTable = true;               //!< found through the demux's table
-        std::optional<uint8_t> m_trafficClass; //!< the class of its segments, if any
+        Ptr<PfabricTcpDemux> m_demux; //!< where the socket is registered, if anywhere
     };
 
     /**
@@ -144,21 +97,6 @@ class PfabricTcpDemux : public IpL4Protocol
      * @return the node's demux (aggregated to the node)
      */
     static Ptr<PfabricTcpDemux> Install(Ptr<Node> node);
-
-    /**
-     * @brief TCP's down target: stamp the segment's priority if its socket gave one, then hand
-     * the segment to IPv4.
-     * @param packet the segment, TCP header included
-     * @param source source address
-     * @param destination destination address
-     * @param protocol the protocol number (6)
-     * @param route the route, if known
-     */
-    void SendDown(Ptr<Packet> packet,
-                  Ipv4Address source,
-                  Ipv4Address destination,
-                  uint8_t protocol,
-                  Ptr<Ipv4Route> route);
 
     /// @return connections in the table
     std::size_t GetNConnections() const;
@@ -241,11 +179,7 @@ class PfabricTcpDemux : public IpL4Protocol
      */
     void Remove(Connection* connection);
 
-    Ptr<TcpL4Protocol> m_tcp;  //!< the node's TCP, for everything not in the table
-    DownTargetCallback m_down; //!< IPv4's Send, TCP's down target before the demux took it
-    bool m_stampPending;       //!< a socket gave the priority of the segment it is sending
-    uint64_t m_stampPriority;  //!< that priority
-    std::optional<uint8_t> m_stampClass; //!< and its class, if the socket has one
+    Ptr<TcpL4Protocol> m_tcp; //!< the node's TCP, for everything not in the table
     std::unordered_map<Key, Connection*, KeyHash> m_connections; //!< by key
     std::unordered_map<Connection*, Key> m_keys;                 //!< key of each filed member
     std::unordered_set<Connection*> m_waiting;                   //!< members not (yet) filed

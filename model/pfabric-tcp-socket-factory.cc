@@ -16,6 +16,7 @@
 #include "pfabric-priority-policy.h"
 #include "pfabric-socket-flow-sender.h"
 #include "pfabric-tcp-demux.h"
+#include "pfabric-tcp-tagger.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -350,10 +351,15 @@ PfabricTcpSocketFactory::GetPacingLineRate() const
     return DataRate(0);
 }
 
-Ptr<PfabricTcpDemux>
-PfabricTcpSocketFactory::GetDemux() const
+void
+PfabricTcpSocketFactory::AttachToNode(Ptr<PfabricTcpSocket> socket) const
 {
-    return PfabricTcpDemux::Install(GetObject<Node>());
+    Ptr<Node> node = GetObject<Node>();
+    if (m_hashDemux)
+    {
+        socket->SetDemux(PfabricTcpDemux::Install(node));
+    }
+    socket->SetTagger(PfabricTcpTagger::Install(node));
 }
 
 Ptr<PfabricPriorityPolicy>
@@ -430,7 +436,7 @@ PfabricTcpSocketFactory::CreateTcpSocket()
         minTcp->SetFixedRto(m_rto);
         minTcp->SetMaxWindow(settings.maxWindow);
         minTcp->SetProbeAfterTimeouts(settings.probeAfterTimeouts);
-        minTcp->SetDemux(GetDemux(), m_hashDemux);
+        AttachToNode(minTcp);
         minTcp->SetPriorityPolicy(GetPriorityPolicy(), m_priorityOffset);
         if (lineRate)
         {
@@ -487,7 +493,7 @@ PfabricTcpSocketFactory::CreateTcpSocket()
         {
             baseline->SetPacingLineRate(GetPacingLineRate(), m_headerBytes);
         }
-        baseline->SetDemux(GetDemux(), m_hashDemux);
+        AttachToNode(baseline);
         socket = baseline;
     }
     socket->SetRestartSsThresh(m_restartSsThresh);

@@ -132,8 +132,12 @@ class PfabricTcpSocketFactory : public SocketFactory
     /// @return the line rate a LineRate socket paces at: LineRate, or the node's NIC rate
     DataRate GetPacingLineRate() const;
 
-    /// @return the node's PfabricTcpDemux (installed on first use)
-    Ptr<PfabricTcpDemux> GetDemux() const;
+    /**
+     * @brief Connect a new socket to its node: the PfabricTcpDemux finds it (with HashDemux)
+     * and the PfabricTcpTagger tags its segments, each installed on first use.
+     * @param socket the socket
+     */
+    void AttachToNode(Ptr<PfabricTcpSocket> socket) const;
 
     /// @return the priority policy of MinTCP and LineRate sockets (created on first use)
     Ptr<PfabricPriorityPolicy> GetPriorityPolicy();

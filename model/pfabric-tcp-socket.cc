@@ -48,6 +48,7 @@ PfabricTcpSocket::PfabricTcpSocket()
 PfabricTcpSocket::PfabricTcpSocket(const PfabricTcpSocket& sock)
     : TcpSocketBase(sock),
       PfabricTcpDemux::Connection(sock),
+      m_tagger(sock.m_tagger),
       m_priorityPolicy(sock.m_priorityPolicy),
       m_priorityOffset(sock.m_priorityOffset),
       m_timeouts(0),
@@ -153,14 +154,32 @@ PfabricTcpSocket::SetRestartSsThresh(bool restart)
 }
 
 void
+PfabricTcpSocket::SetTagger(Ptr<PfabricTcpTagger> tagger)
+{
+    m_tagger = tagger;
+}
+
+void
+PfabricTcpSocket::SetTrafficClass(uint8_t trafficClass)
+{
+    m_trafficClass = trafficClass;
+}
+
+std::optional<uint8_t>
+PfabricTcpSocket::GetTrafficClass() const
+{
+    return m_trafficClass;
+}
+
+void
 PfabricTcpSocket::SetPriorityPolicy(Ptr<PfabricPriorityPolicy> policy, uint64_t offset)
 {
     NS_ABORT_MSG_IF(offset == 0,
                     "PfabricTcpSocket: the priority offset must be at least 1, or data could "
                     "tie with ACKs");
-    NS_ABORT_MSG_IF(policy && !HasDemux(),
-                    "PfabricTcpSocket: a priority policy needs the node's PfabricTcpDemux "
-                    "(SetDemux) to tag segments");
+    NS_ABORT_MSG_IF(policy && !m_tagger,
+                    "PfabricTcpSocket: a priority policy needs the node's PfabricTcpTagger "
+                    "(SetTagger) to tag segments");
     m_priorityPolicy = policy;
     m_priorityOffset = offset;
 }
@@ -286,7 +305,7 @@ PfabricTcpSocket::SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool wi
         return TcpSocketBase::SendDataPacket(seq, maxSize, withAck);
     }
     // A data segment: maxSize is at least one byte, and the buffer holds data at seq.
-    Stamp stamp(*this, GetSegmentPriority(maxSize));
+    PfabricTcpTagger::Stamp stamp(*m_tagger, GetSegmentPriority(maxSize), m_trafficClass);
     return TcpSocketBase::SendDataPacket(seq, maxSize, withAck);
 }
 
@@ -298,7 +317,7 @@ PfabricTcpSocket::SendEmptyPacket(uint8_t flags)
         TcpSocketBase::SendEmptyPacket(flags);
         return;
     }
-    Stamp stamp(*this, GetSegmentPriority(0));
+    PfabricTcpTagger::Stamp stamp(*m_tagger, GetSegmentPriority(0), m_trafficClass);
     TcpSocketBase::SendEmptyPacket(flags);
 }
 

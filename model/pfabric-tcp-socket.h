@@ -11,9 +11,11 @@
 #include "ns3/nstime.h"
 #include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-tcp-demux.h"
+#include "ns3/pfabric-tcp-tagger.h"
 #include "ns3/tcp-socket-base.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace ns3
 {
@@ -29,7 +31,7 @@ namespace ns3
  * connection (RestartForFlow), so that reuse does not change how a flow starts.
  *
  * Priorities: with a PfabricPriorityPolicy set (SetPriorityPolicy), every segment the socket
- * sends is tagged with a PfabricPriorityTag on its way from TCP to IP (PfabricTcpDemux is the
+ * sends is tagged with a PfabricPriorityTag on its way from TCP to IP (PfabricTcpTagger is the
  * node's TCP's down target and stamps the number the sending socket gives it): a data segment
  * carries the policy's rank of the flow + PriorityOffset, a segment without payload (pure ACK,
  * SYN, FIN) carries 0, the most urgent. Without a policy segments are not tagged.
@@ -88,6 +90,25 @@ class PfabricTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connectio
 
     /// @return whether StopFlow stopped the current flow
     bool IsFlowStopped() const;
+
+    /**
+     * @brief Tag segments through this tagger (the node's; PfabricTcpTagger::Install). Needed
+     * for a priority policy; a forked (accepted) socket keeps its listener's.
+     * @param tagger the node's tagger, or nullptr
+     */
+    void SetTagger(Ptr<PfabricTcpTagger> tagger);
+
+    /**
+     * @brief The traffic class (PfabricClassTag) of the segments this connection sends from
+     * now on, beside their priority (with a priority policy). A connection has none until set;
+     * a forked (accepted) one starts without, and takes the class of each data segment it
+     * receives.
+     * @param trafficClass the class, 0 first
+     */
+    void SetTrafficClass(uint8_t trafficClass);
+
+    /// @return the connection's traffic class, if it has one
+    std::optional<uint8_t> GetTrafficClass() const;
 
     /**
      * @brief Tag segments with priorities.
@@ -196,6 +217,8 @@ class PfabricTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connectio
     Ipv4EndPoint* GetDemuxEndPoint() const override;
 
   private:
+    Ptr<PfabricTcpTagger> m_tagger;              //!< tags the segments sent, if set
+    std::optional<uint8_t> m_trafficClass;       //!< the class of its segments, if any
     Ptr<PfabricPriorityPolicy> m_priorityPolicy; //!< ranks data segments; nullptr: no tags
     uint64_t m_priorityOffset;                   //!< added to a data segment's rank
     uint64_t m_timeouts;                         //!< timeouts with data outstanding
