@@ -29,6 +29,12 @@ PfabricBaselineTcpSocket::GetTypeId()
     return tid;
 }
 
+TypeId
+PfabricBaselineTcpSocket::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
 PfabricBaselineTcpSocket::PfabricBaselineTcpSocket()
     : PfabricTcpSocket(),
       m_minDupAckThreshold(3),

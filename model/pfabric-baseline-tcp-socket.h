@@ -41,6 +41,7 @@ class PfabricBaselineTcpSocket : public PfabricTcpSocket
      * @return the object TypeId
      */
     static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
 
     PfabricBaselineTcpSocket();
 

@@ -24,11 +24,24 @@ NS_OBJECT_ENSURE_REGISTERED(PfabricMinTcpSocket);
 TypeId
 PfabricMinTcpSocket::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::PfabricMinTcpSocket")
-                            .SetParent<PfabricTcpSocket>()
-                            .SetGroupName("Pfabric")
-                            .AddConstructor<PfabricMinTcpSocket>();
+    static TypeId tid =
+        TypeId("ns3::PfabricMinTcpSocket")
+            .SetParent<PfabricTcpSocket>()
+            .SetGroupName("Pfabric")
+            .AddConstructor<PfabricMinTcpSocket>()
+            .AddTraceSource("ProbeMode",
+                            "Probe mode begins (true: ProbeAfterTimeouts "
+                            "consecutive timeouts) or ends (false: an ACK "
+                            "advanced, or the next flow starts).",
+                            MakeTraceSourceAccessor(&PfabricMinTcpSocket::m_probeModeTrace),
+                            "ns3::PfabricMinTcpSocket::ProbeModeCallback");
     return tid;
+}
+
+TypeId
+PfabricMinTcpSocket::GetInstanceTypeId() const
+{
+    return GetTypeId();
 }
 
 PfabricMinTcpSocket::PfabricMinTcpSocket()
@@ -99,8 +112,18 @@ PfabricMinTcpSocket::RestartForFlow()
     NS_LOG_FUNCTION(this);
     PfabricTcpSocket::RestartForFlow();
     m_consecutiveTimeouts = 0;
-    m_probing = false;
+    SetProbing(false);
     m_rto = m_fixedRto;
+}
+
+void
+PfabricMinTcpSocket::SetProbing(bool probing)
+{
+    if (probing != m_probing)
+    {
+        m_probing = probing;
+        m_probeModeTrace(probing);
+    }
 }
 
 bool
@@ -145,7 +168,7 @@ PfabricMinTcpSocket::NewAck(const SequenceNumber32& seq, bool resetRTO)
         NS_LOG_INFO("ACK " << seq << " advanced: probe mode ends");
     }
     m_consecutiveTimeouts = 0;
-    m_probing = false;
+    SetProbing(false);
     TcpSocketBase::NewAck(seq, resetRTO);
     RearmFixedRto();
 }
@@ -174,7 +197,7 @@ PfabricMinTcpSocket::DataTimeout()
                            << m_txBuffer->HeadSequence());
     if (m_probeAfterTimeouts > 0 && m_consecutiveTimeouts >= m_probeAfterTimeouts)
     {
-        m_probing = true;
+        SetProbing(true);
         SendProbe();
     }
     else if (m_lineRate)

@@ -50,6 +50,13 @@ class PfabricMinTcpSocket : public PfabricTcpSocket
      * @return the object TypeId
      */
     static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+
+    /**
+     * @brief TracedCallback signature of "ProbeMode".
+     * @param probing true when probe mode begins, false when it ends
+     */
+    typedef void (*ProbeModeCallback)(bool probing);
 
     PfabricMinTcpSocket();
 
@@ -117,6 +124,12 @@ class PfabricMinTcpSocket : public PfabricTcpSocket
     uint32_t AvailableWindow() const override;
 
   private:
+    /**
+     * @brief Enter or leave probe mode, reporting a change on "ProbeMode".
+     * @param probing whether the sender probes from now on
+     */
+    void SetProbing(bool probing);
+
     /// Re-arm a retransmission timer that ns-3 armed with an estimated timeout.
     void RearmFixedRto();
 
@@ -126,12 +139,13 @@ class PfabricMinTcpSocket : public PfabricTcpSocket
     /// Probe mode's timeout: send one byte at the head of the unacknowledged data.
     void SendProbe();
 
-    Time m_fixedRto;                //!< the retransmission timeout
-    uint32_t m_maxWindow;           //!< congestion window cap in segments, 0: none
-    uint32_t m_probeAfterTimeouts;  //!< consecutive timeouts before probing, 0: never
-    bool m_lineRate;                //!< LineRate sender
-    uint32_t m_consecutiveTimeouts; //!< timeouts since an ACK last advanced
-    bool m_probing;                 //!< sending one-byte probes
+    Time m_fixedRto;                       //!< the retransmission timeout
+    uint32_t m_maxWindow;                  //!< congestion window cap in segments, 0: none
+    uint32_t m_probeAfterTimeouts;         //!< consecutive timeouts before probing, 0: never
+    bool m_lineRate;                       //!< LineRate sender
+    uint32_t m_consecutiveTimeouts;        //!< timeouts since an ACK last advanced
+    bool m_probing;                        //!< sending one-byte probes
+    TracedCallback<bool> m_probeModeTrace; //!< "ProbeMode"
 };
 
 } // namespace ns3

@@ -65,6 +65,13 @@ class PfabricTcpSocketFactory : public SocketFactory
      */
     static TypeId GetTypeId();
 
+    /**
+     * @brief TracedCallback signature of "SocketCreated".
+     * @param socket the new socket, configured (a PfabricMinTcpSocket or
+     *        PfabricBaselineTcpSocket)
+     */
+    typedef void (*SocketCreatedCallback)(Ptr<TcpSocketBase> socket);
+
     PfabricTcpSocketFactory();
     ~PfabricTcpSocketFactory() override;
 

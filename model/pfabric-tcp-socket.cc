@@ -28,8 +28,21 @@ TypeId
 PfabricTcpSocket::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::PfabricTcpSocket").SetParent<TcpSocketBase>().SetGroupName("Pfabric");
+        TypeId("ns3::PfabricTcpSocket")
+            .SetParent<TcpSocketBase>()
+            .SetGroupName("Pfabric")
+            .AddTraceSource("Timeout",
+                            "A retransmission timeout with data outstanding (a loss, as "
+                            "GetTimeouts counts them), with the connection's count so far.",
+                            MakeTraceSourceAccessor(&PfabricTcpSocket::m_timeoutTrace),
+                            "ns3::PfabricTcpSocket::TimeoutCallback");
     return tid;
+}
+
+TypeId
+PfabricTcpSocket::GetInstanceTypeId() const
+{
+    return GetTypeId();
 }
 
 PfabricTcpSocket::PfabricTcpSocket()
@@ -280,6 +293,7 @@ PfabricTcpSocket::ReTxTimeout()
         return;
     }
     ++m_timeouts;
+    m_timeoutTrace(m_timeouts);
     DataTimeout();
 }
 

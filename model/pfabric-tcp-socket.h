@@ -13,6 +13,7 @@
 #include "ns3/pfabric-tcp-demux.h"
 #include "ns3/pfabric-tcp-tagger.h"
 #include "ns3/tcp-socket-base.h"
+#include "ns3/traced-callback.h"
 
 #include <cstdint>
 #include <optional>
@@ -43,6 +44,24 @@ namespace ns3
  *
  * Subclasses: PfabricMinTcpSocket (MinTCP, LineRate) and PfabricBaselineTcpSocket (TCP, DCTCP).
  * Create them with PfabricTcpSocketFactory.
+ *
+ * @par ns-3 internals these sockets rely on
+ * TcpSocketBase offers subclasses no API for what MinTCP changes (a fixed RTO, probe mode, a
+ * window restarted per flow), so these sockets read and write its protected state. ns-3 may
+ * change any of it in a release; this is the whole list (test/python/test_socket_internals.py
+ * fails on a member used here and not listed), checked by building on the releases of
+ * README.md's "Supported ns-3 versions":
+ * - TcpSocketBase members: m_tcb (the socket state below), m_txBuffer (head, sizes, SACKed
+ *   bytes), m_state, m_connected, m_endPoint (the demux's key), m_congestionControl
+ *   (CongestionStateSet, HasCongControl), m_retxEvent, m_persistEvent and m_pacingTimer
+ *   (cancelled or re-armed by RestartForFlow and the fixed RTO), m_rto, m_dupAckCount,
+ *   m_recover and m_recoverActive (recovery ended per flow; DCTCP's CWR exit).
+ * - TcpSocketState members (through m_tcb): m_cWnd, m_cWndInfl, m_ssThresh, m_initialCWnd,
+ *   m_initialSsThresh, m_segmentSize, m_highTxMark, m_congState, m_pacing, m_pacingRate,
+ *   m_maxPacingRate, m_paceInitialWindow.
+ * - TcpSocketBase virtual functions overridden: AvailableWindow, EstimateRtt, NewAck,
+ *   ReTxTimeout, ReceivedAck, ReceivedData, Send, SendDataPacket, SendEmptyPacket, Window,
+ *   GetInstanceTypeId, Fork (in the subclasses).
  */
 class PfabricTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connection
 {
@@ -52,6 +71,17 @@ class PfabricTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connectio
      * @return the object TypeId
      */
     static TypeId GetTypeId();
+    /**
+     * @brief TcpSocketBase answers with its own TypeId; this socket's has its trace sources.
+     * @return the object TypeId
+     */
+    TypeId GetInstanceTypeId() const override;
+
+    /**
+     * @brief TracedCallback signature of "Timeout".
+     * @param timeouts this connection's timeouts with data outstanding so far, this one included
+     */
+    typedef void (*TimeoutCallback)(uint64_t timeouts);
 
     PfabricTcpSocket();
 
@@ -222,6 +252,7 @@ class PfabricTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connectio
     Ptr<PfabricPriorityPolicy> m_priorityPolicy; //!< ranks data segments; nullptr: no tags
     uint64_t m_priorityOffset;                   //!< added to a data segment's rank
     uint64_t m_timeouts;                         //!< timeouts with data outstanding
+    TracedCallback<uint64_t> m_timeoutTrace;     //!< "Timeout"
     bool m_carriedFlow;                          //!< bytes were handed to Send before
     uint64_t m_flowBytes;                        //!< bytes handed since the flow started
     Time m_flowDeadline;                         //!< the flow's deadline; Time::Max(): none

@@ -785,6 +785,25 @@ NoteProbing(std::vector<bool>* probing, Ptr<PfabricMinTcpSocket> socket)
     probing->push_back(socket->IsProbing());
 }
 
+/// What a MinTCP sender's "Timeout" and "ProbeMode" traces reported, with when.
+struct TimeoutLog
+{
+    std::vector<std::pair<Time, uint64_t>> timeouts; //!< "Timeout": the count so far
+    std::vector<std::pair<Time, bool>> probeMode;    //!< "ProbeMode": entered or left
+};
+
+void
+NoteTimeout(TimeoutLog* log, uint64_t timeouts)
+{
+    log->timeouts.emplace_back(Simulator::Now(), timeouts);
+}
+
+void
+NoteProbeMode(TimeoutLog* log, bool probing)
+{
+    log->probeMode.emplace_back(Simulator::Now(), probing);
+}
+
 /**
  * Probe mode (sigcomm13): the receiver hears nothing for a while. Timeouts 1 to 4 resend a full
  * segment, timeouts 5, 6, ... send one-byte probes; the first probe that gets through is
@@ -808,6 +827,10 @@ class ProbeModeTest : public TestCase
         // Heal between timeout 6 and 7: probe 3 (timeout 7) is the first to get through.
         CutOff(bed, 1, FLOW_START, FLOW_START + rto * 6 + rto / 2);
         Flow* flow = bed.Add(FlowOf(5 * MSS));
+        TimeoutLog log;
+        bed.MinTcp(0)->TraceConnectWithoutContext("Timeout", MakeBoundCallback(&NoteTimeout, &log));
+        bed.MinTcp(0)->TraceConnectWithoutContext("ProbeMode",
+                                                  MakeBoundCallback(&NoteProbeMode, &log));
         std::vector<bool> probing;
         for (int i = 1; i <= 8; ++i)
         {
@@ -845,6 +868,25 @@ class ProbeModeTest : public TestCase
         NS_TEST_ASSERT_MSG_LT(afterProbe.at, firstSent + rto * 8, "without waiting for a timeout");
         NS_TEST_ASSERT_MSG_EQ(flow->delivered, 5 * MSS, "the flow was delivered");
         NS_TEST_ASSERT_MSG_EQ(bed.MinTcp(0)->GetConsecutiveTimeouts(), 0, "counter reset");
+
+        // The traces: each of the 7 timeouts when it fires, with its count; probe mode from
+        // timeout 5 until the ACK of probe 3, before timeout 8.
+        NS_TEST_ASSERT_MSG_EQ(log.timeouts.size(), 7, "one Timeout per timeout");
+        for (uint64_t k = 1; k <= log.timeouts.size(); ++k)
+        {
+            NS_TEST_ASSERT_MSG_EQ(log.timeouts[k - 1].first, firstSent + rto * k, "timeout " << k);
+            NS_TEST_ASSERT_MSG_EQ(log.timeouts[k - 1].second, k, "its count");
+        }
+        NS_TEST_ASSERT_MSG_EQ(bed.MinTcp(0)->GetTimeouts(), 7, "GetTimeouts agrees");
+        NS_TEST_ASSERT_MSG_EQ(log.probeMode.size(), 2, "probe mode entered and left once");
+        if (log.probeMode.size() == 2)
+        {
+            NS_TEST_ASSERT_MSG_EQ(log.probeMode[0].second, true, "entered");
+            NS_TEST_ASSERT_MSG_EQ(log.probeMode[0].first, firstSent + rto * 5, "at timeout 5");
+            NS_TEST_ASSERT_MSG_EQ(log.probeMode[1].second, false, "left");
+            NS_TEST_ASSERT_MSG_GT(log.probeMode[1].first, firstSent + rto * 7, "after probe 3");
+            NS_TEST_ASSERT_MSG_LT(log.probeMode[1].first, firstSent + rto * 8, "before timeout 8");
+        }
     }
 };
 
