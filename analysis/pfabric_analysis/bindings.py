@@ -13,9 +13,9 @@ comes back as a pandas DataFrame::
 
 The wiring is PfabricExperiment's (helper/pfabric-experiment.cc, Prepare / Install / Run), so
 the same flows on the same fabric, scheme, preset, seed and run give pfabric-websearch's fct.csv
-exactly (analysis/tests/test_bindings.py checks this). Flow completions are collected in C++ (a
-small collector connected to every host's PfabricFlowApplication FlowCompleted trace, holding
-vectors) and turned into one DataFrame at the end: no Python call per flow during the run.
+exactly (test/python/analysis/test_bindings.py checks this). Flow completions are collected in
+C++ (a small collector connected to every host's PfabricFlowApplication FlowCompleted trace,
+holding vectors) and turned into one DataFrame at the end: no Python call per flow during the run.
 
 A fabric runs once: run_flows ends with Simulator::Destroy, which disposes of every node. Build
 a new fabric for the next run (same process is fine, see build_fabric).
