@@ -4,6 +4,7 @@ summarising their normalised flow completion times: small pure functions over pa
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,9 +86,6 @@ def read_run(directory: Path) -> Run:
     if not meta_path.is_file():
         raise AnalysisError(f"{meta_path}: missing")
     fct = read_fct_csv(fct_path)
-    missing = [c for c in FCT_COLUMNS if c not in fct.columns]
-    if missing:
-        raise AnalysisError(f"{fct_path}: missing column(s) {', '.join(missing)}")
     if fct.empty:
         raise AnalysisError(f"{fct_path}: no flows (a header alone)")
     check_values(fct, fct_path)
@@ -104,14 +102,25 @@ def read_run(directory: Path) -> Run:
                simulated)
 
 
-def read_fct_csv(path: Path, **options) -> pd.DataFrame:
-    """fct.csv (or .gz) as pandas reads it. Blank lines are rows (of empty values), so that row
-    i is line i + 2 of the file, as check_values reports it."""
+def read_csv_checked(path: Path, columns: Sequence[str], **options) -> pd.DataFrame:
+    """A CSV file (or .gz) with at least `columns`, as pandas reads it (options: read_csv's): the
+    one reader of the files runs and sub-commands leave. A file that is not CSV or lacks a column
+    is refused in one line naming it."""
     try:
-        return pd.read_csv(path, skip_blank_lines=False, **options)
+        frame = pd.read_csv(path, **options)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, OSError,
             EOFError) as error:
         raise AnalysisError(f"{path}: not a CSV file ({error})".splitlines()[0]) from error
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise AnalysisError(f"{path}: missing column(s) {', '.join(missing)}")
+    return frame
+
+
+def read_fct_csv(path: Path, **options) -> pd.DataFrame:
+    """fct.csv (or .gz) with its columns. Blank lines are rows (of empty values), so that row i
+    is line i + 2 of the file, as check_values reports it."""
+    return read_csv_checked(path, FCT_COLUMNS, skip_blank_lines=False, **options)
 
 
 def _whole(values: pd.Series) -> pd.Series:
