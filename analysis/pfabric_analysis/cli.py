@@ -14,7 +14,7 @@ from typing import NoReturn
 
 from pfabric_analysis import __version__, git_commit
 from pfabric_analysis.flowcount import WINDOW_WARMUPS
-from pfabric_analysis.runs import AnalysisError, check_poolable, read_run, summarize
+from pfabric_analysis.runs import BIN_NAMES, AnalysisError, check_poolable, read_run, summarize
 from pfabric_analysis.values import (COUNT, FRACTION, HOSTS, LOAD, POSITIVE, RATE, SECONDS,
                                      SEED, BadValue)
 
@@ -115,8 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     cdf.add_argument("--labels", metavar="A,B,...",
                      help="legend labels, one per RUN_DIR (default: each run's scheme)")
     cdf.add_argument("--bins", default="small,medium,large,all", metavar="BIN,...",
-                     help="panels, of small (0,100KB], medium (100KB,10MB], large (10MB,inf) and "
-                          "all (default all four)")
+                     help=f"panels, of small {BIN_NAMES[0]}, medium {BIN_NAMES[1]}, large "
+                          f"{BIN_NAMES[2]} and all (default all four)")
     add_kb_option(cdf)
     compare = sub.add_parser("compare", help="runs side by side (the first the baseline): "
                                              "statistics per size bin as a table and a figure")

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import matplotlib
 import pandas as pd
+
 # Figures are drawn on Agg canvases directly, never through pyplot: no window, no global state.
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -32,10 +33,10 @@ from matplotlib.lines import Line2D
 
 from pfabric_analysis import intervals
 from pfabric_analysis.files import write_files
-from pfabric_analysis.runs import (CORE_SECONDS_KEYS, CUSTOM_SCHEME, FCT_FILES, AnalysisError,
-                                   Run, check_poolable, check_same_build, compared_parameters,
-                                   core_seconds, read_run, scheme_name, scheme_parameters,
-                                   summarize)
+from pfabric_analysis.runs import (BIN_NAMES, BIN_TITLES, CORE_SECONDS_KEYS, CUSTOM_SCHEME,
+                                   FCT_FILES, AnalysisError, Run, check_poolable, check_same_build,
+                                   compared_parameters, core_seconds, read_run, scheme_name,
+                                   scheme_parameters, summarize)
 
 # Scheme name in meta.json -> legend name in the paper, and a fixed look, in the paper's order.
 SCHEMES: dict[str, dict[str, str]] = {
@@ -53,10 +54,12 @@ CUSTOM_MARKERS = ("v", "P", "X", "*", "h", "<")
 WORKLOADS: dict[str, str] = {"websearch": "Web search workload",
                              "datamining": "Data mining workload"}
 # Figures 3 and 4: (panel, size bin, statistic, title), as in the paper.
-BREAKDOWN_PANELS = [("a", "(0,100KB]", "mean", "(a) (0, 100KB]: Avg"),
-                    ("b", "(0,100KB]", "p99", "(b) (0, 100KB]: 99th Percentile"),
-                    ("c", "(100KB,10MB]", "mean", "(c) (100KB, 10MB]: Avg"),
-                    ("d", "(10MB,inf)", "mean", "(d) (10MB, \u221e): Avg")]
+BREAKDOWN_PANELS = [
+    (panel, size_bin, statistic, f"({panel}) {BIN_TITLES[size_bin]}: {title}")
+    for panel, size_bin, statistic, title in (("a", BIN_NAMES[0], "mean", "Avg"),
+                                              ("b", BIN_NAMES[0], "p99", "99th Percentile"),
+                                              ("c", BIN_NAMES[1], "mean", "Avg"),
+                                              ("d", BIN_NAMES[2], "mean", "Avg"))]
 BREAKDOWN_FIGURES = {"datamining": "fig3", "websearch": "fig4"}
 FIGURE_FILES = {"fig2": "fig2-overall", "fig3": "fig3-datamining", "fig4": "fig4-websearch"}
 FIGURE_CAPTIONS = {
@@ -463,7 +466,7 @@ def figures_markdown(table: pd.DataFrame) -> str:
              "fewer than two values, or a batch without the flows the statistic needs, e.g. "
              f"fewer than {intervals.P99_MIN_FLOWS} for a p99). Rule (a): a point is citable "
              f"when its {rule} each have a half-width "
-             f"of at most {100 * intervals.CITABLE_RELATIVE:g}% of the value; the (10MB,inf) "
+             f"of at most {100 * intervals.CITABLE_RELATIVE:g}% of the value; the {BIN_NAMES[2]} "
              f"mean is shown with its own interval whatever it is. {NOT_CITABLE_MARK}: the "
              "point is not citable (hollow marker in the figures). Every number, with its runs, "
              "core-hours and parameters, is in figures.csv.", ""]

@@ -5,7 +5,7 @@ program (`--flowsOnly`) and every flow's ideal FCT computed on the preset's fabr
 (`--idealOnly`). A point of N flows is the list's first N flows (the generator draws flow by
 flow from fixed streams, so `--flows=N` writes exactly that prefix; tested), and the Ideal
 scheme schedules each prefix on its own, as a point of N flows would run. The statistics a
-figure shows (per-bin mean FCT / ideal FCT and the (0,100KB] p99) of every count are compared
+figure shows (per-bin mean FCT / ideal FCT and the small flows' p99) of every count are compared
 with their reference: the mean over the replications at the largest count. A count suffices
 when it and every larger count studied keep every replication's every statistic within the
 tolerance of the reference.
@@ -40,7 +40,7 @@ from pfabric_analysis import module_provenance
 from pfabric_analysis.files import write_files
 from pfabric_analysis.ideal import (Window, ideal_fct, link_from_meta, match_like_run,
                                     program_ideal, read_flow_list, run_program, window_cut)
-from pfabric_analysis.runs import AnalysisError, core_seconds, read_run, summarize
+from pfabric_analysis.runs import BIN_NAMES, AnalysisError, core_seconds, read_run, summarize
 from pfabric_analysis.sweep import WORKLOADS, find_program, point_options
 from pfabric_analysis.values import COUNT, LOAD, POSITIVE, RUN, parse_list
 
@@ -55,8 +55,8 @@ WINDOW_LIST_MARGIN = 1.25
 # its steady level for both workloads (the doc's warm-up table).
 WINDOW_WARMUPS = (50_000,)
 # (size bin, statistic): what Figures 2-4 and the paper's text report.
-METRICS = (("(0,100KB]", "mean"), ("(0,100KB]", "p99"), ("(100KB,10MB]", "mean"),
-           ("(10MB,inf)", "mean"))
+METRICS = ((BIN_NAMES[0], "mean"), (BIN_NAMES[0], "p99"), (BIN_NAMES[1], "mean"),
+           (BIN_NAMES[2], "mean"))
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def metric_name(size_bin: str, statistic: str) -> str:
     return f"{size_bin} {statistic}"
 
 
-LARGE_FLOWS_MEAN = metric_name("(10MB,inf)", "mean")  # the slowest to converge: reported apart
+LARGE_FLOWS_MEAN = metric_name(BIN_NAMES[2], "mean")  # the slowest to converge: reported apart
 
 
 def statistics(fct: pd.DataFrame) -> dict[str, float]:
