@@ -160,7 +160,7 @@ def wheel_directory() -> Path:
             "cppyy") is None:
         raise BindingsError("the ns-3 wheel is not installed in this Python "
                             "(pip install ns3==3.44.post0, or use ./pfabric's .venv)")
-    return Path(list(spec.submodule_search_locations)[0])
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 @contextlib.contextmanager

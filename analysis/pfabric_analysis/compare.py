@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import matplotlib
-import matplotlib.ticker as ticker
 import numpy as np
 import pandas as pd
+from matplotlib import ticker
 from matplotlib.figure import Figure
 
 from pfabric_analysis.figures import STYLE, _new_figure, _render, scheme_looks
@@ -152,8 +152,9 @@ def panel_counts(runs: Sequence[Run], panels: Sequence[str], kb: int = 1000
 def run_styles(runs: Sequence[Run]) -> list[dict[str, str]]:
     """Colour and line style per run: the figures' look of each scheme (figures.scheme_looks)
     when the runs' schemes are distinct and known, else matplotlib's colour cycle."""
-    schemes = [scheme_name(run.meta) for run in runs]
-    if len(set(schemes)) == len(schemes) and None not in schemes:
+    schemes = [scheme for scheme in map(scheme_name, (run.meta for run in runs))
+               if scheme is not None]
+    if len(set(schemes)) == len(runs):  # distinct and every one known
         looks = scheme_looks(schemes)
         return [{"color": looks[s]["color"], "linestyle": looks[s]["linestyle"]}
                 for s in schemes]

@@ -16,6 +16,7 @@ from pathlib import Path
 import matplotlib
 import numpy as np
 import pandas as pd
+from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
 from pfabric_analysis.compare import (_json, _log_axis, _number, flow_difference, provenance,
@@ -184,7 +185,7 @@ def deadline_figure(table: pd.DataFrame, flows: int, fraction: float) -> Figure:
                 ax.set_xlabel("Load")
                 # Every row on the same load axis, so that the rows line up.
                 ax.set_xlim(loads.min() - 0.03, loads.max() + 0.03)
-        handles: dict[str, object] = {}
+        handles: dict[str, Artist] = {}
         for ax in figure.axes:
             for handle, label in zip(*ax.get_legend_handles_labels()):
                 handles.setdefault(label, handle)

@@ -19,9 +19,11 @@ from __future__ import annotations
 import io
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Any, cast
 
 import matplotlib
 import pandas as pd
@@ -30,6 +32,7 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.typing import LineStyleType, RcKeyType
 
 from pfabric_analysis import intervals
 from pfabric_analysis.files import write_files
@@ -83,9 +86,10 @@ NOT_CITABLE_MARK = "†"
 OUTPUT_NAMES = [f"{stem}.{ext}" for stem in FIGURE_FILES.values() for ext in ("png", "pdf")] + [
     "figures.csv", "figures.md"]
 # Readable when the figure is printed at its own size (a column or page of a paper).
-STYLE = {"font.size": 9, "axes.titlesize": 9, "axes.labelsize": 9, "xtick.labelsize": 8,
-         "ytick.labelsize": 8, "legend.fontsize": 8, "lines.linewidth": 1.3,
-         "lines.markersize": 4.5, "axes.grid": True, "grid.alpha": 0.3, "pdf.fonttype": 42}
+STYLE: dict[RcKeyType, Any] = {"font.size": 9, "axes.titlesize": 9, "axes.labelsize": 9, "xtick.labelsize": 8,
+                                "ytick.labelsize": 8, "legend.fontsize": 8, "lines.linewidth": 1.3,
+                                "lines.markersize": 4.5, "axes.grid": True, "grid.alpha": 0.3,
+                                "pdf.fonttype": 42}
 
 
 @dataclass(frozen=True)
@@ -149,6 +153,7 @@ def classify(run: Run, sweep_dir: Path) -> SweepRun:
     if isinstance(replication, bool) or not isinstance(replication, int):
         raise AnalysisError(f"{meta_path}: parameter run {replication!r} is not an integer")
     relative = run.directory.relative_to(sweep_dir).as_posix() or "."
+    assert scheme is not None  # refused above, custom or not
     return SweepRun(run, relative, workload, scheme, float(load))
 
 
@@ -157,7 +162,7 @@ def experiment_parameters(run: Run) -> dict:
     object (an Ideal run records it there, whatever its program's parameters say), 0 when off
     or when the run predates the window; with the window on, flows is not used and left out."""
     parameters = compared_parameters(run.meta["parameters"])
-    window = run.meta.get("window") if run.windowed else {}
+    window = run.meta["window"] if run.windowed else {}
     for key, window_key in WINDOW_PARAMETERS.items():
         parameters[key] = window.get(window_key, 0) if run.windowed else parameters.get(key, 0)
     if run.windowed:
@@ -339,7 +344,7 @@ def _add_legend(figure: Figure, rows: pd.DataFrame, looks: dict[str, dict[str, s
     """One legend for the figure, above the panels: the schemes are the same in every panel;
     and, when a point of the figure is not citable, what its hollow marker means."""
     handles = [Line2D([], [], color=look["color"], marker=look["marker"],
-                      linestyle=look["linestyle"], label=look["label"])
+                      linestyle=cast(LineStyleType, look["linestyle"]), label=look["label"])
                for scheme, look in looks.items() if (rows["scheme"] == scheme).any()]
     if not rows["citable"].all():
         handles.append(Line2D([], [], color="0.4", marker="o", markerfacecolor="none",
@@ -417,7 +422,7 @@ def points_markdown(table: pd.DataFrame) -> list[str]:
         lines += [f"### {WORKLOADS[workload]}", "",
                   "| scheme | load | runs | measured flows | flows simulated | core-hours | "
                   "citable | lag-1 |", "|---|---:|---:|---:|---:|---:|---|---:|"]
-        for (scheme, load), point in rows.groupby(["scheme", "load"], sort=False):
+        for (_scheme, load), point in rows.groupby(["scheme", "load"], sort=False):
             first = point.iloc[0]
             keyed = point.set_index(["bin", "statistic"])
             if first["citable"]:
@@ -508,15 +513,15 @@ def _render(figure: Figure, fmt: str) -> bytes:
 def render_outputs(table: pd.DataFrame) -> dict[str, bytes]:
     """Every output file's name and content: figures present in the table, CSV, markdown."""
     outputs: dict[str, bytes] = {}
-    figures = {"fig2": lambda: overall_figure(table)}
+    figures: dict[str, Callable[[], Figure]] = {"fig2": lambda: overall_figure(table)}
     for workload, figure_id in BREAKDOWN_FIGURES.items():
         if (table["workload"] == workload).any():
-            figures[figure_id] = lambda workload=workload: breakdown_figure(table, workload)
-    for figure_id in FIGURE_FILES:
+            figures[figure_id] = partial(breakdown_figure, table, workload)
+    for figure_id, stem in FIGURE_FILES.items():
         if figure_id in figures:
             figure = figures[figure_id]()
             for fmt in ("png", "pdf"):
-                outputs[f"{FIGURE_FILES[figure_id]}.{fmt}"] = _render(figure, fmt)
+                outputs[f"{stem}.{fmt}"] = _render(figure, fmt)
     outputs["figures.csv"] = table.to_csv(index=False).encode()
     outputs["figures.md"] = figures_markdown(table).encode()
     return outputs

@@ -28,10 +28,11 @@ import json
 import math
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -237,13 +238,21 @@ def bytes_cost(payload_bytes: float, hops_per_byte: float,
     return hops, hops * seconds_per_hop / 3600
 
 
+def hours_text(needed: float, mean_bytes: float, cost: dict[str, Any] | None) -> str:
+    """The core-hours a packet point of `needed` flows takes at a measured cost; - without."""
+    if cost is None or np.isnan(needed):
+        return "-"
+    _, value = core_hours(mean_bytes, int(needed), cost["hops_per_byte"], cost["seconds_per_hop"])
+    return f"{value:.2g}"
+
+
 def count_text(needed: float, largest: int) -> str:
     if np.isnan(needed):
         return f"> {largest:,}"
     return f"{int(needed):,}" + (" (the largest)" if needed == largest else "")
 
 
-def markdown(table: pd.DataFrame, values: pd.DataFrame, costs: Sequence[dict[str, float]],
+def markdown(table: pd.DataFrame, values: pd.DataFrame, costs: Sequence[dict[str, Any]],
              tolerance: float) -> str:
     """The doc's tables: the count each point needs for every statistic and for every one but
     the large flows' mean, with the core-hours a packet point of that count takes where a
@@ -263,17 +272,10 @@ def markdown(table: pd.DataFrame, values: pd.DataFrame, costs: Sequence[dict[str
         at = values[(values["workload"] == a.workload) & (values["load"] == a.load)
                     & (values["count"] == top)]
         mean_bytes = float(at["bytes"].mean()) / top
-
-        def hours(needed: float) -> str:
-            if cost is None or np.isnan(needed):
-                return "-"
-            _, value = core_hours(mean_bytes, int(needed), cost["hops_per_byte"],
-                                  cost["seconds_per_hop"])
-            return f"{value:.2g}"
-
         lines.append(f"| {a.workload} | {a.load:g} | {count_text(a.needed, top)} | "
-                     f"{a.limited_by} | {hours(a.needed)} | {count_text(b.needed, top)} | "
-                     f"{b.limited_by} | {hours(b.needed)} |")
+                     f"{a.limited_by} | {hours_text(a.needed, mean_bytes, cost)} | "
+                     f"{count_text(b.needed, top)} | {b.limited_by} | "
+                     f"{hours_text(b.needed, mean_bytes, cost)} |")
     lines += error_lines(table, values, f"at {top:,} flows; at {top:,} the error is the runs' "
                          "spread", ["load"], lambda row: f"{row.load:g}")
     return "\n".join(lines) + "\n"
@@ -297,7 +299,7 @@ def error_lines(table: pd.DataFrame, values: pd.DataFrame, reference: str, keys:
 
 
 def window_markdown(table: pd.DataFrame, values: pd.DataFrame,
-                    costs: Sequence[dict[str, float]], tolerance: float) -> str:
+                    costs: Sequence[dict[str, Any]], tolerance: float) -> str:
     """The tables of a study with the window: per series (workload, load, warm-up) the count
     every statistic (and every one but the large flows' mean) needs, with the flows a run
     of it simulates and their core-hours; the flows simulated at every count; every metric's
@@ -376,7 +378,7 @@ def study(workloads: Sequence[str], loads: Sequence[float], runs: Sequence[int],
 
 
 def write_study(out_dir: Path, values: pd.DataFrame, tolerance: float,
-                costs: Sequence[dict[str, float]], provenance: dict) -> list[Path]:
+                costs: Sequence[dict[str, Any]], provenance: dict) -> list[Path]:
     """flowcount.csv (every value), flowcount-convergence.csv, flowcount.md and
     flowcount.json (provenance) in out_dir."""
     table = convergence(values, tolerance)

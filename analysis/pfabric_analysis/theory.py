@@ -42,7 +42,7 @@ class SizeDistribution:
         object.__setattr__(self, "probabilities", probabilities / probabilities.sum())
 
     @classmethod
-    def from_samples(cls, sizes: np.ndarray) -> "SizeDistribution":
+    def from_samples(cls, sizes: np.ndarray) -> SizeDistribution:
         """The empirical distribution of sampled sizes (each distinct size an atom)."""
         sizes = np.asarray(sizes, dtype=np.float64)
         if sizes.size == 0:
