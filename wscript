@@ -59,6 +59,7 @@ def build(bld):
         'helper/pfabric-queue-disc-helper.cc',
         'helper/pfabric-results-writer.cc',
         'helper/pfabric-scheme-helper.cc',
+        'helper/pfabric-size-bins.cc',
         'helper/pfabric-single-switch-helper.cc',
         'model/pfabric-baseline-tcp-socket.cc',
         'model/pfabric-buffer.cc',
@@ -94,7 +95,12 @@ def build(bld):
                   % commit)
     generated = write_git_commit_header(bld.path.get_bld().make_node('pfabric-generated'), commit)
     module.env.append_value('INCLUDES', [generated.abspath()])
+    # The size bins: the two edges of size-bins.txt (CMakeLists.txt reads them the same way).
+    small, large = [line for line in bld.path.find_node('size-bins.txt').read().splitlines()
+                    if re.match(r'^[0-9]+$', line)]
     module.env.append_value('DEFINES', [
+        'PFABRIC_SMALL_FLOW_BYTES=%sULL' % small,
+        'PFABRIC_LARGE_FLOW_BYTES=%sULL' % large,
         'PFABRIC_VERSION="%s"' % bld.path.find_node('VERSION').read().strip(),
         'PFABRIC_NS3_VERSION="%s"' % bld.env['VERSION'],
         'PFABRIC_SOURCE_WORKLOADS_DIR="%s"' % bld.path.find_dir('workloads').abspath(),
@@ -145,6 +151,7 @@ def build(bld):
         'helper/pfabric-queue-disc-helper.h',
         'helper/pfabric-results-writer.h',
         'helper/pfabric-scheme-helper.h',
+        'helper/pfabric-size-bins.h',
         'helper/pfabric-single-switch-helper.h',
         'model/pfabric-baseline-tcp-socket.h',
         'model/pfabric-buffer.h',

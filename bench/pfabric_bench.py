@@ -96,7 +96,7 @@ HOST_STACK_FLOWS = {"full": 10000, "quick": 300, "smoke": 20}
 HOST_STACKS = ("ns3tcp", "lean")
 HOST_STACK_SCHEMES = ("pfabric", "linerate")
 # The lean host's fidelity bounds against ns-3's TCP/IP on the same flows (issue 30): per-bin
-# mean FCT/ideal within 2%, the (0,100KB] p99 within 5%.
+# mean FCT/ideal within 2%, the small flows' p99 within 5%.
 MEAN_BOUND = 0.02
 P99_BOUND = 0.05
 # scale: (name, preset, fabric options, hosts); flows per host at SCALE_LOAD
@@ -415,15 +415,15 @@ def scenario_forwarding(ctx: Context) -> dict[str, Any]:
 
 
 def fct_ratios(run: Path, other: Path) -> dict[str, float]:
-    """Per size bin, mean FCT/ideal of one run over another's, and the (0,100KB] p99's."""
-    from pfabric_analysis.runs import read_run, summarize
+    """Per size bin, mean FCT/ideal of one run over another's, and the small flows' p99's."""
+    from pfabric_analysis.runs import BIN_NAMES, read_run, summarize
 
     mine = summarize(read_run(run).fct).set_index("bin")
     theirs = summarize(read_run(other).fct).set_index("bin")
     ratios = {f"{name} mean": ratio(mine.loc[name, "mean"], theirs.loc[name, "mean"])
               for name in mine.index if mine.loc[name, "flows"] and theirs.loc[name, "flows"]}
-    ratios["(0,100KB] p99"] = ratio(mine.loc["(0,100KB]", "p99"],
-                                    theirs.loc["(0,100KB]", "p99"])
+    small = BIN_NAMES[0]
+    ratios[f"{small} p99"] = ratio(mine.loc[small, "p99"], theirs.loc[small, "p99"])
     return ratios
 
 

@@ -20,6 +20,7 @@
 #include "ns3/pfabric-priority-levels.h"
 #include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-provenance.h"
+#include "ns3/pfabric-size-bins.h"
 #include "ns3/queue-size.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -43,10 +44,6 @@ NS_LOG_COMPONENT_DEFINE("PfabricExperiment");
 
 namespace
 {
-
-/// Size bins of the summary: (0, 100 KB], (100 KB, 10 MB], (10 MB, inf); KB = 1000 B.
-constexpr uint64_t SMALL_FLOW_BYTES = 100000;
-constexpr uint64_t LARGE_FLOW_BYTES = 10000000;
 
 /// A unit a size or time option takes, and how many of the unit ns-3 keeps it in (packets or
 /// bytes; nanoseconds) it is.
@@ -1368,10 +1365,12 @@ PfabricExperiment::Summarize() const
     const int tables = IsClasses() ? 2 : 1;
     for (int table = 0; table < tables; ++table)
     {
-        std::vector<Bin> bins{{"(0,100KB]", 0, SMALL_FLOW_BYTES, {}},
-                              {"(100KB,10MB]", SMALL_FLOW_BYTES, LARGE_FLOW_BYTES, {}},
-                              {"(10MB,inf)", LARGE_FLOW_BYTES, UINT64_MAX, {}},
-                              {"all", 0, UINT64_MAX, {}}};
+        std::vector<Bin> bins;
+        for (const pfabric::SizeBin& bin : pfabric::SizeBins())
+        {
+            bins.push_back({bin.name, bin.low, bin.high, {}});
+        }
+        bins.push_back({"all", 0, UINT64_MAX, {}});
         for (const Result& r : m_results)
         {
             if ((IsClasses() && r.flow.trafficClass != table) || !m_window.IsMeasured(r.flow.id))

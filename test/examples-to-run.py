@@ -33,5 +33,5 @@ cpp_examples = [
 ]
 
 # examples/pfabric-python.py needs the standalone build and the ns-3 wheel's bindings
-# (pfabric_analysis.bindings); analysis/tests/test_bindings.py runs it.
+# (pfabric_analysis.bindings); test/python/analysis/test_bindings.py runs it.
 python_examples = []

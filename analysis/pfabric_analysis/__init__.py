@@ -32,7 +32,7 @@ def git_commit(repository: Path | None = None) -> str | None:
         # --exclude='*': no tag names, the full commit hash whatever is tagged
         result = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=40",
                                  "--exclude=*"], cwd=repository, capture_output=True, text=True,
-                                timeout=30)
+                                timeout=30, check=False)
     except (OSError, subprocess.TimeoutExpired):
         return None
     if result.returncode != 0:

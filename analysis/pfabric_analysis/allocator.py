@@ -19,8 +19,8 @@ import importlib.metadata
 import os
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 VARIABLE = "PFABRIC_ALLOCATOR"
 CHOICES = ("auto", "mimalloc", "system")

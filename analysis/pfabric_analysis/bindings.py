@@ -13,9 +13,9 @@ comes back as a pandas DataFrame::
 
 The wiring is PfabricExperiment's (helper/pfabric-experiment.cc, Prepare / Install / Run), so
 the same flows on the same fabric, scheme, preset, seed and run give pfabric-websearch's fct.csv
-exactly (analysis/tests/test_bindings.py checks this). Flow completions are collected in C++ (a
-small collector connected to every host's PfabricFlowApplication FlowCompleted trace, holding
-vectors) and turned into one DataFrame at the end: no Python call per flow during the run.
+exactly (test/python/analysis/test_bindings.py checks this). Flow completions are collected in
+C++ (a small collector connected to every host's PfabricFlowApplication FlowCompleted trace,
+holding vectors) and turned into one DataFrame at the end: no Python call per flow during the run.
 
 A fabric runs once: run_flows ends with Simulator::Destroy, which disposes of every node. Build
 a new fabric for the next run (same process is fine, see build_fabric).
@@ -160,7 +160,7 @@ def wheel_directory() -> Path:
             "cppyy") is None:
         raise BindingsError("the ns-3 wheel is not installed in this Python "
                             "(pip install ns3==3.44.post0, or use ./pfabric's .venv)")
-    return Path(list(spec.submodule_search_locations)[0])
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 @contextlib.contextmanager

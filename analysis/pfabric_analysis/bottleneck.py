@@ -34,7 +34,7 @@ from pfabric_analysis import module_provenance
 from pfabric_analysis.files import write_file, write_files
 from pfabric_analysis.ideal import (Link, default_cdf, link_from_meta, read_cdf, sample_sizes,
                                     schedule, wire_bytes)
-from pfabric_analysis.runs import AnalysisError, read_run
+from pfabric_analysis.runs import AnalysisError, read_csv_checked, read_run
 from pfabric_analysis.sweep import PACKET_SCHEMES, find_program
 from pfabric_analysis.theory import (SizeDistribution, bin_means, ps_response_time,
                                      ps_sample_path, srpt_response_time)
@@ -60,7 +60,7 @@ class BottleneckSpec:
     schemes: tuple[str, ...] = ("pfabric", "tcp")
     preset: str = "hotnets12"
     cdf: Path = field(default_factory=default_cdf)
-    link: Link = Link()
+    link: Link = field(default_factory=Link)
 
     def check(self) -> None:
         if not LOAD.contains(self.load):
@@ -187,7 +187,7 @@ def simulate(command: list[str], scheme: str) -> float:
     """Run one packet simulation; its wall time in seconds."""
     began = time.perf_counter()
     try:
-        result = subprocess.run(command, capture_output=True, text=True)
+        result = subprocess.run(command, capture_output=True, text=True, check=False)
     except OSError as error:
         raise AnalysisError(f"{command[0]}: cannot run ({error.strerror or error})") from error
     if result.returncode != 0:
@@ -219,13 +219,7 @@ def run_bottleneck(spec: BottleneckSpec, out: Path, bin_dir: Path, reuse: bool =
     if reuse:
         if not flow_file.is_file():
             raise AnalysisError(f"{flow_file}: missing (--reuse needs an earlier run)")
-        try:
-            on_disk = pd.read_csv(flow_file)
-        except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
-            raise AnalysisError(f"{flow_file}: not a CSV file ({error})".splitlines()[0]
-                                ) from error
-        if not {"src", "size_bytes", "start_s"} <= set(on_disk.columns):
-            raise AnalysisError(f"{flow_file}: not a flow list (src,dst,size_bytes,start_s)")
+        on_disk = read_csv_checked(flow_file, ["src", "size_bytes", "start_s"])
         if not (len(on_disk) == len(flows)
                 and (on_disk["size_bytes"].to_numpy() == flows["size_bytes"].to_numpy()).all()
                 and np.allclose(on_disk["start_s"], flows["start_s"], rtol=0, atol=1e-9)

@@ -13,7 +13,7 @@ import os
 import signal
 import subprocess
 import sys
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
@@ -37,4 +37,4 @@ def run_child(command: Sequence[str], env: dict[str, str] | None = None
               ) -> subprocess.CompletedProcess:
     """Run a program to its end, its output captured as text; it dies if this process does."""
     return subprocess.run(list(command), capture_output=True, text=True, env=env,
-                          preexec_fn=death_signal_hook())
+                          preexec_fn=death_signal_hook(), check=False)

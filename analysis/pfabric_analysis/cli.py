@@ -14,7 +14,7 @@ from typing import NoReturn
 
 from pfabric_analysis import __version__, git_commit
 from pfabric_analysis.flowcount import WINDOW_WARMUPS
-from pfabric_analysis.runs import AnalysisError, check_poolable, read_run, summarize
+from pfabric_analysis.runs import BIN_NAMES, AnalysisError, check_poolable, read_run, summarize
 from pfabric_analysis.values import (COUNT, FRACTION, HOSTS, LOAD, POSITIVE, RATE, SECONDS,
                                      SEED, BadValue)
 
@@ -66,6 +66,17 @@ def add_sweep_options(parser: argparse.ArgumentParser, required_out: bool) -> No
                              "so a sweep resumes from a store alone (a fresh clone)")
 
 
+def add_output_options(parser: argparse.ArgumentParser,
+                       files: str = "NAME.png/.pdf/.csv/.md/.json", name: str | None = None) -> None:
+    """--out DIR, where a command writes its files, and for a command given a default stem
+    `name`, --name, the files' stem: the one definition of the pair."""
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR",
+                        help=f"where {files} go")
+    if name is not None:
+        parser.add_argument("--name", default=name,
+                            help=f"the output files' stem (default {name})")
+
+
 def add_kb_option(parser: argparse.ArgumentParser) -> None:
     """--kb: the size bins' unit, for every command that bins flows by size."""
     parser.add_argument("--kb", type=POSITIVE, choices=(1000, 1024), default=1000,
@@ -100,19 +111,17 @@ def main(argv: list[str] | None = None) -> int:
     cdf = sub.add_parser("cdf", help="the CDF of FCT / ideal FCT per size bin of several runs on "
                                      "one figure (PNG, PDF, cdf.csv, cdf.json)")
     cdf.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR")
-    cdf.add_argument("--out", type=Path, required=True, metavar="DIR",
-                     help="where cdf.png/.pdf/.csv/.json go")
+    add_output_options(cdf, "cdf.png/.pdf/.csv/.json")
     cdf.add_argument("--labels", metavar="A,B,...",
                      help="legend labels, one per RUN_DIR (default: each run's scheme)")
     cdf.add_argument("--bins", default="small,medium,large,all", metavar="BIN,...",
-                     help="panels, of small (0,100KB], medium (100KB,10MB], large (10MB,inf) and "
-                          "all (default all four)")
+                     help=f"panels, of small {BIN_NAMES[0]}, medium {BIN_NAMES[1]}, large "
+                          f"{BIN_NAMES[2]} and all (default all four)")
     add_kb_option(cdf)
     compare = sub.add_parser("compare", help="runs side by side (the first the baseline): "
                                              "statistics per size bin as a table and a figure")
     compare.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR")
-    compare.add_argument("--out", type=Path, required=True, metavar="DIR",
-                         help="where compare.csv/.md/.png/.pdf/.json go")
+    add_output_options(compare, "compare.csv/.md/.png/.pdf/.json")
     compare.add_argument("--labels", metavar="A,B,...",
                          help="labels, one per RUN_DIR (default: each run's scheme)")
     compare.add_argument("--allow-different-flows", action="store_true",
@@ -125,10 +134,7 @@ def main(argv: list[str] | None = None) -> int:
                                            "markdown, JSON)")
     levels.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR",
                         help="one run per load and K on each load's flows, K = 0 the reference")
-    levels.add_argument("--out", type=Path, required=True, metavar="DIR",
-                        help="where NAME.png/.pdf/.csv/.md/.json go")
-    levels.add_argument("--name", default="levels",
-                        help="the output files' stem (default levels)")
+    add_output_options(levels, name="levels")
     add_kb_option(levels)
     incast = sub.add_parser("incast", help="query completion time / ideal against workers N "
                                            "(pfabric-incast runs), a line per scheme, a column "
@@ -136,10 +142,7 @@ def main(argv: list[str] | None = None) -> int:
                                            "CSV, markdown, JSON)")
     incast.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR",
                         help="pfabric-incast runs: one per background load, scheme and N")
-    incast.add_argument("--out", type=Path, required=True, metavar="DIR",
-                        help="where NAME.png/.pdf/.csv/.md/.json go")
-    incast.add_argument("--name", default="incast",
-                        help="the output files' stem (default incast)")
+    add_output_options(incast, name="incast")
     deadlines = sub.add_parser("deadlines", help="fraction of deadlines met against load, a line "
                                                  "per scheme, and the FCT / ideal FCT of the "
                                                  "flows without a deadline (pfabric-deadlines "
@@ -147,20 +150,14 @@ def main(argv: list[str] | None = None) -> int:
     deadlines.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR",
                            help="pfabric-deadlines runs, one per scheme, priority, onMiss and "
                                 "load, each load's on the same flows and deadlines")
-    deadlines.add_argument("--out", type=Path, required=True, metavar="DIR",
-                           help="where NAME.png/.pdf/.csv/.md/.json go")
-    deadlines.add_argument("--name", default="deadlines",
-                           help="the output files' stem (default deadlines)")
+    add_output_options(deadlines, name="deadlines")
     classes = sub.add_parser("classes", help="FCT / ideal FCT per traffic class (pfabric-classes "
                                              "runs), a bar per class setting, one queue as "
                                              "reference (PNG, PDF, CSV, markdown, JSON)")
     classes.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR",
                          help="one run per class setting (--classes, --classWeights) on the "
                               "same flows")
-    classes.add_argument("--out", type=Path, required=True, metavar="DIR",
-                         help="where NAME.png/.pdf/.csv/.md/.json go")
-    classes.add_argument("--name", default="classes",
-                         help="the output files' stem (default classes)")
+    add_output_options(classes, name="classes")
     add_kb_option(classes)
     figures = sub.add_parser("figures", help="Figures 2-4 (PNG, PDF), figures.csv and figures.md "
                                              "of a sweep directory of runs or a store of "
@@ -282,8 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     count = sub.add_parser("flow-count", help="how many flows a point needs: the Ideal scheme's "
                                               "statistics for growing flow counts against the "
                                               "largest, over several runs")
-    count.add_argument("--out", type=Path, required=True, metavar="DIR",
-                       help="where flowcount.csv/.md/.json go")
+    add_output_options(count, "flowcount.csv/.md/.json")
     count.add_argument("--workloads", default="websearch,datamining",
                        help="comma-separated (default websearch,datamining)")
     count.add_argument("--loads", default="0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8",

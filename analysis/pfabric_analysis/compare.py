@@ -16,22 +16,21 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import matplotlib
-import matplotlib.ticker as ticker
 import numpy as np
 import pandas as pd
+from matplotlib import ticker
 from matplotlib.figure import Figure
 
 from pfabric_analysis.figures import STYLE, _new_figure, _render, scheme_looks
 from pfabric_analysis.files import write_files
-from pfabric_analysis.runs import (BIN_NAMES, CUSTOM_SCHEME_KEY, AnalysisError, Run, normalise,
-                                   percentile_nearest_rank, read_run, scheme_name,
+from pfabric_analysis.runs import (BIN_NAMES, BIN_TITLES, CUSTOM_SCHEME_KEY, AnalysisError, Run,
+                                   normalise, percentile_nearest_rank, read_run, scheme_name,
                                    scheme_parameters, size_bins)
 
 # The panels a command can show: the size bins of runs.py and all flows, by a short name.
 PANELS: dict[str, str] = {"small": BIN_NAMES[0], "medium": BIN_NAMES[1], "large": BIN_NAMES[2],
                           "all": "all"}
-PANEL_TITLES = {BIN_NAMES[0]: "(0, 100KB]", BIN_NAMES[1]: "(100KB, 10MB]",
-                BIN_NAMES[2]: "(10MB, \u221e)", "all": "All flows"}
+PANEL_TITLES = {**BIN_TITLES, "all": "All flows"}
 # What makes two runs the same flows: fct.csv's flow columns, not the parameters.
 FLOW_COLUMNS = ["src", "dst", "size_bytes", "start_s"]
 START_TOLERANCE_S = 1e-9  # start times written by C++ and by Python agree to a nanosecond
@@ -153,8 +152,9 @@ def panel_counts(runs: Sequence[Run], panels: Sequence[str], kb: int = 1000
 def run_styles(runs: Sequence[Run]) -> list[dict[str, str]]:
     """Colour and line style per run: the figures' look of each scheme (figures.scheme_looks)
     when the runs' schemes are distinct and known, else matplotlib's colour cycle."""
-    schemes = [scheme_name(run.meta) for run in runs]
-    if len(set(schemes)) == len(schemes) and None not in schemes:
+    schemes = [scheme for scheme in map(scheme_name, (run.meta for run in runs))
+               if scheme is not None]
+    if len(set(schemes)) == len(runs):  # distinct and every one known
         looks = scheme_looks(schemes)
         return [{"color": looks[s]["color"], "linestyle": looks[s]["linestyle"]}
                 for s in schemes]

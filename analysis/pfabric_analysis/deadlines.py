@@ -16,13 +16,15 @@ from pathlib import Path
 import matplotlib
 import numpy as np
 import pandas as pd
+from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
 from pfabric_analysis.compare import (_json, _log_axis, _number, flow_difference, provenance,
                                       read_runs, runs_markdown)
 from pfabric_analysis.figures import STYLE, _new_figure, write_figure_set
-from pfabric_analysis.runs import (AnalysisError, Run, check_output_name, check_same_as_first,
-                                   normalise, percentile_nearest_rank)
+from pfabric_analysis.runs import (BIN_NAMES, SIZE_BIN_EDGES, AnalysisError, Run, check_output_name,
+                                   check_same_as_first, normalise, percentile_nearest_rank,
+                                   size_text)
 
 DEADLINE_COLUMNS = ["deadline_s", "met", "terminated"]
 TABLE_COLUMNS = ["on_miss", "label", "scheme", "priority", "load", "with_deadline", "met",
@@ -43,7 +45,7 @@ LOOKS: dict[tuple[str, str], dict[str, str]] = {
     ("tcp", "none"): {"label": "TCP-DropTail", "color": "#1f77b4", "marker": "o"},
     ("dctcp", "none"): {"label": "DCTCP", "color": "#d62728", "marker": "s"},
 }
-SMALL_FLOW_BYTES = 100_000  # (0,100KB], KB = 1000 B
+SMALL_FLOWS = size_text(SIZE_BIN_EDGES[0], " ")  # the small flows' upper edge: "100 KB"
 
 
 def scheme_key(run: Run) -> tuple[str, str]:
@@ -95,7 +97,7 @@ def deadlines_equal(a: pd.DataFrame, b: pd.DataFrame) -> bool:
     return bool(np.allclose(x[both].to_numpy(float), y[both].to_numpy(float), rtol=0, atol=1e-9))
 
 
-def deadline_statistics(fct: pd.DataFrame, small_bytes: int = SMALL_FLOW_BYTES
+def deadline_statistics(fct: pd.DataFrame, small_bytes: int = SIZE_BIN_EDGES[0]
                         ) -> dict[str, float | int]:
     """One run's deadline numbers: of the flows with a deadline, how many met it (completed by
     it: fct.csv's met), their fraction, and how many were terminated; of the flows without one,
@@ -142,9 +144,9 @@ def deadline_markdown(table: pd.DataFrame, document: dict) -> str:
              f"{document['flows_per_run']} flows per run: a small run, not a citable scale. "
              f"Deadlines: {document['deadline_rule']}; a terminated or unfinished flow missed "
              "its deadline. Flows without a deadline: FCT / ideal FCT of the finished ones, mean, median "
-             "and 99th percentile (nearest rank), and the mean of those up to 100 KB.", "",
+             f"and 99th percentile (nearest rank), and the mean of those up to {SMALL_FLOWS}.", "",
              "| on miss | scheme | load | with deadline | met | fraction met | terminated | "
-             "without | mean | median | p99 | (0,100KB] mean |",
+             f"without | mean | median | p99 | {BIN_NAMES[0]} mean |",
              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for row in table.itertuples():
         fraction = "n/a" if math.isnan(row.fraction_met) else f"{row.fraction_met:.3f}"
@@ -183,7 +185,7 @@ def deadline_figure(table: pd.DataFrame, flows: int, fraction: float) -> Figure:
                 ax.set_xlabel("Load")
                 # Every row on the same load axis, so that the rows line up.
                 ax.set_xlim(loads.min() - 0.03, loads.max() + 0.03)
-        handles: dict[str, object] = {}
+        handles: dict[str, Artist] = {}
         for ax in figure.axes:
             for handle, label in zip(*ax.get_legend_handles_labels()):
                 handles.setdefault(label, handle)

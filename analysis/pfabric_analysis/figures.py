@@ -19,23 +19,27 @@ from __future__ import annotations
 import io
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Any, cast
 
 import matplotlib
 import pandas as pd
+
 # Figures are drawn on Agg canvases directly, never through pyplot: no window, no global state.
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.typing import LineStyleType, RcKeyType
 
 from pfabric_analysis import intervals
 from pfabric_analysis.files import write_files
-from pfabric_analysis.runs import (CORE_SECONDS_KEYS, CUSTOM_SCHEME, FCT_FILES, AnalysisError,
-                                   Run, check_poolable, check_same_build, compared_parameters,
-                                   core_seconds, read_run, scheme_name, scheme_parameters,
-                                   summarize)
+from pfabric_analysis.runs import (BIN_NAMES, BIN_TITLES, CORE_SECONDS_KEYS, CUSTOM_SCHEME,
+                                   FCT_FILES, AnalysisError, Run, check_poolable, check_same_build,
+                                   compared_parameters, core_seconds, read_run, scheme_name,
+                                   scheme_parameters, summarize)
 
 # Scheme name in meta.json -> legend name in the paper, and a fixed look, in the paper's order.
 SCHEMES: dict[str, dict[str, str]] = {
@@ -53,10 +57,12 @@ CUSTOM_MARKERS = ("v", "P", "X", "*", "h", "<")
 WORKLOADS: dict[str, str] = {"websearch": "Web search workload",
                              "datamining": "Data mining workload"}
 # Figures 3 and 4: (panel, size bin, statistic, title), as in the paper.
-BREAKDOWN_PANELS = [("a", "(0,100KB]", "mean", "(a) (0, 100KB]: Avg"),
-                    ("b", "(0,100KB]", "p99", "(b) (0, 100KB]: 99th Percentile"),
-                    ("c", "(100KB,10MB]", "mean", "(c) (100KB, 10MB]: Avg"),
-                    ("d", "(10MB,inf)", "mean", "(d) (10MB, \u221e): Avg")]
+BREAKDOWN_PANELS = [
+    (panel, size_bin, statistic, f"({panel}) {BIN_TITLES[size_bin]}: {title}")
+    for panel, size_bin, statistic, title in (("a", BIN_NAMES[0], "mean", "Avg"),
+                                              ("b", BIN_NAMES[0], "p99", "99th Percentile"),
+                                              ("c", BIN_NAMES[1], "mean", "Avg"),
+                                              ("d", BIN_NAMES[2], "mean", "Avg"))]
 BREAKDOWN_FIGURES = {"datamining": "fig3", "websearch": "fig4"}
 FIGURE_FILES = {"fig2": "fig2-overall", "fig3": "fig3-datamining", "fig4": "fig4-websearch"}
 FIGURE_CAPTIONS = {
@@ -80,9 +86,10 @@ NOT_CITABLE_MARK = "†"
 OUTPUT_NAMES = [f"{stem}.{ext}" for stem in FIGURE_FILES.values() for ext in ("png", "pdf")] + [
     "figures.csv", "figures.md"]
 # Readable when the figure is printed at its own size (a column or page of a paper).
-STYLE = {"font.size": 9, "axes.titlesize": 9, "axes.labelsize": 9, "xtick.labelsize": 8,
-         "ytick.labelsize": 8, "legend.fontsize": 8, "lines.linewidth": 1.3,
-         "lines.markersize": 4.5, "axes.grid": True, "grid.alpha": 0.3, "pdf.fonttype": 42}
+STYLE: dict[RcKeyType, Any] = {"font.size": 9, "axes.titlesize": 9, "axes.labelsize": 9, "xtick.labelsize": 8,
+                                "ytick.labelsize": 8, "legend.fontsize": 8, "lines.linewidth": 1.3,
+                                "lines.markersize": 4.5, "axes.grid": True, "grid.alpha": 0.3,
+                                "pdf.fonttype": 42}
 
 
 @dataclass(frozen=True)
@@ -146,6 +153,7 @@ def classify(run: Run, sweep_dir: Path) -> SweepRun:
     if isinstance(replication, bool) or not isinstance(replication, int):
         raise AnalysisError(f"{meta_path}: parameter run {replication!r} is not an integer")
     relative = run.directory.relative_to(sweep_dir).as_posix() or "."
+    assert scheme is not None  # refused above, custom or not
     return SweepRun(run, relative, workload, scheme, float(load))
 
 
@@ -154,7 +162,7 @@ def experiment_parameters(run: Run) -> dict:
     object (an Ideal run records it there, whatever its program's parameters say), 0 when off
     or when the run predates the window; with the window on, flows is not used and left out."""
     parameters = compared_parameters(run.meta["parameters"])
-    window = run.meta.get("window") if run.windowed else {}
+    window = run.meta["window"] if run.windowed else {}
     for key, window_key in WINDOW_PARAMETERS.items():
         parameters[key] = window.get(window_key, 0) if run.windowed else parameters.get(key, 0)
     if run.windowed:
@@ -336,7 +344,7 @@ def _add_legend(figure: Figure, rows: pd.DataFrame, looks: dict[str, dict[str, s
     """One legend for the figure, above the panels: the schemes are the same in every panel;
     and, when a point of the figure is not citable, what its hollow marker means."""
     handles = [Line2D([], [], color=look["color"], marker=look["marker"],
-                      linestyle=look["linestyle"], label=look["label"])
+                      linestyle=cast(LineStyleType, look["linestyle"]), label=look["label"])
                for scheme, look in looks.items() if (rows["scheme"] == scheme).any()]
     if not rows["citable"].all():
         handles.append(Line2D([], [], color="0.4", marker="o", markerfacecolor="none",
@@ -414,7 +422,7 @@ def points_markdown(table: pd.DataFrame) -> list[str]:
         lines += [f"### {WORKLOADS[workload]}", "",
                   "| scheme | load | runs | measured flows | flows simulated | core-hours | "
                   "citable | lag-1 |", "|---|---:|---:|---:|---:|---:|---|---:|"]
-        for (scheme, load), point in rows.groupby(["scheme", "load"], sort=False):
+        for (_scheme, load), point in rows.groupby(["scheme", "load"], sort=False):
             first = point.iloc[0]
             keyed = point.set_index(["bin", "statistic"])
             if first["citable"]:
@@ -463,7 +471,7 @@ def figures_markdown(table: pd.DataFrame) -> str:
              "fewer than two values, or a batch without the flows the statistic needs, e.g. "
              f"fewer than {intervals.P99_MIN_FLOWS} for a p99). Rule (a): a point is citable "
              f"when its {rule} each have a half-width "
-             f"of at most {100 * intervals.CITABLE_RELATIVE:g}% of the value; the (10MB,inf) "
+             f"of at most {100 * intervals.CITABLE_RELATIVE:g}% of the value; the {BIN_NAMES[2]} "
              f"mean is shown with its own interval whatever it is. {NOT_CITABLE_MARK}: the "
              "point is not citable (hollow marker in the figures). Every number, with its runs, "
              "core-hours and parameters, is in figures.csv.", ""]
@@ -505,15 +513,15 @@ def _render(figure: Figure, fmt: str) -> bytes:
 def render_outputs(table: pd.DataFrame) -> dict[str, bytes]:
     """Every output file's name and content: figures present in the table, CSV, markdown."""
     outputs: dict[str, bytes] = {}
-    figures = {"fig2": lambda: overall_figure(table)}
+    figures: dict[str, Callable[[], Figure]] = {"fig2": lambda: overall_figure(table)}
     for workload, figure_id in BREAKDOWN_FIGURES.items():
         if (table["workload"] == workload).any():
-            figures[figure_id] = lambda workload=workload: breakdown_figure(table, workload)
-    for figure_id in FIGURE_FILES:
+            figures[figure_id] = partial(breakdown_figure, table, workload)
+    for figure_id, stem in FIGURE_FILES.items():
         if figure_id in figures:
             figure = figures[figure_id]()
             for fmt in ("png", "pdf"):
-                outputs[f"{FIGURE_FILES[figure_id]}.{fmt}"] = _render(figure, fmt)
+                outputs[f"{stem}.{fmt}"] = _render(figure, fmt)
     outputs["figures.csv"] = table.to_csv(index=False).encode()
     outputs["figures.md"] = figures_markdown(table).encode()
     return outputs

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from pathlib import Path
-from typing import Iterable, Mapping
 
 from pfabric_analysis.runs import AnalysisError
 

@@ -5,7 +5,7 @@ program (`--flowsOnly`) and every flow's ideal FCT computed on the preset's fabr
 (`--idealOnly`). A point of N flows is the list's first N flows (the generator draws flow by
 flow from fixed streams, so `--flows=N` writes exactly that prefix; tested), and the Ideal
 scheme schedules each prefix on its own, as a point of N flows would run. The statistics a
-figure shows (per-bin mean FCT / ideal FCT and the (0,100KB] p99) of every count are compared
+figure shows (per-bin mean FCT / ideal FCT and the small flows' p99) of every count are compared
 with their reference: the mean over the replications at the largest count. A count suffices
 when it and every larger count studied keep every replication's every statistic within the
 tolerance of the reference.
@@ -28,10 +28,11 @@ import json
 import math
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -40,7 +41,7 @@ from pfabric_analysis import module_provenance
 from pfabric_analysis.files import write_files
 from pfabric_analysis.ideal import (Window, ideal_fct, link_from_meta, match_like_run,
                                     program_ideal, read_flow_list, run_program, window_cut)
-from pfabric_analysis.runs import AnalysisError, core_seconds, read_run, summarize
+from pfabric_analysis.runs import BIN_NAMES, AnalysisError, core_seconds, read_run, summarize
 from pfabric_analysis.sweep import WORKLOADS, find_program, point_options
 from pfabric_analysis.values import COUNT, LOAD, POSITIVE, RUN, parse_list
 
@@ -55,8 +56,8 @@ WINDOW_LIST_MARGIN = 1.25
 # its steady level for both workloads (the doc's warm-up table).
 WINDOW_WARMUPS = (50_000,)
 # (size bin, statistic): what Figures 2-4 and the paper's text report.
-METRICS = (("(0,100KB]", "mean"), ("(0,100KB]", "p99"), ("(100KB,10MB]", "mean"),
-           ("(10MB,inf)", "mean"))
+METRICS = ((BIN_NAMES[0], "mean"), (BIN_NAMES[0], "p99"), (BIN_NAMES[1], "mean"),
+           (BIN_NAMES[2], "mean"))
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ def metric_name(size_bin: str, statistic: str) -> str:
     return f"{size_bin} {statistic}"
 
 
-LARGE_FLOWS_MEAN = metric_name("(10MB,inf)", "mean")  # the slowest to converge: reported apart
+LARGE_FLOWS_MEAN = metric_name(BIN_NAMES[2], "mean")  # the slowest to converge: reported apart
 
 
 def statistics(fct: pd.DataFrame) -> dict[str, float]:
@@ -237,13 +238,21 @@ def bytes_cost(payload_bytes: float, hops_per_byte: float,
     return hops, hops * seconds_per_hop / 3600
 
 
+def hours_text(needed: float, mean_bytes: float, cost: dict[str, Any] | None) -> str:
+    """The core-hours a packet point of `needed` flows takes at a measured cost; - without."""
+    if cost is None or np.isnan(needed):
+        return "-"
+    _, value = core_hours(mean_bytes, int(needed), cost["hops_per_byte"], cost["seconds_per_hop"])
+    return f"{value:.2g}"
+
+
 def count_text(needed: float, largest: int) -> str:
     if np.isnan(needed):
         return f"> {largest:,}"
     return f"{int(needed):,}" + (" (the largest)" if needed == largest else "")
 
 
-def markdown(table: pd.DataFrame, values: pd.DataFrame, costs: Sequence[dict[str, float]],
+def markdown(table: pd.DataFrame, values: pd.DataFrame, costs: Sequence[dict[str, Any]],
              tolerance: float) -> str:
     """The doc's tables: the count each point needs for every statistic and for every one but
     the large flows' mean, with the core-hours a packet point of that count takes where a
@@ -263,17 +272,10 @@ def markdown(table: pd.DataFrame, values: pd.DataFrame, costs: Sequence[dict[str
         at = values[(values["workload"] == a.workload) & (values["load"] == a.load)
                     & (values["count"] == top)]
         mean_bytes = float(at["bytes"].mean()) / top
-
-        def hours(needed: float) -> str:
-            if cost is None or np.isnan(needed):
-                return "-"
-            _, value = core_hours(mean_bytes, int(needed), cost["hops_per_byte"],
-                                  cost["seconds_per_hop"])
-            return f"{value:.2g}"
-
         lines.append(f"| {a.workload} | {a.load:g} | {count_text(a.needed, top)} | "
-                     f"{a.limited_by} | {hours(a.needed)} | {count_text(b.needed, top)} | "
-                     f"{b.limited_by} | {hours(b.needed)} |")
+                     f"{a.limited_by} | {hours_text(a.needed, mean_bytes, cost)} | "
+                     f"{count_text(b.needed, top)} | {b.limited_by} | "
+                     f"{hours_text(b.needed, mean_bytes, cost)} |")
     lines += error_lines(table, values, f"at {top:,} flows; at {top:,} the error is the runs' "
                          "spread", ["load"], lambda row: f"{row.load:g}")
     return "\n".join(lines) + "\n"
@@ -297,7 +299,7 @@ def error_lines(table: pd.DataFrame, values: pd.DataFrame, reference: str, keys:
 
 
 def window_markdown(table: pd.DataFrame, values: pd.DataFrame,
-                    costs: Sequence[dict[str, float]], tolerance: float) -> str:
+                    costs: Sequence[dict[str, Any]], tolerance: float) -> str:
     """The tables of a study with the window: per series (workload, load, warm-up) the count
     every statistic (and every one but the large flows' mean) needs, with the flows a run
     of it simulates and their core-hours; the flows simulated at every count; every metric's
@@ -376,7 +378,7 @@ def study(workloads: Sequence[str], loads: Sequence[float], runs: Sequence[int],
 
 
 def write_study(out_dir: Path, values: pd.DataFrame, tolerance: float,
-                costs: Sequence[dict[str, float]], provenance: dict) -> list[Path]:
+                costs: Sequence[dict[str, Any]], provenance: dict) -> list[Path]:
     """flowcount.csv (every value), flowcount-convergence.csv, flowcount.md and
     flowcount.json (provenance) in out_dir."""
     table = convergence(values, tolerance)

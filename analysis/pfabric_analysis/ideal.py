@@ -23,11 +23,11 @@ import sys
 import tempfile
 import time
 from bisect import bisect_left, bisect_right, insort
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
 from math import gcd
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -201,7 +201,7 @@ def schedule(src: np.ndarray, dst: np.ndarray, wire: np.ndarray, start_s: np.nda
             wait_since[g] = now
             heappush(work, (rem0[g], now, g, -1))
             active += 1
-            if active > peak:
+            if active > peak:  # noqa: PLR1730 (per flow in the scheduler's loop: no call)
                 peak = active
         while work:
             r, s, g, side = heappop(work)
@@ -599,8 +599,11 @@ def run_ideal(flow_list: Path, out_dir: Path, *, like_run: Path | None = None,
         raise AnalysisError(f"{out_dir}: already holds fct.csv (use --force to replace it)")
     began = time.perf_counter()
     flows = read_flow_list(flow_list)
-    fabric = (like_run_ideal(like_run) if like_run is not None
-              else program_ideal(program, flow_list, options))
+    if like_run is not None:
+        fabric = like_run_ideal(like_run)
+    else:
+        assert program is not None  # exactly one of the two, checked above
+        fabric = program_ideal(program, flow_list, options)
     ideal = match_like_run(flows, flow_list, fabric.fct, fabric.fct_label)
     link = link_from_meta(fabric.meta, fabric.meta_label, rate_bps, segment_bytes,
                           overhead_bytes)
@@ -608,7 +611,7 @@ def run_ideal(flow_list: Path, out_dir: Path, *, like_run: Path | None = None,
     cut = None if window is None else window_cut(result, window, flow_list)
     meta = ideal_meta(fabric.meta, flow_list, fabric.source, link, result,
                       time.perf_counter() - began, command_line)
-    if cut is not None:
+    if window is not None and cut is not None:
         fct = windowed_fct(fct, window, cut)
         meta = window_meta(meta, window, cut, len(flows))
     write_outputs(out_dir, fct, meta)

@@ -23,7 +23,7 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 from pfabric_analysis.compare import _json, _number
 from pfabric_analysis.figures import STYLE, _new_figure, scheme_looks, write_figure_set
 from pfabric_analysis.runs import (AnalysisError, check_output_name, check_same_as_first,
-                                   percentile_nearest_rank, scheme_name)
+                                   percentile_nearest_rank, read_csv_checked, scheme_name)
 
 QUERY_COLUMNS = ["query_id", "workers", "response_bytes", "start_s", "qct_s", "ideal_qct_s",
                  "timeouts", "responses_with_timeouts", "responses_completed", "first_flow_id",
@@ -58,13 +58,7 @@ def read_incast_run(directory: Path) -> IncastRun:
     for path in (queries_path, meta_path):
         if not path.is_file():
             raise AnalysisError(f"{path}: missing")
-    try:
-        queries = pd.read_csv(queries_path)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
-        raise AnalysisError(f"{queries_path}: not a CSV file ({error})".splitlines()[0]) from error
-    missing = [c for c in QUERY_COLUMNS if c not in queries.columns]
-    if missing:
-        raise AnalysisError(f"{queries_path}: missing column(s) {', '.join(missing)}")
+    queries = read_csv_checked(queries_path, QUERY_COLUMNS)
     if queries.empty:
         raise AnalysisError(f"{queries_path}: no queries")
     try:

@@ -37,9 +37,10 @@ DEFAULT_BATCHES = 1
 # A 99th percentile needs at least this many flows: with fewer, the nearest rank is the maximum.
 P99_MIN_FLOWS = 100
 # Rule (a): a point is citable when each of these statistics is known within CITABLE_RELATIVE
-# (its interval's half-width over its value). The (10MB,inf) mean is shown with its own interval.
-CITABLE_STATISTICS: tuple[tuple[str, str], ...] = (("(0,100KB]", "mean"), ("(0,100KB]", "p99"),
-                                                  ("(100KB,10MB]", "mean"))
+# (its interval's half-width over its value). The large flows' mean is shown with its own
+# interval.
+CITABLE_STATISTICS: tuple[tuple[str, str], ...] = ((BIN_NAMES[0], "mean"), (BIN_NAMES[0], "p99"),
+                                                  (BIN_NAMES[1], "mean"))
 CITABLE_RELATIVE = 0.03
 # Lag-1 autocorrelation of a run's consecutive batch values above which its batches are not
 # nearly independent (the interval understates the uncertainty); the figures flag such a point.
@@ -147,7 +148,8 @@ def relative_halfwidth(halfwidth: float, value: float) -> float:
 def citable_failures(relative: dict[tuple[str, str], float],
                      limit: float = CITABLE_RELATIVE) -> list[str]:
     """Rule (a): the statistics of CITABLE_STATISTICS whose relative half-width is above the limit
-    or undefined, named as '(0,100KB] p99'; a point is citable when there are none."""
+    or undefined, each named as its size bin and statistic ('BIN p99'); a point is citable when
+    there are none."""
     failures = []
     for size_bin, statistic in CITABLE_STATISTICS:
         value = relative.get((size_bin, statistic), math.nan)

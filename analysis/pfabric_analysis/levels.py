@@ -95,8 +95,8 @@ def levels_markdown(table: pd.DataFrame, document: dict) -> str:
              "(--priorityLevels=0). Mean and 99th percentile (nearest rank) over finished "
              "flows; (x) the multiple of pFabric's at the same load; timeouts: the small "
              "flows' retransmission timeouts.", "",
-             "| load | levels | (0,100KB] mean | (0,100KB] p99 | (100KB,10MB] mean | "
-             "(10MB,inf) mean | (0,100KB] timeouts | unfinished |",
+             f"| load | levels | {' | '.join(f'{b} {s}' for b, s in PANELS)} | "
+             f"{BIN_NAMES[0]} timeouts | unfinished |",
              "|---:|---|---:|---:|---:|---:|---:|---:|"]
     for (load, levels), group in table.groupby(["load", "levels"], sort=True):
         stats = group.set_index("bin")

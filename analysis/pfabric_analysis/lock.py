@@ -15,10 +15,11 @@ import re
 import socket
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, TextIO
+from typing import TextIO
 
 from pfabric_analysis.runs import AnalysisError
 

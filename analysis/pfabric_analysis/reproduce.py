@@ -11,7 +11,6 @@ from pfabric_analysis.runs import AnalysisError
 from pfabric_analysis.sweep import (
     MEASURE_KNOB,
     PACKET_SCHEMES,
-    WARMUP_KNOB,
     SweepSpec,
     parse_flows,
     parse_custom_schemes,

@@ -4,11 +4,14 @@ summarising their normalised flow completion times: small pure functions over pa
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from pfabric_analysis import REPOSITORY
 
 FCT_COLUMNS = ["flow_id", "src", "dst", "size_bytes", "start_s", "fct_s", "ideal_fct_s",
                "timeouts", "completed"]
@@ -26,7 +29,10 @@ RENAMED_PARAMETERS = {"flow-file": "flowFile", "dump-flows": "dumpFlows",
 # same experiment.
 ADDED_PARAMETERS = {"connectionPool": 0, "restartSsThresh": True, "warmupFlows": 0,
                     "measureFlows": 0, "hostStack": "ns3tcp"}
-BIN_NAMES = ["(0,100KB]", "(100KB,10MB]", "(10MB,inf)"]
+# The size bins' two edges in bytes (KB = 1000 B), in their one home, size-bins.txt at the
+# module's top, which the C++ builds read too (doc, "Size bins").
+SIZE_BINS_FILE = REPOSITORY / "size-bins.txt"
+SIZE_UNITS = ("B", "KB", "MB")  # a unit's index is its power of KB
 # What a run cost, in meta.json, best first: its processor time (cpu_time_s, recorded by the
 # programs since the window), else its wall time, which for a single-threaded program is its
 # processor time on an otherwise idle core (more on a busy machine).
@@ -49,6 +55,46 @@ UNFINISHED_MARK = ".unfinished"
 
 class AnalysisError(Exception):
     """Bad input; the message is one line naming the file or parameter."""
+
+
+def read_size_bin_edges(path: Path) -> tuple[int, int]:
+    """The two edges of size-bins.txt: its lines that are not blank or a # comment, two
+    increasing positive whole numbers of bytes."""
+    try:
+        lines = [line.strip() for line in path.read_text().splitlines()
+                 if line.strip() and not line.lstrip().startswith("#")]
+    except (OSError, UnicodeDecodeError) as error:
+        raise AnalysisError(f"{path}: cannot read the size bins ({error})") from error
+    if (len(lines) != 2 or not all(line.isascii() and line.isdigit() for line in lines)
+            or not 0 < int(lines[0]) < int(lines[1])):
+        raise AnalysisError(f"{path}: expected two increasing positive whole numbers of bytes, "
+                            "one a line")
+    return int(lines[0]), int(lines[1])
+
+
+def size_in_unit(size_bytes: int) -> tuple[int, int]:
+    """A bin edge as (count, power of KB) in the largest unit of SIZE_UNITS that divides it:
+    100000 is (100, 1), 100 KB."""
+    power = max(p for p in range(len(SIZE_UNITS)) if size_bytes % 1000**p == 0)
+    return size_bytes // 1000**power, power
+
+
+def size_text(size_bytes: int, separator: str = "") -> str:
+    """A bin edge in its unit (size_in_unit): 100000 is 100KB."""
+    count, power = size_in_unit(size_bytes)
+    return f"{count}{separator}{SIZE_UNITS[power]}"
+
+
+def bin_names(edges: tuple[int, int]) -> list[str]:
+    """The bins' names, as the programs print them: (0,100KB], (100KB,10MB], (10MB,inf)."""
+    small, large = map(size_text, edges)
+    return [f"(0,{small}]", f"({small},{large}]", f"({large},inf)"]
+
+
+SIZE_BIN_EDGES = read_size_bin_edges(SIZE_BINS_FILE)
+BIN_NAMES = bin_names(SIZE_BIN_EDGES)
+# The bins as figure titles and legends write them: (0, 100KB], ..., (10MB, \u221e).
+BIN_TITLES = {name: name.replace(",", ", ").replace("inf", "\u221e") for name in BIN_NAMES}
 
 
 @dataclass(frozen=True)
@@ -85,9 +131,6 @@ def read_run(directory: Path) -> Run:
     if not meta_path.is_file():
         raise AnalysisError(f"{meta_path}: missing")
     fct = read_fct_csv(fct_path)
-    missing = [c for c in FCT_COLUMNS if c not in fct.columns]
-    if missing:
-        raise AnalysisError(f"{fct_path}: missing column(s) {', '.join(missing)}")
     if fct.empty:
         raise AnalysisError(f"{fct_path}: no flows (a header alone)")
     check_values(fct, fct_path)
@@ -104,14 +147,25 @@ def read_run(directory: Path) -> Run:
                simulated)
 
 
-def read_fct_csv(path: Path, **options) -> pd.DataFrame:
-    """fct.csv (or .gz) as pandas reads it. Blank lines are rows (of empty values), so that row
-    i is line i + 2 of the file, as check_values reports it."""
+def read_csv_checked(path: Path, columns: Sequence[str], **options) -> pd.DataFrame:
+    """A CSV file (or .gz) with at least `columns`, as pandas reads it (options: read_csv's): the
+    one reader of the files runs and sub-commands leave. A file that is not CSV or lacks a column
+    is refused in one line naming it."""
     try:
-        return pd.read_csv(path, skip_blank_lines=False, **options)
+        frame = pd.read_csv(path, **options)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, OSError,
             EOFError) as error:
         raise AnalysisError(f"{path}: not a CSV file ({error})".splitlines()[0]) from error
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise AnalysisError(f"{path}: missing column(s) {', '.join(missing)}")
+    return frame
+
+
+def read_fct_csv(path: Path, **options) -> pd.DataFrame:
+    """fct.csv (or .gz) with its columns. Blank lines are rows (of empty values), so that row i
+    is line i + 2 of the file, as check_values reports it."""
+    return read_csv_checked(path, FCT_COLUMNS, skip_blank_lines=False, **options)
 
 
 def _whole(values: pd.Series) -> pd.Series:
@@ -266,10 +320,14 @@ def check_output_name(name: str) -> None:
         raise AnalysisError(f"--name {name!r}: expected a file name stem")
 
 
+def bin_edges(kb: int = 1000) -> list[int]:
+    """SIZE_BIN_EDGES in bytes when a KB is kb bytes (1024: 100KB is 102,400 B, 10MB 10 MiB)."""
+    return [count * kb**power for count, power in map(size_in_unit, SIZE_BIN_EDGES)]
+
+
 def size_bins(size_bytes: pd.Series, kb: int = 1000) -> pd.Series:
-    """The size bin of each flow: (0,100KB], (100KB,10MB], (10MB,inf)."""
-    edges = [0, 100 * kb, 10 * kb * kb, np.inf]
-    return pd.cut(size_bytes, bins=edges, labels=BIN_NAMES, right=True)
+    """The size bin of each flow, BIN_NAMES: (0,100KB], (100KB,10MB], (10MB,inf)."""
+    return pd.cut(size_bytes, bins=[0, *bin_edges(kb), np.inf], labels=BIN_NAMES, right=True)
 
 
 def normalise(fct: pd.DataFrame) -> pd.DataFrame:

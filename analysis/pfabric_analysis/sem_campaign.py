@@ -96,7 +96,7 @@ def program_options(help_text: str) -> dict[str, object]:
     ...") was read as that other one; here the name is the line's first word, and numbers stay
     integers where they are (--flows=2000, not SEM's --flows=2000.0)."""
     section = re.search(r"^Program (?:Options|Arguments):\n(.*?)(?:^\S|\Z)", help_text,
-                        re.M | re.S)
+                        re.MULTILINE | re.DOTALL)
     if section is None:
         raise AnalysisError("--PrintHelp: no 'Program Options:' section")
     options: dict[str, object] = {}

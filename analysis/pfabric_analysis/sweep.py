@@ -47,19 +47,21 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any
 
+from pfabric_analysis import REPOSITORY, allocator
 from pfabric_analysis import store as compact
-from pfabric_analysis import allocator
 from pfabric_analysis.children import run_child
 from pfabric_analysis.lock import sweep_lock
 from pfabric_analysis.runs import CUSTOM_SCHEME, UNFINISHED_MARK, AnalysisError, key_name
 from pfabric_analysis.values import COUNT, LOAD, POSITIVE, BadValue
 
 WORKLOADS = ("websearch", "datamining")
+WORKLOADS_DIR = REPOSITORY / "workloads"  # their CDFs, where a checkout keeps them
 PACKET_SCHEMES = ("pfabric", "linerate", "tcp", "dctcp")
 SCHEMES = PACKET_SCHEMES + ("ideal",)
 # The programs' option that names a custom scheme's run (PfabricCustomScheme): the sweep sets it
@@ -381,7 +383,9 @@ def plan_windowed(spec: SweepSpec, workload: str, sweep_dir: Path, program: Path
     """A workload's tasks with the window: packet points generate their own flows (no
     --flowFile, no --flows); an Ideal point schedules a flow list made for it, through
     `pfabric-analysis ideal --warmup-flows W --measure-flows N`."""
-    warmup, measure = spec.window_of(workload)
+    window = spec.window_of(workload)
+    assert window is not None, f"{workload}: planned with the window, which it does not have"
+    warmup, measure = window
     knobs = dict(spec.knobs_of(workload))
     window_free = {key: value for key, value in knobs.items()
                    if key not in (WARMUP_KNOB, MEASURE_KNOB)}
@@ -512,6 +516,7 @@ def run_task(task: Task) -> tuple[bool, str]:
     if task.kind == "ideal":
         from pfabric_analysis.ideal import run_ideal
 
+        assert task.flow_list is not None, f"{task.name}: an Ideal task without its flow list"
         try:
             run_ideal(task.flow_list, task.output, program=Path(task.command[0]),
                       options=task.command[1:])
@@ -642,16 +647,17 @@ class Progress:
 
 
 def format_duration(seconds: float) -> str:
-    seconds = int(round(seconds))
+    seconds = round(seconds)
     return f"{seconds // 3600}h{seconds // 60 % 60:02d}m" if seconds >= 3600 else \
         f"{seconds // 60}m{seconds % 60:02d}s"
 
 
-Submit = Callable[[Task], object]
+Future = Any  # what a Submit returns: a concurrent.futures or a Dask future
+Submit = Callable[[Task], Future]
 
 
 def run_tasks(tasks: list[Task], submit: Submit, wait_any: Callable[[set], tuple[set, set]],
-              result_of: Callable[[object], tuple[bool, str, float]],
+              result_of: Callable[[Future], tuple[bool, str, float]],
               progress: Progress, max_pending: int | None = None) -> list[Outcome]:
     """Run tasks as their inputs become ready; a failure blocks only what depends on it.
 
@@ -659,7 +665,7 @@ def run_tasks(tasks: list[Task], submit: Submit, wait_any: Callable[[set], tuple
     plan order, so a point's Ideal schedule follows its packet run instead of waiting for the
     whole grid."""
     outcomes: dict[str, Outcome] = {}
-    pending = {}
+    pending: dict[Future, Task] = {}
     waiting = []
     for task in tasks:
         if is_finished(task):
@@ -768,8 +774,7 @@ def prepare_directory(spec: SweepSpec, sweep_dir: Path) -> None:
         raise AnalysisError(f"{writing}: cannot write ({error.strerror or error})") from error
 
 
-def expected_bytes(spec: SweepSpec, sweep_dir: Path,
-                   workloads_dir: Path = Path(__file__).resolve().parents[2] / "workloads"
+def expected_bytes(spec: SweepSpec, sweep_dir: Path, workloads_dir: Path = WORKLOADS_DIR
                    ) -> dict[Path, float]:
     """Each flow list's expected bytes: the point's flows times its workload's mean size
     (none for a workload whose CDF is not where a checkout keeps it: its points are weighed
@@ -782,17 +787,17 @@ def expected_bytes(spec: SweepSpec, sweep_dir: Path,
         except AnalysisError:
             continue
     found: dict[Path, float] = {}
-    for w in mean:
+    for w, mean_bytes in mean.items():
         for load in spec.loads:
             for run in spec.runs:
                 window = spec.window_of(w)
                 if window is None:
                     path = sweep_dir / "flows" / f"{flow_list_name(w, load, run)}.csv"
-                    found[path] = spec.flows_of(w) * mean[w]
+                    found[path] = spec.flows_of(w) * mean_bytes
                     continue
                 for scheme in spec.schemes:  # a windowed point simulates about W + N flows
                     path = sweep_dir / "runs" / point_name(w, scheme, load, run)
-                    found[path] = sum(window) * mean[w]
+                    found[path] = sum(window) * mean_bytes
     return found
 
 
@@ -846,7 +851,8 @@ def check_store(tasks: list[Task], spec: SweepSpec) -> None:
     from pfabric_analysis.runs import current_names
 
     for task in tasks:
-        if task.kind == "flows" or is_run(task) or not compact.is_stored(task.store, task.name):
+        if (task.kind == "flows" or task.store is None or task.point is None or is_run(task)
+                or not compact.is_stored(task.store, task.name)):
             continue
         meta_path = compact.point_path(task.store, task.name) / compact.META
         try:

@@ -42,7 +42,7 @@ class SizeDistribution:
         object.__setattr__(self, "probabilities", probabilities / probabilities.sum())
 
     @classmethod
-    def from_samples(cls, sizes: np.ndarray) -> "SizeDistribution":
+    def from_samples(cls, sizes: np.ndarray) -> SizeDistribution:
         """The empirical distribution of sampled sizes (each distinct size an atom)."""
         sizes = np.asarray(sizes, dtype=np.float64)
         if sizes.size == 0:
@@ -195,7 +195,7 @@ def ps_sample_path(arrival: np.ndarray, size: np.ndarray) -> np.ndarray:
 
 
 def bin_means(size_bytes: np.ndarray, values: np.ndarray, kb: int = 1000) -> pd.DataFrame:
-    """Mean of per-flow values per size bin (0,100KB], (100KB,10MB], (10MB,inf) of the payload
+    """Mean of per-flow values per size bin (runs.BIN_NAMES) of the payload
     size, and over all flows: columns bin, flows, mean."""
     sizes = pd.Series(np.asarray(size_bytes))
     values = np.asarray(values, dtype=np.float64)

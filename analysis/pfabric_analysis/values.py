@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 from pfabric_analysis.runs import AnalysisError
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import RunExample
+from pfabric_analysis.runs import BIN_NAMES, read_run, summarize
 
 ROOT = Path(__file__).resolve().parents[2]
 # A 4-host star keeps these runs to a second or two.
@@ -20,6 +21,23 @@ STAR = ("--topology=star", "--hosts=4", "--quiet")
 def read_fct(directory: Path) -> list[dict[str, str]]:
     with open(directory / "fct.csv", newline="") as f:
         return list(csv.DictReader(f))
+
+
+def test_the_program_bins_flow_sizes_as_the_analysis_does(run_example: RunExample,
+                                                         tmp_path: Path) -> None:
+    """One home for the size bins (size-bins.txt): the program's end-of-run table has the
+    analysis's bins, by name and by the flows in each (data mining: flows in all three)."""
+    out = tmp_path / "run"
+    result = run_example("pfabric-datamining", *STAR, "--flows=60", "--load=0.3",
+                         f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("size "))
+    printed = {line.split()[0]: int(line.split()[1]) for line in lines[header + 1:header + 5]}
+    table = summarize(read_run(out).fct).set_index("bin")
+    assert list(printed) == [*BIN_NAMES, "all"]
+    assert printed == {name: int(table.loc[name, "flows"]) for name in printed}
+    assert all(printed[name] > 0 for name in BIN_NAMES)
 
 
 def test_outputs_and_provenance(run_example: RunExample, tmp_path: Path) -> None:

@@ -37,7 +37,7 @@ def head(repository: Path) -> str:
 def source_copy(tmp_path: Path) -> Path:
     """A copy of what the builds read, without .git: contrib/pfabric as .ci/in-tree makes it."""
     copy = tmp_path / "copy"
-    for name in ("VERSION", "wscript", "examples/wscript"):
+    for name in ("VERSION", "size-bins.txt", "wscript", "examples/wscript"):
         (copy / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, copy / name)
     (copy / "workloads").mkdir()

@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from programs import bin_dir  # noqa: F401 (fixture)
 
 from pfabric_analysis.cli import main
 from pfabric_analysis.compare import (cdf_figure, cdf_table, check_same_flows, compare_figure,
@@ -21,7 +20,7 @@ from pfabric_analysis.compare import (cdf_figure, cdf_table, check_same_flows, c
 from pfabric_analysis.figures import CUSTOM_COLORS, SCHEMES
 from pfabric_analysis.runs import BIN_NAMES, AnalysisError
 
-REPOSITORY = Path(__file__).resolve().parents[2]
+REPOSITORY = Path(__file__).resolve().parents[3]
 SMALL, MEDIUM, LARGE = BIN_NAMES
 # (size_bytes, start_s) of the seven flows every hand-made run has: four small, two medium, one
 # large.
@@ -307,7 +306,7 @@ def readme_commands() -> tuple[list[str], list[list[str]]]:
 
 
 def test_readme_cdf_and_compare_commands_on_real_runs(
-        bin_dir: Path, tmp_path: Path) -> None:  # noqa: F811 (the fixture)
+        bin_dir: Path, tmp_path: Path) -> None:
     """The README's commands as written, on 40-flow runs of the programs at the directories they
     name: the main job (pfabric) and the README's TCP run, on the same flows by the programs'
     defaults (compare refuses different flows), and an Ideal run of them too."""

@@ -10,9 +10,10 @@ import pandas as pd
 import pytest
 
 from pfabric_analysis.cli import main
-from pfabric_analysis.runs import (ADDED_PARAMETERS, RENAMED_PARAMETERS, AnalysisError,
-                                   check_poolable, normalise, read_run, scheme_parameters,
-                                   size_bins, summarize)
+from pfabric_analysis.runs import (ADDED_PARAMETERS, RENAMED_PARAMETERS, SIZE_BINS_FILE,
+                                   AnalysisError, bin_names, check_poolable, normalise,
+                                   read_run, read_size_bin_edges, scheme_parameters, size_bins,
+                                   summarize)
 
 
 def frame(rows: list[tuple[int, float, float, int]]) -> pd.DataFrame:
@@ -38,6 +39,25 @@ def test_bin_edges_at_exactly_100kb_and_10mb() -> None:
     kib = pd.Series([102400, 102401, 10485760, 10485761])
     assert list(size_bins(kib, kb=1024)) == ["(0,100KB]", "(100KB,10MB]", "(100KB,10MB]",
                                              "(10MB,inf)"]
+
+
+def test_the_size_bins_file_gives_the_edges_and_their_names(tmp_path: Path) -> None:
+    assert read_size_bin_edges(SIZE_BINS_FILE) == (100_000, 10_000_000)
+    other = tmp_path / "size-bins.txt"
+    other.write_text("# comment\n\n50000\n1500000\n")
+    assert read_size_bin_edges(other) == (50_000, 1_500_000)
+    assert bin_names((50_000, 1_500_000)) == ["(0,50KB]", "(50KB,1500KB]", "(1500KB,inf)"]
+    assert bin_names((999, 2_000_000)) == ["(0,999B]", "(999B,2MB]", "(2MB,inf)"]
+
+
+@pytest.mark.parametrize("text", ["100000\n", "100000\n10000000\n1\n", "1e5\n1e7\n",
+                                  "10000000\n100000\n", "0\n10\n", "-1\n10\n"])
+def test_a_bad_size_bins_file_is_a_one_line_error(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "size-bins.txt"
+    path.write_text(text)
+    with pytest.raises(AnalysisError, match="^.*size-bins.txt: expected two increasing positive "
+                                            "whole numbers of bytes, one a line$"):
+        read_size_bin_edges(path)
 
 
 def test_normalise_divides_by_the_ideal_and_leaves_unfinished_flows_empty() -> None:

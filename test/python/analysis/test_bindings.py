@@ -19,9 +19,8 @@ import pytest
 
 from pfabric_analysis import bindings
 from pfabric_analysis.runs import FCT_COLUMNS
-from programs import bin_dir  # noqa: F401 (a fixture)
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "pfabric-python.py"
 TIME_COLUMNS = ("start_s", "fct_s", "ideal_fct_s")
 # A 16-host fat-tree with per-packet random load balancing: the paths depend on the seed and run

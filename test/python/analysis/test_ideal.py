@@ -14,7 +14,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from programs import bin_dir  # noqa: F401 (a fixture)
 
 from pfabric_analysis import __version__, git_commit
 from pfabric_analysis.cli import main
@@ -243,7 +242,7 @@ def test_sizes_are_sampled_in_whole_packets_from_the_cdf() -> None:
 
 def test_synthetic_flows_offer_the_asked_load() -> None:
     link = Link()
-    frame = synthetic_flows(20000, 0.5, 10, 3, Path(__file__).resolve().parents[2]
+    frame = synthetic_flows(20000, 0.5, 10, 3, Path(__file__).resolve().parents[3]
                             / "workloads" / "websearch.cdf")
     assert (frame["src"] != frame["dst"]).all()
     assert frame["start_s"].is_monotonic_increasing

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from programs import bin_dir  # noqa: F401 (a fixture)
 
 from pfabric_analysis import store
 from pfabric_analysis.cli import main

@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from programs import bin_dir  # noqa: F401 (a fixture)
 
 from pfabric_analysis.bottleneck import (FIRST_START_S, BottleneckSpec, all_to_one_flows,
                                          compare, format_table, measured_response, reported,

@@ -7,7 +7,7 @@ import pfabric_analysis
 from pfabric_analysis import __version__, git_commit
 from pfabric_analysis.cli import main, versions
 
-REPOSITORY = Path(__file__).resolve().parents[2]
+REPOSITORY = Path(__file__).resolve().parents[3]
 
 
 def test_version_is_the_repository_version_file() -> None:

@@ -11,7 +11,6 @@ import os
 from pathlib import Path
 
 import pytest
-from programs import bin_dir  # noqa: F401 (a fixture)
 
 from pfabric_analysis.cli import main
 from pfabric_analysis.ideal import read_cdf, read_flow_list
@@ -232,7 +231,7 @@ def test_a_bad_number_on_the_command_line_is_one_line_quoting_it(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_set_key_the_program_lacks_is_named(bin_dir: Path, tmp_path: Path,  # noqa: F811
+def test_a_set_key_the_program_lacks_is_named(bin_dir: Path, tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     """Checked against the program's --PrintHelp before anything is written; a known key
     passes (the sweep of one Ideal point runs)."""

@@ -15,7 +15,6 @@ import pytest
 from pfabric_analysis import allocator
 from pfabric_analysis.sweep import SweepSpec, check_spec
 from pfabric_analysis.runs import AnalysisError
-from programs import bin_dir  # noqa: F401  (fixture)
 
 FAKE = Path("/opt/lib/libmimalloc.so.3")
 
@@ -95,7 +94,7 @@ def test_command_prints_the_library_or_nothing_or_one_line_error() -> None:
         "mimalloc, system"]
 
 
-def test_mimalloc_serves_the_program_and_changes_no_result(bin_dir: Path,  # noqa: F811
+def test_mimalloc_serves_the_program_and_changes_no_result(bin_dir: Path,
                                                             tmp_path: Path) -> None:
     if allocator.mimalloc_library() is None:
         pytest.skip("the cmeel-mimalloc wheel is not installed")

@@ -23,15 +23,16 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from programs import bin_dir  # noqa: F401 (a fixture)
 
+import pfabric_analysis
 from pfabric_analysis import store
 from pfabric_analysis.cli import main
 from pfabric_analysis.figures import find_run_directories
 from pfabric_analysis.lock import LOCK_NAME, sweep_lock
 from pfabric_analysis.runs import UNFINISHED_MARK, AnalysisError, read_run
 
-ANALYSIS = Path(__file__).resolve().parents[1]
+# The directory holding the package under test, for the sweeps' PYTHONPATH.
+ANALYSIS = Path(pfabric_analysis.__file__).resolve().parents[1]
 POINTS = ("websearch-pfabric-load0.1-run1", "websearch-tcp-load0.1-run1",
           "websearch-ideal-load0.1-run1")
 FLOW_LIST = "websearch-load0.1-run1.csv"

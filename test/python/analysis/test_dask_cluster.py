@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-from programs import bin_dir  # noqa: F401 (a fixture)
 
 from pfabric_analysis.cli import main
 

@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from programs import bin_dir  # noqa: F401 (a fixture)
 
 from pfabric_analysis.cli import main
 from pfabric_analysis.flowcount import (
@@ -144,7 +143,7 @@ def test_bad_study_options_fail_with_one_line(tmp_path: Path,
 
 # --- with the measurement window ------------------------------------------------------------------
 
-FIGURES = Path(__file__).resolve().parents[2] / "doc" / "figures"
+FIGURES = Path(__file__).resolve().parents[3] / "doc" / "figures"
 
 
 @pytest.mark.parametrize("name", ["100k", "1m"])

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from programs import bin_dir  # noqa: F401 (a fixture)
 
 from pfabric_analysis.cli import main
 from pfabric_analysis.runs import AnalysisError
@@ -316,7 +315,7 @@ def test_one_at_a_time_the_next_task_is_the_first_ready_in_plan_order(tmp_path: 
 def test_workload_mean_sizes_from_the_shipped_cdfs() -> None:
     from pfabric_analysis.sweep import cdf_mean_bytes
 
-    root = Path(__file__).resolve().parents[2] / "workloads"
+    root = Path(__file__).resolve().parents[3] / "workloads"
     # The doc's means of the piecewise-linear CDFs (Workloads), before rounding to segments.
     assert cdf_mean_bytes(root / "websearch.cdf") == pytest.approx(1_665_831, rel=1e-3)
     assert cdf_mean_bytes(root / "datamining.cdf") == pytest.approx(7_470_236, rel=1e-3)
