@@ -41,6 +41,8 @@ def build(bld):
     module.source = [
         'helper/pfabric-atomic-file.cc',
         'helper/pfabric-experiment.cc',
+        'helper/pfabric-experiment-options.cc',
+        'helper/pfabric-option-table.cc',
         'helper/pfabric-fabric-helper.cc',
         'helper/pfabric-fabric-routing-helper.cc',
         'helper/pfabric-fat-tree-helper.cc',
@@ -133,6 +135,8 @@ def build(bld):
     headers.source = [
         'helper/pfabric-atomic-file.h',
         'helper/pfabric-experiment.h',
+        'helper/pfabric-experiment-options.h',
+        'helper/pfabric-option-table.h',
         'helper/pfabric-fabric-helper.h',
         'helper/pfabric-fabric-routing-helper.h',
         'helper/pfabric-fat-tree-helper.h',

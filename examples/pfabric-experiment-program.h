@@ -234,6 +234,31 @@ class ExperimentMonitor
 };
 
 /**
+ * @brief Parse the command line; on success print its notices (old spellings taken) on stderr,
+ * on failure the error, one line each, prefixed with the program's name.
+ * @param cmd the command line, every option added
+ * @param program the program's name
+ * @param argc argument count
+ * @param argv arguments
+ * @return whether it parsed
+ */
+inline bool
+ParseCommandLine(PfabricCommandLine& cmd, const std::string& program, int argc, char* argv[])
+{
+    std::string error;
+    if (!cmd.Parse(argc, argv, &error))
+    {
+        std::cerr << program << ": error: " << error << std::endl;
+        return false;
+    }
+    for (const std::string& notice : cmd.GetNotices())
+    {
+        std::cerr << program << ": notice: " << notice << std::endl;
+    }
+    return true;
+}
+
+/**
  * @brief Run on ns3::PriorityQueueScheduler unless NS_GLOBAL_VALUE names another event
  * scheduler than ns-3's default MapScheduler (call before CommandLine::Parse, so that
  * --SchedulerType still wins).
@@ -304,12 +329,11 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
                      "way and meta.json's stop says why",
                  strict);
     PreferPriorityQueueScheduler();
-    std::string error;
-    if (!cmd.Parse(argc, argv, &error))
+    if (!ParseCommandLine(cmd, program, argc, argv))
     {
-        std::cerr << program << ": error: " << error << std::endl;
         return 1;
     }
+    std::string error;
     TypeIdValue scheduler;
     GlobalValue::GetValueByName("SchedulerType", scheduler);
     const std::string commandLine = JoinCommandLine(argc, argv);

@@ -29,12 +29,11 @@ main(int argc, char* argv[])
     incast.AddCommandLineOptions(cmd);
     cmd.AddValue("quiet", "nothing on stderr before the run", quiet);
     pfabric::PreferPriorityQueueScheduler();
-    std::string error;
-    if (!cmd.Parse(argc, argv, &error))
+    if (!pfabric::ParseCommandLine(cmd, program, argc, argv))
     {
-        std::cerr << program << ": error: " << error << std::endl;
         return 1;
     }
+    std::string error;
     TypeIdValue scheduler;
     GlobalValue::GetValueByName("SchedulerType", scheduler);
 

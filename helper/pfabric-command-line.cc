@@ -24,6 +24,159 @@ PfabricCommandLine::PfabricCommandLine(const std::string& filename)
 {
 }
 
+namespace
+{
+
+/// The units a time option takes, and how many nanoseconds each is (ns-3's Time text).
+const std::vector<std::pair<std::string, double>> TIME_UNITS{{"ns", 1},
+                                                             {"us", 1e3},
+                                                             {"ms", 1e6},
+                                                             {"s", 1e9}};
+
+/// @return whether text is a plain decimal number: digits with at most one point
+bool
+IsBareNumber(const std::string& text)
+{
+    return text.find_first_of("0123456789") != std::string::npos &&
+           text.find_first_not_of("0123456789.") == std::string::npos &&
+           std::count(text.begin(), text.end(), '.') <= 1;
+}
+
+} // namespace
+
+void
+PfabricCommandLine::AddTime(const std::string& name,
+                            const std::string& help,
+                            Time& value,
+                            const std::string& bareUnit)
+{
+    m_options[name] = Kind::OTHER;
+    auto option = std::make_unique<TimeOption>();
+    option->name = name;
+    option->target = &value;
+    option->bareUnit = bareUnit;
+    option->notices = &m_notices;
+    option->text = option->defaultText = FormatTime(value);
+    CommandLine::AddValue(name, help, option->text);
+    m_texts[name] = &option->text;
+    m_numbers.push_back(std::move(option));
+}
+
+void
+PfabricCommandLine::AddRenamed(const std::string& oldName,
+                               const std::string& newName,
+                               const std::string& unit)
+{
+    m_renamed[oldName] = {newName, unit};
+}
+
+const std::vector<std::string>&
+PfabricCommandLine::GetNotices() const
+{
+    return m_notices;
+}
+
+double
+PfabricCommandLine::TimeNanoseconds(const std::string& text)
+{
+    const std::size_t end = text.find_first_not_of("0123456789.");
+    const std::string number = text.substr(0, end);
+    const std::string unit = end == std::string::npos ? "" : text.substr(end);
+    auto found = std::find_if(TIME_UNITS.begin(), TIME_UNITS.end(), [&unit](const auto& known) {
+        return known.first == unit;
+    });
+    if (!IsBareNumber(number) || found == TIME_UNITS.end())
+    {
+        return -1;
+    }
+    // Digits and a point only: strtod reads all of it (a huge number as infinity, no throw).
+    return std::strtod(number.c_str(), nullptr) * found->second;
+}
+
+std::string
+PfabricCommandLine::TooLong()
+{
+    std::ostringstream seconds;
+    seconds << std::fixed;
+    seconds.precision(0);
+    seconds << MAX_TIME_NS / 1e9;
+    return "longer than ns-3's times (at most " + seconds.str() + " s)";
+}
+
+bool
+PfabricCommandLine::ParseTime(const std::string& name,
+                              const std::string& text,
+                              Time* value,
+                              std::string* error)
+{
+    const double ns = text == "0" ? 0 : TimeNanoseconds(text);
+    if (ns < 0)
+    {
+        *error =
+            "--" + name + "=" + text + ": expected a time with a unit (ns, us, ms or s), e.g. 1ms";
+        return false;
+    }
+    if (ns > MAX_TIME_NS)
+    {
+        *error = "--" + name + "=" + text + ": " + TooLong();
+        return false;
+    }
+    *value = text == "0" ? Time(0) : Time(text);
+    return true;
+}
+
+std::string
+PfabricCommandLine::FormatTime(Time time)
+{
+    const int64_t ns = time.GetNanoSeconds();
+    if (ns == 0)
+    {
+        return "0";
+    }
+    for (auto unit = TIME_UNITS.rbegin(); unit != TIME_UNITS.rend(); ++unit)
+    {
+        const auto per = static_cast<int64_t>(unit->second);
+        if (ns % per == 0)
+        {
+            return std::to_string(ns / per) + unit->first;
+        }
+    }
+    return std::to_string(ns) + "ns";
+}
+
+bool
+PfabricCommandLine::TimeOption::Convert(std::string* error)
+{
+    if (text == defaultText)
+    {
+        return true;
+    }
+    if (!bareUnit.empty() && text != "0" && IsBareNumber(text))
+    {
+        notices->push_back("--" + name + "=" + text + " without a unit is deprecated: use --" +
+                           name + "=" + text + bareUnit);
+        return ParseTime(name, text + bareUnit, target, error);
+    }
+    return ParseTime(name, text, target, error);
+}
+
+bool
+PfabricCommandLine::TakeRenamed(const std::string& oldName,
+                                const std::string& value,
+                                std::string* error)
+{
+    const Renamed& renamed = m_renamed.at(oldName);
+    if (!IsBareNumber(value))
+    {
+        *error = "--" + oldName + "=" + value + ": not a number";
+        return false;
+    }
+    m_notices.push_back("--" + oldName + "=" + value + " is deprecated: use --" + renamed.newName +
+                        "=" + value + renamed.unit);
+    *m_texts.at(renamed.newName) = value + renamed.unit;
+    return true;
+}
+
 bool
 PfabricCommandLine::CheckArgument(const std::string& argument, std::string* error) const
 {
@@ -101,14 +254,27 @@ bool
 PfabricCommandLine::Parse(int argc, char* argv[], std::string* error)
 {
     std::vector<char*> forNs3{argv, argv + std::min(argc, 1)};
+    m_notices.clear();
     for (int i = 1; i < argc; ++i)
     {
+        std::string name;
+        std::string value;
+        if (argv[i][0] == '-')
+        {
+            SplitArgument(argv[i], &name, &value);
+            if (m_renamed.count(name))
+            {
+                if (!TakeRenamed(name, value, error))
+                {
+                    return false;
+                }
+                continue;
+            }
+        }
         if (!CheckArgument(argv[i], error))
         {
             return false;
         }
-        std::string name;
-        std::string value;
         if (argv[i][0] == '-' && SplitArgument(argv[i], &name, &value) && m_texts.count(name))
         {
             *m_texts[name] = value; // all of it (ns-3 would keep its first word)

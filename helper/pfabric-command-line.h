@@ -8,6 +8,7 @@
 #define PFABRIC_COMMAND_LINE_H
 
 #include "ns3/command-line.h"
+#include "ns3/nstime.h"
 
 #include <cmath>
 #include <cstdint>
@@ -17,10 +18,36 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ns3
 {
+
+/// The names an enum option takes and the values they stand for, in the order the help lists them
+/// (a name "" stands for "not given": the option's default, never typed).
+template <typename E>
+using PfabricChoices = std::vector<std::pair<std::string, E>>;
+
+/**
+ * @brief The name of a choice.
+ * @param choices the names and values
+ * @param value a value among them
+ * @return its name ("" if it has none)
+ */
+template <typename E>
+std::string
+PfabricChoiceName(const PfabricChoices<E>& choices, E value)
+{
+    for (const auto& choice : choices)
+    {
+        if (choice.second == value)
+        {
+            return choice.first;
+        }
+    }
+    return "";
+}
 
 /**
  * @ingroup pfabric
@@ -42,6 +69,11 @@ namespace ns3
  * A text option (std::string, and a number's text) takes its whole value: Parse sets it itself
  * and does not pass it to ns-3, which reads text with an input stream too, keeping its first word
  * (`--out="my runs"` gave "my") and answering a blank value with its help and exit status 1.
+ *
+ * Typed options beyond numbers, converted after parsing as numbers are: a time (AddTime) is ns-3's
+ * time text with a unit, `--connectLead=1ms`; an enum (AddChoice) one of its names. Options that
+ * changed spelling (AddRenamed, a time's bare unit) are still taken for one release, each with a
+ * notice (GetNotices) for the program to print.
  */
 class PfabricCommandLine : public CommandLine
 {
@@ -63,6 +95,83 @@ class PfabricCommandLine : public CommandLine
      */
     template <typename T>
     void AddValue(const std::string& name, const std::string& help, T& value);
+
+    /**
+     * @brief Add a time option: a number and one of the units ns, us, ms or s (ns-3's Time text,
+     * e.g. 1ms or 2.5us); 0 alone is taken too.
+     * @param name the option's name
+     * @param help its help text
+     * @param value where its value goes; its value now is the default shown
+     * @param bareUnit "" to refuse a number without a unit; else the unit that such a number was
+     *        taken in before the option took units (deprecated: taken so, with a notice)
+     */
+    void AddTime(const std::string& name,
+                 const std::string& help,
+                 Time& value,
+                 const std::string& bareUnit = "");
+
+    /**
+     * @brief Add an enum option: one of the names of choices (a name "" is never typed).
+     * @param name the option's name
+     * @param help its help text
+     * @param value where its value goes; its value now is the default shown
+     * @param choices the names and their values
+     */
+    template <typename E>
+    void AddChoice(const std::string& name,
+                   const std::string& help,
+                   E& value,
+                   const PfabricChoices<E>& choices);
+
+    /**
+     * @brief Take an option's old spelling for one release (not listed by --PrintHelp):
+     * --oldName=NUMBER is taken as --newName=NUMBER followed by unit, with a notice.
+     * @param oldName the old name, e.g. connectLeadUs
+     * @param newName the option it became (a time option), e.g. connectLead
+     * @param unit the old name's unit, e.g. us
+     */
+    void AddRenamed(const std::string& oldName,
+                    const std::string& newName,
+                    const std::string& unit);
+
+    /// @return after Parse: one line for every old spelling taken (AddRenamed, a bare time)
+    const std::vector<std::string>& GetNotices() const;
+
+    /**
+     * @brief Convert a time's text strictly.
+     * @param name the option's name, for the error
+     * @param text what was typed: a number and ns, us, ms or s
+     * @param value the time, when it parses
+     * @param error why not, when it does not (one line quoting text)
+     * @return whether it parsed
+     */
+    static bool ParseTime(const std::string& name,
+                          const std::string& text,
+                          Time* value,
+                          std::string* error);
+
+    /**
+     * @brief The number of a time's text, in the unit ns-3 keeps times in (nanoseconds).
+     * @param text e.g. 40us
+     * @return the nanoseconds, or a negative number if the text is not a number and one of the
+     *         units ns, us, ms or s
+     */
+    static double TimeNanoseconds(const std::string& text);
+
+    /// The longest time taken, nanoseconds: within the 63 bits of ns-3's Time (whose arithmetic
+    /// stops the program on an overflow), about 285 years.
+    static constexpr double MAX_TIME_NS = 9e18;
+
+    /// @return why a time longer than MAX_TIME_NS is refused
+    static std::string TooLong();
+
+    /**
+     * @brief A time as the text a time option shows: in the largest of s, ms, us and ns that
+     * holds it as a whole number, e.g. 1ms; "0" for zero.
+     * @param time the time
+     * @return the text
+     */
+    static std::string FormatTime(Time time);
 
     /**
      * @brief Check one argument as ns-3 would take it (no help dump for a mistake).
@@ -104,7 +213,7 @@ class PfabricCommandLine : public CommandLine
                             std::string* error);
 
   private:
-    /// A number option, read as text by ns-3.
+    /// A number, time or enum option, read as text by ns-3.
     struct NumberOption
     {
         virtual ~NumberOption() = default;
@@ -130,6 +239,70 @@ class PfabricCommandLine : public CommandLine
             return text == defaultText || ParseNumber(name, text, target, error);
         }
     };
+
+    /// A time option.
+    struct TimeOption : NumberOption
+    {
+        Time* target;                      //!< the variable
+        std::string bareUnit;              //!< the unit of a bare number (deprecated), or ""
+        std::vector<std::string>* notices; //!< where a notice goes
+
+        bool Convert(std::string* error) override;
+    };
+
+    /// An enum option of type E.
+    template <typename E>
+    struct ChoiceOption : NumberOption
+    {
+        E* target;                 //!< the variable
+        PfabricChoices<E> choices; //!< its names
+
+        bool Convert(std::string* error) override
+        {
+            if (text == defaultText)
+            {
+                return true;
+            }
+            std::string names;
+            std::size_t listed = 0;
+            std::size_t named = 0;
+            for (const auto& choice : choices)
+            {
+                named += choice.first.empty() ? 0 : 1;
+            }
+            for (const auto& choice : choices)
+            {
+                if (!text.empty() && choice.first == text)
+                {
+                    *target = choice.second;
+                    return true;
+                }
+                if (!choice.first.empty())
+                {
+                    ++listed;
+                    names += (listed == 1 ? "" : listed == named ? " or " : ", ") + choice.first;
+                }
+            }
+            *error = "--" + name + "=" + text + ": expected " + names;
+            return false;
+        }
+    };
+
+    /// An old spelling (AddRenamed).
+    struct Renamed
+    {
+        std::string newName; //!< the option it became
+        std::string unit;    //!< the old name's unit
+    };
+
+    /**
+     * @brief Take an old spelling (AddRenamed) as its new option.
+     * @param oldName the old name
+     * @param value its value
+     * @param error why not
+     * @return whether it is taken
+     */
+    bool TakeRenamed(const std::string& oldName, const std::string& value, std::string* error);
 
     /**
      * @brief Parse an integer's text.
@@ -176,6 +349,8 @@ class PfabricCommandLine : public CommandLine
     std::vector<std::unique_ptr<NumberOption>> m_numbers; //!< the number options
     std::map<std::string, Kind> m_options;                //!< every option added, by name
     std::map<std::string, std::string*> m_texts;          //!< the text options' variables
+    std::map<std::string, Renamed> m_renamed;             //!< old spellings, by old name
+    std::vector<std::string> m_notices;                   //!< after Parse: old spellings taken
 };
 
 template <typename T>
@@ -204,6 +379,24 @@ PfabricCommandLine::AddValue(const std::string& name, const std::string& help, T
     {
         CommandLine::AddValue(name, help, value);
     }
+}
+
+template <typename E>
+void
+PfabricCommandLine::AddChoice(const std::string& name,
+                              const std::string& help,
+                              E& value,
+                              const PfabricChoices<E>& choices)
+{
+    m_options[name] = Kind::OTHER;
+    auto option = std::make_unique<ChoiceOption<E>>();
+    option->name = name;
+    option->target = &value;
+    option->choices = choices;
+    option->text = option->defaultText = PfabricChoiceName(choices, value);
+    CommandLine::AddValue(name, help, option->text);
+    m_texts[name] = &option->text;
+    m_numbers.push_back(std::move(option));
 }
 
 template <typename T>

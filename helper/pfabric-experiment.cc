@@ -42,82 +42,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("PfabricExperiment");
 
-namespace
-{
-
-/// A unit a size or time option takes, and how many of the unit ns-3 keeps it in (packets or
-/// bytes; nanoseconds) it is.
-using Unit = std::pair<std::string, double>;
-
-/// The units of --buffer (ns-3's QueueSize).
-const std::vector<Unit> BUFFER_UNITS{{"p", 1},
-                                     {"B", 1},
-                                     {"KB", 1e3},
-                                     {"MB", 1e6},
-                                     {"KiB", 1024},
-                                     {"MiB", 1048576}};
-/// The units of --rto and --deadlineMean (ns-3's Time).
-const std::vector<Unit> TIME_UNITS{{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
-
-/// The largest queue size ns-3 keeps: 32 bits (QueueSize wraps a larger one, to 0p for 2^32p).
-constexpr double MAX_QUEUE_SIZE = 4294967295.0;
-/// The longest time taken, nanoseconds: within the 63 bits of ns-3's Time (whose arithmetic
-/// stops the program on an overflow), about 285 years.
-constexpr double MAX_TIME_NS = 9e18;
-
-/**
- * @brief A number followed by one of the given units.
- * @param text e.g. "22500B"
- * @param units the accepted units, e.g. BUFFER_UNITS
- * @param allowFraction whether the number may have a decimal point
- * @return the quantity in the unit ns-3 keeps (the number times its unit's multiplier), or
- *         nothing if the text is not one
- */
-std::optional<double>
-Quantity(const std::string& text, const std::vector<Unit>& units, bool allowFraction)
-{
-    std::size_t end = text.find_first_not_of(allowFraction ? "0123456789." : "0123456789");
-    std::string number = text.substr(0, end);
-    std::string unit = end == std::string::npos ? "" : text.substr(end);
-    bool digits = number.find_first_of("0123456789") != std::string::npos &&
-                  std::count(number.begin(), number.end(), '.') <= 1;
-    auto found = std::find_if(units.begin(), units.end(), [&unit](const Unit& known) {
-        return known.first == unit;
-    });
-    if (!digits || found == units.end())
-    {
-        return std::nullopt;
-    }
-    // Digits and a point only: strtod reads all of it (a huge number as infinity, no throw).
-    return std::strtod(number.c_str(), nullptr) * found->second;
-}
-
-/// @return a number as the shortest text that reads back the same
-std::string
-Number(double value)
-{
-    return PfabricJsonObject::FormatNumber(value);
-}
-
-/// @return why a time longer than MAX_TIME_NS is refused
-std::string
-TooLong()
-{
-    return "longer than ns-3's times (at most " + Number(MAX_TIME_NS / 1e9) + " s)";
-}
-
-/// @return a LoadBalancing value as --lb spells it, e.g. "spray"
-std::string
-Lowercase(std::string text)
-{
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) {
-        return std::tolower(c);
-    });
-    return text;
-}
-
-} // namespace
-
 PfabricExperiment::PfabricExperiment(const std::string& workload)
     : m_done(0),
       m_events(0),
@@ -126,10 +50,10 @@ PfabricExperiment::PfabricExperiment(const std::string& workload)
       m_bytesReceived(0),
       m_connectionsOpened(0),
       m_startedBeforeConnected(0),
-      m_deadlines(false),
       m_terminated(0),
       m_arrivalsThroughEnd(true),
-      m_stoppedWhenDone(false)
+      m_stoppedWhenDone(false),
+      m_options(m_p, m_window, m_custom)
 {
     m_p.workload = workload;
 }
@@ -145,14 +69,14 @@ PfabricExperiment::GetParameters()
 void
 PfabricExperiment::EnableDeadlines()
 {
-    m_deadlines = true;
+    m_options.EnableDeadlines();
     m_writer.SetDeadlineColumns(true);
 }
 
 bool
 PfabricExperiment::HasDeadlines() const
 {
-    return m_deadlines;
+    return m_options.HasDeadlines();
 }
 
 PfabricMeasurementWindow&
@@ -176,14 +100,13 @@ PfabricExperiment::GetCustomScheme()
 std::string
 PfabricExperiment::GetSchemeName() const
 {
-    return m_p.scheme == PfabricSchemeHelper::CUSTOM ? m_custom.GetLabel() : m_p.scheme;
+    return m_options.GetSchemeName();
 }
 
 bool
 PfabricExperiment::RanksByDeadline() const
 {
-    return m_deadlines && m_p.priority == "edf" &&
-           (m_p.scheme == "pfabric" || m_p.scheme == "linerate");
+    return HasDeadlines() && m_p.priority == Parameters::EDF && m_p.UsesPfabricQueues();
 }
 
 void
@@ -204,411 +127,26 @@ PfabricExperiment::CountDeadlines(uint32_t* with, uint32_t* met) const
 void
 PfabricExperiment::AddFabricCommandLineOptions(PfabricCommandLine& cmd)
 {
-    cmd.AddValue("preset", "hotnets12 or sigcomm13: every number of fabric and scheme", m_p.preset);
-    cmd.AddValue("scheme",
-                 "pfabric, linerate, tcp, dctcp or custom (ns-3 parts by name: the options "
-                 "marked custom)",
-                 m_p.scheme);
-    m_custom.AddCommandLineOptions(cmd);
-    cmd.AddValue("topology", "fattree, leafspine or star (default: the preset's)", m_p.topology);
-    cmd.AddValue("k", "fattree: switch radix (default: the preset's)", m_p.k);
-    cmd.AddValue("leaves", "leafspine: leaf switches (default: the preset's)", m_p.leaves);
-    cmd.AddValue("spines", "leafspine: spine switches (default: the preset's)", m_p.spines);
-    cmd.AddValue("hostsPerLeaf",
-                 "leafspine: hosts per leaf (default: the preset's)",
-                 m_p.hostsPerLeaf);
-    cmd.AddValue("hosts", "star: hosts on the single switch", m_p.hosts);
-    cmd.AddValue("lb",
-                 "load balancing: spray, ecmp, flowcell or random (default: the preset's)",
-                 m_p.lb);
-    cmd.AddValue("buffer",
-                 "switch buffer, e.g. 22500B or 150p (default: the preset's)",
-                 m_p.buffer);
-    cmd.AddValue("rto", "MinTCP/LineRate fixed RTO, e.g. 40us (default: the preset's)", m_p.rto);
-    cmd.AddValue("seed", "ns-3 random seed", m_p.seed);
-    cmd.AddValue("run", "ns-3 run number (independent replications)", m_p.run);
-    cmd.AddValue("out", "run directory (default: results/<named after the parameters>)", m_p.out);
-    cmd.AddValue("maxSimTime", "safety limit on simulated time, seconds", m_p.maxSimTime);
-    cmd.AddValue("connectLeadUs",
-                 "open each flow's connection this long before it, us",
-                 m_p.connectLeadUs);
+    m_options.RegisterFabric(cmd);
 }
 
 void
 PfabricExperiment::AddCommandLineOptions(PfabricCommandLine& cmd)
 {
-    AddFabricCommandLineOptions(cmd);
-    if (IsClasses())
-    {
-        cmd.AddValue("classLoads",
-                     "offered loads of web search (class 0) and data mining (class 1), "
-                     "fractions of the host link in wire bytes, summing to less than 1",
-                     m_p.classLoads);
-        cmd.AddValue("classes",
-                     "between the classes at every port: drr (deficit round robin with "
-                     "--classWeights), strict (class 0, web search, first) or none (both in "
-                     "one pFabric queue, the reference)",
-                     m_p.classes);
-        cmd.AddValue("classWeights",
-                     "drr: weights of class 0 and class 1, positive integers, e.g. 3,1",
-                     m_p.classWeights);
-        cmd.AddValue("flows",
-                     "web search flows to generate (data mining flows: as many as span the "
-                     "same time at their load)",
-                     m_p.flows);
-    }
-    else
-    {
-        cmd.AddValue("load",
-                     "offered load, fraction of the host link in wire bytes, in (0, 1)",
-                     m_p.load);
-        cmd.AddValue("flows", "number of flows to generate", m_p.flows);
-    }
-    m_window.AddCommandLineOptions(cmd);
-    if (!IsClasses())
-    {
-        cmd.AddValue("cdf", "flow-size CDF: websearch, datamining or a file", m_p.cdf);
-    }
-    cmd.AddValue("sampling", "flow-size interpolation: packets (ns-2) or bytes", m_p.sampling);
-    if (!IsClasses())
-    {
-        cmd.AddValue("flowFile",
-                     "replay the flows of this CSV (src,dst,size_bytes,start_s)",
-                     m_p.flowFile);
-    }
-    cmd.AddValue("dumpFlows", "write the flows run to this CSV", m_p.dumpFlows);
-    cmd.AddValue("flowsOnly",
-                 "with --dumpFlows: write the flow list and stop, simulating nothing",
-                 m_p.flowsOnly);
-    cmd.AddValue("idealOnly",
-                 "write every flow's ideal FCT on the idle fabric to the run directory's "
-                 "ideal_fct.csv (with meta.json) and stop, simulating nothing (what "
-                 "pfabric-analysis ideal needs to run on a flow list alone)",
-                 m_p.idealOnly);
-    cmd.AddValue("reuseConnections",
-                 "give a flow an idle connection of its host pair (its earlier flow completed) "
-                 "when there is one; 0: a new connection for every flow",
-                 m_p.reuseConnections);
-    cmd.AddValue("connectionPool",
-                 "0: connections as --reuseConnections says; N: the original ns-2 scripts' "
-                 "connections: N per host pair opened ahead for its first N flows, a later flow "
-                 "takes the connection idle longest or a new one opened at its start, handshake "
-                 "inside its FCT (the original: 1 for pFabric, 8 for TCP and DCTCP)",
-                 m_p.connectionPool);
-    cmd.AddValue("restartSsThresh",
-                 "a reused connection starts its next flow from the initial ssthresh, as a new "
-                 "one; 0: it keeps the ssthresh its earlier flows left, as the original ns-2 code",
-                 m_p.restartSsThresh);
-    cmd.AddValue("hashDemux",
-                 "find the socket of an arriving segment in a hash table of connections "
-                 "(PfabricTcpDemux); 0: ns-3's linear search over the host's endpoints (same "
-                 "results, slower when hosts hold many connections)",
-                 m_p.hashDemux);
-    cmd.AddValue("switchMode",
-                 "how switches forward: lean (PfabricSwitch hands packets to the port's queue "
-                 "disc, no IP stack) or ip (ns-3's internet stack with PfabricFabricRouting, the "
-                 "reference; same results, slower)",
-                 m_p.switchMode);
-    cmd.AddValue("hostStack",
-                 "what carries the hosts' flows: ns3tcp (ns-3's TCP/IP stack and PfabricTcpSocket, "
-                 "every scheme; the reference) or lean (PfabricHostTransport: MinTCP and LineRate "
-                 "without ns-3's TCP/IP, the same segments on the wire; pfabric and linerate only)",
-                 m_p.hostStack);
-    cmd.AddValue("linkType",
-                 "what joins two nodes: pfabric (PfabricLinkNetDevice: only the packet on the "
-                 "wire is past a port's queue disc, one or two events per packet hop) or p2p "
-                 "(ns-3's point-to-point devices with a one-packet device queue, as this module "
-                 "had before the pfabric link; three events per hop)",
-                 m_p.linkType);
-    if (IsClasses())
-    {
-        return;
-    }
-    cmd.AddValue("priorityLevels",
-                 "pfabric, linerate: quantise the remaining-size priority into K levels with "
-                 "equal load per level (thresholds from the flow-size CDF, "
-                 "PfabricPriorityLevels) served by K strict-priority FIFO queues sharing each "
-                 "port's buffer (PfabricLevelQueueDisc), 1 to 64; 0: pFabric's unquantised "
-                 "priority queue",
-                 m_p.priorityLevels);
-    if (!m_deadlines)
-    {
-        return;
-    }
-    cmd.AddValue("deadlineMean",
-                 "deadlines: mean of the exponential part X of a flow's time to its deadline, "
-                 "e.g. 1ms (deadline = start + max(deadlineMinFactor x ideal FCT, X))",
-                 m_p.deadlineMean);
-    cmd.AddValue("deadlineMinFactor",
-                 "deadlines: no deadline comes sooner than this many ideal FCTs after the "
-                 "flow's start, at least 1",
-                 m_p.deadlineMinFactor);
-    cmd.AddValue("deadlineFraction",
-                 "deadlines: the share of flows with a deadline, in [0, 1]; the others have "
-                 "none (under edf they rank behind every flow with one)",
-                 m_p.deadlineFraction);
-    cmd.AddValue("priority",
-                 "pfabric, linerate: what packets carry, edf (time left to the deadline, "
-                 "PfabricDeadlinePriority) or remaining (remaining size, pFabric's); tcp and "
-                 "dctcp ignore it",
-                 m_p.priority);
-    cmd.AddValue("onMiss",
-                 "what a flow not complete at its deadline does: continue (to completion, "
-                 "counted as missed) or terminate (its sender stops sending it)",
-                 m_p.onMiss);
+    m_options.RegisterFabric(cmd);
+    m_options.RegisterRun(cmd);
 }
 
 std::string
 PfabricExperiment::CheckChoices() const
 {
-    std::string choice = PfabricSchemeHelper::CheckChoice(m_p.scheme, m_p.preset);
-    if (choice.empty())
-    {
-        choice = m_custom.Check(m_p.scheme, !m_p.buffer.empty());
-    }
-    if (!choice.empty())
-    {
-        return choice;
-    }
-    if (!m_p.topology.empty() && m_p.topology != "fattree" && m_p.topology != "leafspine" &&
-        m_p.topology != "star")
-    {
-        return "--topology=" + m_p.topology + ": expected fattree, leafspine or star";
-    }
-    if (m_p.switchMode != "lean" && m_p.switchMode != "ip")
-    {
-        return "--switchMode=" + m_p.switchMode + ": expected lean or ip";
-    }
-    if (m_p.hostStack != "ns3tcp" && m_p.hostStack != "lean")
-    {
-        return "--hostStack=" + m_p.hostStack + ": expected ns3tcp or lean";
-    }
-    if (m_p.linkType != "pfabric" && m_p.linkType != "p2p")
-    {
-        return "--linkType=" + m_p.linkType + ": expected pfabric or p2p";
-    }
-    if (!m_p.lb.empty() && m_p.lb != "spray" && m_p.lb != "ecmp" && m_p.lb != "flowcell" &&
-        m_p.lb != "random")
-    {
-        return "--lb=" + m_p.lb + ": expected spray, ecmp, flowcell or random";
-    }
-    if (IsClasses())
-    {
-        std::vector<double> loads;
-        std::string error = ParseClassLoads(m_p.classLoads, &loads);
-        if (!error.empty())
-        {
-            return error;
-        }
-        if (m_p.classes != "none" && m_p.classes != "strict" && m_p.classes != "drr")
-        {
-            return "--classes=" + m_p.classes + ": expected drr, strict or none";
-        }
-        std::vector<uint32_t> weights;
-        error = PfabricClassQueueDisc::ParseWeights(m_p.classWeights, &weights);
-        if (!error.empty() || weights.size() != 2)
-        {
-            return "--classWeights=" + m_p.classWeights +
-                   ": expected two positive integers, e.g. 3,1";
-        }
-        if (m_p.classes != "none" && m_p.scheme != "pfabric" && m_p.scheme != "linerate")
-        {
-            return "--classes=" + m_p.classes + " needs --scheme=pfabric or linerate";
-        }
-    }
-    else if (!(m_p.load > 0 && m_p.load < 1))
-    {
-        return "--load=" + Number(m_p.load) + ": expected a load in (0, 1)";
-    }
-    std::string window = m_window.Check(WindowConflict());
-    if (!window.empty())
-    {
-        return window;
-    }
-    if (m_p.flowFile.empty() && m_p.flows == 0 && !m_p.addedFlows && !m_window.IsOn())
-    {
-        return "--flows=0: expected at least one flow";
-    }
-    if (m_p.sampling != "packets" && m_p.sampling != "bytes")
-    {
-        return "--sampling=" + m_p.sampling + ": expected packets or bytes";
-    }
-    if (!m_p.buffer.empty())
-    {
-        auto size = Quantity(m_p.buffer, BUFFER_UNITS, false);
-        if (!size || m_p.buffer[0] == '0')
-        {
-            return "--buffer=" + m_p.buffer + ": expected a positive size such as 22500B or 150p";
-        }
-        if (*size > MAX_QUEUE_SIZE)
-        {
-            return "--buffer=" + m_p.buffer + ": larger than ns-3's queue sizes (at most " +
-                   Number(MAX_QUEUE_SIZE) + " packets or bytes)";
-        }
-    }
-    if (!m_p.rto.empty())
-    {
-        auto rto = Quantity(m_p.rto, TIME_UNITS, true);
-        if (!rto)
-        {
-            return "--rto=" + m_p.rto + ": expected a time such as 40us";
-        }
-        if (*rto > MAX_TIME_NS)
-        {
-            return "--rto=" + m_p.rto + ": " + TooLong();
-        }
-        if (!Time(m_p.rto).IsStrictlyPositive())
-        {
-            return "--rto=" + m_p.rto + ": expected a positive time";
-        }
-    }
-    if (!(m_p.maxSimTime > 0))
-    {
-        return "--maxSimTime must be positive";
-    }
-    if (!(m_p.connectLeadUs >= 0))
-    {
-        return "--connectLeadUs must not be negative";
-    }
-    if (m_p.connectionPool > 0 && !m_p.reuseConnections)
-    {
-        return "--connectionPool needs --reuseConnections";
-    }
-    if (m_p.hostStack == "lean" && m_p.scheme != "pfabric" && m_p.scheme != "linerate")
-    {
-        return "--hostStack=lean runs --scheme=pfabric and linerate only, not " + m_p.scheme;
-    }
-    if (m_p.hostStack == "lean" && m_p.connectionPool > 0)
-    {
-        return "--hostStack=lean has no handshake to model --connectionPool's new connections";
-    }
-    if (m_p.priorityLevels > 64)
-    {
-        return "--priorityLevels=" + std::to_string(m_p.priorityLevels) + ": expected 0 to 64";
-    }
-    if (m_p.priorityLevels > 0 && m_p.scheme != "pfabric" && m_p.scheme != "linerate")
-    {
-        return "--priorityLevels needs --scheme=pfabric or linerate";
-    }
-    if (m_p.seed == 0)
-    {
-        return "--seed=0: ns-3 seeds start at 1";
-    }
-    if (!m_deadlines)
-    {
-        return "";
-    }
-    auto deadlineMean = Quantity(m_p.deadlineMean, TIME_UNITS, true);
-    if (deadlineMean && *deadlineMean > MAX_TIME_NS)
-    {
-        return "--deadlineMean=" + m_p.deadlineMean + ": " + TooLong();
-    }
-    if (!deadlineMean || !Time(m_p.deadlineMean).IsStrictlyPositive())
-    {
-        return "--deadlineMean=" + m_p.deadlineMean + ": expected a positive time such as 1ms";
-    }
-    if (!(m_p.deadlineMinFactor >= 1) || !std::isfinite(m_p.deadlineMinFactor))
-    {
-        return "--deadlineMinFactor=" + Number(m_p.deadlineMinFactor) +
-               ": expected at least 1 (no deadline shorter than the ideal FCT)";
-    }
-    if (!(m_p.deadlineFraction >= 0 && m_p.deadlineFraction <= 1))
-    {
-        return "--deadlineFraction=" + Number(m_p.deadlineFraction) +
-               ": expected a share in [0, 1]";
-    }
-    if (m_p.priority != "edf" && m_p.priority != "remaining")
-    {
-        return "--priority=" + m_p.priority + ": expected edf or remaining";
-    }
-    if (m_p.onMiss != "continue" && m_p.onMiss != "terminate")
-    {
-        return "--onMiss=" + m_p.onMiss + ": expected continue or terminate";
-    }
-    if (m_p.priorityLevels > 0)
-    {
-        return "--priorityLevels: not with deadlines (the levels quantise the remaining size)";
-    }
-    return "";
+    return m_options.Check();
 }
 
-std::string
-PfabricExperiment::WindowConflict() const
+void
+PfabricExperiment::AddParameters(PfabricJsonObject& parameters) const
 {
-    if (IsClasses())
-    {
-        return "pfabric-classes (two classes' flow lists)";
-    }
-    if (m_deadlines)
-    {
-        return "deadlines (pfabric-deadlines)";
-    }
-    if (m_p.addedFlows)
-    {
-        return "a program's added flows (pfabric-incast)";
-    }
-    if (!m_p.dumpFlows.empty() || m_p.flowsOnly || m_p.idealOnly)
-    {
-        return "--dumpFlows, --flowsOnly or --idealOnly (a windowed run's flows are known at its "
-               "end, in fct.csv; write a list with --flows)";
-    }
-    return "";
-}
-
-std::string
-PfabricExperiment::OutputDirectoryName() const
-{
-    if (!m_p.out.empty())
-    {
-        return m_p.out;
-    }
-    std::ostringstream name;
-    name << "results/" << (m_deadlines ? "deadlines-" : "") << m_p.workload << "-" << m_p.preset
-         << "-" << (m_p.idealOnly ? std::string("idealfct") : GetSchemeName());
-    if (m_deadlines)
-    {
-        if (m_p.scheme == "pfabric" || m_p.scheme == "linerate")
-        {
-            name << "-" << m_p.priority;
-        }
-        name << "-" << m_p.onMiss << "-mean" << m_p.deadlineMean << "-frac"
-             << Number(m_p.deadlineFraction);
-    }
-    if (IsClasses())
-    {
-        std::string loads = m_p.classLoads;
-        std::replace(loads.begin(), loads.end(), ',', '+');
-        std::string weights = m_p.classWeights;
-        std::replace(weights.begin(), weights.end(), ',', 'x');
-        name << "-load" << loads << "-flows" << m_p.flows << "-" << m_p.classes
-             << (m_p.classes == "drr" ? weights : std::string());
-    }
-    else if (m_p.flowFile.empty())
-    {
-        name << "-load" << Number(m_p.load);
-        if (m_window.IsOn())
-        {
-            name << m_window.GetNamePart();
-        }
-        else
-        {
-            name << "-flows" << m_p.flows;
-        }
-    }
-    else
-    {
-        name << "-" << std::filesystem::path(m_p.flowFile).stem().string();
-        if (m_window.IsOn())
-        {
-            name << m_window.GetNamePart();
-        }
-    }
-    if (m_p.priorityLevels > 0)
-    {
-        name << "-levels" << m_p.priorityLevels;
-    }
-    name << "-seed" << m_p.seed << "-run" << m_p.run;
-    return name.str();
+    m_options.Record(parameters);
 }
 
 bool
@@ -620,12 +158,19 @@ PfabricExperiment::Prepare(std::string* error)
         return false;
     }
     const PfabricPreset& preset = PfabricPreset::Get(m_p.preset);
-    std::string topology = m_p.topology.empty() ? preset.topology : m_p.topology;
-    if (topology == "fattree")
+    // The preset names its topology as --topology does.
+    Parameters::Topology topology = m_p.topology;
+    for (const auto& choice : Parameters::TOPOLOGIES)
+    {
+        topology = topology == Parameters::PRESET_TOPOLOGY && choice.first == preset.topology
+                       ? choice.second
+                       : topology;
+    }
+    if (topology == Parameters::FAT_TREE)
     {
         m_fabric = std::make_unique<PfabricFatTreeHelper>(m_p.k ? m_p.k : preset.fatTreeK);
     }
-    else if (topology == "leafspine")
+    else if (topology == Parameters::LEAF_SPINE)
     {
         m_fabric = std::make_unique<PfabricLeafSpineHelper>(
             m_p.leaves ? m_p.leaves : preset.leaves,
@@ -642,18 +187,16 @@ PfabricExperiment::Prepare(std::string* error)
         return false;
     }
     m_fabric->SetPreset(m_p.preset);
-    if (!m_p.lb.empty())
+    if (m_p.lb != Parameters::PRESET_LB)
     {
-        std::string lb = m_p.lb;
+        // PfabricFabricRouting's LoadBalancing value: --lb's name, capitalised.
+        std::string lb = PfabricChoiceName(Parameters::LOAD_BALANCINGS, m_p.lb);
         lb[0] = std::toupper(lb[0]);
         m_fabric->SetSwitchAttribute("LoadBalancing", StringValue(lb));
     }
-    m_fabric->SetSwitchMode(m_p.switchMode == "ip" ? PfabricFabricHelper::IP
-                                                   : PfabricFabricHelper::LEAN);
-    m_fabric->SetHostStack(m_p.hostStack == "lean" ? PfabricFabricHelper::LEAN_HOST
-                                                   : PfabricFabricHelper::NS3_TCP);
-    m_fabric->SetLinkType(m_p.linkType == "p2p" ? PfabricFabricHelper::POINT_TO_POINT_LINK
-                                                : PfabricFabricHelper::PFABRIC_LINK);
+    m_fabric->SetSwitchMode(m_p.switchMode);
+    m_fabric->SetHostStack(m_p.hostStack);
+    m_fabric->SetLinkType(m_p.linkType);
 
     RngSeedManager::SetSeed(m_p.seed);
     RngSeedManager::SetRun(m_p.run);
@@ -664,7 +207,7 @@ PfabricExperiment::Prepare(std::string* error)
     if (m_p.flowFile.empty() || m_p.priorityLevels > 0)
     {
         std::string cdf = !m_p.cdf.empty() ? m_p.cdf : IsClasses() ? "websearch" : m_p.workload;
-        if (!m_sizes.Load(cdf, preset.segmentSize, GetInterpolation(), error))
+        if (!m_sizes.Load(cdf, preset.segmentSize, m_p.sampling, error))
         {
             return false;
         }
@@ -683,7 +226,7 @@ PfabricExperiment::Prepare(std::string* error)
         }
         // The run's load, as meta.json and the analysis read it: both classes together.
         std::vector<double> loads;
-        ParseClassLoads(m_p.classLoads, &loads);
+        PfabricExperimentOptions::ParseClassLoads(m_p.classLoads, &loads);
         m_p.load = loads[0] + loads[1];
     }
     else if (m_p.flowFile.empty() && m_window.IsOn())
@@ -715,7 +258,7 @@ PfabricExperiment::Prepare(std::string* error)
         return false;
     }
     m_deadlineSource.clear();
-    if (m_deadlines)
+    if (HasDeadlines())
     {
         bool given = std::any_of(m_flows.begin(), m_flows.end(), [](const PfabricFlow& flow) {
             return flow.deadline != Time::Max();
@@ -749,7 +292,7 @@ PfabricExperiment::Prepare(std::string* error)
         }
         return PfabricFlowList::Write(m_p.dumpFlows, m_flows, error);
     }
-    *error = m_writer.Open(OutputDirectoryName());
+    *error = m_writer.Open(m_options.OutputDirectoryName());
     if (!error->empty())
     {
         return false;
@@ -794,9 +337,10 @@ PfabricExperiment::Prepare(std::string* error)
         m_writer.SetClassColumn(true);
         std::vector<uint32_t> weights;
         PfabricClassQueueDisc::ParseWeights(m_p.classWeights, &weights);
-        if (m_p.classes != "none")
+        if (m_p.classes != Parameters::NO_CLASSES)
         {
-            m_scheme->SetTrafficClasses(m_p.classes == "strict" ? "Strict" : "Drr", weights);
+            m_scheme->SetTrafficClasses(m_p.classes == Parameters::STRICT ? "Strict" : "Drr",
+                                        weights);
         }
     }
     return true;
@@ -805,46 +349,7 @@ PfabricExperiment::Prepare(std::string* error)
 bool
 PfabricExperiment::IsClasses() const
 {
-    return m_p.workload == "classes";
-}
-
-std::string
-PfabricExperiment::ParseClassLoads(const std::string& text, std::vector<double>* loads)
-{
-    const std::string wrong = "--classLoads=" + text +
-                              ": expected two loads in (0, 1) summing to less than 1, e.g. "
-                              "0.3,0.3";
-    loads->clear();
-    std::istringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ','))
-    {
-        // Not std::stod: it throws on a number too large for a double (e.g. 400 digits).
-        auto load = Quantity(item, {{"", 1}}, true);
-        if (!load)
-        {
-            return wrong;
-        }
-        loads->push_back(*load);
-    }
-    double sum = 0;
-    for (double load : *loads)
-    {
-        sum += load;
-    }
-    if (loads->size() != 2 || text.back() == ',' || (*loads)[0] <= 0 || (*loads)[1] <= 0 ||
-        sum >= 1)
-    {
-        return wrong;
-    }
-    return "";
-}
-
-PfabricFlowSizeDistribution::Interpolation
-PfabricExperiment::GetInterpolation() const
-{
-    return m_p.sampling == "packets" ? PfabricFlowSizeDistribution::PACKETS
-                                     : PfabricFlowSizeDistribution::BYTES;
+    return m_options.IsClasses();
 }
 
 bool
@@ -852,12 +357,12 @@ PfabricExperiment::GenerateClassFlows(uint32_t hosts, std::string* error)
 {
     // m_sizes holds web search's sizes (the workload's CDF is loaded as websearch's).
     const PfabricPreset& preset = PfabricPreset::Get(m_p.preset);
-    if (!m_classSizes.Load("datamining", preset.segmentSize, GetInterpolation(), error))
+    if (!m_classSizes.Load("datamining", preset.segmentSize, m_p.sampling, error))
     {
         return false;
     }
     std::vector<double> loads;
-    ParseClassLoads(m_p.classLoads, &loads);
+    PfabricExperimentOptions::ParseClassLoads(m_p.classLoads, &loads);
     std::vector<PfabricFlow> web = GenerateFlows(m_sizes, m_p.preset, hosts, loads[0], m_p.flows);
     // As many data mining flows as arrive, at their load, in the time the web search flows
     // take: flows arrive in proportion to load / mean size.
@@ -984,12 +489,13 @@ PfabricExperiment::Install()
         auto app = CreateObject<PfabricFlowApplication>();
         app->SetAttribute("ReuseConnections", BooleanValue(m_p.reuseConnections));
         app->SetAttribute("ConnectionPool", UintegerValue(m_p.connectionPool));
-        app->SetAttribute("ConnectLead", TimeValue(MicroSeconds(m_p.connectLeadUs)));
+        app->SetAttribute("ConnectLead", TimeValue(m_p.connectLead));
         app->TraceConnectWithoutContext("FlowCompleted",
                                         MakeCallback(&PfabricExperiment::FlowCompleted, this));
-        if (m_deadlines)
+        if (HasDeadlines())
         {
-            app->SetAttribute("TerminateAtDeadline", BooleanValue(m_p.onMiss == "terminate"));
+            app->SetAttribute("TerminateAtDeadline",
+                              BooleanValue(m_p.onMiss == Parameters::TERMINATE));
             app->TraceConnectWithoutContext("FlowTerminated",
                                             MakeCallback(&PfabricExperiment::FlowTerminated, this));
         }
@@ -1006,7 +512,7 @@ PfabricExperiment::Install()
     {
         // Windowed: the flows are drawn as they come due, so memory holds only the flows
         // started or about to start, however many the measured ones need after them.
-        m_window.Feed(MicroSeconds(m_p.connectLeadUs), [this](const PfabricFlow& flow) {
+        m_window.Feed(m_p.connectLead, [this](const PfabricFlow& flow) {
             m_flows.push_back(flow);
             HandOver(flow);
         });
@@ -1069,7 +575,7 @@ PfabricExperiment::Run()
     const uint64_t transmissionsBefore =
         PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices());
     m_stoppedWhenDone = false;
-    Simulator::Stop(Seconds(m_p.maxSimTime));
+    Simulator::Stop(m_p.maxSimTime);
     Simulator::Run();
     m_endTime = Simulator::Now();
     m_events = Simulator::GetEventCount();
@@ -1090,11 +596,7 @@ PfabricExperiment::Run()
             inProgress.push_back(flow);
         }
     }
-    m_stop.Record(m_stoppedWhenDone,
-                  m_window.IsOn(),
-                  m_endTime,
-                  Seconds(m_p.maxSimTime),
-                  inProgress);
+    m_stop.Record(m_stoppedWhenDone, m_window.IsOn(), m_endTime, m_p.maxSimTime, inProgress);
     if (m_window.IsOn())
     {
         FinishWindow();
@@ -1234,58 +736,8 @@ PfabricExperiment::GetArrivalsThroughEnd() const
 void
 PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
 {
-    const PfabricPreset& preset = PfabricPreset::Get(m_p.preset);
     PfabricJsonObject parameters;
-    parameters.AddString("preset", m_p.preset).AddString("scheme", m_p.scheme);
-    if (m_p.scheme == PfabricSchemeHelper::CUSTOM)
-    {
-        m_custom.AddParameters(parameters);
-    }
-    parameters.AddNumber("load", m_p.load).AddInteger("flows", m_p.flows);
-    m_window.AddParameters(parameters);
-    parameters.AddString("topology", m_p.topology.empty() ? preset.topology : m_p.topology)
-        .AddInteger("k", m_p.k)
-        .AddInteger("leaves", m_p.leaves)
-        .AddInteger("spines", m_p.spines)
-        .AddInteger("hostsPerLeaf", m_p.hostsPerLeaf)
-        .AddInteger("hosts", m_p.hosts)
-        .AddString("lb", m_p.lb.empty() ? Lowercase(preset.loadBalancing) : m_p.lb)
-        .AddString("buffer", m_p.buffer)
-        .AddString("rto", m_p.rto)
-        .AddString("cdf",
-                   !m_p.cdf.empty() ? m_p.cdf
-                   : IsClasses()    ? "websearch"
-                                    : m_p.workload)
-        .AddString("sampling", m_p.sampling)
-        .AddString("flowFile", m_p.flowFile)
-        .AddString("dumpFlows", m_p.dumpFlows)
-        .AddInteger("seed", m_p.seed)
-        .AddInteger("run", m_p.run)
-        .AddNumber("maxSimTime", m_p.maxSimTime)
-        .AddNumber("connectLeadUs", m_p.connectLeadUs)
-        .AddBool("reuseConnections", m_p.reuseConnections)
-        .AddInteger("connectionPool", m_p.connectionPool)
-        .AddBool("restartSsThresh", m_p.restartSsThresh)
-        .AddBool("hashDemux", m_p.hashDemux)
-        .AddString("switchMode", m_p.switchMode)
-        .AddString("hostStack", m_p.hostStack)
-        .AddString("linkType", m_p.linkType)
-        .AddInteger("priorityLevels", m_p.priorityLevels);
-    if (m_deadlines)
-    {
-        bool ranks = m_p.scheme == "pfabric" || m_p.scheme == "linerate";
-        parameters.AddString("deadlineMean", m_p.deadlineMean)
-            .AddNumber("deadlineMinFactor", m_p.deadlineMinFactor)
-            .AddNumber("deadlineFraction", m_p.deadlineFraction)
-            .AddString("priority", ranks ? m_p.priority : "none")
-            .AddString("onMiss", m_p.onMiss);
-    }
-    if (IsClasses())
-    {
-        parameters.AddString("classLoads", m_p.classLoads)
-            .AddString("classes", m_p.classes)
-            .AddString("classWeights", m_p.classWeights);
-    }
+    AddParameters(parameters);
     meta.AddObject("parameters", parameters)
         .AddString("workload", m_p.workload)
         .AddString("cdf_file", m_sizes.GetPath())
@@ -1325,10 +777,12 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
             .AddRaw("class_flows",
                     "[" + std::to_string(m_classFlows[0]) + ", " + std::to_string(m_classFlows[1]) +
                         "]")
-            .AddString("class_scheduler", m_p.classes)
-            .AddString("class_buffer", m_p.classes == "none" ? "one per port" : "one per class");
+            .AddString("class_scheduler",
+                       PfabricChoiceName(Parameters::CLASS_SCHEDULERS, m_p.classes))
+            .AddString("class_buffer",
+                       m_p.classes == Parameters::NO_CLASSES ? "one per port" : "one per class");
     }
-    if (!m_deadlines)
+    if (!HasDeadlines())
     {
         return;
     }
@@ -1432,7 +886,7 @@ PfabricExperiment::Summarize() const
             out << std::setw(12) << bin.unfinished << "\n";
         }
     }
-    if (m_deadlines)
+    if (HasDeadlines())
     {
         uint32_t with = 0;
         uint32_t met = 0;

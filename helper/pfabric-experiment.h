@@ -10,6 +10,7 @@
 #include "ns3/nstime.h"
 #include "ns3/pfabric-command-line.h"
 #include "ns3/pfabric-custom-scheme.h"
+#include "ns3/pfabric-experiment-options.h"
 #include "ns3/pfabric-fabric-helper.h"
 #include "ns3/pfabric-flow-application.h"
 #include "ns3/pfabric-flow-list.h"
@@ -81,54 +82,8 @@ namespace ns3
 class PfabricExperiment
 {
   public:
-    /// Every knob of the experiment (the examples' command-line options).
-    struct Parameters
-    {
-        std::string workload;             //!< websearch or datamining: names the run
-        std::string preset = "hotnets12"; //!< PfabricPreset
-        std::string scheme = "pfabric";   //!< pfabric, linerate, tcp, dctcp, custom
-        double load = 0.6;                //!< fraction of the host link
-        uint32_t flows = 2000;            //!< flows to generate
-        std::string topology;             //!< fattree, leafspine, star; empty: the preset's
-        uint32_t k = 0;                   //!< fat-tree radix; 0: the preset's
-        uint32_t leaves = 0;              //!< leaf-spine leaves; 0: the preset's
-        uint32_t spines = 0;              //!< leaf-spine spines; 0: the preset's
-        uint32_t hostsPerLeaf = 0;        //!< leaf-spine hosts per leaf; 0: the preset's
-        uint32_t hosts = 16;              //!< star: hosts
-        std::string lb;                   //!< spray, ecmp, flowcell, random; empty: the preset's
-        std::string buffer;               //!< switch buffer; empty: the preset's
-        std::string rto;                  //!< MinTCP / LineRate RTO; empty: the preset's
-        std::string cdf;                  //!< flow sizes: name or file; empty: workload
-        std::string sampling = "packets"; //!< packets (ns-2) or bytes
-        std::string flowFile;             //!< replay these flows instead of generating
-        std::string dumpFlows;            //!< write the flows run here
-        uint32_t seed = 1;                //!< ns-3 RNG seed
-        uint32_t run = 1;                 //!< ns-3 RNG run
-        std::string out;                  //!< run directory; empty: named after the parameters
-        bool flowsOnly = false;           //!< write --dumpFlows and simulate nothing
-        bool idealOnly = false;           //!< write ideal_fct.csv and meta.json, simulate nothing
-        double maxSimTime = 100;          //!< safety limit on simulated time, seconds
-        double connectLeadUs = 1000;      //!< connections open this long before their flow
-        bool reuseConnections = true;     //!< hand idle connections to later flows of the pair
-        uint32_t connectionPool = 0;      //!< 0, or the original scripts' pool per pair
-        bool restartSsThresh = true;      //!< a reused connection's ssthresh restarts
-        bool hashDemux = true;            //!< sockets found through PfabricTcpDemux
-        std::string switchMode = "lean";  //!< lean (no IP stack at switches) or ip
-        std::string hostStack = "ns3tcp"; //!< ns3tcp (ns-3's TCP/IP) or lean (PfabricHostTransport)
-        std::string linkType = "pfabric"; //!< pfabric (PfabricLinkNetDevice) or p2p
-        uint32_t priorityLevels = 0;      //!< K strict-priority queues per port; 0: pFabric
-        bool addedFlows = false;          //!< the program adds flows (AddFlows); flows may be 0
-        // Deadlines (EnableDeadlines): deadline = start + max(deadlineMinFactor x ideal FCT, X),
-        // X exponential of mean deadlineMean, for a deadlineFraction of the flows.
-        std::string deadlineMean = "1ms";   //!< mean of X
-        double deadlineMinFactor = 1.25;    //!< floor, in ideal FCTs (at least 1)
-        double deadlineFraction = 1;        //!< share of flows with a deadline
-        std::string priority = "edf";       //!< pfabric, linerate: edf or remaining
-        std::string onMiss = "continue";    //!< continue or terminate
-        std::string classes = "drr";        //!< classes: none (one pFabric queue), strict or drr
-        std::string classWeights = "1,1";   //!< classes, drr: weights of class 0 and class 1
-        std::string classLoads = "0.3,0.3"; //!< classes: loads of web search and data mining
-    };
+    /// Every knob of the experiment (the examples' command-line options), typed.
+    using Parameters = PfabricExperimentParameters;
 
     /// One flow's outcome.
     using Result = PfabricResultsWriter::FlowResult;
@@ -214,7 +169,7 @@ class PfabricExperiment
     /**
      * @brief Register the options that every experiment built on this one shares: preset,
      * scheme (and the custom scheme's parts), the topology and its sizes, load balancing, buffer,
-     * RTO, seed, run, the run directory, MaxSimTime and ConnectLeadUs.
+     * RTO, seed, run, the run directory, MaxSimTime and ConnectLead.
      * @param cmd the command line
      */
     void AddFabricCommandLineOptions(PfabricCommandLine& cmd);
@@ -235,6 +190,13 @@ class PfabricExperiment
      * @return "" or what is wrong, one line naming the option
      */
     std::string CheckChoices() const;
+
+    /**
+     * @brief Add the parameters to meta.json's parameters object (every option of the tables,
+     * PfabricExperimentOptions).
+     * @param parameters the object
+     */
+    void AddParameters(PfabricJsonObject& parameters) const;
 
     /**
      * @brief After Prepare, before Install: run these flows too, after the generated ones (a
@@ -333,14 +295,6 @@ class PfabricExperiment
     std::string Summarize() const;
 
     /**
-     * @brief Parse a list of loads, one per class.
-     * @param text fractions of the host link separated by commas, e.g. "0.3,0.3"
-     * @param[out] loads the loads
-     * @return "" or what is wrong (one line naming --classLoads)
-     */
-    static std::string ParseClassLoads(const std::string& text, std::vector<double>* loads);
-
-    /**
      * @brief The wall time left, estimated from the work done.
      *
      * Work is counted in bytes delivered, not in flows: the flows of a heavy-tailed workload
@@ -403,8 +357,6 @@ class PfabricExperiment
     static int64_t AssignStreams(const QueueDiscContainer& queueDiscs, PfabricFabricHelper& fabric);
 
   private:
-    /// @return the run directory's name: --out, or one made of the parameters
-    std::string OutputDirectoryName() const;
     /**
      * @brief A host's application reported a completed flow.
      * @param flow the flow
@@ -423,8 +375,6 @@ class PfabricExperiment
     /// @brief After a windowed run: the rows of fct.csv, every flow started by the end and
     /// every measured flow.
     void FinishWindow();
-    /// @return what the window cannot go with in this experiment, or ""
-    std::string WindowConflict() const;
     /// @return whether the pFabric schemes rank by the deadline (edf)
     bool RanksByDeadline() const;
     /**
@@ -451,7 +401,6 @@ class PfabricExperiment
     uint32_t m_connectionsOpened;                    //!< connections, after Run
     uint32_t m_startedBeforeConnected;               //!< flows handed over before connected
     std::vector<uint64_t> m_thresholds;              //!< priority level thresholds, bytes
-    bool m_deadlines;                                //!< EnableDeadlines
     std::string m_deadlineSource;                    //!< generated or the flow file
     uint32_t m_terminated;                           //!< flows given up at their deadline
     PfabricFlowSizeDistribution m_classSizes;        //!< classes: data mining flow sizes
@@ -461,6 +410,8 @@ class PfabricExperiment
     bool m_arrivalsThroughEnd;                       //!< window: flows arrived to the end
     bool m_stoppedWhenDone;                          //!< Run stopped by the flows' completion
     PfabricStopReport m_stop;                        //!< why Run stopped, after Run
+    /// The options' tables (filled on first use, also by the const CheckChoices).
+    mutable PfabricExperimentOptions m_options;
     /// @return whether this is the two-class experiment (workload "classes")
     bool IsClasses() const;
     /**
@@ -471,8 +422,6 @@ class PfabricExperiment
      * @return true on success
      */
     bool GenerateClassFlows(uint32_t hosts, std::string* error);
-    /// @return how flow sizes are drawn between the CDF's points (--sampling)
-    PfabricFlowSizeDistribution::Interpolation GetInterpolation() const;
 };
 
 } // namespace ns3

@@ -62,24 +62,60 @@ PfabricIncast::GetExperimentParameters()
 }
 
 void
+PfabricIncast::BuildOptions()
+{
+    if (!m_options.IsEmpty())
+    {
+        return;
+    }
+    Parameters& p = m_p;
+    // Recorded in meta.json's incast object, under the keys and units of before the times took
+    // units.
+    m_options
+        .Add("workers", "workers per query (several per host when more than hosts - 1)", p.workers)
+        .Check([&p]() -> std::string {
+            return p.workers == 0 ? "--workers=0: expected at least one worker" : "";
+        });
+    m_options.Add("responseBytes", "bytes every worker sends back", p.responseBytes)
+        .Record(
+            [&p](PfabricJsonObject& json) { json.AddInteger("response_bytes", p.responseBytes); })
+        .Check([&p]() -> std::string {
+            return p.responseBytes == 0 ? "--responseBytes=0: expected at least one byte" : "";
+        });
+    m_options.Add("queries", "number of queries", p.queries).Check([&p]() -> std::string {
+        return p.queries == 0 ? "--queries=0: expected at least one query" : "";
+    });
+    m_options
+        .AddTime("interval",
+                 "time between query starts, e.g. 500us; 0: max(1 ms, 4 x the ideal query time)",
+                 p.interval,
+                 "us")
+        .RecordTime("interval_option_us", Time::US);
+    m_options
+        .AddTime("firstQuery",
+                 "start of the first query, e.g. 2ms (after connectLead)",
+                 p.firstQuery,
+                 "us")
+        .RecordTime("first_query_s", Time::S);
+    m_options.Add("aggregator", "host index of the aggregator", p.aggregator);
+    m_options
+        .Add("background",
+             "web search background load on every host, fraction of the host link in [0, 1); 0: "
+             "none",
+             p.background)
+        .Record([&p](PfabricJsonObject& json) { json.AddNumber("background_load", p.background); })
+        .Check([&p]() -> std::string {
+            return p.background >= 0 && p.background < 1
+                       ? ""
+                       : "--background=" + Number(p.background) + ": expected a load in [0, 1)";
+        });
+}
+
+void
 PfabricIncast::AddCommandLineOptions(PfabricCommandLine& cmd)
 {
-    cmd.AddValue("workers",
-                 "workers per query (several per host when more than hosts - 1)",
-                 m_p.workers);
-    cmd.AddValue("responseBytes", "bytes every worker sends back", m_p.responseBytes);
-    cmd.AddValue("queries", "number of queries", m_p.queries);
-    cmd.AddValue("interval",
-                 "time between query starts, us; 0: max(1 ms, 4 x the ideal query time)",
-                 m_p.intervalUs);
-    cmd.AddValue("firstQuery",
-                 "start of the first query, us (after connectLeadUs)",
-                 m_p.firstQueryUs);
-    cmd.AddValue("aggregator", "host index of the aggregator", m_p.aggregator);
-    cmd.AddValue("background",
-                 "web search background load on every host, fraction of the host link in "
-                 "[0, 1); 0: none",
-                 m_p.background);
+    BuildOptions();
+    m_options.Register(cmd);
     m_experiment.AddFabricCommandLineOptions(cmd);
 }
 
@@ -100,34 +136,10 @@ bool
 PfabricIncast::Prepare(std::string* error)
 {
     PfabricExperiment::Parameters& e = m_experiment.GetParameters();
-    if (m_p.workers == 0)
+    BuildOptions();
+    *error = m_options.Check();
+    if (!error->empty())
     {
-        *error = "--workers=0: expected at least one worker";
-        return false;
-    }
-    if (m_p.responseBytes == 0)
-    {
-        *error = "--responseBytes=0: expected at least one byte";
-        return false;
-    }
-    if (m_p.queries == 0)
-    {
-        *error = "--queries=0: expected at least one query";
-        return false;
-    }
-    if (!(m_p.intervalUs >= 0))
-    {
-        *error = "--interval=" + Number(m_p.intervalUs) + ": expected a time >= 0";
-        return false;
-    }
-    if (!(m_p.firstQueryUs >= 0))
-    {
-        *error = "--firstQuery=" + Number(m_p.firstQueryUs) + ": expected a time >= 0";
-        return false;
-    }
-    if (!(m_p.background >= 0 && m_p.background < 1))
-    {
-        *error = "--background=" + Number(m_p.background) + ": expected a load in [0, 1)";
         return false;
     }
     if (e.out.empty())
@@ -153,9 +165,10 @@ PfabricIncast::Prepare(std::string* error)
     }
     m_workerHost = MapWorkers(hosts, m_p.aggregator, m_p.workers);
     m_idealQct = fabric.GetIdealIncastTime(m_workerHost, m_p.aggregator, m_p.responseBytes);
-    m_interval = m_p.intervalUs > 0 ? MicroSeconds(m_p.intervalUs)
-                                    : std::max(MilliSeconds(1), m_idealQct * int64_t(4));
-    const Time first = MicroSeconds(m_p.firstQueryUs);
+    m_interval = m_p.interval.IsStrictlyPositive()
+                     ? m_p.interval
+                     : std::max(MilliSeconds(1), m_idealQct * int64_t(4));
+    const Time first = m_p.firstQuery;
     const Time end = first + m_interval * int64_t(m_p.queries);
 
     // The background: the experiments' web search flows (PfabricExperiment::GenerateFlows, its
@@ -295,14 +308,8 @@ PfabricIncast::AddProvenance(PfabricJsonObject& meta) const
         ++perHost[h];
     }
     PfabricJsonObject incast;
-    incast.AddInteger("workers", m_p.workers)
-        .AddInteger("response_bytes", m_p.responseBytes)
-        .AddInteger("queries", m_p.queries)
-        .AddNumber("interval_option_us", m_p.intervalUs)
-        .AddNumber("interval_s", m_interval.GetSeconds())
-        .AddNumber("first_query_s", MicroSeconds(m_p.firstQueryUs).GetSeconds())
-        .AddInteger("aggregator", m_p.aggregator)
-        .AddNumber("background_load", m_p.background)
+    m_options.Record(incast);
+    incast.AddNumber("interval_s", m_interval.GetSeconds())
         .AddInteger("background_flows", m_backgroundFlows)
         .AddInteger("first_response_flow_id", m_firstResponseId)
         .AddInteger("worker_hosts",

@@ -11,6 +11,7 @@
 #include "ns3/pfabric-command-line.h"
 #include "ns3/pfabric-experiment.h"
 #include "ns3/pfabric-flow-application.h"
+#include "ns3/pfabric-option-table.h"
 #include "ns3/pfabric-results-writer.h"
 
 #include <cstdint>
@@ -65,13 +66,13 @@ class PfabricIncast
     /// The incast's own knobs (the fabric and scheme are the experiment's).
     struct Parameters
     {
-        uint32_t workers = 32;          //!< workers per query
-        uint64_t responseBytes = 10000; //!< bytes of every response
-        uint32_t queries = 10;          //!< queries
-        double intervalUs = 0;          //!< between query starts; 0: automatic (GetInterval)
-        double firstQueryUs = 2000;     //!< start of the first query
-        uint32_t aggregator = 0;        //!< host index of the aggregator
-        double background = 0;          //!< web search load on every host; 0: none
+        uint32_t workers = 32;             //!< workers per query
+        uint64_t responseBytes = 10000;    //!< bytes of every response
+        uint32_t queries = 10;             //!< queries
+        Time interval = Seconds(0);        //!< between query starts; 0: automatic (GetInterval)
+        Time firstQuery = MilliSeconds(2); //!< start of the first query
+        uint32_t aggregator = 0;           //!< host index of the aggregator
+        double background = 0;             //!< web search load on every host; 0: none
     };
 
     /// One query's outcome.
@@ -133,7 +134,7 @@ class PfabricIncast
     const std::vector<QueryResult>& GetQueryResults() const;
     /// @return the ideal QCT (after Prepare)
     Time GetIdealQct() const;
-    /// @return the time between query starts (after Prepare): IntervalUs, or if 0,
+    /// @return the time between query starts (after Prepare): Interval, or if 0,
     ///         max(1 ms, 4 x the ideal QCT)
     Time GetInterval() const;
     /// @return the experiment
@@ -174,7 +175,11 @@ class PfabricIncast
      */
     void FlowCompleted(const PfabricFlowApplication::CompletedFlow& flow);
 
+    /// @brief Fill the table of the incast's own options (once).
+    void BuildOptions();
+
     Parameters m_p;                     //!< the incast's parameters
+    PfabricOptionTable m_options;       //!< the incast's own options
     PfabricExperiment m_experiment;     //!< the wiring
     std::vector<uint32_t> m_workerHost; //!< host of each worker
     Time m_idealQct;                    //!< the ideal QCT

@@ -95,13 +95,13 @@ FindScheme(const std::string& name)
     return SCHEMES[0];
 }
 
+} // namespace
+
 bool
-UsesPfabricQueues(const std::string& scheme)
+PfabricSchemeHelper::UsesPfabricQueues(const std::string& scheme)
 {
     return scheme == "pfabric" || scheme == "linerate";
 }
-
-} // namespace
 
 PfabricSchemeHelper::PfabricSchemeHelper(const std::string& scheme, const std::string& preset)
     : m_preset(nullptr),

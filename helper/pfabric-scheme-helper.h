@@ -191,6 +191,13 @@ class PfabricSchemeHelper
     static std::vector<std::string> GetSchemes();
 
     /**
+     * @param scheme a scheme's name
+     * @return whether it runs pFabric's queues and priorities (pfabric, linerate): what ranks
+     *         flows, takes priority levels, traffic classes and deadline priorities
+     */
+    static bool UsesPfabricQueues(const std::string& scheme);
+
+    /**
      * @brief Check a scheme and a preset name, as given on a command line (custom is a
      * scheme: its parts are PfabricCustomScheme's to check).
      * @param scheme the --scheme value

@@ -16,7 +16,7 @@ cpp_examples = [
     ("pfabric-websearch --flows=60 --scheme=custom --portQueueDisc=ns3::FqCoDelQueueDisc "
      "--portQueueDiscAttributes=Target=10us --tcpCongestionOps=ns3::TcpBic --quiet "
      "--out=results/ci-websearch-custom", "True", "False"),
-    ("pfabric-datamining --flows=50 --scheme=tcp --maxSimTime=0.002 --quiet "
+    ("pfabric-datamining --flows=50 --scheme=tcp --maxSimTime=2ms --quiet "
      "--out=results/ci-datamining", "True", "False"),
     ("pfabric-incast --workers=16 --queries=3 --quiet --out=results/ci-incast", "True", "False"),
     ("pfabric-incast --workers=64 --queries=2 --scheme=tcp --background=0.3 --quiet "

@@ -47,7 +47,7 @@ RunOnStar(const std::string& dir, const std::function<void(PfabricExperiment&)>&
     PfabricExperiment experiment("websearch");
     PfabricExperiment::Parameters& p = experiment.GetParameters();
     p.out = dir;
-    p.topology = "star";
+    p.topology = PfabricExperiment::Parameters::STAR;
     p.hosts = 4;
     p.load = 0.8;
     p.flows = 40;

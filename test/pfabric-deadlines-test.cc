@@ -404,13 +404,13 @@ class ExperimentDeadlinesTest : public TestCase
   private:
     /**
      * @param scheme the scheme
-     * @param priority edf or remaining
+     * @param priority EDF or REMAINING
      * @param run the ns-3 run
      * @param deadlines EnableDeadlines
      * @return the experiment's flows (Prepare with --flowsOnly)
      */
     std::vector<PfabricFlow> Flows(const std::string& scheme,
-                                   const std::string& priority,
+                                   PfabricExperiment::Parameters::DeadlinePriority priority,
                                    uint32_t run,
                                    bool deadlines)
     {
@@ -461,7 +461,9 @@ class ExperimentDeadlinesTest : public TestCase
             }
             return equal;
         };
-        auto reference = Flows("pfabric", "edf", 1, true);
+        const auto EDF = PfabricExperiment::Parameters::EDF;
+        const auto REMAINING = PfabricExperiment::Parameters::REMAINING;
+        auto reference = Flows("pfabric", EDF, 1, true);
         uint32_t with = 0;
         for (const PfabricFlow& flow : reference)
         {
@@ -469,19 +471,19 @@ class ExperimentDeadlinesTest : public TestCase
         }
         NS_TEST_ASSERT_MSG_GT(with, 100, "about half of 300 flows have a deadline");
         NS_TEST_ASSERT_MSG_LT(with, 200, "about half of 300 flows have a deadline");
-        NS_TEST_ASSERT_MSG_EQ(same(reference, Flows("pfabric", "remaining", 1, true), true),
+        NS_TEST_ASSERT_MSG_EQ(same(reference, Flows("pfabric", REMAINING, 1, true), true),
                               true,
                               "pfabric, remaining size: the same flows and deadlines");
-        NS_TEST_ASSERT_MSG_EQ(same(reference, Flows("tcp", "edf", 1, true), true),
+        NS_TEST_ASSERT_MSG_EQ(same(reference, Flows("tcp", EDF, 1, true), true),
                               true,
                               "tcp: the same flows and deadlines");
-        NS_TEST_ASSERT_MSG_EQ(same(reference, Flows("dctcp", "edf", 1, true), true),
+        NS_TEST_ASSERT_MSG_EQ(same(reference, Flows("dctcp", EDF, 1, true), true),
                               true,
                               "dctcp: the same flows and deadlines");
-        NS_TEST_ASSERT_MSG_EQ(same(reference, Flows("pfabric", "edf", 1, false), false),
+        NS_TEST_ASSERT_MSG_EQ(same(reference, Flows("pfabric", EDF, 1, false), false),
                               true,
                               "pfabric-websearch's flows");
-        NS_TEST_ASSERT_MSG_EQ(same(reference, Flows("pfabric", "edf", 2, true), false),
+        NS_TEST_ASSERT_MSG_EQ(same(reference, Flows("pfabric", EDF, 2, true), false),
                               false,
                               "another run, other flows");
         NS_TEST_ASSERT_MSG_EQ(m_aboveFloor, true, "every deadline at least 1.25 ideal FCTs");

@@ -183,12 +183,12 @@ RunIncast(const std::string& scheme, double background, const std::string& direc
     p.workers = 32;
     p.responseBytes = 10000;
     p.queries = 10;
-    p.intervalUs = 1000;
+    p.interval = MicroSeconds(1000);
     p.background = background;
     PfabricExperiment::Parameters& e = incast.GetExperimentParameters();
     e.preset = "hotnets12";
     e.scheme = scheme;
-    e.topology = "star";
+    e.topology = PfabricExperiment::Parameters::STAR;
     e.hosts = 33;
     e.out = directory;
     std::string error;

@@ -164,7 +164,7 @@ void
 SmallStar(PfabricExperiment& experiment)
 {
     PfabricExperiment::Parameters& p = experiment.GetParameters();
-    p.topology = "star";
+    p.topology = PfabricExperiment::Parameters::STAR;
     p.hosts = 4;
     p.load = 0.5;
 }
@@ -349,7 +349,7 @@ class WindowLargeFlowTest : public TestCase
         std::ofstream(file) << PfabricFlowList::CSV_HEADER << "\n" << flows;
         return RunExperiment(dir + "/run", [&file, window](PfabricExperiment& experiment) {
             PfabricExperiment::Parameters& p = experiment.GetParameters();
-            p.topology = "star";
+            p.topology = PfabricExperiment::Parameters::STAR;
             p.hosts = 3;
             p.flowFile = file;
             experiment.GetWindow().SetFlows(0, window ? 1 : 0);

@@ -43,7 +43,7 @@ from pfabric_analysis.values import LOAD
 MODELS = {"pfabric": "srpt", "linerate": "srpt", "tcp": "ps", "dctcp": "ps"}
 MODEL_NAMES = {"srpt": "M/G/1 preemptive SRPT", "ps": "M/G/1 processor sharing"}
 RECEIVER = 0
-FIRST_START_S = 0.001  # the programs open each connection 1 ms (connectLeadUs) before its flow
+FIRST_START_S = 0.001  # the programs open each connection 1 ms (connectLead) before its flow
 WARMUP_FRACTION = 0.1
 TAIL_FRACTION = 0.1
 STDERR_TAIL_LINES = 1

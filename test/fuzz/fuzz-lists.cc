@@ -7,7 +7,7 @@
 // Fuzz target: the comma-separated lists of the attributes and options. Each line of the input
 // is one list, given to each parser: the priority thresholds (PfabricPriorityPolicy::Thresholds,
 // ParseThresholds), the class weights (PfabricClassQueueDisc::Weights and --classWeights,
-// ParseWeights) and the class loads (--classLoads, PfabricExperiment::ParseClassLoads).
+// ParseWeights) and the class loads (--classLoads, PfabricExperimentOptions::ParseClassLoads).
 
 #include "fuzz-common.h"
 
@@ -75,7 +75,7 @@ void
 ClassLoads(const std::string& text)
 {
     std::vector<double> loads;
-    std::string error = PfabricExperiment::ParseClassLoads(text, &loads);
+    std::string error = PfabricExperimentOptions::ParseClassLoads(text, &loads);
     if (!error.empty())
     {
         pfabric_fuzz::RequireErrorLine(error, "--classLoads=");

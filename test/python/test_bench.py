@@ -98,7 +98,7 @@ def test_rss_samples_follow_the_run(run_example: RunExample, tmp_path: Path) -> 
 def test_unfinished_run_samples_its_end(run_example: RunExample, tmp_path: Path) -> None:
     out = tmp_path / "run"
     result = run_example("pfabric-datamining", "--quiet", "--topology=star", "--hosts=4",
-                         "--flows=50", "--scheme=tcp", "--maxSimTime=0.002", f"--out={out}")
+                         "--flows=50", "--scheme=tcp", "--maxSimTime=2ms", f"--out={out}")
     assert result.returncode == 0, result.stderr
     meta = json.loads((out / "meta.json").read_text())
     assert meta["flows_unfinished"] > 0

@@ -208,10 +208,13 @@ def test_every_option_is_named_in_camel_case(run_example: RunExample, program: s
     assert [o for o in options if not re.fullmatch("[a-z][A-Za-z0-9]*", o)] == []
 
 
+# What a time option says of a value that is not a time with a unit.
+NOT_A_TIME = "expected a time with a unit (ns, us, ms or s), e.g. 1ms"
+
 # What ns-3's CommandLine took silently (a number's leading part, an unsigned wrap) or answered
 # with its whole help text, refused in one line that quotes what was typed (PfabricCommandLine).
 STRICT_CASES = [
-    ("pfabric-incast", "--interval=1ms", "--interval=1ms: not a number"),
+    ("pfabric-incast", "--interval=1kHz", f"--interval=1kHz: {NOT_A_TIME}"),
     ("pfabric-incast", "--responseBytes=10kB", "--responseBytes=10kB: not a whole number"),
     ("pfabric-incast", "--aggregator=-1", "--aggregator=-1: must not be negative"),
     ("pfabric-incast", "--workers=-1", "--workers=-1: must not be negative"),
@@ -222,8 +225,8 @@ STRICT_CASES = [
     ("pfabric-websearch", "--flows=0x10", "--flows=0x10: not a whole number"),
     ("pfabric-websearch", "--load=0.6x", "--load=0.6x: not a number"),
     ("pfabric-websearch", "--load=nan", "--load=nan: not a finite number"),
-    ("pfabric-websearch", "--maxSimTime=inf", "--maxSimTime=inf: not a finite number"),
-    ("pfabric-websearch", "--maxSimTime=1e400", "--maxSimTime=1e400: out of range"),
+    ("pfabric-websearch", "--maxSimTime=inf", f"--maxSimTime=inf: {NOT_A_TIME}"),
+    ("pfabric-websearch", "--maxSimTime=1e400", f"--maxSimTime=1e400: {NOT_A_TIME}"),
     ("pfabric-websearch", "--connectLeadUs=10us", "--connectLeadUs=10us: not a number"),
     ("pfabric-websearch", "--flows=", "--flows=: expected a value (--flows=...)"),
     ("pfabric-websearch", "--out", "--out: expected a value (--out=...)"),
@@ -322,3 +325,81 @@ def test_pfabric_run_names_the_examples_it_knows() -> None:
                                      "pfabric-preemption, pfabric-routing-cost, "
                                      "pfabric-websearch")
     assert result.stdout == ""
+
+
+# Time options take ns-3 time strings with units (PfabricCommandLine::AddTime); meta.json keeps
+# the keys and units of before: parameters' maxSimTime in seconds and connectLeadUs in
+# microseconds, the incast object's interval_option_us and first_query_s.
+def test_time_options_take_units(run_example: RunExample, tmp_path) -> None:
+    out = tmp_path / "ws"
+    result = run_example("pfabric-websearch", "--flows=3", "--quiet", "--connectLead=500us",
+                         "--maxSimTime=2s", f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    parameters = json.loads((out / "meta.json").read_text())["parameters"]
+    assert (parameters["connectLeadUs"], parameters["maxSimTime"]) == (500, 2)
+    out = tmp_path / "incast"
+    result = run_example("pfabric-incast", "--workers=4", "--queries=2", "--quiet",
+                         "--interval=1.5ms", "--firstQuery=3000us", f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    incast = json.loads((out / "meta.json").read_text())["incast"]
+    assert (incast["interval_option_us"], incast["interval_s"]) == (1500, 0.0015)
+    assert incast["first_query_s"] == 0.003
+
+
+# The spellings of before units, taken for one release with a one-line notice: --connectLeadUs
+# in microseconds, a bare number to --maxSimTime in seconds and to --interval and --firstQuery
+# in microseconds. The run is the one the new spelling gives.
+@pytest.mark.parametrize(("program", "old", "new", "notice"), [
+    ("pfabric-websearch", "--connectLeadUs=500", "--connectLead=500us",
+     "--connectLeadUs=500 is deprecated: use --connectLead=500us"),
+    ("pfabric-websearch", "--maxSimTime=2.5", "--maxSimTime=2500ms",
+     "--maxSimTime=2.5 without a unit is deprecated: use --maxSimTime=2.5s"),
+    ("pfabric-incast", "--interval=1500", "--interval=1500us",
+     "--interval=1500 without a unit is deprecated: use --interval=1500us"),
+    ("pfabric-incast", "--firstQuery=3000", "--firstQuery=3ms",
+     "--firstQuery=3000 without a unit is deprecated: use --firstQuery=3000us"),
+])
+def test_old_time_spellings_still_run_with_a_notice(run_example: RunExample, tmp_path,
+                                                    program: str, old: str, new: str,
+                                                    notice: str) -> None:
+    small = ["--flows=20"] if program == "pfabric-websearch" else ["--workers=4", "--queries=2"]
+    runs = {}
+    for spelling in (old, new):
+        out = tmp_path / spelling.split("=")[0].lstrip("-") / str(len(runs))
+        result = run_example(program, *small, "--quiet", spelling, f"--out={out}")
+        assert result.returncode == 0, result.stderr
+        runs[spelling] = (result.stderr, (out / "fct.csv").read_bytes(),
+                          json.loads((out / "meta.json").read_text()))
+    assert runs[old][0].splitlines() == [f"{program}: notice: {notice}"]
+    assert runs[new][0] == ""
+    assert runs[old][1] == runs[new][1]
+    for meta in (runs[old][2], runs[new][2]):
+        del meta["command_line"], meta["wall_time_s"]
+        meta.pop("cpu_time_s", None)
+        meta.pop("peak_rss_bytes", None)
+        meta.pop("rss_samples", None)
+    assert runs[old][2] == runs[new][2]
+
+
+@pytest.mark.parametrize(("program", "argument", "message"), [
+    ("pfabric-websearch", "--connectLead=1000", f"--connectLead=1000: {NOT_A_TIME}"),
+    ("pfabric-websearch", "--connectLead=-1ms", f"--connectLead=-1ms: {NOT_A_TIME}"),
+    ("pfabric-websearch", "--maxSimTime=2 s", f"--maxSimTime=2 s: {NOT_A_TIME}"),
+    ("pfabric-websearch", "--maxSimTime=0s", "--maxSimTime=0: expected a positive time"),
+    ("pfabric-websearch", "--maxSimTime=99999999999s",
+     "--maxSimTime=99999999999s: longer than ns-3's times (at most 9000000000 s)"),
+    ("pfabric-websearch", "--connectLeadUs=1ms", "--connectLeadUs=1ms: not a number"),
+    ("pfabric-deadlines", "--connectLead=1h", f"--connectLead=1h: {NOT_A_TIME}"),
+    ("pfabric-incast", "--interval=fast", f"--interval=fast: {NOT_A_TIME}"),
+    ("pfabric-incast", "--firstQuery=1e3us", f"--firstQuery=1e3us: {NOT_A_TIME}"),
+])
+def test_a_time_without_a_unit_is_refused(run_example: RunExample, tmp_path, program: str,
+                                          argument: str, message: str) -> None:
+    out = tmp_path / "run"
+    result = run_example(program, argument, f"--out={out}")
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [f"{program}: error: {message}"]
+    assert result.stdout == ""
+    assert not out.exists()

@@ -1,0 +1,667 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The FCT experiment's options, each defined once (PfabricExperimentOptions): the tables of
+// the fabric's and the run's options, and the run directory's name.
+
+#include "pfabric-experiment-options.h"
+
+#include "ns3/pfabric-class-queue-disc.h"
+#include "ns3/pfabric-preset.h"
+#include "ns3/pfabric-scheme-helper.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+namespace ns3
+{
+
+using P = PfabricExperimentParameters;
+
+const PfabricChoices<P::Topology> P::TOPOLOGIES{{"", PRESET_TOPOLOGY},
+                                                {"fattree", FAT_TREE},
+                                                {"leafspine", LEAF_SPINE},
+                                                {"star", STAR}};
+const PfabricChoices<P::LoadBalancing> P::LOAD_BALANCINGS{{"", PRESET_LB},
+                                                          {"spray", SPRAY},
+                                                          {"ecmp", ECMP},
+                                                          {"flowcell", FLOWCELL},
+                                                          {"random", RANDOM}};
+const PfabricChoices<PfabricFlowSizeDistribution::Interpolation> P::SAMPLINGS{
+    {"packets", PfabricFlowSizeDistribution::PACKETS},
+    {"bytes", PfabricFlowSizeDistribution::BYTES}};
+const PfabricChoices<PfabricFabricHelper::SwitchMode> P::SWITCH_MODES{
+    {"lean", PfabricFabricHelper::LEAN},
+    {"ip", PfabricFabricHelper::IP}};
+const PfabricChoices<PfabricFabricHelper::HostStack> P::HOST_STACKS{
+    {"ns3tcp", PfabricFabricHelper::NS3_TCP},
+    {"lean", PfabricFabricHelper::LEAN_HOST}};
+const PfabricChoices<PfabricFabricHelper::LinkType> P::LINK_TYPES{
+    {"pfabric", PfabricFabricHelper::PFABRIC_LINK},
+    {"p2p", PfabricFabricHelper::POINT_TO_POINT_LINK}};
+const PfabricChoices<P::DeadlinePriority> P::PRIORITIES{{"edf", EDF}, {"remaining", REMAINING}};
+const PfabricChoices<P::OnMiss> P::ON_MISSES{{"continue", CONTINUE}, {"terminate", TERMINATE}};
+const PfabricChoices<P::ClassScheduler> P::CLASS_SCHEDULERS{{"drr", DRR},
+                                                            {"strict", STRICT},
+                                                            {"none", NO_CLASSES}};
+
+bool
+PfabricExperimentParameters::UsesPfabricQueues() const
+{
+    return PfabricSchemeHelper::UsesPfabricQueues(scheme);
+}
+
+namespace
+{
+
+/// A unit a size option takes, and how many of the unit ns-3 keeps it in (packets or bytes) it
+/// is.
+using Unit = std::pair<std::string, double>;
+
+/// The units of --buffer (ns-3's QueueSize).
+const std::vector<Unit> BUFFER_UNITS{{"p", 1},
+                                     {"B", 1},
+                                     {"KB", 1e3},
+                                     {"MB", 1e6},
+                                     {"KiB", 1024},
+                                     {"MiB", 1048576}};
+
+/// The largest queue size ns-3 keeps: 32 bits (QueueSize wraps a larger one, to 0p for 2^32p).
+constexpr double MAX_QUEUE_SIZE = 4294967295.0;
+
+/**
+ * @brief A number followed by one of the given units.
+ * @param text e.g. "22500B"
+ * @param units the accepted units, e.g. BUFFER_UNITS
+ * @param allowFraction whether the number may have a decimal point
+ * @return the quantity in the unit ns-3 keeps (the number times its unit's multiplier), or
+ *         nothing if the text is not one
+ */
+std::optional<double>
+Quantity(const std::string& text, const std::vector<Unit>& units, bool allowFraction)
+{
+    std::size_t end = text.find_first_not_of(allowFraction ? "0123456789." : "0123456789");
+    std::string number = text.substr(0, end);
+    std::string unit = end == std::string::npos ? "" : text.substr(end);
+    bool digits = number.find_first_of("0123456789") != std::string::npos &&
+                  std::count(number.begin(), number.end(), '.') <= 1;
+    auto found = std::find_if(units.begin(), units.end(), [&unit](const Unit& known) {
+        return known.first == unit;
+    });
+    if (!digits || found == units.end())
+    {
+        return std::nullopt;
+    }
+    // Digits and a point only: strtod reads all of it (a huge number as infinity, no throw).
+    return std::strtod(number.c_str(), nullptr) * found->second;
+}
+
+/// @return a number as the shortest text that reads back the same
+std::string
+Number(double value)
+{
+    return PfabricJsonObject::FormatNumber(value);
+}
+
+/// @return a LoadBalancing value as --lb spells it, e.g. "spray"
+std::string
+Lowercase(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) {
+        return std::tolower(c);
+    });
+    return text;
+}
+
+} // namespace
+
+PfabricExperimentOptions::PfabricExperimentOptions(PfabricExperimentParameters& p,
+                                                   PfabricMeasurementWindow& window,
+                                                   PfabricCustomScheme& custom)
+    : m_p(p),
+      m_window(window),
+      m_custom(custom),
+      m_deadlines(false),
+      m_built(false)
+{
+}
+
+void
+PfabricExperimentOptions::EnableDeadlines()
+{
+    m_deadlines = true;
+}
+
+bool
+PfabricExperimentOptions::HasDeadlines() const
+{
+    return m_deadlines;
+}
+
+bool
+PfabricExperimentOptions::IsClasses() const
+{
+    return m_p.workload == "classes";
+}
+
+void
+PfabricExperimentOptions::Build()
+{
+    if (m_built)
+    {
+        return;
+    }
+    m_built = true;
+    BuildFabric();
+    BuildRun();
+}
+
+void
+PfabricExperimentOptions::RegisterFabric(PfabricCommandLine& cmd)
+{
+    Build();
+    m_fabric.Register(cmd);
+}
+
+void
+PfabricExperimentOptions::RegisterRun(PfabricCommandLine& cmd)
+{
+    Build();
+    m_run.Register(cmd);
+}
+
+std::string
+PfabricExperimentOptions::Check()
+{
+    Build();
+    std::string error = m_fabric.Check();
+    return error.empty() ? m_run.Check() : error;
+}
+
+void
+PfabricExperimentOptions::Record(PfabricJsonObject& parameters)
+{
+    Build();
+    m_fabric.Record(parameters);
+    m_run.Record(parameters);
+}
+
+std::string
+PfabricExperimentOptions::GetSchemeName() const
+{
+    return m_p.scheme == PfabricSchemeHelper::CUSTOM ? m_custom.GetLabel() : m_p.scheme;
+}
+
+void
+PfabricExperimentOptions::BuildFabric()
+{
+    PfabricOptionTable& t = m_fabric;
+    P& p = m_p;
+    t.Add("preset", "hotnets12 or sigcomm13: every number of fabric and scheme", p.preset);
+    t.Add("scheme",
+          "pfabric, linerate, tcp, dctcp or custom (ns-3 parts by name: the options marked "
+          "custom)",
+          p.scheme)
+        .Check([&p, this] {
+            std::string error = PfabricSchemeHelper::CheckChoice(p.scheme, p.preset);
+            return error.empty() ? m_custom.Check(p.scheme, !p.buffer.empty()) : error;
+        });
+    t.AddPart([this](PfabricCommandLine& cmd) { m_custom.AddCommandLineOptions(cmd); },
+              nullptr,
+              [&p, this](PfabricJsonObject& json) {
+                  if (p.scheme == PfabricSchemeHelper::CUSTOM)
+                  {
+                      m_custom.AddParameters(json);
+                  }
+              });
+    t.AddChoice("topology",
+                "fattree, leafspine or star (default: the preset's)",
+                p.topology,
+                P::TOPOLOGIES)
+        .Record([&p](PfabricJsonObject& json) {
+            json.AddString("topology",
+                           p.topology == P::PRESET_TOPOLOGY
+                               ? PfabricPreset::Get(p.preset).topology
+                               : PfabricChoiceName(P::TOPOLOGIES, p.topology));
+        });
+    t.Add("k", "fattree: switch radix (default: the preset's)", p.k);
+    t.Add("leaves", "leafspine: leaf switches (default: the preset's)", p.leaves);
+    t.Add("spines", "leafspine: spine switches (default: the preset's)", p.spines);
+    t.Add("hostsPerLeaf", "leafspine: hosts per leaf (default: the preset's)", p.hostsPerLeaf);
+    t.Add("hosts", "star: hosts on the single switch", p.hosts);
+    t.AddChoice("lb",
+                "load balancing: spray, ecmp, flowcell or random (default: the preset's)",
+                p.lb,
+                P::LOAD_BALANCINGS)
+        .Record([&p](PfabricJsonObject& json) {
+            json.AddString("lb",
+                           p.lb == P::PRESET_LB
+                               ? Lowercase(PfabricPreset::Get(p.preset).loadBalancing)
+                               : PfabricChoiceName(P::LOAD_BALANCINGS, p.lb));
+        });
+    t.Add("buffer", "switch buffer, e.g. 22500B or 150p (default: the preset's)", p.buffer)
+        .Check([&p]() -> std::string {
+            if (p.buffer.empty())
+            {
+                return "";
+            }
+            auto size = Quantity(p.buffer, BUFFER_UNITS, false);
+            if (!size || p.buffer[0] == '0')
+            {
+                return "--buffer=" + p.buffer + ": expected a positive size such as 22500B or 150p";
+            }
+            if (*size > MAX_QUEUE_SIZE)
+            {
+                return "--buffer=" + p.buffer + ": larger than ns-3's queue sizes (at most " +
+                       Number(MAX_QUEUE_SIZE) + " packets or bytes)";
+            }
+            return "";
+        });
+    t.Add("rto", "MinTCP/LineRate fixed RTO, e.g. 40us (default: the preset's)", p.rto)
+        .Check([&p]() -> std::string {
+            if (p.rto.empty())
+            {
+                return "";
+            }
+            const double ns = PfabricCommandLine::TimeNanoseconds(p.rto);
+            if (ns < 0)
+            {
+                return "--rto=" + p.rto + ": expected a time such as 40us";
+            }
+            if (ns > PfabricCommandLine::MAX_TIME_NS)
+            {
+                return "--rto=" + p.rto + ": " + PfabricCommandLine::TooLong();
+            }
+            if (!Time(p.rto).IsStrictlyPositive())
+            {
+                return "--rto=" + p.rto + ": expected a positive time";
+            }
+            return "";
+        });
+    t.Add("seed", "ns-3 random seed", p.seed).Check([&p]() -> std::string {
+        return p.seed == 0 ? "--seed=0: ns-3 seeds start at 1" : "";
+    });
+    t.Add("run", "ns-3 run number (independent replications)", p.run);
+    t.Add("out", "run directory (default: results/<named after the parameters>)", p.out)
+        .NotRecorded();
+    // meta.json keeps the keys and units of before the options took units.
+    t.AddTime("maxSimTime", "safety limit on simulated time, e.g. 100s", p.maxSimTime, "s")
+        .RecordTime("maxSimTime", Time::S)
+        .Check([&p]() -> std::string {
+            return p.maxSimTime.IsStrictlyPositive()
+                       ? ""
+                       : "--maxSimTime=" + PfabricCommandLine::FormatTime(p.maxSimTime) +
+                             ": expected a positive time";
+        });
+    t.AddTime("connectLead",
+              "open each flow's connection this long before it, e.g. 1ms",
+              p.connectLead)
+        .RecordTime("connectLeadUs", Time::US);
+    t.AddRenamed("connectLeadUs", "connectLead", "us");
+}
+
+void
+PfabricExperimentOptions::BuildRun()
+{
+    PfabricOptionTable& t = m_run;
+    P& p = m_p;
+    const bool classes = IsClasses();
+    if (classes)
+    {
+        BuildClasses();
+        t.Add("flows",
+              "web search flows to generate (data mining flows: as many as span the same time at "
+              "their load)",
+              p.flows);
+        // The run's load, as meta.json and the analysis read it: both classes together (Prepare).
+        t.Add("load", "", p.load).Listed(false);
+    }
+    else
+    {
+        t.Add("load", "offered load, fraction of the host link in wire bytes, in (0, 1)", p.load)
+            .Check([&p]() -> std::string {
+                return p.load > 0 && p.load < 1
+                           ? ""
+                           : "--load=" + Number(p.load) + ": expected a load in (0, 1)";
+            });
+        t.Add("flows", "number of flows to generate", p.flows);
+    }
+    t.AddPart([this](PfabricCommandLine& cmd) { m_window.AddCommandLineOptions(cmd); },
+              [this, &p]() -> std::string {
+                  std::string error = m_window.Check(WindowConflict());
+                  if (error.empty() && p.flowFile.empty() && p.flows == 0 && !p.addedFlows &&
+                      !m_window.IsOn())
+                  {
+                      error = "--flows=0: expected at least one flow";
+                  }
+                  return error;
+              },
+              [this](PfabricJsonObject& json) { m_window.AddParameters(json); });
+    t.Add("cdf", "flow-size CDF: websearch, datamining or a file", p.cdf)
+        .Listed(!classes)
+        .Record([&p, classes](PfabricJsonObject& json) {
+            json.AddString("cdf", !p.cdf.empty() ? p.cdf : classes ? "websearch" : p.workload);
+        });
+    t.AddChoice("sampling",
+                "flow-size interpolation: packets (ns-2) or bytes",
+                p.sampling,
+                P::SAMPLINGS);
+    t.Add("flowFile", "replay the flows of this CSV (src,dst,size_bytes,start_s)", p.flowFile)
+        .Listed(!classes);
+    t.Add("dumpFlows", "write the flows run to this CSV", p.dumpFlows);
+    t.Add("flowsOnly",
+          "with --dumpFlows: write the flow list and stop, simulating nothing",
+          p.flowsOnly)
+        .NotRecorded();
+    t.Add("idealOnly",
+          "write every flow's ideal FCT on the idle fabric to the run directory's ideal_fct.csv "
+          "(with meta.json) and stop, simulating nothing (what pfabric-analysis ideal needs to "
+          "run on a flow list alone)",
+          p.idealOnly)
+        .NotRecorded();
+    t.Add("reuseConnections",
+          "give a flow an idle connection of its host pair (its earlier flow completed) when "
+          "there is one; 0: a new connection for every flow",
+          p.reuseConnections);
+    t.Add("connectionPool",
+          "0: connections as --reuseConnections says; N: the original ns-2 scripts' connections: "
+          "N per host pair opened ahead for its first N flows, a later flow takes the connection "
+          "idle longest or a new one opened at its start, handshake inside its FCT (the "
+          "original: 1 for pFabric, 8 for TCP and DCTCP)",
+          p.connectionPool)
+        .Check([&p]() -> std::string {
+            if (p.connectionPool > 0 && !p.reuseConnections)
+            {
+                return "--connectionPool needs --reuseConnections";
+            }
+            if (p.hostStack == PfabricFabricHelper::LEAN_HOST && p.connectionPool > 0)
+            {
+                return "--hostStack=lean has no handshake to model --connectionPool's new "
+                       "connections";
+            }
+            return "";
+        });
+    t.Add("restartSsThresh",
+          "a reused connection starts its next flow from the initial ssthresh, as a new one; 0: "
+          "it keeps the ssthresh its earlier flows left, as the original ns-2 code",
+          p.restartSsThresh);
+    t.Add("hashDemux",
+          "find the socket of an arriving segment in a hash table of connections "
+          "(PfabricTcpDemux); 0: ns-3's linear search over the host's endpoints (same results, "
+          "slower when hosts hold many connections)",
+          p.hashDemux);
+    t.AddChoice("switchMode",
+                "how switches forward: lean (PfabricSwitch hands packets to the port's queue "
+                "disc, no IP stack) or ip (ns-3's internet stack with PfabricFabricRouting, the "
+                "reference; same results, slower)",
+                p.switchMode,
+                P::SWITCH_MODES);
+    t.AddChoice("hostStack",
+                "what carries the hosts' flows: ns3tcp (ns-3's TCP/IP stack and "
+                "PfabricTcpSocket, every scheme; the reference) or lean (PfabricHostTransport: "
+                "MinTCP and LineRate without ns-3's TCP/IP, the same segments on the wire; "
+                "pfabric and linerate only)",
+                p.hostStack,
+                P::HOST_STACKS)
+        .Check([&p]() -> std::string {
+            return p.hostStack == PfabricFabricHelper::LEAN_HOST && !p.UsesPfabricQueues()
+                       ? "--hostStack=lean runs --scheme=pfabric and linerate only, not " + p.scheme
+                       : "";
+        });
+    t.AddChoice("linkType",
+                "what joins two nodes: pfabric (PfabricLinkNetDevice: only the packet on the "
+                "wire is past a port's queue disc, one or two events per packet hop) or p2p "
+                "(ns-3's point-to-point devices with a one-packet device queue, as this module "
+                "had before the pfabric link; three events per hop)",
+                p.linkType,
+                P::LINK_TYPES);
+    t.Add("priorityLevels",
+          "pfabric, linerate: quantise the remaining-size priority into K levels with equal load "
+          "per level (thresholds from the flow-size CDF, PfabricPriorityLevels) served by K "
+          "strict-priority FIFO queues sharing each port's buffer (PfabricLevelQueueDisc), 1 to "
+          "64; 0: pFabric's unquantised priority queue",
+          p.priorityLevels)
+        .Listed(!classes)
+        .Check([&p, this]() -> std::string {
+            if (p.priorityLevels > 64)
+            {
+                return "--priorityLevels=" + std::to_string(p.priorityLevels) +
+                       ": expected 0 to 64";
+            }
+            if (p.priorityLevels > 0 && !p.UsesPfabricQueues())
+            {
+                return "--priorityLevels needs --scheme=pfabric or linerate";
+            }
+            if (p.priorityLevels > 0 && m_deadlines)
+            {
+                return "--priorityLevels: not with deadlines (the levels quantise the remaining "
+                       "size)";
+            }
+            return "";
+        });
+    if (m_deadlines && !classes)
+    {
+        BuildDeadlines();
+    }
+}
+
+void
+PfabricExperimentOptions::BuildDeadlines()
+{
+    PfabricOptionTable& t = m_run;
+    P& p = m_p;
+    t.Add("deadlineMean",
+          "deadlines: mean of the exponential part X of a flow's time to its deadline, e.g. 1ms "
+          "(deadline = start + max(deadlineMinFactor x ideal FCT, X))",
+          p.deadlineMean)
+        .Check([&p]() -> std::string {
+            const double ns = PfabricCommandLine::TimeNanoseconds(p.deadlineMean);
+            if (ns > PfabricCommandLine::MAX_TIME_NS)
+            {
+                return "--deadlineMean=" + p.deadlineMean + ": " + PfabricCommandLine::TooLong();
+            }
+            if (ns < 0 || !Time(p.deadlineMean).IsStrictlyPositive())
+            {
+                return "--deadlineMean=" + p.deadlineMean +
+                       ": expected a positive time such as 1ms";
+            }
+            return "";
+        });
+    t.Add("deadlineMinFactor",
+          "deadlines: no deadline comes sooner than this many ideal FCTs after the flow's start, "
+          "at least 1",
+          p.deadlineMinFactor)
+        .Check([&p]() -> std::string {
+            return p.deadlineMinFactor >= 1 && std::isfinite(p.deadlineMinFactor)
+                       ? ""
+                       : "--deadlineMinFactor=" +
+                             PfabricJsonObject::FormatNumber(p.deadlineMinFactor) +
+                             ": expected at least 1 (no deadline shorter than the ideal FCT)";
+        });
+    t.Add("deadlineFraction",
+          "deadlines: the share of flows with a deadline, in [0, 1]; the others have none "
+          "(under edf they rank behind every flow with one)",
+          p.deadlineFraction)
+        .Check([&p]() -> std::string {
+            return p.deadlineFraction >= 0 && p.deadlineFraction <= 1
+                       ? ""
+                       : "--deadlineFraction=" +
+                             PfabricJsonObject::FormatNumber(p.deadlineFraction) +
+                             ": expected a share in [0, 1]";
+        });
+    t.AddChoice("priority",
+                "pfabric, linerate: what packets carry, edf (time left to the deadline, "
+                "PfabricDeadlinePriority) or remaining (remaining size, pFabric's); tcp and "
+                "dctcp ignore it",
+                p.priority,
+                P::PRIORITIES)
+        .Record([&p](PfabricJsonObject& json) {
+            json.AddString("priority",
+                           p.UsesPfabricQueues() ? PfabricChoiceName(P::PRIORITIES, p.priority)
+                                                 : "none");
+        });
+    t.AddChoice("onMiss",
+                "what a flow not complete at its deadline does: continue (to completion, "
+                "counted as missed) or terminate (its sender stops sending it)",
+                p.onMiss,
+                P::ON_MISSES);
+}
+
+void
+PfabricExperimentOptions::BuildClasses()
+{
+    PfabricOptionTable& t = m_run;
+    P& p = m_p;
+    t.Add("classLoads",
+          "offered loads of web search (class 0) and data mining (class 1), fractions of the "
+          "host link in wire bytes, summing to less than 1",
+          p.classLoads)
+        .Check([&p] {
+            std::vector<double> loads;
+            return ParseClassLoads(p.classLoads, &loads);
+        });
+    t.AddChoice("classes",
+                "between the classes at every port: drr (deficit round robin with "
+                "--classWeights), strict (class 0, web search, first) or none (both in one "
+                "pFabric queue, the reference)",
+                p.classes,
+                P::CLASS_SCHEDULERS)
+        .Check([&p]() -> std::string {
+            return p.classes != P::NO_CLASSES && !p.UsesPfabricQueues()
+                       ? "--classes=" + PfabricChoiceName(P::CLASS_SCHEDULERS, p.classes) +
+                             " needs --scheme=pfabric or linerate"
+                       : "";
+        });
+    t.Add("classWeights",
+          "drr: weights of class 0 and class 1, positive integers, e.g. 3,1",
+          p.classWeights)
+        .Check([&p]() -> std::string {
+            std::vector<uint32_t> weights;
+            std::string error = PfabricClassQueueDisc::ParseWeights(p.classWeights, &weights);
+            return !error.empty() || weights.size() != 2
+                       ? "--classWeights=" + p.classWeights +
+                             ": expected two positive integers, e.g. 3,1"
+                       : "";
+        });
+}
+
+std::string
+PfabricExperimentOptions::WindowConflict() const
+{
+    if (IsClasses())
+    {
+        return "pfabric-classes (two classes' flow lists)";
+    }
+    if (m_deadlines)
+    {
+        return "deadlines (pfabric-deadlines)";
+    }
+    if (m_p.addedFlows)
+    {
+        return "a program's added flows (pfabric-incast)";
+    }
+    if (!m_p.dumpFlows.empty() || m_p.flowsOnly || m_p.idealOnly)
+    {
+        return "--dumpFlows, --flowsOnly or --idealOnly (a windowed run's flows are known at its "
+               "end, in fct.csv; write a list with --flows)";
+    }
+    return "";
+}
+
+std::string
+PfabricExperimentOptions::OutputDirectoryName() const
+{
+    if (!m_p.out.empty())
+    {
+        return m_p.out;
+    }
+    std::ostringstream name;
+    name << "results/" << (m_deadlines ? "deadlines-" : "") << m_p.workload << "-" << m_p.preset
+         << "-" << (m_p.idealOnly ? std::string("idealfct") : GetSchemeName());
+    if (m_deadlines)
+    {
+        if (m_p.UsesPfabricQueues())
+        {
+            name << "-" << PfabricChoiceName(P::PRIORITIES, m_p.priority);
+        }
+        name << "-" << PfabricChoiceName(P::ON_MISSES, m_p.onMiss) << "-mean" << m_p.deadlineMean
+             << "-frac" << Number(m_p.deadlineFraction);
+    }
+    if (IsClasses())
+    {
+        std::string loads = m_p.classLoads;
+        std::replace(loads.begin(), loads.end(), ',', '+');
+        std::string weights = m_p.classWeights;
+        std::replace(weights.begin(), weights.end(), ',', 'x');
+        name << "-load" << loads << "-flows" << m_p.flows << "-"
+             << PfabricChoiceName(P::CLASS_SCHEDULERS, m_p.classes)
+             << (m_p.classes == P::DRR ? weights : std::string());
+    }
+    else if (m_p.flowFile.empty())
+    {
+        name << "-load" << Number(m_p.load);
+        if (m_window.IsOn())
+        {
+            name << m_window.GetNamePart();
+        }
+        else
+        {
+            name << "-flows" << m_p.flows;
+        }
+    }
+    else
+    {
+        name << "-" << std::filesystem::path(m_p.flowFile).stem().string();
+        if (m_window.IsOn())
+        {
+            name << m_window.GetNamePart();
+        }
+    }
+    if (m_p.priorityLevels > 0)
+    {
+        name << "-levels" << m_p.priorityLevels;
+    }
+    name << "-seed" << m_p.seed << "-run" << m_p.run;
+    return name.str();
+}
+
+std::string
+PfabricExperimentOptions::ParseClassLoads(const std::string& text, std::vector<double>* loads)
+{
+    const std::string wrong = "--classLoads=" + text +
+                              ": expected two loads in (0, 1) summing to less than 1, e.g. "
+                              "0.3,0.3";
+    loads->clear();
+    std::istringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        // Not std::stod: it throws on a number too large for a double (e.g. 400 digits).
+        auto load = Quantity(item, {{"", 1}}, true);
+        if (!load)
+        {
+            return wrong;
+        }
+        loads->push_back(*load);
+    }
+    double sum = 0;
+    for (double load : *loads)
+    {
+        sum += load;
+    }
+    if (loads->size() != 2 || text.back() == ',' || (*loads)[0] <= 0 || (*loads)[1] <= 0 ||
+        sum >= 1)
+    {
+        return wrong;
+    }
+    return "";
+}
+
+} // namespace ns3
