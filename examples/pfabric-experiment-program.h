@@ -4,10 +4,12 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// The program around a PfabricExperiment, shared by pfabric-websearch, pfabric-datamining,
-// pfabric-deadlines and pfabric-classes: the command line, the event scheduler, progress lines
-// with an ETA, memory samples, what the program adds to meta.json, and the summary on stdout. The
-// library prints nothing and sets no globals; this file does both, for these programs.
+// The program around a PfabricExperiment: the shell every experiment program shares
+// (ProgramShell: the command line, the event scheduler, what the program adds to meta.json; also
+// pfabric-incast's), and the whole program of pfabric-websearch, pfabric-datamining,
+// pfabric-deadlines and pfabric-classes (RunExperimentProgram: progress lines with an ETA, memory
+// samples, the summary on stdout). The library prints nothing and sets no globals; this file does
+// both, for these programs.
 
 #ifndef PFABRIC_EXPERIMENT_PROGRAM_H
 #define PFABRIC_EXPERIMENT_PROGRAM_H
@@ -234,61 +236,156 @@ class ExperimentMonitor
 };
 
 /**
- * @brief Parse the command line; on success print its notices (old spellings taken) on stderr,
- * on failure the error, one line each, prefixed with the program's name.
- * @param cmd the command line, every option added
- * @param program the program's name
- * @param argc argument count
- * @param argv arguments
- * @return whether it parsed
+ * @brief The shell of every experiment program (RunExperimentProgram's and pfabric-incast's):
+ * the command line (parsed strictly, notices of old spellings and errors on stderr in one line
+ * prefixed with the program's name, no help dump), the event scheduler (PriorityQueueScheduler
+ * unless another is named: the same events in the same order, in less time than ns-3's default
+ * MapScheduler), the clocks, and what every program's meta.json has around the experiment's
+ * provenance (program, command_line; wall_time_s, cpu_time_s, scheduler, allocator,
+ * peak_rss_bytes).
  */
-inline bool
-ParseCommandLine(PfabricCommandLine& cmd, const std::string& program, int argc, char* argv[])
+class ProgramShell
 {
-    std::string error;
-    if (!cmd.Parse(argc, argv, &error))
+  public:
+    /**
+     * @param program the program's name, e.g. pfabric-websearch
+     * @param argc argument count
+     * @param argv arguments
+     */
+    ProgramShell(std::string program, int argc, char* argv[])
+        : m_program(std::move(program)),
+          m_argc(argc),
+          m_argv(argv),
+          m_cmd(m_program + ".cc"),
+          m_wallStart(0),
+          m_cpuStart(0)
     {
-        std::cerr << program << ": error: " << error << std::endl;
-        return false;
     }
-    for (const std::string& notice : cmd.GetNotices())
-    {
-        std::cerr << program << ": notice: " << notice << std::endl;
-    }
-    return true;
-}
 
-/**
- * @brief Run on ns3::PriorityQueueScheduler unless NS_GLOBAL_VALUE names another event
- * scheduler than ns-3's default MapScheduler (call before CommandLine::Parse, so that
- * --SchedulerType still wins).
- */
-inline void
-PreferPriorityQueueScheduler()
-{
-    TypeIdValue scheduler;
-    GlobalValue::GetValueByName("SchedulerType", scheduler);
-    if (scheduler.Get() == MapScheduler::GetTypeId())
+    /// @return the command line, to add the program's options to before Parse
+    PfabricCommandLine& GetCommandLine()
     {
-        GlobalValue::Bind("SchedulerType", TypeIdValue(PriorityQueueScheduler::GetTypeId()));
+        return m_cmd;
     }
-}
 
-/**
- * @param argc argument count
- * @param argv arguments
- * @return the command line as one text (meta.json's command_line)
- */
-inline std::string
-JoinCommandLine(int argc, char* argv[])
-{
-    std::string commandLine;
-    for (int i = 0; i < argc; ++i)
+    /// @return the program's name
+    const std::string& GetProgram() const
     {
-        commandLine += (i ? " " : "") + std::string(argv[i]);
+        return m_program;
     }
-    return commandLine;
-}
+
+    /**
+     * @brief Parse the command line (after the options are added): the scheduler preferred, the
+     * notices of old spellings printed, an error printed in one line.
+     * @return whether it parsed
+     */
+    bool Parse()
+    {
+        PreferPriorityQueueScheduler();
+        std::string error;
+        if (!m_cmd.Parse(m_argc, m_argv, &error))
+        {
+            Fail(error);
+            return false;
+        }
+        for (const std::string& notice : m_cmd.GetNotices())
+        {
+            std::cerr << m_program << ": notice: " << notice << std::endl;
+        }
+        return true;
+    }
+
+    /**
+     * @brief Report an error in one line.
+     * @param error what went wrong
+     * @return the exit status: 1
+     */
+    int Fail(const std::string& error) const
+    {
+        std::cerr << m_program << ": error: " << error << std::endl;
+        return 1;
+    }
+
+    /// @return meta.json's first members: program and command_line
+    PfabricJsonObject StartMeta() const
+    {
+        PfabricJsonObject meta;
+        meta.AddString("program", m_program).AddString("command_line", JoinCommandLine());
+        return meta;
+    }
+
+    /// @brief Start the wall and processor clocks of the run (FinishMeta's times).
+    void StartClocks()
+    {
+        m_wallStart = WallSeconds();
+        m_cpuStart = ProcessorSeconds();
+    }
+
+    /**
+     * @brief Add the run's costs and environment: wall_time_s and cpu_time_s since StartClocks,
+     * scheduler, allocator and peak_rss_bytes.
+     * @param meta the run's meta.json object
+     */
+    void FinishMeta(PfabricJsonObject& meta) const
+    {
+        TypeIdValue scheduler;
+        GlobalValue::GetValueByName("SchedulerType", scheduler);
+        meta.AddNumber("wall_time_s", WallSeconds() - m_wallStart)
+            .AddNumber("cpu_time_s", ProcessorSeconds() - m_cpuStart)
+            .AddString("scheduler", scheduler.Get().GetName())
+            .AddString("allocator", AllocatorName())
+            .AddInteger("peak_rss_bytes", PeakRssBytes());
+    }
+
+    /**
+     * @brief Print the files written, on stdout.
+     * @param directory the run directory
+     * @param files their names in it
+     */
+    static void PrintFiles(const std::string& directory, const std::vector<std::string>& files)
+    {
+        std::cout << "files: ";
+        for (std::size_t i = 0; i < files.size(); ++i)
+        {
+            std::cout << (i ? ", " : "") << directory << "/" << files[i];
+        }
+        std::cout << std::endl;
+    }
+
+  private:
+    /**
+     * @brief Run on ns3::PriorityQueueScheduler unless NS_GLOBAL_VALUE names another event
+     * scheduler than ns-3's default MapScheduler (before parsing, so that --SchedulerType still
+     * wins).
+     */
+    static void PreferPriorityQueueScheduler()
+    {
+        TypeIdValue scheduler;
+        GlobalValue::GetValueByName("SchedulerType", scheduler);
+        if (scheduler.Get() == MapScheduler::GetTypeId())
+        {
+            GlobalValue::Bind("SchedulerType", TypeIdValue(PriorityQueueScheduler::GetTypeId()));
+        }
+    }
+
+    /// @return the command line as one text (meta.json's command_line)
+    std::string JoinCommandLine() const
+    {
+        std::string commandLine;
+        for (int i = 0; i < m_argc; ++i)
+        {
+            commandLine += (i ? " " : "") + std::string(m_argv[i]);
+        }
+        return commandLine;
+    }
+
+    std::string m_program;    //!< the program's name
+    int m_argc;               //!< argument count
+    char** m_argv;            //!< arguments
+    PfabricCommandLine m_cmd; //!< the command line
+    double m_wallStart;       //!< wall clock at StartClocks
+    double m_cpuStart;        //!< processor time at StartClocks
+};
 
 /**
  * @brief The whole program of pfabric-websearch, pfabric-datamining, pfabric-deadlines and
@@ -310,8 +407,10 @@ JoinCommandLine(int argc, char* argv[])
 inline int
 RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool deadlines = false)
 {
-    const std::string program =
-        deadlines ? std::string("pfabric-deadlines") : "pfabric-" + workload;
+    ProgramShell shell(deadlines ? std::string("pfabric-deadlines") : "pfabric-" + workload,
+                       argc,
+                       argv);
+    const std::string& program = shell.GetProgram();
     PfabricExperiment experiment(workload);
     if (deadlines)
     {
@@ -319,7 +418,7 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
     }
     bool quiet = false;
     bool strict = false;
-    PfabricCommandLine cmd(program + ".cc");
+    PfabricCommandLine& cmd = shell.GetCommandLine();
     experiment.AddCommandLineOptions(cmd);
     cmd.AddValue("quiet", "no progress on stderr", quiet);
     cmd.AddValue("strict",
@@ -328,20 +427,15 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
                      "--maxSimTime, or nothing left to simulate); the files are written either "
                      "way and meta.json's stop says why",
                  strict);
-    PreferPriorityQueueScheduler();
-    if (!ParseCommandLine(cmd, program, argc, argv))
+    if (!shell.Parse())
     {
         return 1;
     }
-    std::string error;
-    TypeIdValue scheduler;
-    GlobalValue::GetValueByName("SchedulerType", scheduler);
-    const std::string commandLine = JoinCommandLine(argc, argv);
     const PfabricExperiment::Parameters& p = experiment.GetParameters();
+    std::string error;
     if (!experiment.Prepare(&error))
     {
-        std::cerr << program << ": error: " << error << std::endl;
-        return 1;
+        return shell.Fail(error);
     }
     if (p.flowsOnly)
     {
@@ -349,26 +443,19 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
                   << std::endl;
         return 0;
     }
-    PfabricJsonObject meta;
-    meta.AddString("program", program).AddString("command_line", commandLine);
+    PfabricJsonObject meta = shell.StartMeta();
     const std::string out = experiment.GetOutputDirectory();
     if (p.idealOnly)
     {
-        double wallStart = WallSeconds();
-        double cpuStart = ProcessorSeconds();
+        shell.StartClocks();
         experiment.AddProvenance(meta);
-        meta.AddNumber("wall_time_s", WallSeconds() - wallStart)
-            .AddNumber("cpu_time_s", ProcessorSeconds() - cpuStart)
-            .AddString("scheduler", scheduler.Get().GetName())
-            .AddString("allocator", AllocatorName())
-            .AddInteger("peak_rss_bytes", PeakRssBytes())
-            .AddRaw("rss_samples", "[]");
+        shell.FinishMeta(meta);
+        meta.AddRaw("rss_samples", "[]");
         if (!experiment.WriteIdealFcts(meta, &error))
         {
-            std::cerr << program << ": error: " << error << std::endl;
-            return 1;
+            return shell.Fail(error);
         }
-        std::cout << "files: " << out << "/ideal_fct.csv, " << out << "/meta.json" << std::endl;
+        ProgramShell::PrintFiles(out, {"ideal_fct.csv", "meta.json"});
         return 0;
     }
     const PfabricMeasurementWindow& window = experiment.GetWindow();
@@ -386,8 +473,7 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
                   << experiment.GetSchemeName() << " on " << experiment.GetFabric().GetNHosts()
                   << " hosts (" << p.preset << "), output in " << out << std::endl;
     }
-    double wallStart = WallSeconds();
-    double cpuStart = ProcessorSeconds();
+    shell.StartClocks();
     experiment.Install();
     ExperimentMonitor monitor(experiment, program, quiet);
     monitor.Start();
@@ -401,19 +487,14 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
                   << std::endl;
     }
     experiment.AddProvenance(meta);
-    meta.AddNumber("wall_time_s", WallSeconds() - wallStart)
-        .AddNumber("cpu_time_s", ProcessorSeconds() - cpuStart)
-        .AddString("scheduler", scheduler.Get().GetName())
-        .AddString("allocator", AllocatorName())
-        .AddInteger("peak_rss_bytes", PeakRssBytes())
-        .AddRaw("rss_samples", monitor.GetRssSamplesJson());
+    shell.FinishMeta(meta);
+    meta.AddRaw("rss_samples", monitor.GetRssSamplesJson());
     if (!experiment.WriteResults(meta, &error))
     {
-        std::cerr << program << ": error: " << error << std::endl;
-        return 1;
+        return shell.Fail(error);
     }
     std::cout << experiment.Summarize();
-    std::cout << "files: " << out << "/fct.csv, " << out << "/meta.json" << std::endl;
+    ProgramShell::PrintFiles(out, {"fct.csv", "meta.json"});
     const PfabricStopReport& stop = experiment.GetStopReport();
     if (stop.IsEarly())
     {

@@ -22,53 +22,41 @@ int
 main(int argc, char* argv[])
 {
     using namespace ns3;
-    const std::string program = "pfabric-incast";
+    pfabric::ProgramShell shell("pfabric-incast", argc, argv);
     PfabricIncast incast;
     bool quiet = false;
-    PfabricCommandLine cmd("pfabric-incast.cc");
+    PfabricCommandLine& cmd = shell.GetCommandLine();
     incast.AddCommandLineOptions(cmd);
     cmd.AddValue("quiet", "nothing on stderr before the run", quiet);
-    pfabric::PreferPriorityQueueScheduler();
-    if (!pfabric::ParseCommandLine(cmd, program, argc, argv))
+    if (!shell.Parse())
     {
         return 1;
     }
     std::string error;
-    TypeIdValue scheduler;
-    GlobalValue::GetValueByName("SchedulerType", scheduler);
-
     if (!incast.Prepare(&error))
     {
-        std::cerr << program << ": error: " << error << std::endl;
-        return 1;
+        return shell.Fail(error);
     }
     const std::string out = incast.GetExperiment().GetOutputDirectory();
     if (!quiet)
     {
         const PfabricIncast::Parameters& p = incast.GetParameters();
-        std::cerr << program << ": " << p.queries << " queries of " << p.workers << " x "
+        std::cerr << shell.GetProgram() << ": " << p.queries << " queries of " << p.workers << " x "
                   << p.responseBytes << " B, " << incast.GetExperiment().GetSchemeName() << " on "
                   << incast.GetExperiment().GetFabric().GetNHosts() << " hosts, background "
                   << p.background << ", output in " << out << std::endl;
     }
-    const double wallStart = pfabric::WallSeconds();
+    shell.StartClocks();
     incast.Install();
     incast.Run();
-    PfabricJsonObject meta;
-    meta.AddString("program", program)
-        .AddString("command_line", pfabric::JoinCommandLine(argc, argv));
+    PfabricJsonObject meta = shell.StartMeta();
     incast.AddProvenance(meta);
-    meta.AddNumber("wall_time_s", pfabric::WallSeconds() - wallStart)
-        .AddString("scheduler", scheduler.Get().GetName())
-        .AddString("allocator", pfabric::AllocatorName())
-        .AddInteger("peak_rss_bytes", pfabric::PeakRssBytes());
+    shell.FinishMeta(meta);
     if (!incast.WriteResults(meta, &error))
     {
-        std::cerr << program << ": error: " << error << std::endl;
-        return 1;
+        return shell.Fail(error);
     }
     std::cout << incast.Summarize();
-    std::cout << "files: " << out << "/queries.csv, " << out << "/fct.csv, " << out << "/meta.json"
-              << std::endl;
+    pfabric::ProgramShell::PrintFiles(out, {"queries.csv", "fct.csv", "meta.json"});
     return 0;
 }

@@ -9,7 +9,8 @@
 
 #include "pfabric-experiment-options.h"
 
-#include "ns3/pfabric-class-queue-disc.h"
+#include "pfabric-experiment-feature.h"
+
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-scheme-helper.h"
 
@@ -124,31 +125,14 @@ Lowercase(std::string text)
 
 PfabricExperimentOptions::PfabricExperimentOptions(PfabricExperimentParameters& p,
                                                    PfabricMeasurementWindow& window,
-                                                   PfabricCustomScheme& custom)
+                                                   PfabricCustomScheme& custom,
+                                                   const Features& features)
     : m_p(p),
       m_window(window),
       m_custom(custom),
-      m_deadlines(false),
+      m_features(features),
       m_built(false)
 {
-}
-
-void
-PfabricExperimentOptions::EnableDeadlines()
-{
-    m_deadlines = true;
-}
-
-bool
-PfabricExperimentOptions::HasDeadlines() const
-{
-    return m_deadlines;
-}
-
-bool
-PfabricExperimentOptions::IsClasses() const
-{
-    return m_p.workload == "classes";
 }
 
 void
@@ -312,27 +296,17 @@ PfabricExperimentOptions::BuildRun()
 {
     PfabricOptionTable& t = m_run;
     P& p = m_p;
-    const bool classes = IsClasses();
-    if (classes)
+    for (const auto& feature : m_features)
     {
-        BuildClasses();
-        t.Add("flows",
-              "web search flows to generate (data mining flows: as many as span the same time at "
-              "their load)",
-              p.flows);
-        // The run's load, as meta.json and the analysis read it: both classes together (Prepare).
-        t.Add("load", "", p.load).Listed(false);
+        feature->AddLeadingOptions(t);
     }
-    else
-    {
-        t.Add("load", "offered load, fraction of the host link in wire bytes, in (0, 1)", p.load)
-            .Check([&p]() -> std::string {
-                return p.load > 0 && p.load < 1
-                           ? ""
-                           : "--load=" + Number(p.load) + ": expected a load in (0, 1)";
-            });
-        t.Add("flows", "number of flows to generate", p.flows);
-    }
+    t.Add("load", "offered load, fraction of the host link in wire bytes, in (0, 1)", p.load)
+        .Check([&p]() -> std::string {
+            return p.load > 0 && p.load < 1
+                       ? ""
+                       : "--load=" + Number(p.load) + ": expected a load in (0, 1)";
+        });
+    t.Add("flows", "number of flows to generate", p.flows);
     t.AddPart([this](PfabricCommandLine& cmd) { m_window.AddCommandLineOptions(cmd); },
               [this, &p]() -> std::string {
                   std::string error = m_window.Check(WindowConflict());
@@ -345,16 +319,14 @@ PfabricExperimentOptions::BuildRun()
               },
               [this](PfabricJsonObject& json) { m_window.AddParameters(json); });
     t.Add("cdf", "flow-size CDF: websearch, datamining or a file", p.cdf)
-        .Listed(!classes)
-        .Record([&p, classes](PfabricJsonObject& json) {
-            json.AddString("cdf", !p.cdf.empty() ? p.cdf : classes ? "websearch" : p.workload);
+        .Record([&p](PfabricJsonObject& json) {
+            json.AddString("cdf", p.cdf.empty() ? p.workload : p.cdf);
         });
     t.AddChoice("sampling",
                 "flow-size interpolation: packets (ns-2) or bytes",
                 p.sampling,
                 P::SAMPLINGS);
-    t.Add("flowFile", "replay the flows of this CSV (src,dst,size_bytes,start_s)", p.flowFile)
-        .Listed(!classes);
+    t.Add("flowFile", "replay the flows of this CSV (src,dst,size_bytes,start_s)", p.flowFile);
     t.Add("dumpFlows", "write the flows run to this CSV", p.dumpFlows);
     t.Add("flowsOnly",
           "with --dumpFlows: write the flow list and stop, simulating nothing",
@@ -428,8 +400,7 @@ PfabricExperimentOptions::BuildRun()
           "strict-priority FIFO queues sharing each port's buffer (PfabricLevelQueueDisc), 1 to "
           "64; 0: pFabric's unquantised priority queue",
           p.priorityLevels)
-        .Listed(!classes)
-        .Check([&p, this]() -> std::string {
+        .Check([&p]() -> std::string {
             if (p.priorityLevels > 64)
             {
                 return "--priorityLevels=" + std::to_string(p.priorityLevels) +
@@ -439,129 +410,24 @@ PfabricExperimentOptions::BuildRun()
             {
                 return "--priorityLevels needs --scheme=pfabric or linerate";
             }
-            if (p.priorityLevels > 0 && m_deadlines)
-            {
-                return "--priorityLevels: not with deadlines (the levels quantise the remaining "
-                       "size)";
-            }
             return "";
         });
-    if (m_deadlines && !classes)
+    for (const auto& feature : m_features)
     {
-        BuildDeadlines();
+        feature->AddOptions(t);
     }
-}
-
-void
-PfabricExperimentOptions::BuildDeadlines()
-{
-    PfabricOptionTable& t = m_run;
-    P& p = m_p;
-    t.Add("deadlineMean",
-          "deadlines: mean of the exponential part X of a flow's time to its deadline, e.g. 1ms "
-          "(deadline = start + max(deadlineMinFactor x ideal FCT, X))",
-          p.deadlineMean)
-        .Check([&p]() -> std::string {
-            const double ns = PfabricCommandLine::TimeNanoseconds(p.deadlineMean);
-            if (ns > PfabricCommandLine::MAX_TIME_NS)
-            {
-                return "--deadlineMean=" + p.deadlineMean + ": " + PfabricCommandLine::TooLong();
-            }
-            if (ns < 0 || !Time(p.deadlineMean).IsStrictlyPositive())
-            {
-                return "--deadlineMean=" + p.deadlineMean +
-                       ": expected a positive time such as 1ms";
-            }
-            return "";
-        });
-    t.Add("deadlineMinFactor",
-          "deadlines: no deadline comes sooner than this many ideal FCTs after the flow's start, "
-          "at least 1",
-          p.deadlineMinFactor)
-        .Check([&p]() -> std::string {
-            return p.deadlineMinFactor >= 1 && std::isfinite(p.deadlineMinFactor)
-                       ? ""
-                       : "--deadlineMinFactor=" +
-                             PfabricJsonObject::FormatNumber(p.deadlineMinFactor) +
-                             ": expected at least 1 (no deadline shorter than the ideal FCT)";
-        });
-    t.Add("deadlineFraction",
-          "deadlines: the share of flows with a deadline, in [0, 1]; the others have none "
-          "(under edf they rank behind every flow with one)",
-          p.deadlineFraction)
-        .Check([&p]() -> std::string {
-            return p.deadlineFraction >= 0 && p.deadlineFraction <= 1
-                       ? ""
-                       : "--deadlineFraction=" +
-                             PfabricJsonObject::FormatNumber(p.deadlineFraction) +
-                             ": expected a share in [0, 1]";
-        });
-    t.AddChoice("priority",
-                "pfabric, linerate: what packets carry, edf (time left to the deadline, "
-                "PfabricDeadlinePriority) or remaining (remaining size, pFabric's); tcp and "
-                "dctcp ignore it",
-                p.priority,
-                P::PRIORITIES)
-        .Record([&p](PfabricJsonObject& json) {
-            json.AddString("priority",
-                           p.UsesPfabricQueues() ? PfabricChoiceName(P::PRIORITIES, p.priority)
-                                                 : "none");
-        });
-    t.AddChoice("onMiss",
-                "what a flow not complete at its deadline does: continue (to completion, "
-                "counted as missed) or terminate (its sender stops sending it)",
-                p.onMiss,
-                P::ON_MISSES);
-}
-
-void
-PfabricExperimentOptions::BuildClasses()
-{
-    PfabricOptionTable& t = m_run;
-    P& p = m_p;
-    t.Add("classLoads",
-          "offered loads of web search (class 0) and data mining (class 1), fractions of the "
-          "host link in wire bytes, summing to less than 1",
-          p.classLoads)
-        .Check([&p] {
-            std::vector<double> loads;
-            return ParseClassLoads(p.classLoads, &loads);
-        });
-    t.AddChoice("classes",
-                "between the classes at every port: drr (deficit round robin with "
-                "--classWeights), strict (class 0, web search, first) or none (both in one "
-                "pFabric queue, the reference)",
-                p.classes,
-                P::CLASS_SCHEDULERS)
-        .Check([&p]() -> std::string {
-            return p.classes != P::NO_CLASSES && !p.UsesPfabricQueues()
-                       ? "--classes=" + PfabricChoiceName(P::CLASS_SCHEDULERS, p.classes) +
-                             " needs --scheme=pfabric or linerate"
-                       : "";
-        });
-    t.Add("classWeights",
-          "drr: weights of class 0 and class 1, positive integers, e.g. 3,1",
-          p.classWeights)
-        .Check([&p]() -> std::string {
-            std::vector<uint32_t> weights;
-            std::string error = PfabricClassQueueDisc::ParseWeights(p.classWeights, &weights);
-            return !error.empty() || weights.size() != 2
-                       ? "--classWeights=" + p.classWeights +
-                             ": expected two positive integers, e.g. 3,1"
-                       : "";
-        });
 }
 
 std::string
 PfabricExperimentOptions::WindowConflict() const
 {
-    if (IsClasses())
+    for (const auto& feature : m_features)
     {
-        return "pfabric-classes (two classes' flow lists)";
-    }
-    if (m_deadlines)
-    {
-        return "deadlines (pfabric-deadlines)";
+        const std::string conflict = feature->GetWindowConflict();
+        if (!conflict.empty())
+        {
+            return conflict;
+        }
     }
     if (m_p.addedFlows)
     {
@@ -582,29 +448,20 @@ PfabricExperimentOptions::OutputDirectoryName() const
     {
         return m_p.out;
     }
+    std::string prefix;
+    std::string parts;
+    bool featureFlows = false;
+    for (const auto& feature : m_features)
+    {
+        prefix += feature->GetNamePrefix();
+        parts += feature->GetNamePart();
+        featureFlows = featureFlows || feature->MakesFlows();
+    }
     std::ostringstream name;
-    name << "results/" << (m_deadlines ? "deadlines-" : "") << m_p.workload << "-" << m_p.preset
-         << "-" << (m_p.idealOnly ? std::string("idealfct") : GetSchemeName());
-    if (m_deadlines)
-    {
-        if (m_p.UsesPfabricQueues())
-        {
-            name << "-" << PfabricChoiceName(P::PRIORITIES, m_p.priority);
-        }
-        name << "-" << PfabricChoiceName(P::ON_MISSES, m_p.onMiss) << "-mean" << m_p.deadlineMean
-             << "-frac" << Number(m_p.deadlineFraction);
-    }
-    if (IsClasses())
-    {
-        std::string loads = m_p.classLoads;
-        std::replace(loads.begin(), loads.end(), ',', '+');
-        std::string weights = m_p.classWeights;
-        std::replace(weights.begin(), weights.end(), ',', 'x');
-        name << "-load" << loads << "-flows" << m_p.flows << "-"
-             << PfabricChoiceName(P::CLASS_SCHEDULERS, m_p.classes)
-             << (m_p.classes == P::DRR ? weights : std::string());
-    }
-    else if (m_p.flowFile.empty())
+    name << "results/" << prefix << m_p.workload << "-" << m_p.preset << "-"
+         << (m_p.idealOnly ? std::string("idealfct") : GetSchemeName()) << parts;
+    // A feature that makes the flows names them in its part; else the workload's do.
+    if (!featureFlows && m_p.flowFile.empty())
     {
         name << "-load" << Number(m_p.load);
         if (m_window.IsOn())
@@ -616,7 +473,7 @@ PfabricExperimentOptions::OutputDirectoryName() const
             name << "-flows" << m_p.flows;
         }
     }
-    else
+    else if (!featureFlows)
     {
         name << "-" << std::filesystem::path(m_p.flowFile).stem().string();
         if (m_window.IsOn())
@@ -630,38 +487,6 @@ PfabricExperimentOptions::OutputDirectoryName() const
     }
     name << "-seed" << m_p.seed << "-run" << m_p.run;
     return name.str();
-}
-
-std::string
-PfabricExperimentOptions::ParseClassLoads(const std::string& text, std::vector<double>* loads)
-{
-    const std::string wrong = "--classLoads=" + text +
-                              ": expected two loads in (0, 1) summing to less than 1, e.g. "
-                              "0.3,0.3";
-    loads->clear();
-    std::istringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ','))
-    {
-        // Not std::stod: it throws on a number too large for a double (e.g. 400 digits).
-        auto load = Quantity(item, {{"", 1}}, true);
-        if (!load)
-        {
-            return wrong;
-        }
-        loads->push_back(*load);
-    }
-    double sum = 0;
-    for (double load : *loads)
-    {
-        sum += load;
-    }
-    if (loads->size() != 2 || text.back() == ',' || (*loads)[0] <= 0 || (*loads)[1] <= 0 ||
-        sum >= 1)
-    {
-        return wrong;
-    }
-    return "";
 }
 
 } // namespace ns3

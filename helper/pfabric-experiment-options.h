@@ -20,10 +20,14 @@
 #include "ns3/pfabric-results-writer.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
+
+class PfabricExperimentFeature;
 
 /**
  * @ingroup pfabric
@@ -147,27 +151,27 @@ struct PfabricExperimentParameters
  * directory's name.
  *
  * Two tables: the fabric's (every experiment built on PfabricExperiment takes them, e.g.
- * pfabric-incast) and the run's (the workload, the transport, deadlines, classes). Both are
- * checked and recorded; the programs register the run's too.
+ * pfabric-incast) and the run's (the workload, the transport, and what the features add:
+ * PfabricExperimentFeature::AddLeadingOptions before the workload's, AddOptions after the
+ * others'). Both are checked and recorded; the programs register the run's too.
  */
 class PfabricExperimentOptions
 {
   public:
+    /// The experiment's features, in the order their hooks are called.
+    using Features = std::vector<std::unique_ptr<PfabricExperimentFeature>>;
+
     /**
      * @param p the parameters (outlive this)
      * @param window the measurement window (outlives this)
      * @param custom the custom scheme (outlives this)
+     * @param features the experiment's features (outlive this; added before the tables are
+     *        used)
      */
     PfabricExperimentOptions(PfabricExperimentParameters& p,
                              PfabricMeasurementWindow& window,
-                             PfabricCustomScheme& custom);
-
-    /// @brief Flows with deadlines: their options (before the tables are used)
-    void EnableDeadlines();
-    /// @return whether EnableDeadlines was called
-    bool HasDeadlines() const;
-    /// @return whether this is the two-class experiment (workload "classes")
-    bool IsClasses() const;
+                             PfabricCustomScheme& custom,
+                             const Features& features);
 
     /**
      * @brief Register the fabric's options (preset, scheme and the custom scheme's parts, the
@@ -202,30 +206,18 @@ class PfabricExperimentOptions
     /// @return what the window cannot go with in this experiment, or ""
     std::string WindowConflict() const;
 
-    /**
-     * @brief Parse a list of loads, one per class.
-     * @param text fractions of the host link separated by commas, e.g. "0.3,0.3"
-     * @param[out] loads the loads
-     * @return "" or what is wrong (one line naming --classLoads)
-     */
-    static std::string ParseClassLoads(const std::string& text, std::vector<double>* loads);
-
   private:
     /// @brief Fill the tables (once, on first use).
     void Build();
     /// @brief The fabric's table.
     void BuildFabric();
-    /// @brief The run's table: workload and transport.
+    /// @brief The run's table: the workload's, the transport's and the features' options.
     void BuildRun();
-    /// @brief The run's table: the deadline options.
-    void BuildDeadlines();
-    /// @brief The run's table: the class options.
-    void BuildClasses();
 
     PfabricExperimentParameters& m_p;   //!< the parameters
     PfabricMeasurementWindow& m_window; //!< the measurement window
     PfabricCustomScheme& m_custom;      //!< the custom scheme's parts
-    bool m_deadlines;                   //!< EnableDeadlines
+    const Features& m_features;         //!< the experiment's features
     bool m_built;                       //!< the tables are filled
     PfabricOptionTable m_fabric;        //!< the fabric's options
     PfabricOptionTable m_run;           //!< the run's options

@@ -4,8 +4,14 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// The FCT experiment's core (PfabricExperiment): the fabric, the scheme, the flows handed to
+// every host's application, and the run, asking the features (PfabricExperimentFeature) at each
+// step.
+
 #include "pfabric-experiment.h"
 
+#include "pfabric-class-feature.h"
+#include "pfabric-deadline-feature.h"
 #include "pfabric-fat-tree-helper.h"
 #include "pfabric-leaf-spine-helper.h"
 #include "pfabric-single-switch-helper.h"
@@ -14,13 +20,8 @@
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
-#include "ns3/object-factory.h"
-#include "ns3/pfabric-class-queue-disc.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-levels.h"
-#include "ns3/pfabric-priority-policy.h"
-#include "ns3/pfabric-provenance.h"
-#include "ns3/pfabric-size-bins.h"
 #include "ns3/queue-size.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -29,13 +30,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
-#include <cstdlib>
-#include <filesystem>
-#include <iomanip>
-#include <iterator>
 #include <optional>
-#include <sstream>
 
 namespace ns3
 {
@@ -53,9 +48,15 @@ PfabricExperiment::PfabricExperiment(const std::string& workload)
       m_terminated(0),
       m_arrivalsThroughEnd(true),
       m_stoppedWhenDone(false),
-      m_options(m_p, m_window, m_custom)
+      m_deadlines(false),
+      m_workload(m_p, m_window),
+      m_options(m_p, m_window, m_custom, m_features)
 {
     m_p.workload = workload;
+    if (workload == "classes")
+    {
+        m_features.push_back(std::make_unique<PfabricClassFeature>(m_p));
+    }
 }
 
 PfabricExperiment::~PfabricExperiment() = default;
@@ -69,14 +70,14 @@ PfabricExperiment::GetParameters()
 void
 PfabricExperiment::EnableDeadlines()
 {
-    m_options.EnableDeadlines();
-    m_writer.SetDeadlineColumns(true);
+    m_deadlines = true;
+    m_features.push_back(std::make_unique<PfabricDeadlineFeature>(m_p));
 }
 
 bool
 PfabricExperiment::HasDeadlines() const
 {
-    return m_options.HasDeadlines();
+    return m_deadlines;
 }
 
 PfabricMeasurementWindow&
@@ -101,27 +102,6 @@ std::string
 PfabricExperiment::GetSchemeName() const
 {
     return m_options.GetSchemeName();
-}
-
-bool
-PfabricExperiment::RanksByDeadline() const
-{
-    return HasDeadlines() && m_p.priority == Parameters::EDF && m_p.UsesPfabricQueues();
-}
-
-void
-PfabricExperiment::CountDeadlines(uint32_t* with, uint32_t* met) const
-{
-    *with = 0;
-    *met = 0;
-    for (const Result& r : m_results)
-    {
-        if (r.flow.deadline != Time::Max())
-        {
-            ++*with;
-            *met += PfabricResultsWriter::IsDeadlineMet(r) ? 1 : 0;
-        }
-    }
 }
 
 void
@@ -153,10 +133,49 @@ bool
 PfabricExperiment::Prepare(std::string* error)
 {
     *error = CheckChoices();
+    if (!error->empty() || !BuildFabric(error) || !MakeFlows(error))
+    {
+        return false;
+    }
+    if (m_p.flowsOnly && m_p.idealOnly)
+    {
+        *error = "--flowsOnly and --idealOnly: choose one";
+        return false;
+    }
+    if (m_p.flowsOnly)
+    {
+        if (m_p.dumpFlows.empty())
+        {
+            *error = "--flowsOnly: needs --dumpFlows=PATH";
+            return false;
+        }
+        return PfabricFlowList::Write(m_p.dumpFlows, m_flows, error);
+    }
+    *error = m_writer.Open(m_options.OutputDirectoryName());
     if (!error->empty())
     {
         return false;
     }
+    if (m_window.IsOn())
+    {
+        m_window.AddColumns(m_writer);
+    }
+    for (const auto& feature : m_features)
+    {
+        feature->AddColumns(m_writer);
+    }
+    if (!m_p.dumpFlows.empty() && !PfabricFlowList::Write(m_p.dumpFlows, m_flows, error))
+    {
+        m_writer.Abandon();
+        return false;
+    }
+    ConfigureScheme();
+    return true;
+}
+
+bool
+PfabricExperiment::BuildFabric(std::string* error)
+{
     const PfabricPreset& preset = PfabricPreset::Get(m_p.preset);
     // The preset names its topology as --topology does.
     Parameters::Topology topology = m_p.topology;
@@ -201,112 +220,48 @@ PfabricExperiment::Prepare(std::string* error)
     RngSeedManager::SetSeed(m_p.seed);
     RngSeedManager::SetRun(m_p.run);
     m_fabric->Build();
-    const uint32_t hosts = m_fabric->GetNHosts();
+    return true;
+}
 
-    // The levels' thresholds come from the workload's CDF, also when replaying a flow file.
-    if (m_p.flowFile.empty() || m_p.priorityLevels > 0)
+bool
+PfabricExperiment::MakeFlows(std::string* error)
+{
+    const uint32_t hosts = m_fabric->GetNHosts();
+    if (!m_workload.LoadSizes(m_p.cdf.empty() ? m_p.workload : m_p.cdf, error))
     {
-        std::string cdf = !m_p.cdf.empty() ? m_p.cdf : IsClasses() ? "websearch" : m_p.workload;
-        if (!m_sizes.Load(cdf, preset.segmentSize, m_p.sampling, error))
-        {
-            return false;
-        }
+        return false;
     }
     m_thresholds.clear();
     if (m_p.priorityLevels > 0)
     {
-        m_thresholds =
-            PfabricPriorityLevels::EqualLoadThresholds(m_sizes.GetPoints(), m_p.priorityLevels);
+        m_thresholds = PfabricPriorityLevels::EqualLoadThresholds(m_workload.GetSizes().GetPoints(),
+                                                                  m_p.priorityLevels);
     }
-    if (IsClasses())
+    PfabricExperimentFeature* maker = nullptr;
+    for (const auto& feature : m_features)
     {
-        if (!GenerateClassFlows(hosts, error))
-        {
-            return false;
-        }
-        // The run's load, as meta.json and the analysis read it: both classes together.
-        std::vector<double> loads;
-        PfabricExperimentOptions::ParseClassLoads(m_p.classLoads, &loads);
-        m_p.load = loads[0] + loads[1];
+        maker = feature->MakesFlows() ? feature.get() : maker;
     }
-    else if (m_p.flowFile.empty() && m_window.IsOn())
+    if (maker ? !maker->MakeFlows(m_workload, hosts, &m_flows, error)
+              : !m_workload.MakeFlows(hosts, &m_flows, error))
     {
-        // Drawn as the run needs them (Install), from the same process as the list below.
-        m_flows.clear();
-        m_window.SetGenerator(MakeFlowGenerator(m_sizes, m_p.preset, hosts, m_p.load));
-    }
-    else if (m_p.flowFile.empty())
-    {
-        m_flows = m_p.flows > 0 ? GenerateFlows(m_sizes, m_p.preset, hosts, m_p.load, m_p.flows)
-                                : std::vector<PfabricFlow>();
-    }
-    else
-    {
-        if (!PfabricFlowList::Read(m_p.flowFile, hosts, &m_flows, error))
-        {
-            return false;
-        }
-        *error = m_window.CheckFlowFile(m_p.flowFile, m_flows.size());
-        if (!error->empty())
-        {
-            return false;
-        }
+        return false;
     }
     if (m_flows.empty() && !m_p.addedFlows && !m_window.HasGenerator())
     {
         *error = m_p.flowFile + ": no flows";
         return false;
     }
-    m_deadlineSource.clear();
-    if (HasDeadlines())
+    for (const auto& feature : m_features)
     {
-        bool given = std::any_of(m_flows.begin(), m_flows.end(), [](const PfabricFlow& flow) {
-            return flow.deadline != Time::Max();
-        });
-        if (given)
-        {
-            m_deadlineSource = m_p.flowFile;
-        }
-        else
-        {
-            m_deadlineSource = "generated";
-            AssignDeadlines(&m_flows,
-                            *m_fabric,
-                            Time(m_p.deadlineMean),
-                            m_p.deadlineMinFactor,
-                            m_p.deadlineFraction);
-        }
+        feature->ProcessFlows(&m_flows, *m_fabric);
     }
+    return true;
+}
 
-    if (m_p.flowsOnly && m_p.idealOnly)
-    {
-        *error = "--flowsOnly and --idealOnly: choose one";
-        return false;
-    }
-    if (m_p.flowsOnly)
-    {
-        if (m_p.dumpFlows.empty())
-        {
-            *error = "--flowsOnly: needs --dumpFlows=PATH";
-            return false;
-        }
-        return PfabricFlowList::Write(m_p.dumpFlows, m_flows, error);
-    }
-    *error = m_writer.Open(m_options.OutputDirectoryName());
-    if (!error->empty())
-    {
-        return false;
-    }
-    if (m_window.IsOn())
-    {
-        m_window.AddColumns(m_writer);
-    }
-    if (!m_p.dumpFlows.empty() && !PfabricFlowList::Write(m_p.dumpFlows, m_flows, error))
-    {
-        m_writer.Abandon();
-        return false;
-    }
-
+void
+PfabricExperiment::ConfigureScheme()
+{
     m_scheme = std::make_unique<PfabricSchemeHelper>(m_p.scheme, m_p.preset);
     if (!m_p.buffer.empty())
     {
@@ -322,91 +277,14 @@ PfabricExperiment::Prepare(std::string* error)
     {
         m_scheme->SetPriorityLevels(m_thresholds);
     }
-    if (RanksByDeadline())
+    for (const auto& feature : m_features)
     {
-        m_scheme->SetSocketFactoryAttribute(
-            "PriorityPolicy",
-            ObjectFactoryValue(ObjectFactory("ns3::PfabricDeadlinePriority")));
+        feature->ConfigureScheme(*m_scheme);
     }
     if (m_p.scheme == PfabricSchemeHelper::CUSTOM)
     {
         m_custom.Configure(*m_scheme);
     }
-    if (IsClasses())
-    {
-        m_writer.SetClassColumn(true);
-        std::vector<uint32_t> weights;
-        PfabricClassQueueDisc::ParseWeights(m_p.classWeights, &weights);
-        if (m_p.classes != Parameters::NO_CLASSES)
-        {
-            m_scheme->SetTrafficClasses(m_p.classes == Parameters::STRICT ? "Strict" : "Drr",
-                                        weights);
-        }
-    }
-    return true;
-}
-
-bool
-PfabricExperiment::IsClasses() const
-{
-    return m_options.IsClasses();
-}
-
-bool
-PfabricExperiment::GenerateClassFlows(uint32_t hosts, std::string* error)
-{
-    // m_sizes holds web search's sizes (the workload's CDF is loaded as websearch's).
-    const PfabricPreset& preset = PfabricPreset::Get(m_p.preset);
-    if (!m_classSizes.Load("datamining", preset.segmentSize, m_p.sampling, error))
-    {
-        return false;
-    }
-    std::vector<double> loads;
-    PfabricExperimentOptions::ParseClassLoads(m_p.classLoads, &loads);
-    std::vector<PfabricFlow> web = GenerateFlows(m_sizes, m_p.preset, hosts, loads[0], m_p.flows);
-    // As many data mining flows as arrive, at their load, in the time the web search flows
-    // take: flows arrive in proportion to load / mean size.
-    const double ratio = (loads[1] / m_classSizes.GetMean()) / (loads[0] / m_sizes.GetMean());
-    const auto miningFlows = static_cast<uint32_t>(std::max(1.0, std::round(ratio * m_p.flows)));
-    // Streams of their own, after web search's: every scheme and class setting of a (loads,
-    // seed, run) runs the same flows of both classes.
-    std::vector<PfabricFlow> mining =
-        GenerateFlows(m_classSizes, m_p.preset, hosts, loads[1], miningFlows, CLASS_FLOW_STREAM);
-    for (PfabricFlow& flow : mining)
-    {
-        flow.trafficClass = 1;
-    }
-    m_classFlows = {static_cast<uint32_t>(web.size()), static_cast<uint32_t>(mining.size())};
-    m_flows.clear();
-    std::merge(web.begin(),
-               web.end(),
-               mining.begin(),
-               mining.end(),
-               std::back_inserter(m_flows),
-               [](const PfabricFlow& a, const PfabricFlow& b) { return a.start < b.start; });
-    for (std::size_t i = 0; i < m_flows.size(); ++i)
-    {
-        m_flows[i].id = static_cast<uint32_t>(i);
-    }
-    return true;
-}
-
-void
-PfabricExperiment::AssignDeadlines(std::vector<PfabricFlow>* flows,
-                                   const PfabricFabricHelper& fabric,
-                                   Time mean,
-                                   double minFactor,
-                                   double fraction)
-{
-    std::vector<Time> floors;
-    floors.reserve(flows->size());
-    for (const PfabricFlow& flow : *flows)
-    {
-        Time ideal = fabric.GetIdealFct(flow.src, flow.dst, flow.bytes);
-        floors.push_back(NanoSeconds(static_cast<int64_t>(
-            std::ceil(static_cast<double>(ideal.GetNanoSeconds()) * minFactor))));
-    }
-    PfabricFlowList::AssignDeadlines(flows, floors, mean, fraction, DEADLINE_STREAM);
 }
 
 std::vector<PfabricFlow>
@@ -414,27 +292,9 @@ PfabricExperiment::GenerateFlows(PfabricFlowSizeDistribution& sizes,
                                  const std::string& preset,
                                  uint32_t hosts,
                                  double load,
-                                 uint32_t flows,
-                                 int64_t sizeStream)
+                                 uint32_t flows)
 {
-    return MakeFlowGenerator(sizes, preset, hosts, load, sizeStream).Next(flows);
-}
-
-PfabricFlowGenerator
-PfabricExperiment::MakeFlowGenerator(PfabricFlowSizeDistribution& sizes,
-                                     const std::string& preset,
-                                     uint32_t hosts,
-                                     double load,
-                                     int64_t sizeStream)
-{
-    const PfabricPreset& p = PfabricPreset::Get(preset);
-    sizes.AssignStreams(sizeStream);
-    return PfabricFlowGenerator(sizes,
-                                hosts,
-                                p.hostLinkRate,
-                                load,
-                                p.GetWirePerPayload(),
-                                sizeStream + 1);
+    return PfabricExperimentWorkload::GenerateFlows(sizes, preset, hosts, load, flows);
 }
 
 int64_t
@@ -492,12 +352,11 @@ PfabricExperiment::Install()
         app->SetAttribute("ConnectLead", TimeValue(m_p.connectLead));
         app->TraceConnectWithoutContext("FlowCompleted",
                                         MakeCallback(&PfabricExperiment::FlowCompleted, this));
-        if (HasDeadlines())
+        app->TraceConnectWithoutContext("FlowTerminated",
+                                        MakeCallback(&PfabricExperiment::FlowTerminated, this));
+        for (const auto& feature : m_features)
         {
-            app->SetAttribute("TerminateAtDeadline",
-                              BooleanValue(m_p.onMiss == Parameters::TERMINATE));
-            app->TraceConnectWithoutContext("FlowTerminated",
-                                            MakeCallback(&PfabricExperiment::FlowTerminated, this));
+            feature->ConfigureApplication(*app);
         }
         hosts.Get(i)->AddApplication(app);
         m_apps.push_back(app);
@@ -531,13 +390,17 @@ PfabricExperiment::HandOver(const PfabricFlow& flow)
     m_results.push_back(
         {flow, Seconds(-1), m_fabric->GetIdealFct(flow.src, flow.dst, flow.bytes), 0});
     m_window.FlowHandedOver(flow);
+    std::optional<uint8_t> trafficClass;
+    for (const auto& feature : m_features)
+    {
+        trafficClass = trafficClass ? trafficClass : feature->GetTrafficClass(flow);
+    }
     m_apps[flow.src]->AddFlow(flow.id,
                               m_fabric->GetHostAddress(flow.dst),
                               flow.bytes,
                               flow.start,
                               flow.deadline,
-                              IsClasses() ? std::optional<uint8_t>(flow.trafficClass)
-                                          : std::nullopt);
+                              trafficClass);
 }
 
 void
@@ -731,176 +594,6 @@ bool
 PfabricExperiment::GetArrivalsThroughEnd() const
 {
     return m_arrivalsThroughEnd;
-}
-
-void
-PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
-{
-    PfabricJsonObject parameters;
-    AddParameters(parameters);
-    meta.AddObject("parameters", parameters)
-        .AddString("workload", m_p.workload)
-        .AddString("cdf_file", m_sizes.GetPath())
-        .AddNumber("mean_flow_bytes", m_sizes.GetMean())
-        .AddInteger("hosts", m_fabric->GetNHosts())
-        .AddInteger("switches", m_fabric->GetSwitches().GetN())
-        .AddInteger("host_link_bps", m_fabric->GetHostLinkRate().GetBitRate())
-        .AddInteger("segment_bytes", m_fabric->GetMss())
-        .AddInteger("packet_overhead_bytes", m_fabric->GetPacketOverheadBytes())
-        .AddString("ns3_version", pfabric::Ns3Version())
-        .AddString("module_version", pfabric::ModuleVersion())
-        .AddString("git_commit", pfabric::GitCommit())
-        .AddNumber("simulated_time_s", m_endTime.GetSeconds())
-        .AddInteger("events", m_events)
-        .AddInteger("packet_hops", m_packetHops)
-        .AddBool("ideal_fct_only", m_p.idealOnly)
-        .AddInteger("flows_total", m_flows.size())
-        .AddInteger("flows_completed", m_done)
-        .AddInteger("flows_unfinished", m_results.size() - m_done)
-        .AddInteger("flows_started_before_connected", m_startedBeforeConnected)
-        .AddInteger("connections_opened", m_connectionsOpened)
-        .AddInteger("bytes_received", m_bytesReceived)
-        .AddString("priority_thresholds_bytes",
-                   PfabricPriorityPolicy::FormatThresholds(m_thresholds))
-        .AddString("priority_level_rule",
-                   m_p.priorityLevels > 0 ? "equal load per level over the remaining size" : "");
-    m_window.AddProvenance(meta, m_results.size(), m_arrivalsThroughEnd);
-    m_stop.AddProvenance(meta);
-    if (m_p.scheme == PfabricSchemeHelper::CUSTOM && m_scheme)
-    {
-        m_custom.AddProvenance(meta, *m_scheme);
-    }
-    if (IsClasses() && m_classFlows.size() == 2)
-    {
-        meta.AddString("class_workloads", "websearch,datamining")
-            .AddString("class_cdf_files", m_sizes.GetPath() + "," + m_classSizes.GetPath())
-            .AddRaw("class_flows",
-                    "[" + std::to_string(m_classFlows[0]) + ", " + std::to_string(m_classFlows[1]) +
-                        "]")
-            .AddString("class_scheduler",
-                       PfabricChoiceName(Parameters::CLASS_SCHEDULERS, m_p.classes))
-            .AddString("class_buffer",
-                       m_p.classes == Parameters::NO_CLASSES ? "one per port" : "one per class");
-    }
-    if (!HasDeadlines())
-    {
-        return;
-    }
-    uint32_t with = 0;
-    uint32_t met = 0;
-    CountDeadlines(&with, &met);
-    meta.AddString("deadline_rule",
-                   "deadline = start + max(deadlineMinFactor x ideal FCT, X), X exponential of "
-                   "mean deadlineMean (streams " +
-                       std::to_string(DEADLINE_STREAM) + " and " +
-                       std::to_string(DEADLINE_STREAM + 1) +
-                       "), for each flow with probability deadlineFraction; met: the sender saw "
-                       "the last byte acknowledged at or before the deadline")
-        .AddString("deadline_source", m_deadlineSource)
-        .AddInteger("flows_with_deadline", with)
-        .AddInteger("deadlines_met", met)
-        .AddInteger("flows_terminated", m_terminated);
-}
-
-std::string
-PfabricExperiment::Summarize() const
-{
-    struct Bin
-    {
-        std::string name;
-        uint64_t low;
-        uint64_t high;
-        std::vector<double> slowdowns;
-        uint32_t unfinished = 0;
-    };
-
-    std::ostringstream out;
-    // One table for every flow, or one per class.
-    const int tables = IsClasses() ? 2 : 1;
-    for (int table = 0; table < tables; ++table)
-    {
-        std::vector<Bin> bins;
-        for (const pfabric::SizeBin& bin : pfabric::SizeBins())
-        {
-            bins.push_back({bin.name, bin.low, bin.high, {}});
-        }
-        bins.push_back({"all", 0, UINT64_MAX, {}});
-        for (const Result& r : m_results)
-        {
-            if ((IsClasses() && r.flow.trafficClass != table) || !m_window.IsMeasured(r.flow.id))
-            {
-                continue;
-            }
-            for (Bin& bin : bins)
-            {
-                if (r.flow.bytes > bin.low && r.flow.bytes <= bin.high)
-                {
-                    if (r.fct.IsNegative())
-                    {
-                        ++bin.unfinished;
-                    }
-                    else
-                    {
-                        bin.slowdowns.push_back(r.fct.GetSeconds() / r.idealFct.GetSeconds());
-                    }
-                }
-            }
-        }
-        if (IsClasses())
-        {
-            out << "class " << table << " (" << (table == 0 ? "web search" : "data mining")
-                << "), ";
-        }
-        if (m_window.IsOn())
-        {
-            out << "measured flows " << m_window.GetWarmupFlows() << " to "
-                << m_window.GetWarmupFlows() + m_window.GetMeasureFlows() - 1 << " of "
-                << m_results.size() << " simulated, ";
-        }
-        out << "FCT / ideal FCT (KB = 1000 B)\n";
-        out << std::left << std::setw(14) << "size" << std::right << std::setw(8) << "flows"
-            << std::setw(10) << "mean" << std::setw(10) << "p99" << std::setw(12) << "unfinished"
-            << "\n";
-        for (Bin& bin : bins)
-        {
-            std::sort(bin.slowdowns.begin(), bin.slowdowns.end());
-            out << std::left << std::setw(14) << bin.name << std::right << std::setw(8)
-                << bin.slowdowns.size();
-            if (bin.slowdowns.empty())
-            {
-                out << std::setw(10) << "-" << std::setw(10) << "-";
-            }
-            else
-            {
-                double sum = 0;
-                for (double s : bin.slowdowns)
-                {
-                    sum += s;
-                }
-                // Nearest rank.
-                std::size_t rank = static_cast<std::size_t>(std::ceil(0.99 * bin.slowdowns.size()));
-                out << std::fixed << std::setprecision(3) << std::setw(10)
-                    << sum / bin.slowdowns.size() << std::setw(10) << bin.slowdowns[rank - 1]
-                    << std::defaultfloat;
-            }
-            out << std::setw(12) << bin.unfinished << "\n";
-        }
-    }
-    if (HasDeadlines())
-    {
-        uint32_t with = 0;
-        uint32_t met = 0;
-        CountDeadlines(&with, &met);
-        out << "deadlines: " << with << " flows with one, " << met << " met";
-        if (with > 0)
-        {
-            out << " (" << std::fixed << std::setprecision(1) << 100.0 * met / with << "%)"
-                << std::defaultfloat;
-        }
-        out << ", " << m_terminated << " terminated; " << m_results.size() - with
-            << " flows without\n";
-    }
-    return out.str();
 }
 
 } // namespace ns3

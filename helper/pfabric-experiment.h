@@ -4,13 +4,19 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// The FCT experiment's core: a fabric, a scheme, every host's flow application, the flows handed
+// to them, and the run (Prepare, Install, Run). Its options, workload, features and report are
+// parts of their own (pfabric-experiment-options.h, -workload.h, -feature.h, -report.cc).
+
 #ifndef PFABRIC_EXPERIMENT_H
 #define PFABRIC_EXPERIMENT_H
 
 #include "ns3/nstime.h"
 #include "ns3/pfabric-command-line.h"
 #include "ns3/pfabric-custom-scheme.h"
+#include "ns3/pfabric-experiment-feature.h"
 #include "ns3/pfabric-experiment-options.h"
+#include "ns3/pfabric-experiment-workload.h"
 #include "ns3/pfabric-fabric-helper.h"
 #include "ns3/pfabric-flow-application.h"
 #include "ns3/pfabric-flow-list.h"
@@ -43,24 +49,21 @@ namespace ns3
  * completed = 0) and WriteResults (fct.csv and meta.json). What a program adds around a run,
  * progress lines, memory samples, the event scheduler, is the program's (examples/).
  *
- * The workload "classes" (pfabric-classes) runs two traffic classes on one fabric: web search
- * flows (class 0, flow sizes, arrivals and hosts from streams 1-3, as pfabric-websearch) and data
- * mining flows (class 1, streams 4-6) at their own loads (ClassLoads), the data mining flows as
- * many as span the web search flows' time; every port serves them by Classes
- * (PfabricSchemeHelper::SetTrafficClasses), and fct.csv gains a traffic_class column.
+ * The parts: the options (PfabricExperimentOptions: the typed parameters, their command line,
+ * checks, provenance and the run directory's name), the workload (PfabricExperimentWorkload:
+ * flow sizes, flows generated or read), the features (PfabricExperimentFeature: each adds its
+ * options, checks, flows, scheme settings, columns, provenance and summary through hooks, so
+ * that this core has no branch for any of them), and the report (AddProvenance and Summarize,
+ * pfabric-experiment-report.cc).
+ *
+ * The workload "classes" (pfabric-classes) runs two traffic classes on one fabric
+ * (PfabricClassFeature).
  *
  * Connections and the FCT: see PfabricFlowApplication (every flow's connection is opened
  * ConnectLead before it; idle connections of a host pair are reused; the FCT runs from the
  * flow's hand-over to the socket to its last byte acknowledged).
  *
- * Deadlines (EnableDeadlines, the pfabric-deadlines program): every flow has a deadline with
- * probability DeadlineFraction, at its start + max(DeadlineMinFactor x its ideal FCT, X), X
- * exponential of mean DeadlineMean, drawn from random streams of their own (10 and 11), so that
- * every scheme of a (workload, load, seed, run) runs the same flows with the same deadlines (a
- * flow file's deadline_s column, when it has one, is used instead). pfabric and linerate rank
- * by the time left to the deadline (Priority edf, PfabricDeadlinePriority) or by remaining size
- * (remaining); tcp and dctcp do not rank. OnMiss terminate gives up a flow at its deadline
- * (PfabricFlowApplication's TerminateAtDeadline). fct.csv gains deadline_s, met and terminated.
+ * Deadlines (EnableDeadlines, the pfabric-deadlines program): PfabricDeadlineFeature.
  *
  * The steady-state window (GetWindow, --warmupFlows and --measureFlows; PfabricMeasurementWindow):
  * instead of running Flows flows to completion, flows keep arriving, drawn from the same
@@ -135,29 +138,6 @@ class PfabricExperiment
 
     /// @return the measurement window
     const PfabricMeasurementWindow& GetWindow() const;
-
-    /**
-     * @brief The experiments' deadlines (what Prepare gives generated flows with deadlines on):
-     * PfabricFlowList::AssignDeadlines with floors minFactor x each flow's ideal FCT on the
-     * fabric, from streams DEADLINE_STREAM and DEADLINE_STREAM + 1.
-     * @param flows the flows
-     * @param fabric the fabric (built)
-     * @param mean the mean of the exponential part
-     * @param minFactor the floor in ideal FCTs
-     * @param fraction the share of flows with a deadline
-     */
-    static void AssignDeadlines(std::vector<PfabricFlow>* flows,
-                                const PfabricFabricHelper& fabric,
-                                Time mean,
-                                double minFactor,
-                                double fraction);
-
-    /// The first random stream of the flow list (sizes; arrivals and hosts: the next two).
-    static constexpr int64_t FLOW_STREAM = 1;
-    /// The first random stream of pfabric-classes' data mining flows (clear of FLOW_STREAM's).
-    static constexpr int64_t CLASS_FLOW_STREAM = 4;
-    /// The first random stream of the deadlines (clear of the flow lists').
-    static constexpr int64_t DEADLINE_STREAM = 10;
 
     /**
      * @brief Register every parameter as a command-line option (AddFabricCommandLineOptions,
@@ -310,42 +290,20 @@ class PfabricExperiment
     static double EstimateSecondsLeft(double elapsedS, uint64_t doneBytes, uint64_t totalBytes);
 
     /**
-     * @brief The experiments' flow list (what Prepare generates without FlowFile): sizes from
-     * stream sizeStream of the distribution, arrivals, sources and destinations from the
-     * streams after it, at a load of the preset's host link in on-wire bytes. The streams are
-     * fixed, independent of the scheme, so every scheme of a (workload, load, seed, run) runs
-     * the same flows.
+     * @brief The experiments' flow list (PfabricExperimentWorkload::GenerateFlows; kept here for
+     * the Python bindings, pfabric_analysis/bindings.py).
      * @param sizes the flow sizes (its stream is assigned here)
      * @param preset the preset, for the host link rate and packet sizes
      * @param hosts number of hosts
      * @param load fraction of the host link
      * @param flows number of flows
-     * @param sizeStream the sizes' stream: FLOW_STREAM, or CLASS_FLOW_STREAM for the second
-     *        class's flows
      * @return the flows
      */
     static std::vector<PfabricFlow> GenerateFlows(PfabricFlowSizeDistribution& sizes,
                                                   const std::string& preset,
                                                   uint32_t hosts,
                                                   double load,
-                                                  uint32_t flows,
-                                                  int64_t sizeStream = FLOW_STREAM);
-
-    /**
-     * @brief The generator behind GenerateFlows, for as many flows as a run needs (the
-     * measurement window): its first flows are GenerateFlows' with the same arguments.
-     * @param sizes the flow sizes (its stream is assigned here; it must outlive the generator)
-     * @param preset the preset, for the host link rate and packet sizes
-     * @param hosts number of hosts
-     * @param load fraction of the host link
-     * @param sizeStream the sizes' stream
-     * @return the generator
-     */
-    static PfabricFlowGenerator MakeFlowGenerator(PfabricFlowSizeDistribution& sizes,
-                                                  const std::string& preset,
-                                                  uint32_t hosts,
-                                                  double load,
-                                                  int64_t sizeStream = FLOW_STREAM);
+                                                  uint32_t flows);
 
     /**
      * @brief The experiments' random streams after installation (what Install assigns): the
@@ -375,17 +333,23 @@ class PfabricExperiment
     /// @brief After a windowed run: the rows of fct.csv, every flow started by the end and
     /// every measured flow.
     void FinishWindow();
-    /// @return whether the pFabric schemes rank by the deadline (edf)
-    bool RanksByDeadline() const;
     /**
-     * @brief Count the flows with a deadline and those that met it (after Run).
-     * @param[out] with flows with a deadline
-     * @param[out] met flows that met it
+     * @brief Build the fabric of the parameters (Prepare).
+     * @param[out] error on failure, one line
+     * @return true on success
      */
-    void CountDeadlines(uint32_t* with, uint32_t* met) const;
+    bool BuildFabric(std::string* error);
+    /**
+     * @brief Make the run's flows: the workload's, or a feature's, then the features' changes
+     * (Prepare).
+     * @param[out] error on failure, one line
+     * @return true on success
+     */
+    bool MakeFlows(std::string* error);
+    /// @brief Set the scheme up from the parameters and the features (Prepare).
+    void ConfigureScheme();
 
     Parameters m_p;                                  //!< parameters
-    PfabricFlowSizeDistribution m_sizes;             //!< flow sizes (when generating)
     std::unique_ptr<PfabricFabricHelper> m_fabric;   //!< the fabric
     std::unique_ptr<PfabricSchemeHelper> m_scheme;   //!< the scheme
     std::vector<PfabricFlow> m_flows;                //!< the flows
@@ -401,27 +365,17 @@ class PfabricExperiment
     uint32_t m_connectionsOpened;                    //!< connections, after Run
     uint32_t m_startedBeforeConnected;               //!< flows handed over before connected
     std::vector<uint64_t> m_thresholds;              //!< priority level thresholds, bytes
-    std::string m_deadlineSource;                    //!< generated or the flow file
     uint32_t m_terminated;                           //!< flows given up at their deadline
-    PfabricFlowSizeDistribution m_classSizes;        //!< classes: data mining flow sizes
-    std::vector<uint32_t> m_classFlows;              //!< classes: flows of each class
     PfabricMeasurementWindow m_window;               //!< the steady-state window
     PfabricCustomScheme m_custom;                    //!< the custom scheme's parts
     bool m_arrivalsThroughEnd;                       //!< window: flows arrived to the end
     bool m_stoppedWhenDone;                          //!< Run stopped by the flows' completion
     PfabricStopReport m_stop;                        //!< why Run stopped, after Run
+    PfabricExperimentOptions::Features m_features;   //!< deadlines, classes: what they add
+    bool m_deadlines;                                //!< EnableDeadlines
+    PfabricExperimentWorkload m_workload;            //!< flow sizes and flows
     /// The options' tables (filled on first use, also by the const CheckChoices).
     mutable PfabricExperimentOptions m_options;
-    /// @return whether this is the two-class experiment (workload "classes")
-    bool IsClasses() const;
-    /**
-     * @brief The classes experiment's flow list: web search (class 0) and data mining (class 1)
-     * flows from their own fixed streams, merged in start order.
-     * @param hosts number of hosts
-     * @param[out] error on failure, one line
-     * @return true on success
-     */
-    bool GenerateClassFlows(uint32_t hosts, std::string* error);
 };
 
 } // namespace ns3

@@ -7,10 +7,11 @@
 // Fuzz target: the comma-separated lists of the attributes and options. Each line of the input
 // is one list, given to each parser: the priority thresholds (PfabricPriorityPolicy::Thresholds,
 // ParseThresholds), the class weights (PfabricClassQueueDisc::Weights and --classWeights,
-// ParseWeights) and the class loads (--classLoads, PfabricExperimentOptions::ParseClassLoads).
+// ParseWeights) and the class loads (--classLoads, PfabricClassFeature::ParseClassLoads).
 
 #include "fuzz-common.h"
 
+#include "ns3/pfabric-class-feature.h"
 #include "ns3/pfabric-class-queue-disc.h"
 #include "ns3/pfabric-experiment.h"
 #include "ns3/pfabric-priority-policy.h"
@@ -75,7 +76,7 @@ void
 ClassLoads(const std::string& text)
 {
     std::vector<double> loads;
-    std::string error = PfabricExperimentOptions::ParseClassLoads(text, &loads);
+    std::string error = PfabricClassFeature::ParseClassLoads(text, &loads);
     if (!error.empty())
     {
         pfabric_fuzz::RequireErrorLine(error, "--classLoads=");

@@ -1,0 +1,231 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Flows with deadlines as a feature of the FCT experiment (PfabricDeadlineFeature).
+
+#include "pfabric-deadline-feature.h"
+
+#include "ns3/boolean.h"
+#include "ns3/object-factory.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+namespace ns3
+{
+
+using P = PfabricExperimentParameters;
+
+PfabricDeadlineFeature::PfabricDeadlineFeature(PfabricExperimentParameters& p)
+    : m_p(p)
+{
+}
+
+void
+PfabricDeadlineFeature::AddOptions(PfabricOptionTable& t)
+{
+    P& p = m_p;
+    t.Add("deadlineMean",
+          "deadlines: mean of the exponential part X of a flow's time to its deadline, e.g. 1ms "
+          "(deadline = start + max(deadlineMinFactor x ideal FCT, X))",
+          p.deadlineMean)
+        .Check([&p]() -> std::string {
+            const double ns = PfabricCommandLine::TimeNanoseconds(p.deadlineMean);
+            if (ns > PfabricCommandLine::MAX_TIME_NS)
+            {
+                return "--deadlineMean=" + p.deadlineMean + ": " + PfabricCommandLine::TooLong();
+            }
+            if (ns < 0 || !Time(p.deadlineMean).IsStrictlyPositive())
+            {
+                return "--deadlineMean=" + p.deadlineMean +
+                       ": expected a positive time such as 1ms";
+            }
+            return "";
+        });
+    t.Add("deadlineMinFactor",
+          "deadlines: no deadline comes sooner than this many ideal FCTs after the flow's start, "
+          "at least 1",
+          p.deadlineMinFactor)
+        .Check([&p]() -> std::string {
+            return p.deadlineMinFactor >= 1 && std::isfinite(p.deadlineMinFactor)
+                       ? ""
+                       : "--deadlineMinFactor=" +
+                             PfabricJsonObject::FormatNumber(p.deadlineMinFactor) +
+                             ": expected at least 1 (no deadline shorter than the ideal FCT)";
+        });
+    t.Add("deadlineFraction",
+          "deadlines: the share of flows with a deadline, in [0, 1]; the others have none "
+          "(under edf they rank behind every flow with one)",
+          p.deadlineFraction)
+        .Check([&p]() -> std::string {
+            return p.deadlineFraction >= 0 && p.deadlineFraction <= 1
+                       ? ""
+                       : "--deadlineFraction=" +
+                             PfabricJsonObject::FormatNumber(p.deadlineFraction) +
+                             ": expected a share in [0, 1]";
+        });
+    t.AddChoice("priority",
+                "pfabric, linerate: what packets carry, edf (time left to the deadline, "
+                "PfabricDeadlinePriority) or remaining (remaining size, pFabric's); tcp and "
+                "dctcp ignore it",
+                p.priority,
+                P::PRIORITIES)
+        .Record([&p](PfabricJsonObject& json) {
+            json.AddString("priority",
+                           p.UsesPfabricQueues() ? PfabricChoiceName(P::PRIORITIES, p.priority)
+                                                 : "none");
+        });
+    t.AddChoice("onMiss",
+                "what a flow not complete at its deadline does: continue (to completion, "
+                "counted as missed) or terminate (its sender stops sending it)",
+                p.onMiss,
+                P::ON_MISSES)
+        .Check([&p]() -> std::string {
+            return p.priorityLevels > 0 ? "--priorityLevels: not with deadlines (the levels "
+                                          "quantise the remaining size)"
+                                        : "";
+        });
+}
+
+std::string
+PfabricDeadlineFeature::GetWindowConflict() const
+{
+    return "deadlines (pfabric-deadlines)";
+}
+
+std::string
+PfabricDeadlineFeature::GetNamePrefix() const
+{
+    return "deadlines-";
+}
+
+std::string
+PfabricDeadlineFeature::GetNamePart() const
+{
+    std::ostringstream name;
+    if (m_p.UsesPfabricQueues())
+    {
+        name << "-" << PfabricChoiceName(P::PRIORITIES, m_p.priority);
+    }
+    name << "-" << PfabricChoiceName(P::ON_MISSES, m_p.onMiss) << "-mean" << m_p.deadlineMean
+         << "-frac" << PfabricJsonObject::FormatNumber(m_p.deadlineFraction);
+    return name.str();
+}
+
+void
+PfabricDeadlineFeature::ProcessFlows(std::vector<PfabricFlow>* flows,
+                                     const PfabricFabricHelper& fabric)
+{
+    bool given = std::any_of(flows->begin(), flows->end(), [](const PfabricFlow& flow) {
+        return flow.deadline != Time::Max();
+    });
+    if (given)
+    {
+        m_source = m_p.flowFile;
+        return;
+    }
+    m_source = "generated";
+    AssignDeadlines(flows,
+                    fabric,
+                    Time(m_p.deadlineMean),
+                    m_p.deadlineMinFactor,
+                    m_p.deadlineFraction);
+}
+
+void
+PfabricDeadlineFeature::AddColumns(PfabricResultsWriter& writer) const
+{
+    writer.SetDeadlineColumns(true);
+}
+
+void
+PfabricDeadlineFeature::ConfigureScheme(PfabricSchemeHelper& scheme) const
+{
+    if (m_p.priority == P::EDF && m_p.UsesPfabricQueues())
+    {
+        scheme.SetSocketFactoryAttribute(
+            "PriorityPolicy",
+            ObjectFactoryValue(ObjectFactory("ns3::PfabricDeadlinePriority")));
+    }
+}
+
+void
+PfabricDeadlineFeature::ConfigureApplication(PfabricFlowApplication& app) const
+{
+    app.SetAttribute("TerminateAtDeadline", BooleanValue(m_p.onMiss == P::TERMINATE));
+}
+
+PfabricDeadlineFeature::Count
+PfabricDeadlineFeature::CountDeadlines(const std::vector<Result>& results)
+{
+    Count count;
+    for (const Result& r : results)
+    {
+        count.terminated += r.terminated ? 1 : 0;
+        if (r.flow.deadline != Time::Max())
+        {
+            ++count.with;
+            count.met += PfabricResultsWriter::IsDeadlineMet(r) ? 1 : 0;
+        }
+    }
+    return count;
+}
+
+void
+PfabricDeadlineFeature::AddProvenance(PfabricJsonObject& meta,
+                                      const std::vector<Result>& results) const
+{
+    const Count count = CountDeadlines(results);
+    meta.AddString("deadline_rule",
+                   "deadline = start + max(deadlineMinFactor x ideal FCT, X), X exponential of "
+                   "mean deadlineMean (streams " +
+                       std::to_string(DEADLINE_STREAM) + " and " +
+                       std::to_string(DEADLINE_STREAM + 1) +
+                       "), for each flow with probability deadlineFraction; met: the sender saw "
+                       "the last byte acknowledged at or before the deadline")
+        .AddString("deadline_source", m_source)
+        .AddInteger("flows_with_deadline", count.with)
+        .AddInteger("deadlines_met", count.met)
+        .AddInteger("flows_terminated", count.terminated);
+}
+
+std::string
+PfabricDeadlineFeature::Summarize(const std::vector<Result>& results) const
+{
+    const Count count = CountDeadlines(results);
+    std::ostringstream out;
+    out << "deadlines: " << count.with << " flows with one, " << count.met << " met";
+    if (count.with > 0)
+    {
+        out << " (" << std::fixed << std::setprecision(1) << 100.0 * count.met / count.with << "%)"
+            << std::defaultfloat;
+    }
+    out << ", " << count.terminated << " terminated; " << results.size() - count.with
+        << " flows without\n";
+    return out.str();
+}
+
+void
+PfabricDeadlineFeature::AssignDeadlines(std::vector<PfabricFlow>* flows,
+                                        const PfabricFabricHelper& fabric,
+                                        Time mean,
+                                        double minFactor,
+                                        double fraction)
+{
+    std::vector<Time> floors;
+    floors.reserve(flows->size());
+    for (const PfabricFlow& flow : *flows)
+    {
+        Time ideal = fabric.GetIdealFct(flow.src, flow.dst, flow.bytes);
+        floors.push_back(NanoSeconds(static_cast<int64_t>(
+            std::ceil(static_cast<double>(ideal.GetNanoSeconds()) * minFactor))));
+    }
+    PfabricFlowList::AssignDeadlines(flows, floors, mean, fraction, DEADLINE_STREAM);
+}
+
+} // namespace ns3

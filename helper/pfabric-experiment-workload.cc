@@ -1,0 +1,107 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The FCT experiment's workload (PfabricExperimentWorkload): its flow sizes and its flows,
+// generated or read from a flow file.
+
+#include "pfabric-experiment-workload.h"
+
+#include "ns3/pfabric-preset.h"
+
+namespace ns3
+{
+
+PfabricExperimentWorkload::PfabricExperimentWorkload(const PfabricExperimentParameters& p,
+                                                     PfabricMeasurementWindow& window)
+    : m_p(p),
+      m_window(window)
+{
+}
+
+bool
+PfabricExperimentWorkload::LoadSizes(const std::string& cdf, std::string* error)
+{
+    // The levels' thresholds come from the workload's CDF, also when replaying a flow file.
+    if (!m_p.flowFile.empty() && m_p.priorityLevels == 0)
+    {
+        return true;
+    }
+    const PfabricPreset& preset = PfabricPreset::Get(m_p.preset);
+    return m_sizes.Load(cdf, preset.segmentSize, m_p.sampling, error);
+}
+
+bool
+PfabricExperimentWorkload::MakeFlows(uint32_t hosts,
+                                     std::vector<PfabricFlow>* flows,
+                                     std::string* error)
+{
+    if (m_p.flowFile.empty() && m_window.IsOn())
+    {
+        // Drawn as the run needs them (Install), from the same process as the list below.
+        flows->clear();
+        m_window.SetGenerator(MakeFlowGenerator(m_sizes, m_p.preset, hosts, m_p.load));
+    }
+    else if (m_p.flowFile.empty())
+    {
+        *flows = m_p.flows > 0 ? GenerateFlows(m_sizes, m_p.preset, hosts, m_p.load, m_p.flows)
+                               : std::vector<PfabricFlow>();
+    }
+    else
+    {
+        if (!PfabricFlowList::Read(m_p.flowFile, hosts, flows, error))
+        {
+            return false;
+        }
+        *error = m_window.CheckFlowFile(m_p.flowFile, flows->size());
+        if (!error->empty())
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+const PfabricFlowSizeDistribution&
+PfabricExperimentWorkload::GetSizes() const
+{
+    return m_sizes;
+}
+
+PfabricFlowSizeDistribution&
+PfabricExperimentWorkload::GetSizes()
+{
+    return m_sizes;
+}
+
+std::vector<PfabricFlow>
+PfabricExperimentWorkload::GenerateFlows(PfabricFlowSizeDistribution& sizes,
+                                         const std::string& preset,
+                                         uint32_t hosts,
+                                         double load,
+                                         uint32_t flows,
+                                         int64_t sizeStream)
+{
+    return MakeFlowGenerator(sizes, preset, hosts, load, sizeStream).Next(flows);
+}
+
+PfabricFlowGenerator
+PfabricExperimentWorkload::MakeFlowGenerator(PfabricFlowSizeDistribution& sizes,
+                                             const std::string& preset,
+                                             uint32_t hosts,
+                                             double load,
+                                             int64_t sizeStream)
+{
+    const PfabricPreset& p = PfabricPreset::Get(preset);
+    sizes.AssignStreams(sizeStream);
+    return PfabricFlowGenerator(sizes,
+                                hosts,
+                                p.hostLinkRate,
+                                load,
+                                p.GetWirePerPayload(),
+                                sizeStream + 1);
+}
+
+} // namespace ns3
