@@ -24,7 +24,18 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    std::string topology = "fattree";
+    // The shapes this program builds, as --topology names them.
+    enum Shape
+    {
+        FAT_TREE,
+        LEAF_SPINE,
+        SINGLE
+    };
+
+    const PfabricChoices<Shape> shapes{{"fattree", FAT_TREE},
+                                       {"leafspine", LEAF_SPINE},
+                                       {"single", SINGLE}};
+    Shape topology = FAT_TREE;
     const PfabricPreset& hotnets12 = PfabricPreset::Get("hotnets12");
     const PfabricPreset& sigcomm13 = PfabricPreset::Get("sigcomm13");
     uint32_t k = hotnets12.fatTreeK;
@@ -39,7 +50,7 @@ main(int argc, char* argv[])
     uint64_t flowBytes = 100000;
 
     PfabricCommandLine cmd(__FILE__);
-    cmd.AddValue("topology", "fattree, leafspine or single", topology);
+    cmd.AddChoice("topology", "fattree, leafspine or single", topology, shapes);
     cmd.AddValue("k", "fattree: ports per switch (even)", k);
     cmd.AddValue("leaves", "leafspine: leaf switches", leaves);
     cmd.AddValue("hostsPerLeaf", "leafspine: hosts per leaf", hostsPerLeaf);
@@ -58,25 +69,29 @@ main(int argc, char* argv[])
         std::cerr << "pfabric-fabric: error: " << parseError << std::endl;
         return 1;
     }
+    for (const auto& [name, text] :
+         {std::pair<std::string, std::string>{"linkDelay", linkDelay}, {"hostDelay", hostDelay}})
+    {
+        Time delay;
+        if (!text.empty() && !PfabricCommandLine::ParseTime(name, text, &delay, &parseError))
+        {
+            std::cerr << "pfabric-fabric: error: " << parseError << std::endl;
+            return 1;
+        }
+    }
 
     std::unique_ptr<PfabricFabricHelper> fabric;
-    if (topology == "fattree")
+    if (topology == FAT_TREE)
     {
         fabric = std::make_unique<PfabricFatTreeHelper>(k);
     }
-    else if (topology == "leafspine")
+    else if (topology == LEAF_SPINE)
     {
         fabric = std::make_unique<PfabricLeafSpineHelper>(leaves, hostsPerLeaf, spines);
     }
-    else if (topology == "single")
-    {
-        fabric = std::make_unique<PfabricSingleSwitchHelper>(hosts);
-    }
     else
     {
-        std::cerr << "pfabric-fabric: error: --topology=" << topology
-                  << ": expected fattree, leafspine or single" << std::endl;
-        return 1;
+        fabric = std::make_unique<PfabricSingleSwitchHelper>(hosts);
     }
     // Rates and delays are checked by the helper's setters.
     if (!hostRate.empty())
@@ -100,8 +115,8 @@ main(int argc, char* argv[])
     fabric->Build();
     std::chrono::duration<double> built = std::chrono::steady_clock::now() - start;
 
-    std::cout << "topology " << topology << ": " << fabric->GetNHosts() << " hosts, "
-              << fabric->GetSwitches().GetN() << " switches, " << fabric->GetNLinks()
+    std::cout << "topology " << PfabricChoiceName(shapes, topology) << ": " << fabric->GetNHosts()
+              << " hosts, " << fabric->GetSwitches().GetN() << " switches, " << fabric->GetNLinks()
               << " links; built in " << built.count() << " s" << std::endl;
     // One host of each kind of pair: same rack, another rack of the same pod, another pod.
     bool shown[3] = {};

@@ -274,8 +274,9 @@ main(int argc, char* argv[])
     uint32_t packetsPerHost = 1000;
     uint32_t repeat = 3;
     bool queueDiscs = false;
-    std::string switchMode = "lean";
-    std::string linkType = "pfabric";
+    PfabricFabricHelper::SwitchMode switchMode = PfabricFabricHelper::LEAN;
+    PfabricFabricHelper::LinkType linkType = PfabricFabricHelper::PFABRIC_LINK;
+    using Names = PfabricExperimentParameters; // the choices' names, as the experiments take them
     bool json = false;
     PfabricCommandLine cmd(__FILE__);
     cmd.AddValue("k", "fat-tree ports per switch (even)", k);
@@ -286,24 +287,18 @@ main(int argc, char* argv[])
                  "ns-3's FifoQueueDisc",
                  queueDiscs);
     cmd.AddValue("json", "print the results as one JSON object", json);
-    cmd.AddValue("switchMode", "(a)'s switches: lean (no IP stack) or ip", switchMode);
-    cmd.AddValue("linkType", "(a)'s links: pfabric (PfabricLinkNetDevice) or p2p", linkType);
+    cmd.AddChoice("switchMode",
+                  "(a)'s switches: lean (no IP stack) or ip",
+                  switchMode,
+                  Names::SWITCH_MODES);
+    cmd.AddChoice("linkType",
+                  "(a)'s links: pfabric (PfabricLinkNetDevice) or p2p",
+                  linkType,
+                  Names::LINK_TYPES);
     std::string parseError;
     if (!cmd.Parse(argc, argv, &parseError))
     {
         std::cerr << "pfabric-routing-cost: error: " << parseError << std::endl;
-        return 1;
-    }
-    if (switchMode != "lean" && switchMode != "ip")
-    {
-        std::cerr << "pfabric-routing-cost: error: --switchMode=" << switchMode
-                  << ": expected lean or ip" << std::endl;
-        return 1;
-    }
-    if (linkType != "pfabric" && linkType != "p2p")
-    {
-        std::cerr << "pfabric-routing-cost: error: --linkType=" << linkType
-                  << ": expected pfabric or p2p" << std::endl;
         return 1;
     }
     if (packetsPerHost == 0 || repeat == 0)
@@ -339,10 +334,8 @@ main(int argc, char* argv[])
     for (uint32_t run = 0; run < repeat; ++run)
     {
         PfabricFatTreeHelper fatTree(k);
-        fatTree.SetSwitchMode(switchMode == "ip" ? PfabricFabricHelper::IP
-                                                 : PfabricFabricHelper::LEAN);
-        fatTree.SetLinkType(linkType == "p2p" ? PfabricFabricHelper::POINT_TO_POINT_LINK
-                                              : PfabricFabricHelper::PFABRIC_LINK);
+        fatTree.SetSwitchMode(switchMode);
+        fatTree.SetLinkType(linkType);
         fatTree.Build();
         std::vector<Ipv4Address> addresses;
         for (uint32_t host = 0; host < hosts; ++host)
@@ -392,8 +385,9 @@ main(int argc, char* argv[])
                   << ", \"packets\": " << traffic.size() << ", \"switch_hops\": " << switchHops
                   << ", \"repeat\": " << repeat
                   << ", \"queue_discs\": " << (queueDiscs ? "true" : "false")
-                  << ", \"switch_mode\": \"" << switchMode << "\""
-                  << ", \"link_type\": \"" << linkType << "\""
+                  << ", \"switch_mode\": \"" << PfabricChoiceName(Names::SWITCH_MODES, switchMode)
+                  << "\""
+                  << ", \"link_type\": \"" << PfabricChoiceName(Names::LINK_TYPES, linkType) << "\""
                   << ", \"populate_wall_s\": " << populateWall
                   << ", \"peak_rss_bytes\": " << uint64_t(usage.ru_maxrss) * 1024
                   << ", \"pfabric\": " << MeasuredJson("pfabric", pfabric)
@@ -407,7 +401,8 @@ main(int argc, char* argv[])
     std::cout << "fat-tree k=" << k << ": " << hosts << " hosts, " << traffic.size() << " packets, "
               << switchHops << " switch hops, best of " << repeat << " runs"
               << (queueDiscs ? ", with queue discs" : "") << "\n"
-              << "pfabric fabric (spray, " << switchMode << " switches, " << linkType << " links)"
+              << "pfabric fabric (spray, " << PfabricChoiceName(Names::SWITCH_MODES, switchMode)
+              << " switches, " << PfabricChoiceName(Names::LINK_TYPES, linkType) << " links)"
               << (queueDiscs ? " + PfabricQueueDisc + priority tags" : "") << ": " << pfabric.wallS
               << " s, " << perHop(pfabric.wallS) << " ns per switch hop\n"
               << "ns-3 global routing (random ECMP)" << (queueDiscs ? " + FifoQueueDisc" : "")

@@ -29,6 +29,9 @@ from conftest import RunExample
         (["--hostRate=0Gbps"], "fabric: the host link rate must be positive"),
         (["--topology=leafspine", "--fabricRate=0bps"], "fabric: the fabric link rate must be positive"),
         (["--topology=ring"], "--topology=ring: expected fattree, leafspine or single"),
+        # A time must say its unit: ns-3 took --linkDelay=1 as 1 s, a second per link.
+        (["--linkDelay=1"], "--linkDelay=1: expected a time with a unit (ns, us, ms or s), e.g. 1ms"),
+        (["--hostDelay=2 us"], "--hostDelay=2 us: expected a time with a unit"),
     ],
 )
 def test_bad_parameter_stops_with_its_name(run_example: RunExample, arguments: list[str],
