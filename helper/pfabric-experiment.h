@@ -106,7 +106,8 @@ class PfabricExperiment
     };
 
     /**
-     * @param workload websearch or datamining: the default flow sizes and the run's name
+     * @param workload websearch or datamining: the default flow sizes and the run's name;
+     *        classes: two traffic classes (PfabricClassFeature)
      */
     explicit PfabricExperiment(const std::string& workload);
     ~PfabricExperiment();
@@ -115,9 +116,9 @@ class PfabricExperiment
     Parameters& GetParameters();
 
     /**
-     * @brief Run flows with deadlines (the deadline parameters, their command-line options,
-     * fct.csv's deadline columns, meta.json's deadline provenance). Call before
-     * AddCommandLineOptions; without it the experiment is pfabric-websearch's.
+     * @brief Run flows with deadlines (PfabricDeadlineFeature: the deadline parameters, their
+     * command-line options, fct.csv's deadline columns, meta.json's deadline provenance). Call
+     * before AddCommandLineOptions; without it the experiment is pfabric-websearch's.
      */
     void EnableDeadlines();
 
