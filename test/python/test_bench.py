@@ -47,7 +47,7 @@ def lone_flow_meta(run_example: RunExample, tmp_path: Path, fabric: tuple[str, .
 # A lone flow of n full segments over a path of L links is, on every one of the L links, one
 # transmission each of:
 #   the handshake: SYN, SYN-ACK and the ACK that completes it (the connection opens
-#     --connectLeadUs = 1 ms before the data, so that ACK carries no data and the first data
+#     --connectLead = 1ms before the data, so that ACK carries no data and the first data
 #     segment does not carry it)                                                       3
 #   the data: n segments, no loss and no retransmission (a lone flow takes its ideal FCT; the
 #     timeouts column is checked to be 0)                                              n
