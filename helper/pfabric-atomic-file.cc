@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// Writing a file whole or not at all (a temporary name, then a rename).
+
 #include "pfabric-atomic-file.h"
 
 #include <cstdio>

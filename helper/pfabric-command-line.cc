@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricCommandLine: ns-3's CommandLine with numbers and choices parsed strictly.
+
 #include "pfabric-command-line.h"
 
 #include "ns3/global-value.h"

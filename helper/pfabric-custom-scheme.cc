@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricCustomScheme: a scheme assembled from ns-3 parts by name (--scheme=custom), its checks and
+// its record in meta.json.
+
 #include "pfabric-custom-scheme.h"
 
 #include "ns3/log.h"

@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricFabricHelper: what every fabric shares (links, addresses, switches, hosts and the idle-
+// fabric timing).
+
 #include "pfabric-fabric-helper.h"
 
 #include "ns3/abort.h"

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricFabricRoutingHelper: a PfabricFabricRouting on every node, for InternetStackHelper.
+
 #include "pfabric-fabric-routing-helper.h"
 
 #include "ns3/pfabric-fabric-routing.h"

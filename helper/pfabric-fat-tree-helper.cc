@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricFatTreeHelper: a k-ary three-layer fat-tree.
+
 #include "pfabric-fat-tree-helper.h"
 
 #include "ns3/abort.h"

@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// A run's flow list: generated from a workload's arrival and size processes (PfabricFlowGenerator),
+// given deadlines, read from and written to CSV (PfabricFlowList).
+
 #include "pfabric-flow-list.h"
 
 #include "pfabric-atomic-file.h"

@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricFlowSizeDistribution: a flow-size distribution read from an empirical CDF file and sampled
+// as the ns-2 scripts did.
+
 #include "pfabric-flow-size-distribution.h"
 
 #include "ns3/abort.h"

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricIncast: partition-aggregate incast as an experiment (pfabric-incast).
+
 #include "pfabric-incast.h"
 
 #include "pfabric-atomic-file.h"

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricLeafSpineHelper: a two-layer leaf-spine fabric.
+
 #include "pfabric-leaf-spine-helper.h"
 
 #include "ns3/abort.h"

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricLinkHelper: PfabricLinkNetDevice links between pairs of nodes, and their pcap tracing.
+
 #include "pfabric-link-helper.h"
 
 #include "ns3/log.h"

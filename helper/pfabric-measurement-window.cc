@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricMeasurementWindow: the FCT experiment's steady-state measurement window (--warmupFlows,
+// --measureFlows).
+
 #include "pfabric-measurement-window.h"
 
 #include "ns3/abort.h"

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricPreset: the published pFabric setups, every number named, in one place.
+
 #include "pfabric-preset.h"
 
 #include "ns3/abort.h"

@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricPriorityLevels: the thresholds that quantise a remaining-size priority into K levels of
+// equal load.
+
 #include "pfabric-priority-levels.h"
 
 #include "ns3/abort.h"

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricQueueDiscHelper: PfabricQueueDisc as the root queue disc of network devices.
+
 #include "pfabric-queue-disc-helper.h"
 
 #include "ns3/abort.h"

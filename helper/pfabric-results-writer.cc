@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// A run's result files: fct.csv, a row per flow (PfabricResultsWriter), and meta.json's ordered
+// JSON (PfabricJsonObject), each written whole.
+
 #include "pfabric-results-writer.h"
 
 #include "pfabric-atomic-file.h"

@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricSchemeHelper: one of the packet-level schemes (or a custom one) on a set of nodes, every
+// number from a preset.
+
 #include "pfabric-scheme-helper.h"
 
 #include "pfabric-queue-disc-helper.h"

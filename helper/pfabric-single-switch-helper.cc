@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricSingleSwitchHelper: N hosts on one switch.
+
 #include "pfabric-single-switch-helper.h"
 
 #include "ns3/abort.h"

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricStopReport: why an experiment's run stopped and what it left unfinished.
+
 #include "pfabric-stop-report.h"
 
 #include <algorithm>

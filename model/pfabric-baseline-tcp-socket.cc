@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricBaselineTcpSocket: the TCP of the TCP-DropTail and DCTCP baselines on ns-3's TCP.
+
 #include "pfabric-baseline-tcp-socket.h"
 
 #include "ns3/abort.h"

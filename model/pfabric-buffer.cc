@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricBuffer: PfabricQueueDisc's internal queue, in arrival order, removable anywhere.
+
 #include "pfabric-buffer.h"
 
 #include "ns3/log.h"

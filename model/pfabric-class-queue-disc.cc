@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricClassQueueDisc: pFabric within traffic classes, a policy between classes.
+
 #include "pfabric-class-queue-disc.h"
 
 #include "pfabric-class-tag.h"

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricClassTag: the traffic class of a packet.
+
 #include "pfabric-class-tag.h"
 
 namespace ns3

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricFabricRouting: routing of a fabric's IP nodes by the position their addresses encode.
+
 #include "pfabric-fabric-routing.h"
 
 #include "pfabric-switch.h"

@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricFlowApplication: a host's flows, sent over connections of its own, received, and reported
+// when complete.
+
 #include "pfabric-flow-application.h"
 
 #include "pfabric-flow-sender.h"

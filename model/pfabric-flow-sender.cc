@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricFlowSender: the sending end of one connection as PfabricFlowApplication drives it (what
+// both host stacks share).
+
 #include "pfabric-flow-sender.h"
 
 #include <cmath>

@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricHostTransport: the lean host's transport, segments to and from the host's port without
+// ns-3's IP stack.
+
 #include "pfabric-host-transport.h"
 
 #include "pfabric-lean-receiver.h"

@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricLeanReceiver: the receiving end of a lean connection, an ACK with SACK blocks per data
+// segment.
+
 #include "pfabric-lean-receiver.h"
 
 #include "pfabric-class-tag.h"

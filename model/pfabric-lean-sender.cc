@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricLeanSender: MinTCP and LineRate on the lean host, the same decisions as
+// PfabricMinTcpSocket.
+
 #include "pfabric-lean-sender.h"
 
 #include "pfabric-class-tag.h"

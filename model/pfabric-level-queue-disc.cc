@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricLevelQueueDisc: a few strict-priority FIFO queues sharing one drop-tail buffer (finite
+// priority levels).
+
 #include "pfabric-level-queue-disc.h"
 
 #include "pfabric-priority-tag.h"

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricLineRateCongestionOps: LineRate's congestion control, none: the window never moves.
+
 #include "pfabric-line-rate-congestion-ops.h"
 
 #include "ns3/log.h"

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricLinkChannel: the wire between two PfabricLinkNetDevices, full duplex, a fixed delay.
+
 #include "pfabric-link-channel.h"
 
 #include "pfabric-link-net-device.h"

@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricLinkNetDevice: a link device that takes one packet at a time from its queue disc and
+// serialises it.
+
 #include "pfabric-link-net-device.h"
 
 #include "pfabric-link-channel.h"

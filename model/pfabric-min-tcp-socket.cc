@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricMinTcpSocket: MinTCP and LineRate, pFabric's end hosts, on ns-3's TCP.
+
 #include "pfabric-min-tcp-socket.h"
 
 #include "ns3/abort.h"

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricPriorityPolicy and its policies: the rank of a flow that a data segment carries.
+
 #include "pfabric-priority-policy.h"
 
 #include "ns3/abort.h"

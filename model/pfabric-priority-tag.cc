@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricPriorityTag: the pFabric priority of a packet.
+
 #include "pfabric-priority-tag.h"
 
 namespace ns3

@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricQueueDisc: the pFabric switch port, priority scheduling and priority dropping in a small
+// buffer.
+
 #include "pfabric-queue-disc.h"
 
 #include "pfabric-buffer.h"

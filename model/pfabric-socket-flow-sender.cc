@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricSocketFlowSender: a PfabricFlowSender over ns-3's TCP/IP (one PfabricTcpSocket).
+
 #include "pfabric-socket-flow-sender.h"
 
 #include "pfabric-tcp-socket.h"

@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricSwitch: a fabric switch that picks the output port in O(1) and, in lean mode, forwards
+// without IP.
+
 #include "pfabric-switch.h"
 
 #include "pfabric-compat.h"

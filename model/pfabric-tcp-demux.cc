@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricTcpDemux: the socket of an arriving TCP segment, found through a hash table.
+
 #include "pfabric-tcp-demux.h"
 
 #include "pfabric-transport-ports.h"

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricTcpSocketFactory: the configured senders and receivers of every scheme's end hosts.
+
 #include "pfabric-tcp-socket-factory.h"
 
 #include "pfabric-baseline-tcp-socket.h"

@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricTcpSocket: what every scheme's ns-3 TCP socket shares (flows on reused connections,
+// timeouts, pacing, tags).
+
 #include "pfabric-tcp-socket.h"
 
 #include "pfabric-class-tag.h"

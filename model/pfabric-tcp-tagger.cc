@@ -3,6 +3,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// PfabricTcpTagger: the priority and class tags of a sending socket's segments, on the way from TCP
+// to IPv4.
+
 #include "pfabric-tcp-tagger.h"
 
 #include "pfabric-class-tag.h"

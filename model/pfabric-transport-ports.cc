@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// The transport ports of an IPv4 packet, the part of its 5-tuple not in the IP header.
+
 #include "pfabric-transport-ports.h"
 
 namespace ns3
