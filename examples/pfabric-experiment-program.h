@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <iomanip>
 #include <iostream>
@@ -91,6 +92,64 @@ WallSeconds()
 {
     using namespace std::chrono;
     return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+/**
+ * @brief The processor time of one packet hop (PfabricExperiment::EstimatePacketHops' unit) with
+ * the module's standalone build, as measured on the two kinds of machine the doc's run times
+ * come from: 4.1 us on a 2-core Intel Xeon (10,000 data mining flows on sigcomm13 at load 0.8,
+ * doc/performance.rst "Data mining at 10,000 flows"; smaller fabrics cost less per hop) and about
+ * 14 us on a 2-core AMD EPYC VM (2,000 web search flows, the speed issue's measurement). Only for
+ * the estimate a run prints at its start: its progress lines then give the ETA measured on the
+ * machine it runs on.
+ */
+struct ReferenceHopCost
+{
+    static constexpr double XEON_US = 4.1; //!< microseconds per hop, Intel Xeon
+    static constexpr double AMD_US = 14;   //!< microseconds per hop, AMD EPYC VM
+};
+
+/**
+ * @param seconds a duration
+ * @return it for a person: "40 s", "12 min", "3.4 h"
+ */
+inline std::string
+FormatDuration(double seconds)
+{
+    std::ostringstream text;
+    if (seconds < 90)
+    {
+        text << std::max(1L, std::lround(seconds)) << " s";
+    }
+    else if (seconds < 90 * 60)
+    {
+        text << std::lround(seconds / 60) << " min";
+    }
+    else
+    {
+        text << std::fixed << std::setprecision(1) << seconds / 3600 << " h";
+    }
+    return text.str();
+}
+
+/**
+ * @param program the program's name
+ * @param hops PfabricExperiment::EstimatePacketHops
+ * @return the line a run prints at its start to say how long it will take, e.g. "pfabric-classes:
+ *         at least 5.8e+07 packet hops: about 4 min of processor time on an Intel Xeon, 13 min on
+ *         an AMD EPYC VM (the progress lines give this machine's ETA)"
+ */
+inline std::string
+DescribeRunCost(const std::string& program, uint64_t hops)
+{
+    auto seconds = [hops](double usPerHop) { return double(hops) * usPerHop * 1e-6; };
+    std::ostringstream text;
+    text << program << ": at least " << std::setprecision(2) << double(hops)
+         << " packet hops: about " << FormatDuration(seconds(ReferenceHopCost::XEON_US))
+         << " of processor time on an Intel Xeon, "
+         << FormatDuration(seconds(ReferenceHopCost::AMD_US))
+         << " on an AMD EPYC VM (the progress lines give this machine's ETA)";
+    return text.str();
 }
 
 /**
@@ -472,6 +531,10 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
         std::cerr << program << ": " << experiment.GetFlows().size() << " flows, "
                   << experiment.GetSchemeName() << " on " << experiment.GetFabric().GetNHosts()
                   << " hosts (" << p.preset << "), output in " << out << std::endl;
+    }
+    if (!quiet)
+    {
+        std::cerr << DescribeRunCost(program, experiment.EstimatePacketHops()) << std::endl;
     }
     shell.StartClocks();
     experiment.Install();

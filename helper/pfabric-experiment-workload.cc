@@ -11,6 +11,8 @@
 
 #include "ns3/pfabric-preset.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -85,6 +87,29 @@ PfabricExperimentWorkload::GenerateFlows(PfabricFlowSizeDistribution& sizes,
                                          int64_t sizeStream)
 {
     return MakeFlowGenerator(sizes, preset, hosts, load, sizeStream).Next(flows);
+}
+
+uint64_t
+PfabricExperimentWorkload::EstimatePacketHops(const std::vector<PfabricFlow>& flows,
+                                              const PfabricFabricHelper& fabric) const
+{
+    std::size_t mustComplete = flows.size();
+    if (m_window.IsOn())
+    {
+        mustComplete = std::size_t(m_window.GetWarmupFlows()) + m_window.GetMeasureFlows();
+    }
+    const std::size_t known = std::min(mustComplete, flows.size());
+    double hops = 0;
+    for (std::size_t i = 0; i < known; ++i)
+    {
+        hops += fabric.GetPacketHops(flows[i].src, flows[i].dst, flows[i].bytes);
+    }
+    if (mustComplete > known)
+    {
+        hops += double(mustComplete - known) * 2 * GetSizes().GetMean() / fabric.GetMss() *
+                fabric.GetMeanHopCount();
+    }
+    return uint64_t(hops);
 }
 
 PfabricFlowGenerator

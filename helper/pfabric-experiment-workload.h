@@ -66,6 +66,21 @@ class PfabricExperimentWorkload
      */
     bool MakeFlows(uint32_t hosts, std::vector<PfabricFlow>* flows, std::string* error);
 
+    /**
+     * @brief The packet hops the flows that must complete will take at least: the sum of
+     * PfabricFabricHelper::GetPacketHops over them. With the measurement window, those are the
+     * first warm-up and measured flows (more arrive while they run), and the ones not drawn yet
+     * count at their expected cost: the sizes' mean over the full payload of a packet (no
+     * rounding up: a lower bound in expectation) on a path of the mean hop count between two
+     * distinct hosts, as the generator picks them. Losses, retransmissions and handshakes come on
+     * top, so the run's packet_hops ends higher, by more the higher the load.
+     * @param flows the flows made so far (MakeFlows)
+     * @param fabric the fabric
+     * @return packet transmissions
+     */
+    uint64_t EstimatePacketHops(const std::vector<PfabricFlow>& flows,
+                                const PfabricFabricHelper& fabric) const;
+
     /// @return the flow sizes (after LoadSizes)
     const PfabricFlowSizeDistribution& GetSizes() const;
     /// @return the flow sizes, to draw from (after LoadSizes)

@@ -318,6 +318,12 @@ PfabricExperiment::EstimateSecondsLeft(double elapsedS, uint64_t doneBytes, uint
     return elapsedS * static_cast<double>(leftBytes) / static_cast<double>(doneBytes);
 }
 
+uint64_t
+PfabricExperiment::EstimatePacketHops() const
+{
+    return m_workload.EstimatePacketHops(m_flows, *m_fabric);
+}
+
 uint32_t
 PfabricExperiment::AddFlows(std::vector<PfabricFlow> flows)
 {

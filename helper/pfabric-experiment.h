@@ -291,6 +291,14 @@ class PfabricExperiment
     static double EstimateSecondsLeft(double elapsedS, uint64_t doneBytes, uint64_t totalBytes);
 
     /**
+     * @brief The packet hops the run will take at least (PfabricExperimentWorkload::
+     * EstimatePacketHops), before it starts (after Prepare). What a run costs is about this times
+     * the cost of a hop on the machine.
+     * @return packet transmissions
+     */
+    uint64_t EstimatePacketHops() const;
+
+    /**
      * @brief The experiments' flow list (PfabricExperimentWorkload::GenerateFlows; kept here for
      * the Python bindings, pfabric_analysis/bindings.py).
      * @param sizes the flow sizes (its stream is assigned here)

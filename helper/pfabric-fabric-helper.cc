@@ -375,6 +375,37 @@ PfabricFabricHelper::GetHopCount(uint32_t from, uint32_t to) const
     return from == to ? 0 : DoGetHopCount(from, to);
 }
 
+uint64_t
+PfabricFabricHelper::GetPacketCount(uint64_t bytes) const
+{
+    return bytes == 0 ? 1 : (bytes + m_mss - 1) / m_mss;
+}
+
+uint64_t
+PfabricFabricHelper::GetPacketHops(uint32_t from, uint32_t to, uint64_t bytes) const
+{
+    return 2 * GetPacketCount(bytes) * GetHopCount(from, to);
+}
+
+double
+PfabricFabricHelper::GetMeanHopCount() const
+{
+    const uint32_t hosts = GetNHosts();
+    if (hosts < 2)
+    {
+        return 0;
+    }
+    uint64_t sum = 0;
+    for (uint32_t from = 0; from < hosts; ++from)
+    {
+        for (uint32_t to = 0; to < hosts; ++to)
+        {
+            sum += GetHopCount(from, to); // 0 from a host to itself
+        }
+    }
+    return double(sum) / (double(hosts) * (hosts - 1));
+}
+
 DataRate
 PfabricFabricHelper::GetHostLinkRate() const
 {
@@ -416,7 +447,7 @@ PfabricFabricHelper::GetIdealFct(uint32_t from, uint32_t to, uint64_t bytes) con
     path.insert(path.end(), hops - 2, Link{m_fabricLinkRate, m_linkDelay});
     path.push_back({m_hostLinkRate, m_linkDelay + m_hostDelay});
 
-    const uint64_t packets = bytes == 0 ? 1 : (bytes + m_mss - 1) / m_mss;
+    const uint64_t packets = GetPacketCount(bytes);
     const uint32_t fullBytes = m_mss + m_headerBytes + m_linkHeaderBytes;
     const uint32_t lastBytes =
         uint32_t(bytes - (packets - 1) * m_mss) + m_headerBytes + m_linkHeaderBytes;
@@ -455,7 +486,7 @@ PfabricFabricHelper::GetIdealFct(uint32_t from, uint32_t to, uint64_t bytes) con
 Time
 PfabricFabricHelper::GetHostLinkSerialisation(uint64_t bytes) const
 {
-    const uint64_t packets = bytes == 0 ? 1 : (bytes + m_mss - 1) / m_mss;
+    const uint64_t packets = GetPacketCount(bytes);
     const uint32_t fullBytes = m_mss + m_headerBytes + m_linkHeaderBytes;
     const uint32_t lastBytes =
         uint32_t(bytes - (packets - 1) * m_mss) + m_headerBytes + m_linkHeaderBytes;

@@ -204,6 +204,24 @@ class PfabricFabricHelper
      */
     uint32_t GetHopCount(uint32_t from, uint32_t to) const;
     /**
+     * @param bytes a flow's payload bytes
+     * @return the data packets that carry it (at least one: an empty flow still sends one)
+     */
+    uint64_t GetPacketCount(uint64_t bytes) const;
+    /**
+     * @brief What a flow costs the simulator at least: the transmissions of its data packets and
+     * of an ACK for each (the module's sockets acknowledge every segment), on every link of the
+     * path, without losses, retransmissions or a handshake. The unit of the experiment's
+     * packet_hops.
+     * @param from the sending host
+     * @param to the receiving host
+     * @param bytes the flow's payload bytes
+     * @return packet transmissions
+     */
+    uint64_t GetPacketHops(uint32_t from, uint32_t to, uint64_t bytes) const;
+    /// @return the mean of GetHopCount over every ordered pair of distinct hosts
+    double GetMeanHopCount() const;
+    /**
      * @param from a host index
      * @param to another host index
      * @return one full packet there and its ACK back in the idle fabric

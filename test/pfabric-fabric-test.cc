@@ -231,7 +231,25 @@ class FabricShapeTest : public TestCase
             if (shape.leaves > 1)
             {
                 NS_TEST_ASSERT_MSG_EQ(leafSpine.GetHopCount(0, shape.hostsPerLeaf), 4, "racks");
+                // Three data packets (the last one byte) and an ACK each, over four links.
+                const uint64_t threePackets = 2 * uint64_t{leafSpine.GetMss()} + 1;
+                NS_TEST_ASSERT_MSG_EQ(leafSpine.GetPacketHops(0, shape.hostsPerLeaf, threePackets),
+                                      2 * 3 * 4,
+                                      "packet hops between racks");
             }
+            // Pairs in a rack cross 2 links, the others 4.
+            const double hosts = shape.leaves * shape.hostsPerLeaf;
+            const double inRack = shape.leaves * shape.hostsPerLeaf * (shape.hostsPerLeaf - 1.0);
+            const double pairs = hosts * (hosts - 1);
+            NS_TEST_ASSERT_MSG_EQ_TOL(leafSpine.GetMeanHopCount(),
+                                      (2 * inRack + 4 * (pairs - inRack)) / pairs,
+                                      1e-12,
+                                      "mean hop count");
+            // An empty flow still sends a packet.
+            NS_TEST_ASSERT_MSG_EQ(leafSpine.GetPacketCount(0), 1, "empty flow");
+            NS_TEST_ASSERT_MSG_EQ(leafSpine.GetPacketHops(0, 1, leafSpine.GetMss()),
+                                  2 * 1 * 2,
+                                  "one full packet in a rack");
             Simulator::Destroy();
         }
         PfabricSingleSwitchHelper single(5);

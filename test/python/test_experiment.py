@@ -678,3 +678,23 @@ def test_classes_run_the_same_flows_under_every_setting(run_example: RunExample,
     assert mining
     # The data mining flows start within the web search flows' span, give or take one gap.
     assert max(float(f[3]) for f in mining) < 2 * max(float(f[3]) for f in alone)
+
+
+@pytest.mark.parametrize("program, options", [("pfabric-websearch", ("--load=0.2",)),
+                                              ("pfabric-classes", ())])
+def test_the_start_line_says_what_the_run_will_cost(run_example: RunExample, tmp_path: Path,
+                                                    program: str,
+                                                    options: tuple[str, ...]) -> None:
+    """Every run says at its start how long it will take: the packet hops it needs at least
+    (each data packet and its ACK on every link of the path) and what they cost on the
+    reference machines. The count is a lower bound of the packet_hops the run then takes
+    (losses, retransmissions and handshakes come on top) and, at a low load, within 5% of it
+    (a further 1% for the two digits printed)."""
+    out = tmp_path / "run"
+    result = run_example(program, "--flows=100", *options, f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    start = next(line for line in result.stderr.splitlines() if "packet hops" in line)
+    assert start.startswith(f"{program}: at least ") and "of processor time on" in start
+    estimate = float(start.split("at least ")[1].split()[0])
+    measured = json.loads((out / "meta.json").read_text())["packet_hops"]
+    assert 0.99 * estimate <= measured <= 1.06 * estimate, (estimate, measured)
