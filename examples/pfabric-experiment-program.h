@@ -20,6 +20,7 @@
 #include "ns3/map-scheduler.h"
 #include "ns3/pfabric-experiment.h"
 #include "ns3/pfabric-flow-application.h"
+#include "ns3/pfabric-results-writer.h"
 #include "ns3/priority-queue-scheduler.h"
 #include "ns3/simulator.h"
 
@@ -27,11 +28,15 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <new>
 #include <sstream>
 #include <string>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <vector>
 
 // mimalloc's version query (MI_MALLOC_VERSION: 30403 for 3.4.3, 217 for 2.1.7 before 3.0). Weak:
@@ -319,6 +324,24 @@ class ProgramShell
           m_wallStart(0),
           m_cpuStart(0)
     {
+        // A count beyond the machine's memory (--flows=4294967295) fails an allocation: one line
+        // quoting the command line, as every error, instead of std::bad_alloc's abort. Made now:
+        // the handler must not allocate.
+        static std::string outOfMemory;
+        outOfMemory = m_program + ": error: out of memory:";
+        for (int i = 1; i < argc; ++i)
+        {
+            outOfMemory += std::string(" ") + argv[i];
+        }
+        outOfMemory += " (a count such as --flows, --workers or --queries too large for this "
+                       "machine)\n";
+        std::set_new_handler([]() {
+            std::fputs(outOfMemory.c_str(), stderr);
+            // Nothing left behind: the run directory this run made, still empty (rmdir
+            // allocates nothing).
+            rmdir(PfabricResultsWriter::GetCreatedDirectory().c_str());
+            std::_Exit(1);
+        });
     }
 
     /// @return the command line, to add the program's options to before Parse

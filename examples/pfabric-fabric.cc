@@ -79,6 +79,24 @@ main(int argc, char* argv[])
             return 1;
         }
     }
+    // A rate ns-3 cannot read stops the program in DataRate's parser; 0 in the helper's setter.
+    for (const auto& [name, text] :
+         {std::pair<std::string, std::string>{"hostRate", hostRate}, {"fabricRate", fabricRate}})
+    {
+        if (!text.empty() && (!PfabricCommandLine::TakesValue(MakeDataRateChecker(), text) ||
+                              DataRate(text).GetBitRate() == 0))
+        {
+            std::cerr << "pfabric-fabric: error: --" << name << "=" << text
+                      << ": expected a positive rate such as 10Gbps" << std::endl;
+            return 1;
+        }
+    }
+    if (flowBytes == 0)
+    {
+        std::cerr << "pfabric-fabric: error: --flowBytes=0: expected at least one byte"
+                  << std::endl;
+        return 1;
+    }
 
     std::unique_ptr<PfabricFabricHelper> fabric;
     if (topology == FAT_TREE)
@@ -92,6 +110,12 @@ main(int argc, char* argv[])
     else
     {
         fabric = std::make_unique<PfabricSingleSwitchHelper>(hosts);
+    }
+    const std::string shapeError = fabric->GetShapeError(); // Build() would stop on it
+    if (!shapeError.empty())
+    {
+        std::cerr << "pfabric-fabric: error: " << shapeError << std::endl;
+        return 1;
     }
     // Rates and delays are checked by the helper's setters.
     if (!hostRate.empty())

@@ -62,18 +62,23 @@ main(int argc, char* argv[])
     {
         Fail(choice);
     }
-    // --buffer is checked by the queue disc itself when it is created.
+    // A size ns-3 cannot read stops the program in QueueSize's parser; 0 in the queue disc.
+    if (!p.buffer.empty() && (!PfabricCommandLine::TakesValue(MakeQueueSizeChecker(), p.buffer) ||
+                              QueueSize(p.buffer).GetValue() == 0))
+    {
+        Fail("--buffer=" + p.buffer + ": expected a positive size such as 22500B or 15p");
+    }
     if (p.longBytes == 0 || p.shortBytes == 0)
     {
         Fail("--longBytes and --shortBytes must be positive");
     }
     if (p.shortStartUs < 0)
     {
-        Fail("--shortStartUs must not be negative");
+        Fail("--shortStartUs=" + cmd.GetText("shortStartUs") + ": must not be negative");
     }
     if (p.stopS <= 0)
     {
-        Fail("--stopS must be positive");
+        Fail("--stopS=" + cmd.GetText("stopS") + ": expected a positive number of seconds");
     }
 
     Time alone = pfabric::RunPreemption(p, false).first;

@@ -310,6 +310,13 @@ main(int argc, char* argv[])
 
     // The traffic, and its switch hops, from the pFabric fat-tree's structure.
     PfabricFatTreeHelper shape(k);
+    // Build() would stop on a bad shape.
+    const std::string shapeError = static_cast<const PfabricFabricHelper&>(shape).GetShapeError();
+    if (!shapeError.empty())
+    {
+        std::cerr << "pfabric-routing-cost: error: " << shapeError << std::endl;
+        return 1;
+    }
     shape.Build();
     const uint32_t hosts = shape.GetNHosts();
     std::mt19937 rng(1);

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <sys/stat.h>
 
 namespace ns3
 {
@@ -19,6 +20,14 @@ namespace pfabric
 bool
 WriteFileAtomically(const std::string& path, const std::string& text, std::string* error)
 {
+    struct stat existing;
+    if (stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode))
+    {
+        // A device or a FIFO (--dumpFlows=/dev/null): the rename would put a file in its place,
+        // replacing /dev/null itself when run as root.
+        *error = path + ": cannot write the file (not a regular file)";
+        return false;
+    }
     std::string temporary = path + ".partial";
     bool written;
     {
@@ -33,6 +42,21 @@ WriteFileAtomically(const std::string& path, const std::string& text, std::strin
         return false;
     }
     return true;
+}
+
+void
+SkipByteOrderMark(std::istream& in)
+{
+    static const std::string MARK = "\xEF\xBB\xBF";
+    for (char expected : MARK)
+    {
+        if (in.peek() != static_cast<unsigned char>(expected))
+        {
+            in.seekg(0);
+            return;
+        }
+        in.get();
+    }
 }
 
 } // namespace pfabric

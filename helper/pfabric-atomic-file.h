@@ -7,6 +7,7 @@
 #ifndef PFABRIC_ATOMIC_FILE_H
 #define PFABRIC_ATOMIC_FILE_H
 
+#include <istream>
 #include <string>
 
 namespace ns3
@@ -23,6 +24,14 @@ namespace pfabric
  * @return true on success; on failure no file is left behind
  */
 bool WriteFileAtomically(const std::string& path, const std::string& text, std::string* error);
+
+/**
+ * @ingroup pfabric
+ * @brief Skip a UTF-8 byte-order mark at the start of a text file being read (what Windows
+ * editors and spreadsheets put there): invisible, it would otherwise spoil the first line.
+ * @param in the file, at its start
+ */
+void SkipByteOrderMark(std::istream& in);
 
 } // namespace pfabric
 } // namespace ns3

@@ -9,14 +9,21 @@
 #include "pfabric-command-line.h"
 
 #include "ns3/global-value.h"
+#include "ns3/string.h"
+#include "ns3/type-id.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <fcntl.h>
+#include <iostream>
 #include <limits>
 #include <set>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -78,6 +85,12 @@ PfabricCommandLine::GetNotices() const
     return m_notices;
 }
 
+std::string
+PfabricCommandLine::GetText(const std::string& name) const
+{
+    return *m_texts.at(name);
+}
+
 double
 PfabricCommandLine::TimeNanoseconds(const std::string& text)
 {
@@ -118,13 +131,56 @@ PfabricCommandLine::ParseTime(const std::string& name,
             "--" + name + "=" + text + ": expected a time with a unit (ns, us, ms or s), e.g. 1ms";
         return false;
     }
-    if (ns > MAX_TIME_NS)
+    const std::string wrong = CheckNanoseconds(ns);
+    if (!wrong.empty())
     {
-        *error = "--" + name + "=" + text + ": " + TooLong();
+        *error = "--" + name + "=" + text + ": " + wrong;
         return false;
     }
     *value = text == "0" ? Time(0) : Time(text);
     return true;
+}
+
+std::string
+PfabricCommandLine::CheckNanoseconds(double ns)
+{
+    if (ns > MAX_TIME_NS)
+    {
+        return TooLong();
+    }
+    if (ns != std::floor(ns))
+    {
+        return "not a whole number of nanoseconds (ns-3's resolution)";
+    }
+    return "";
+}
+
+bool
+PfabricCommandLine::TakesValue(Ptr<const AttributeChecker> checker, const std::string& text)
+{
+    // ns-3 stops the program on some malformed values instead of refusing them (Time("soon"), a
+    // number or a size with characters after it: NS_ABORT_MSG in their parsers), so the text is
+    // parsed first in a child process, whose abort only says no. Nothing is simulated yet and
+    // the child writes nothing, not even a core file.
+    std::cout.flush();
+    std::cerr.flush();
+    pid_t child = fork();
+    if (child < 0)
+    {
+        return checker->CreateValidValue(StringValue(text)) != nullptr;
+    }
+    if (child == 0)
+    {
+        struct rlimit noCore = {0, 0};
+        setrlimit(RLIMIT_CORE, &noCore);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        _exit(checker->CreateValidValue(StringValue(text)) ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 std::string
@@ -184,14 +240,16 @@ PfabricCommandLine::CheckArgument(const std::string& argument, std::string* erro
 {
     if (argument.rfind("-", 0) != 0)
     {
-        return true; // not an option
+        // ns-3 ignores an argument that is not an option: flows=5 would run 2000 flows.
+        *error = argument + ": not an option (expected --name=value; --PrintHelp lists them)";
+        return false;
     }
     std::string name;
     std::string value;
     const bool hasValue = SplitArgument(argument, &name, &value);
     if (IsNs3Option(name))
     {
-        return true;
+        return CheckNs3Argument(argument, name, value, error);
     }
     auto found = m_options.find(name);
     if (found == m_options.end())
@@ -218,6 +276,62 @@ PfabricCommandLine::CheckArgument(const std::string& argument, std::string* erro
     if (!hasValue || value.empty())
     {
         *error = argument + ": expected a value (--" + name + "=...)";
+        return false;
+    }
+    return true;
+}
+
+bool
+PfabricCommandLine::CheckNs3Argument(const std::string& argument,
+                                     const std::string& name,
+                                     const std::string& value,
+                                     std::string* error)
+{
+    // What ns-3 would answer with its whole help (an unknown attribute path or value) or stop the
+    // program on (a malformed value, an unknown type to print), refused in one line first.
+    TypeId tid;
+    if (name == "PrintAttributes" && !TypeId::LookupByNameFailSafe(value, &tid))
+    {
+        *error = argument + ": no TypeId " + value + " in this ns-3";
+        return false;
+    }
+    if (name.rfind("Print", 0) == 0)
+    {
+        return true;
+    }
+    Ptr<const AttributeChecker> checker;
+    const std::size_t colons = name.rfind("::");
+    if (colons != std::string::npos)
+    {
+        const std::string type = name.substr(0, colons);
+        const std::string attribute = name.substr(colons + 2);
+        TypeId::AttributeInformation info;
+        if (!TypeId::LookupByNameFailSafe(type, &tid))
+        {
+            *error = argument + ": no TypeId " + type + " in this ns-3";
+            return false;
+        }
+        if (!tid.LookupAttributeByName(attribute, &info))
+        {
+            *error = argument + ": " + type + " has no attribute " + attribute;
+            return false;
+        }
+        checker = info.checker;
+    }
+    else
+    {
+        for (auto global = GlobalValue::Begin(); global != GlobalValue::End(); ++global)
+        {
+            if ((*global)->GetName() == name)
+            {
+                checker = (*global)->GetChecker();
+            }
+        }
+    }
+    if (checker && !TakesValue(checker, value))
+    {
+        *error = argument + ": '" + value + "' is not a value of " + name + " (" +
+                 checker->GetValueTypeName() + ")";
         return false;
     }
     return true;

@@ -138,6 +138,14 @@ class PfabricCommandLine : public CommandLine
     const std::vector<std::string>& GetNotices() const;
 
     /**
+     * @brief An option's value as typed (its default's text if not given), for a message that
+     * quotes it: a number's text, not the number (1e-3 stays 1e-3).
+     * @param name an option added as a number, time, choice or text
+     * @return the text
+     */
+    std::string GetText(const std::string& name) const;
+
+    /**
      * @brief Convert a time's text strictly.
      * @param name the option's name, for the error
      * @param text what was typed: a number and ns, us, ms or s
@@ -166,6 +174,22 @@ class PfabricCommandLine : public CommandLine
     static std::string TooLong();
 
     /**
+     * @brief What is wrong with a time's nanoseconds (TimeNanoseconds) that ns-3 cannot keep.
+     * @param ns the nanoseconds, not negative
+     * @return "" if ns-3 keeps it as given; else why not: longer than MAX_TIME_NS, or not a
+     *         whole number of nanoseconds (ns-3's resolution would round 0.5ns to 0 or 1ns)
+     */
+    static std::string CheckNanoseconds(double ns);
+
+    /**
+     * @brief Whether ns-3 takes a text as a value of an attribute, without stopping the program.
+     * @param checker the attribute's (or global value's) checker
+     * @param text the value
+     * @return true if ns-3 takes it
+     */
+    static bool TakesValue(Ptr<const AttributeChecker> checker, const std::string& text);
+
+    /**
      * @brief A time as the text a time option shows: in the largest of s, ms, us and ns that
      * holds it as a whole number, e.g. 1ms; "0" for zero.
      * @param time the time
@@ -188,6 +212,21 @@ class PfabricCommandLine : public CommandLine
      * @return true if it is ns-3's
      */
     static bool IsNs3Option(const std::string& name);
+
+    /**
+     * @brief Check an argument of ns-3's own (IsNs3Option) as ns-3 would take it, without its
+     * help dump or abort: an attribute path's type, attribute and value, a global value's value,
+     * --PrintAttributes' type.
+     * @param argument the argument, e.g. --ns3::PfabricQueueDisc::MaxSize=30p
+     * @param name its name, e.g. ns3::PfabricQueueDisc::MaxSize
+     * @param value its value, e.g. 30p
+     * @param error why it is refused
+     * @return false if it is refused
+     */
+    static bool CheckNs3Argument(const std::string& argument,
+                                 const std::string& name,
+                                 const std::string& value,
+                                 std::string* error);
 
     /**
      * @brief Parse the command line (CommandLine::Parse), then the numbers.
@@ -425,6 +464,12 @@ PfabricCommandLine::ParseNumber(const std::string& name,
         {
             ok = false;
             why = "out of range";
+        }
+        // A long double holds what a double cannot: 1e-400 would become 0, a value never typed.
+        if (ok && parsed != 0 && static_cast<T>(parsed) == 0)
+        {
+            ok = false;
+            why = "out of range (too close to 0)";
         }
     }
     if (!ok)

@@ -19,12 +19,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fcntl.h>
 #include <iostream>
 #include <map>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -94,43 +90,6 @@ SplitAttributes(const std::string& text)
 }
 
 /**
- * @brief Whether ns-3 takes a text as a value of an attribute.
- *
- * ns-3 stops the program on some malformed values instead of refusing them (Time("soon"), a
- * number or a size with characters after it: NS_ABORT_MSG in their parsers), so the text is
- * parsed first in a child process, whose abort only says no. Nothing is simulated yet and the
- * child writes nothing, not even a core file.
- *
- * @param info the attribute
- * @param text the value
- * @return true if ns-3 takes it
- */
-bool
-TakesValue(const TypeId::AttributeInformation& info, const std::string& text)
-{
-    std::cout.flush();
-    std::cerr.flush();
-    pid_t child = fork();
-    if (child < 0)
-    {
-        return info.checker->CreateValidValue(StringValue(text)) != nullptr;
-    }
-    if (child == 0)
-    {
-        // An abort here leaves no core file behind, and says nothing.
-        struct rlimit noCore = {0, 0};
-        setrlimit(RLIMIT_CORE, &noCore);
-        int null = open("/dev/null", O_WRONLY);
-        dup2(null, STDOUT_FILENO);
-        dup2(null, STDERR_FILENO);
-        _exit(info.checker->CreateValidValue(StringValue(text)) ? 0 : 1);
-    }
-    int status = 0;
-    waitpid(child, &status, 0);
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-/**
  * @brief Check an attribute list against a type.
  * @param option the option that gave it, for the message
  * @param text Name=value|Name=value, or ""
@@ -157,7 +116,7 @@ CheckAttributes(const std::string& option, const std::string& text, TypeId tid)
         {
             return given + tid.GetName() + "::" + name + " cannot be set";
         }
-        if (!TakesValue(info, value))
+        if (!PfabricCommandLine::TakesValue(info.checker, value))
         {
             return given + "'" + value + "' is not a value of " + tid.GetName() + "::" + name +
                    " (" + info.checker->GetValueTypeName() + ")";

@@ -51,22 +51,22 @@ PfabricDeadlineFeature::AddOptions(PfabricOptionTable& t)
           "deadlines: no deadline comes sooner than this many ideal FCTs after the flow's start, "
           "at least 1",
           p.deadlineMinFactor)
-        .Check([&p]() -> std::string {
+        .Check([&p, &t]() -> std::string {
             return p.deadlineMinFactor >= 1 && std::isfinite(p.deadlineMinFactor)
                        ? ""
-                       : "--deadlineMinFactor=" +
-                             PfabricJsonObject::FormatNumber(p.deadlineMinFactor) +
+                       : t.Given("deadlineMinFactor",
+                                 PfabricJsonObject::FormatNumber(p.deadlineMinFactor)) +
                              ": expected at least 1 (no deadline shorter than the ideal FCT)";
         });
     t.Add("deadlineFraction",
           "deadlines: the share of flows with a deadline, in [0, 1]; the others have none "
           "(under edf they rank behind every flow with one)",
           p.deadlineFraction)
-        .Check([&p]() -> std::string {
+        .Check([&p, &t]() -> std::string {
             return p.deadlineFraction >= 0 && p.deadlineFraction <= 1
                        ? ""
-                       : "--deadlineFraction=" +
-                             PfabricJsonObject::FormatNumber(p.deadlineFraction) +
+                       : t.Given("deadlineFraction",
+                                 PfabricJsonObject::FormatNumber(p.deadlineFraction)) +
                              ": expected a share in [0, 1]";
         });
     t.AddChoice("priority",

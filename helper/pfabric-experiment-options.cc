@@ -259,9 +259,10 @@ PfabricExperimentOptions::BuildFabric()
             {
                 return "--rto=" + p.rto + ": expected a time such as 40us";
             }
-            if (ns > PfabricCommandLine::MAX_TIME_NS)
+            const std::string wrong = PfabricCommandLine::CheckNanoseconds(ns);
+            if (!wrong.empty())
             {
-                return "--rto=" + p.rto + ": " + PfabricCommandLine::TooLong();
+                return "--rto=" + p.rto + ": " + wrong;
             }
             if (!Time(p.rto).IsStrictlyPositive())
             {
@@ -301,10 +302,10 @@ PfabricExperimentOptions::BuildRun()
         feature->AddLeadingOptions(t);
     }
     t.Add("load", "offered load, fraction of the host link in wire bytes, in (0, 1)", p.load)
-        .Check([&p]() -> std::string {
+        .Check([&p, &t]() -> std::string {
             return p.load > 0 && p.load < 1
                        ? ""
-                       : "--load=" + Number(p.load) + ": expected a load in (0, 1)";
+                       : t.Given("load", Number(p.load)) + ": expected a load in (0, 1)";
         });
     t.Add("flows", "number of flows to generate", p.flows);
     t.AddPart([this](PfabricCommandLine& cmd) { m_window.AddCommandLineOptions(cmd); },

@@ -9,6 +9,8 @@
 
 #include "pfabric-flow-size-distribution.h"
 
+#include "pfabric-atomic-file.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
@@ -127,6 +129,7 @@ PfabricFlowSizeDistribution::Load(const std::string& path,
         return false;
     }
 
+    pfabric::SkipByteOrderMark(in);
     std::vector<std::pair<double, double>> points;
     std::size_t columns = 0;
     std::string line;

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 
 namespace ns3
@@ -82,7 +83,16 @@ PfabricIncast::BuildOptions()
         .Record(
             [&p](PfabricJsonObject& json) { json.AddInteger("response_bytes", p.responseBytes); })
         .Check([&p]() -> std::string {
-            return p.responseBytes == 0 ? "--responseBytes=0: expected at least one byte" : "";
+            // A flow's sender counts its bytes in 32 bits (PfabricSocketFlowSender).
+            const uint64_t most = std::numeric_limits<uint32_t>::max();
+            if (p.responseBytes == 0)
+            {
+                return "--responseBytes=0: expected at least one byte";
+            }
+            return p.responseBytes > most
+                       ? "--responseBytes=" + std::to_string(p.responseBytes) +
+                             ": more than a flow's " + std::to_string(most) + " bytes"
+                       : "";
         });
     m_options.Add("queries", "number of queries", p.queries).Check([&p]() -> std::string {
         return p.queries == 0 ? "--queries=0: expected at least one query" : "";
@@ -106,10 +116,11 @@ PfabricIncast::BuildOptions()
              "none",
              p.background)
         .Record([&p](PfabricJsonObject& json) { json.AddNumber("background_load", p.background); })
-        .Check([&p]() -> std::string {
+        .Check([&p, this]() -> std::string {
             return p.background >= 0 && p.background < 1
                        ? ""
-                       : "--background=" + Number(p.background) + ": expected a load in [0, 1)";
+                       : m_options.Given("background", Number(p.background)) +
+                             ": expected a load in [0, 1)";
         });
 }
 

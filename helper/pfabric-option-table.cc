@@ -131,10 +131,17 @@ PfabricOptionTable::AddPart(std::function<void(PfabricCommandLine&)> add,
 void
 PfabricOptionTable::Register(PfabricCommandLine& cmd) const
 {
+    m_cmd = &cmd;
     for (const Option& option : m_options)
     {
         option.m_register(cmd, option.m_name, option.m_help);
     }
+}
+
+std::string
+PfabricOptionTable::Given(const std::string& name, const std::string& value) const
+{
+    return "--" + name + "=" + (m_cmd != nullptr ? m_cmd->GetText(name) : value);
 }
 
 std::string

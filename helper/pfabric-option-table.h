@@ -175,6 +175,15 @@ class PfabricOptionTable
     std::string Check() const;
 
     /**
+     * @brief An option as typed, for a check's message: --load=1.0 stays 1.0 (not 1, the value
+     * formatted back), 1e-3 stays 1e-3.
+     * @param name the option's name
+     * @param value the value formatted, if the table was not registered on a command line
+     * @return --name=text
+     */
+    std::string Given(const std::string& name, const std::string& value) const;
+
+    /**
      * @brief Add every recorded option to meta.json's parameters, in table order.
      * @param parameters the parameters object
      */
@@ -194,6 +203,7 @@ class PfabricOptionTable
     Option& Append(const std::string& name, const std::string& help, Registrar add);
 
     std::deque<Option> m_options; //!< the rows (a deque: rows stay where they are)
+    mutable const PfabricCommandLine* m_cmd = nullptr; //!< where Register added them (Given)
 };
 
 template <typename T>

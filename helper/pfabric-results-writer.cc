@@ -167,6 +167,7 @@ PfabricResultsWriter::Open(const std::string& directory, const std::string& opti
                    ")";
         }
         m_created = true;
+        CreatedDirectory() = m_directory;
     }
     std::string probe = m_directory + "/.write-test";
     bool writable = static_cast<bool>(std::ofstream(probe) << "");
@@ -187,7 +188,21 @@ PfabricResultsWriter::Abandon()
         std::error_code code;
         std::filesystem::remove(m_directory, code);
         m_created = false;
+        CreatedDirectory().clear();
     }
+}
+
+std::string&
+PfabricResultsWriter::CreatedDirectory()
+{
+    static std::string created;
+    return created;
+}
+
+const std::string&
+PfabricResultsWriter::GetCreatedDirectory()
+{
+    return CreatedDirectory();
 }
 
 const std::string&

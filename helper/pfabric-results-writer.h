@@ -150,6 +150,13 @@ class PfabricResultsWriter
     /// Remove the run directory if Open created it (after a failure, before anything was written).
     void Abandon();
 
+    /**
+     * @brief The run directory that Open last created and no Abandon removed, for a program that
+     * must stop where no writer is at hand (out of memory: its new handler removes it if empty).
+     * @return the directory, or "" if none
+     */
+    static const std::string& GetCreatedDirectory();
+
     /// @return the run directory
     const std::string& GetDirectory() const;
 
@@ -205,8 +212,11 @@ class PfabricResultsWriter
   private:
     std::string m_directory; //!< the run directory
     bool m_created;          //!< Open created it
-    bool m_deadlineColumns;  //!< fct.csv has deadline_s, met, terminated
-    bool m_classColumn;      //!< fct.csv has a traffic_class column
+
+    /// @return the directory Open last created (GetCreatedDirectory), to set
+    static std::string& CreatedDirectory();
+    bool m_deadlineColumns; //!< fct.csv has deadline_s, met, terminated
+    bool m_classColumn;     //!< fct.csv has a traffic_class column
     std::vector<std::pair<std::string, Column>> m_columns; //!< added columns: name, value
 };
 

@@ -15,8 +15,8 @@ from typing import NoReturn
 from pfabric_analysis import __version__, git_commit
 from pfabric_analysis.flowcount import WINDOW_WARMUPS
 from pfabric_analysis.runs import BIN_NAMES, AnalysisError, check_poolable, read_run, summarize
-from pfabric_analysis.values import (COUNT, FRACTION, HOSTS, LOAD, POSITIVE, RATE, SECONDS,
-                                     SEED, BadValue)
+from pfabric_analysis.values import (COUNT, FRACTION, HOSTS, LOAD, PATH, POSITIVE, RATE,
+                                     SECONDS, SEED, BadValue)
 
 
 class Parser(argparse.ArgumentParser):
@@ -48,7 +48,7 @@ def versions() -> dict[str, str]:
 
 def add_sweep_options(parser: argparse.ArgumentParser, required_out: bool) -> None:
     """Where a sweep runs and writes: shared by sweep and reproduce."""
-    parser.add_argument("--out", type=Path, required=required_out, metavar="SWEEP_DIR",
+    parser.add_argument("--out", type=PATH, required=required_out, metavar="SWEEP_DIR",
                         help="sweep directory (a re-run resumes it)"
                              + ("" if required_out else
                                 "; default results/reproduce-quick|standard|full"))
@@ -56,11 +56,11 @@ def add_sweep_options(parser: argparse.ArgumentParser, required_out: bool) -> No
                         help="local processes at once (default: one per core)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run on this Dask distributed scheduler (tcp://host:8786) instead")
-    parser.add_argument("--bin-dir", type=Path,
+    parser.add_argument("--bin-dir", type=PATH,
                         help="where pfabric-websearch/-datamining are (default: $PFABRIC_BUILD_DIR"
                              "/bin, else build/bin of the module)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.add_argument("--store", type=Path, metavar="STORE_DIR",
+    parser.add_argument("--store", type=PATH, metavar="STORE_DIR",
                         help="also write every finished point there, compact (fct.csv.gz of its "
                              "measured flows, meta.json), to commit; a point there is finished, "
                              "so a sweep resumes from a store alone (a fresh clone)")
@@ -70,7 +70,7 @@ def add_output_options(parser: argparse.ArgumentParser,
                        files: str = "NAME.png/.pdf/.csv/.md/.json", name: str | None = None) -> None:
     """--out DIR, where a command writes its files, and for a command given a default stem
     `name`, --name, the files' stem: the one definition of the pair."""
-    parser.add_argument("--out", type=Path, required=True, metavar="DIR",
+    parser.add_argument("--out", type=PATH, required=True, metavar="DIR",
                         help=f"where {files} go")
     if name is not None:
         parser.add_argument("--name", default=name,
@@ -101,16 +101,16 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("versions", help="print the module and package versions")
     summary = sub.add_parser("summarize", help="FCT / ideal FCT per size bin of run directories "
                                               "(several: replications, pooled)")
-    summary.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR")
+    summary.add_argument("runs", nargs="+", type=PATH, metavar="RUN_DIR")
     add_kb_option(summary)
-    summary.add_argument("--csv", type=Path, help="also write the table to this CSV file")
+    summary.add_argument("--csv", type=PATH, help="also write the table to this CSV file")
     summary.add_argument("--blocks", type=COUNT, default=0, metavar="B",
                          help="one run: also its flows in arrival order in B blocks, each "
                               "block's statistics and the flows in progress at its last "
                               "arrival (is the run at steady state?)")
     cdf = sub.add_parser("cdf", help="the CDF of FCT / ideal FCT per size bin of several runs on "
                                      "one figure (PNG, PDF, cdf.csv, cdf.json)")
-    cdf.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR")
+    cdf.add_argument("runs", nargs="+", type=PATH, metavar="RUN_DIR")
     add_output_options(cdf, "cdf.png/.pdf/.csv/.json")
     cdf.add_argument("--labels", metavar="A,B,...",
                      help="legend labels, one per RUN_DIR (default: each run's scheme)")
@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     add_kb_option(cdf)
     compare = sub.add_parser("compare", help="runs side by side (the first the baseline): "
                                              "statistics per size bin as a table and a figure")
-    compare.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR")
+    compare.add_argument("runs", nargs="+", type=PATH, metavar="RUN_DIR")
     add_output_options(compare, "compare.csv/.md/.png/.pdf/.json")
     compare.add_argument("--labels", metavar="A,B,...",
                          help="labels, one per RUN_DIR (default: each run's scheme)")
@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
                                            "(--priorityLevels runs), a line per load, "
                                            "unquantised pFabric as reference (PNG, PDF, CSV, "
                                            "markdown, JSON)")
-    levels.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR",
+    levels.add_argument("runs", nargs="+", type=PATH, metavar="RUN_DIR",
                         help="one run per load and K on each load's flows, K = 0 the reference")
     add_output_options(levels, name="levels")
     add_kb_option(levels)
@@ -140,21 +140,21 @@ def main(argv: list[str] | None = None) -> int:
                                            "(pfabric-incast runs), a line per scheme, a column "
                                            "per background load, timeouts per query (PNG, PDF, "
                                            "CSV, markdown, JSON)")
-    incast.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR",
+    incast.add_argument("runs", nargs="+", type=PATH, metavar="RUN_DIR",
                         help="pfabric-incast runs: one per background load, scheme and N")
     add_output_options(incast, name="incast")
     deadlines = sub.add_parser("deadlines", help="fraction of deadlines met against load, a line "
                                                  "per scheme, and the FCT / ideal FCT of the "
                                                  "flows without a deadline (pfabric-deadlines "
                                                  "runs; PNG, PDF, CSV, markdown, JSON)")
-    deadlines.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR",
+    deadlines.add_argument("runs", nargs="+", type=PATH, metavar="RUN_DIR",
                            help="pfabric-deadlines runs, one per scheme, priority, onMiss and "
                                 "load, each load's on the same flows and deadlines")
     add_output_options(deadlines, name="deadlines")
     classes = sub.add_parser("classes", help="FCT / ideal FCT per traffic class (pfabric-classes "
                                              "runs), a bar per class setting, one queue as "
                                              "reference (PNG, PDF, CSV, markdown, JSON)")
-    classes.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR",
+    classes.add_argument("runs", nargs="+", type=PATH, metavar="RUN_DIR",
                          help="one run per class setting (--classes, --classWeights) on the "
                               "same flows")
     add_output_options(classes, name="classes")
@@ -163,17 +163,17 @@ def main(argv: list[str] | None = None) -> int:
                                              "of a sweep directory of runs or a store of "
                                              "compact points, with 95%% intervals and each "
                                              "point's citable status")
-    figures.add_argument("sweep", type=Path, metavar="SWEEP_DIR",
+    figures.add_argument("sweep", type=PATH, metavar="SWEEP_DIR",
                          help="a sweep directory, or a store (sweep --store)")
-    figures.add_argument("--out", type=Path, metavar="DIR", help="default SWEEP_DIR/figures")
+    figures.add_argument("--out", type=PATH, metavar="DIR", help="default SWEEP_DIR/figures")
     add_kb_option(figures)
     add_batches_option(figures)
     ideal = sub.add_parser("ideal", help="the Ideal scheme (greedy shortest-remaining-first over "
                                          "host links) on a flow list")
-    ideal.add_argument("flow_list", type=Path, metavar="FLOWS_CSV",
+    ideal.add_argument("flow_list", type=PATH, metavar="FLOWS_CSV",
                        help="flow list as --dumpFlows wrote it (src,dst,size_bytes,start_s)")
     fabric = ideal.add_mutually_exclusive_group(required=True)
-    fabric.add_argument("--like", type=Path, metavar="RUN_DIR",
+    fabric.add_argument("--like", type=PATH, metavar="RUN_DIR",
                         help="packet run on the same flows: ideal_fct_s, link, parameters")
     fabric.add_argument("--preset", help="or the fabric of this preset (hotnets12, sigcomm13), "
                                          "from pfabric-WORKLOAD --idealOnly: no packet run")
@@ -182,10 +182,10 @@ def main(argv: list[str] | None = None) -> int:
     ideal.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                        help="with --preset: any other option of the program, e.g. --set "
                             "hostsPerLeaf=8 or --set load=0.8 (a parameter recorded; repeatable)")
-    ideal.add_argument("--bin-dir", type=Path,
+    ideal.add_argument("--bin-dir", type=PATH,
                        help="with --preset: where pfabric-websearch/-datamining are (default: "
                             "$PFABRIC_BUILD_DIR/bin, else build/bin of the module)")
-    ideal.add_argument("--out", type=Path, required=True, metavar="OUT_DIR",
+    ideal.add_argument("--out", type=PATH, required=True, metavar="OUT_DIR",
                        help="run directory to write (fct.csv, meta.json)")
     ideal.add_argument("--force", action="store_true", help="replace an existing OUT_DIR/fct.csv")
     ideal.add_argument("--rate-bps", type=RATE, help="host line rate (default: RUN_DIR's)")
@@ -206,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--load", type=LOAD, default=0.8)
     bench.add_argument("--hosts", type=HOSTS, default=144)
     bench.add_argument("--seed", type=SEED, default=1)
-    bench.add_argument("--cdf", type=Path, help="flow size CDF (default workloads/websearch.cdf)")
+    bench.add_argument("--cdf", type=PATH, help="flow size CDF (default workloads/websearch.cdf)")
     grid = sub.add_parser("sweep", help="run a grid of experiments (local processes or Dask), "
                                         "resumable, one run directory per point")
     add_sweep_options(grid, required_out=True)
@@ -231,18 +231,18 @@ def main(argv: list[str] | None = None) -> int:
                            "its points get them, with --schemeLabel=LABEL")
     kept = sub.add_parser("store", help="committed compact points: store add RUN_DIR... "
                                          "--store DIR compacts finished run directories")
-    kept_sub = kept.add_subparsers(dest="store_command", required=True)
+    kept_sub = kept.add_subparsers(dest="store_command", required=True, metavar="add")
     kept_add = kept_sub.add_parser("add", help="compact run directories into a store (one "
                                                "point each, named by its directory)")
-    kept_add.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR")
-    kept_add.add_argument("--store", type=Path, required=True, metavar="STORE_DIR")
+    kept_add.add_argument("runs", nargs="+", type=PATH, metavar="RUN_DIR")
+    kept_add.add_argument("--store", type=PATH, required=True, metavar="STORE_DIR")
     campaign = sub.add_parser("sem", help="an SEM campaign (PyPI sem) of pfabric-websearch or "
                                           "-datamining in an ns-3 tree: a grid of the program's "
                                           "options, FCT / ideal FCT per point and size bin")
-    campaign.add_argument("--ns3", type=Path, required=True, metavar="NS3_DIR",
+    campaign.add_argument("--ns3", type=PATH, required=True, metavar="NS3_DIR",
                           help="ns-3 source tree (CMake, 3.36 or later) with this module in "
                                "contrib/pfabric, configured with --enable-examples and built")
-    campaign.add_argument("--campaign", type=Path, required=True, metavar="DIR",
+    campaign.add_argument("--campaign", type=PATH, required=True, metavar="DIR",
                           help="SEM campaign directory: created, or loaded and extended (points "
                                "it has are not run again)")
     campaign.add_argument("--program", default="pfabric-websearch",
@@ -260,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     campaign.add_argument("-j", "--jobs", type=POSITIVE, default=os.cpu_count() or 1,
                           help="runs at once (default: one per core)")
     add_kb_option(campaign)
-    campaign.add_argument("--out", type=Path, metavar="DIR",
+    campaign.add_argument("--out", type=PATH, metavar="DIR",
                           help="also write the table to DIR/sem.csv, its provenance to "
                                "DIR/sem.json")
     again = sub.add_parser("reproduce", help="the paper's Figures 2-4: both workloads, all five "
@@ -292,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     count.add_argument("--seed", type=SEED, default=1)
     count.add_argument("--tolerance", type=FRACTION,
                        help="largest relative error a sufficient count allows (default 0.03)")
-    count.add_argument("--cost", type=Path, action="append", default=[], metavar="RUN_DIR",
+    count.add_argument("--cost", type=PATH, action="append", default=[], metavar="RUN_DIR",
                        help="a finished packet run of a workload on the same preset: its hops "
                             "per byte and seconds per hop price each count (repeatable)")
     count.add_argument("--seconds-per-hop", type=SECONDS, metavar="S",
@@ -308,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
                             f"{','.join(map(str, WINDOW_WARMUPS))})")
     count.add_argument("-j", "--jobs", type=POSITIVE, default=os.cpu_count() or 1,
                        help="processes at once (default: one per core)")
-    count.add_argument("--bin-dir", type=Path,
+    count.add_argument("--bin-dir", type=PATH,
                        help="where pfabric-websearch/-datamining are (default: $PFABRIC_BUILD_DIR"
                             "/bin, else build/bin of the module)")
     neck = sub.add_parser("bottleneck", help="all flows into one host of a star: measured FCT "
@@ -322,11 +322,11 @@ def main(argv: list[str] | None = None) -> int:
     neck.add_argument("--schemes", default="pfabric,tcp",
                       help="comma-separated: pfabric, linerate (vs SRPT), tcp, dctcp (vs PS); "
                            "default pfabric,tcp")
-    neck.add_argument("--cdf", type=Path, help="flow size CDF (default workloads/websearch.cdf)")
+    neck.add_argument("--cdf", type=PATH, help="flow size CDF (default workloads/websearch.cdf)")
     add_kb_option(neck)
-    neck.add_argument("--out", type=Path, metavar="DIR",
+    neck.add_argument("--out", type=PATH, metavar="DIR",
                       help="default results/bottleneck-loadL-flowsN-seedS")
-    neck.add_argument("--bin-dir", type=Path,
+    neck.add_argument("--bin-dir", type=PATH,
                       help="where pfabric-websearch is (default: $PFABRIC_BUILD_DIR/bin, else "
                            "build/bin of the module)")
     neck.add_argument("--reuse", action="store_true",
@@ -338,6 +338,11 @@ def main(argv: list[str] | None = None) -> int:
         return run_command(args)
     except AnalysisError as error:
         print(f"pfabric-analysis: error: {error}", file=sys.stderr)
+        return 1
+    except MemoryError:
+        # A count beyond this machine (ideal-bench --flows 10000000000): numpy's allocation fails.
+        print(f"pfabric-analysis: error: {args.command_line}: out of memory (a count too large "
+              "for this machine?)", file=sys.stderr)
         return 1
 
 

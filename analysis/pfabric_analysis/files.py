@@ -43,6 +43,10 @@ def write_files(out_dir: Path, files: Mapping[str, str | bytes],
             writing = out_dir / name
             if writing.is_dir():
                 raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(writing))
+            if writing.exists() and not writing.is_file():
+                # A device, a FIFO or a socket (--csv /dev/stdout): the rename below would put a
+                # file in its place, and replace /dev/null itself when run as root.
+                raise OSError(errno.EINVAL, "not a regular file", str(writing))
             if isinstance(content, bytes):
                 temporaries[name].write_bytes(content)
             else:

@@ -644,6 +644,8 @@ def read_cdf(path: Path) -> tuple[np.ndarray, np.ndarray]:
     sizes, cdf = table[:, 0], table[:, 1]
     if cdf[0] != 0 or cdf[-1] != 1 or (np.diff(cdf) < 0).any() or (np.diff(sizes) < 0).any():
         raise AnalysisError(f"{path}: the CDF must rise from 0 to 1 with the sizes")
+    if sizes[0] <= 0:
+        raise AnalysisError(f"{path}: the sizes must be positive, not {sizes[0]:g}")
     return sizes, cdf
 
 

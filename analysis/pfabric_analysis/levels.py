@@ -64,6 +64,9 @@ def check_levels_runs(runs: Sequence[Run]) -> None:
         if difference is not None:
             raise AnalysisError(f"{run.directory}: not the flows of {reference.directory}: "
                                 f"{difference}")
+    if all(level == 0 for _, level in seen):
+        raise AnalysisError(f"{runs[0].directory}: no run with priority levels (a run of "
+                            "--priorityLevels=K, K > 0, to draw against the unquantised ones)")
 
 
 def levels_table(runs: Sequence[Run], kb: int = 1000) -> pd.DataFrame:

@@ -135,7 +135,8 @@ def read_run(directory: Path) -> Run:
         raise AnalysisError(f"{fct_path}: no flows (a header alone)")
     check_values(fct, fct_path)
     try:
-        meta = json.loads(meta_path.read_text())
+        # utf-8-sig: a byte-order mark (an editor's) is dropped, as files.read_text drops it.
+        meta = json.loads(meta_path.read_text(encoding="utf-8-sig"))
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise AnalysisError(f"{meta_path}: not JSON ({error})") from error
     if not isinstance(meta, dict) or not isinstance(meta.get("parameters"), dict):
@@ -164,12 +165,22 @@ def read_csv_checked(path: Path, columns: Sequence[str], **options) -> pd.DataFr
 
 def read_fct_csv(path: Path, **options) -> pd.DataFrame:
     """fct.csv (or .gz) with its columns. Blank lines are rows (of empty values), so that row i
-    is line i + 2 of the file, as check_values reports it."""
-    return read_csv_checked(path, FCT_COLUMNS, skip_blank_lines=False, **options)
+    is line i + 2 of the file, as check_values reports it; blank lines ending the file (an
+    editor's) are dropped."""
+    frame = read_csv_checked(path, FCT_COLUMNS, skip_blank_lines=False, **options)
+    filled = np.flatnonzero(frame.notna().any(axis=1).to_numpy()
+                            & (frame != "").any(axis=1).to_numpy())
+    return frame.iloc[:filled[-1] + 1 if filled.size else 0]
+
+
+# The largest whole number a value of fct.csv may be: 2^53, past which a float64 (what pandas
+# reads a column of larger numbers as) no longer holds every whole number.
+LARGEST_WHOLE = 2**53
 
 
 def _whole(values: pd.Series) -> pd.Series:
-    return np.isfinite(values) & (values >= 0) & (values == np.floor(values))
+    return (np.isfinite(values) & (values >= 0) & (values == np.floor(values))
+            & (values <= LARGEST_WHOLE))
 
 
 def _positive(values: pd.Series) -> pd.Series:
@@ -188,12 +199,12 @@ def _time(values: pd.Series, frame: pd.DataFrame) -> pd.Series:
 # What each value of fct.csv must be (a column's values as numbers, NaN where empty or not a
 # number), checked in this order on every line, and how the refusal describes it.
 VALUE_RULES = (
-    ("flow_id", "a whole number", lambda v, f: _whole(v)),
-    ("src", "a whole number", lambda v, f: _whole(v)),
-    ("dst", "a whole number", lambda v, f: _whole(v)),
-    ("size_bytes", "a positive whole number", lambda v, f: _whole(v) & (v > 0)),
+    ("flow_id", "a whole number (at most 2^53)", lambda v, f: _whole(v)),
+    ("src", "a whole number (at most 2^53)", lambda v, f: _whole(v)),
+    ("dst", "a whole number (at most 2^53)", lambda v, f: _whole(v)),
+    ("size_bytes", "a positive whole number (at most 2^53)", lambda v, f: _whole(v) & (v > 0)),
     ("start_s", "a time of at least 0", lambda v, f: np.isfinite(v) & (v >= 0)),
-    ("timeouts", "a whole number", lambda v, f: _whole(v)),
+    ("timeouts", "a whole number (at most 2^53)", lambda v, f: _whole(v)),
     ("completed", "0 or 1", lambda v, f: _flag(v)),
     (MEASURED_COLUMN, "0 or 1", lambda v, f: _flag(v)),
     ("fct_s", "a positive time (empty only for a flow not completed)", _time),

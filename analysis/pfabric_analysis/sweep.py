@@ -231,13 +231,32 @@ def program_option_names(program: Path) -> frozenset[str]:
         raise AnalysisError(f"{program} --PrintHelp: cannot list its options ({error})") from error
 
 
-def check_knobs(knobs: Iterable[tuple[str, str]], program: Path) -> None:
-    """Refuse a --set key that is not an option of the program, before anything runs (the
-    program would refuse it at every point)."""
+def check_knobs(knobs: Iterable[tuple[str, str]], program: Path,
+                options: tuple[str, ...] = ()) -> None:
+    """Refuse a --set key that is not an option of the program, and a value the program refuses
+    (its own error line), before anything runs: the program would refuse it at every point,
+    after the sweep directory was made. The values are tried on the program's flow list alone
+    (--flowsOnly into a temporary directory), with `options` (e.g. --scheme=custom) before them;
+    the measurement window's, which a flow list does not take, are the sweep's to check."""
+    import tempfile
+
+    knobs = tuple(knobs)
     for key, value in knobs:
         if key not in program_option_names(program):
             raise AnalysisError(f"--set {key}={value}: unknown option {key} of {program.name} "
                                 f"(its --PrintHelp lists its options)")
+    tried = [f"--{key}={value}" for key, value in knobs if key not in (WARMUP_KNOB, MEASURE_KNOB)]
+    if not tried:
+        return
+    with tempfile.TemporaryDirectory(prefix="pfabric-knobs-") as scratch:
+        result = run_child([str(program), *options, *tried, "--flows=1", "--flowsOnly", "--quiet",
+                            f"--dumpFlows={Path(scratch) / 'flows.csv'}"])
+    lines = result.stderr.strip().splitlines() or [f"exit status {result.returncode}"]
+    # A list that could not be written (a full disk) says nothing of the values: the sweep's own
+    # writes report that.
+    if result.returncode != 0 and scratch not in lines[-1]:
+        raise AnalysisError(f"{program.name} refuses "
+                            f"{lines[-1].removeprefix(f'{program.name}: error: ')}")
 
 
 def check_spec(spec: SweepSpec) -> None:
@@ -246,6 +265,10 @@ def check_spec(spec: SweepSpec) -> None:
                           ("--loads", spec.loads), ("--runs", spec.runs)):
         if not values:
             raise AnalysisError(f"{label}: empty, nothing to sweep")
+        twice = next((value for i, value in enumerate(values) if value in values[:i]), None)
+        if twice is not None:
+            # Two tasks of one point would run at once in one run directory.
+            raise AnalysisError(f"{label}: {twice!r} given twice")
     try:
         allocator.preload(os.environ)
     except allocator.AllocatorError as error:
@@ -722,19 +745,25 @@ def run_local(tasks: list[Task], jobs: int, progress: Progress) -> list[Outcome]
                          lambda f: f.result(), progress, max_pending=jobs)
 
 
-def run_dask(tasks: list[Task], scheduler: str, progress: Progress) -> list[Outcome]:
-    """Run on a Dask distributed cluster; workers need this package and the sweep directory and
-    the programs at the same paths (a shared file system)."""
+def connect(scheduler: str):
+    """A client of a Dask distributed scheduler, connected before the sweep writes anything (a
+    scheduler that cannot be reached leaves no sweep directory behind)."""
     try:
         from distributed import Client
-        from distributed import wait as dask_wait
     except ImportError as error:
         raise AnalysisError("--scheduler: the Dask 'distributed' package is not installed") \
             from error
     try:
-        client = Client(scheduler, timeout="30s")
-    except (OSError, TimeoutError) as error:
+        return Client(scheduler, timeout="30s")
+    except (OSError, TimeoutError, ValueError) as error:
         raise AnalysisError(f"--scheduler {scheduler}: cannot connect ({error})") from error
+
+
+def run_dask(tasks: list[Task], client, progress: Progress) -> list[Outcome]:
+    """Run on a Dask distributed cluster (a connected client); workers need this package and the
+    sweep directory and the programs at the same paths (a shared file system)."""
+    from distributed import wait as dask_wait
+
     with client:
         # pure=False: a re-submitted task after a failure must run again, not reuse a result.
         return run_tasks(tasks, lambda t: client.submit(timed_execute, t, pure=False),
@@ -817,10 +846,14 @@ def sweep(spec: SweepSpec, sweep_dir: Path, bin_dir: Path, jobs: int = 1,
         for workload, program in programs.items():
             check_knobs(spec.knobs_of(workload), program)
             for _, knobs in spec.custom_schemes:
-                check_knobs(knobs, program)
+                check_knobs((*spec.knobs_of(workload), *knobs), program,
+                            (f"--scheme={CUSTOM_SCHEME}",))
         tasks = plan(spec, sweep_dir, programs, store)
     if store is not None:
+        if store.exists() and not store.is_dir():
+            raise AnalysisError(f"--store {store}: not a directory")
         check_store(tasks, spec)  # before anything is written
+    client = connect(scheduler) if scheduler else None
     with sweep_lock(sweep_dir):
         prepare_directory(spec, sweep_dir)
         if store is not None:
@@ -828,8 +861,8 @@ def sweep(spec: SweepSpec, sweep_dir: Path, bin_dir: Path, jobs: int = 1,
             store_finished(tasks)
         tasks = needed(tasks)
         bar = Progress(tasks, progress, expected_bytes(spec, sweep_dir))
-        if scheduler:
-            return run_dask(tasks, scheduler, bar)
+        if client is not None:
+            return run_dask(tasks, client, bar)
         return run_local(tasks, max(1, jobs), bar)
 
 

@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TypeVar
 
 from pfabric_analysis.runs import AnalysisError
@@ -78,6 +79,17 @@ FRACTION = Real(0, 1)  # a relative tolerance
 SECONDS = Real(0)      # a positive duration
 RATE = Real(0)         # a positive rate (bit/s)
 FINITE = Real()        # any finite number (a value in a file, checked further where it is read)
+
+
+def _path(text: str) -> Path:
+    """A file or directory named on the command line: not empty (Path("") is the current
+    directory, which a user who typed --csv= did not name)."""
+    if not text:
+        raise BadValue(text, "a file or directory name")
+    return Path(text)
+
+
+PATH = _path
 
 
 def parse_list(text: str, option: str, parse: Callable[[str], T]) -> tuple[T, ...]:

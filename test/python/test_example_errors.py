@@ -17,7 +17,7 @@ from conftest import RunExample
         ("--scheme=red", "--scheme=red: expected pfabric, linerate, tcp or dctcp"),
         ("--preset=sigcomm14", "--preset=sigcomm14: expected hotnets12 or sigcomm13"),
         ("--shortBytes=0", "--longBytes and --shortBytes must be positive"),
-        ("--buffer=0p", "PfabricQueueDisc: MaxSize must hold at least one packet or byte, got 0p"),
+        ("--buffer=0p", "--buffer=0p: expected a positive size such as 22500B or 15p"),
     ],
 )
 def test_bad_parameter_stops_with_its_name(run_example: RunExample, argument: str,
@@ -403,3 +403,146 @@ def test_a_time_without_a_unit_is_refused(run_example: RunExample, tmp_path, pro
     assert result.stderr.splitlines() == [f"{program}: error: {message}"]
     assert result.stdout == ""
     assert not out.exists()
+
+
+# The re-audit of issue 32 (a new list of bad and edge inputs, doc "Bad inputs"): what ns-3
+# answered with its help or stopped the program on (an abort of three lines), what it ignored
+# (an argument without dashes), a value it changed (1e-400 became 0), a count the run could not
+# hold; each now one line quoting what was typed, exit status 1, nothing written.
+AUDIT_CASES = [
+    ("pfabric-websearch", ("flows=5",),
+     "flows=5: not an option (expected --name=value; --PrintHelp lists them)"),
+    ("pfabric-websearch", ("extra",),
+     "extra: not an option (expected --name=value; --PrintHelp lists them)"),
+    ("pfabric-websearch", ("--ns3::NoSuchType::Attr=1",),
+     "--ns3::NoSuchType::Attr=1: no TypeId ns3::NoSuchType in this ns-3"),
+    ("pfabric-websearch", ("--ns3::PfabricQueueDisc::Size=3p",),
+     "--ns3::PfabricQueueDisc::Size=3p: ns3::PfabricQueueDisc has no attribute Size"),
+    ("pfabric-websearch", ("--ns3::PfabricQueueDisc::MaxSize=banana",),
+     "--ns3::PfabricQueueDisc::MaxSize=banana: 'banana' is not a value of "
+     "ns3::PfabricQueueDisc::MaxSize (ns3::QueueSizeValue)"),
+    ("pfabric-websearch", ("--SchedulerType=ns3::NoScheduler",),
+     "--SchedulerType=ns3::NoScheduler: 'ns3::NoScheduler' is not a value of SchedulerType "
+     "(ns3::TypeIdValue)"),
+    ("pfabric-websearch", ("--RngRun=abc",),
+     "--RngRun=abc: 'abc' is not a value of RngRun (ns3::UintegerValue)"),
+    ("pfabric-websearch", ("--PrintAttributes=ns3::Nothing",),
+     "--PrintAttributes=ns3::Nothing: no TypeId ns3::Nothing in this ns-3"),
+    ("pfabric-websearch", ("--load=1e-400",), "--load=1e-400: out of range (too close to 0)"),
+    # A range check quoted the value formatted back, not as typed.
+    ("pfabric-websearch", ("--load=1.0",), "--load=1.0: expected a load in (0, 1)"),
+    ("pfabric-incast", ("--background=1.00",), "--background=1.00: expected a load in [0, 1)"),
+    ("pfabric-deadlines", ("--deadlineFraction=1.50",),
+     "--deadlineFraction=1.50: expected a share in [0, 1]"),
+    ("pfabric-incast", ("--background=1e-400",),
+     "--background=1e-400: out of range (too close to 0)"),
+    ("pfabric-websearch", ("--rto=0.5ns",),
+     "--rto=0.5ns: not a whole number of nanoseconds (ns-3's resolution)"),
+    ("pfabric-websearch", ("--connectLead=1.5ns",),
+     "--connectLead=1.5ns: not a whole number of nanoseconds (ns-3's resolution)"),
+    ("pfabric-incast", ("--responseBytes=4294967296",),
+     "--responseBytes=4294967296: more than a flow's 4294967295 bytes"),
+    ("pfabric-fabric", ("--k=5",),
+     "PfabricFatTreeHelper: k must be even and at least 2, got k = 5"),
+    ("pfabric-fabric", ("--topology=leafspine", "--leaves=0"),
+     "PfabricLeafSpineHelper: leaves must be 1 to 256, got 0"),
+    ("pfabric-fabric", ("--hostRate=10G",), "--hostRate=10G: expected a positive rate such as "
+                                            "10Gbps"),
+    ("pfabric-fabric", ("--fabricRate=0Gbps",), "--fabricRate=0Gbps: expected a positive rate "
+                                                "such as 10Gbps"),
+    ("pfabric-fabric", ("--flowBytes=0",), "--flowBytes=0: expected at least one byte"),
+    ("pfabric-routing-cost", ("--k=3",),
+     "PfabricFatTreeHelper: k must be even and at least 2, got k = 3"),
+    ("pfabric-preemption", ("--buffer=0B",),
+     "--buffer=0B: expected a positive size such as 22500B or 15p"),
+    ("pfabric-preemption", ("--buffer=15q",),
+     "--buffer=15q: expected a positive size such as 22500B or 15p"),
+    ("pfabric-preemption", ("--stopS=-1",), "--stopS=-1: expected a positive number of seconds"),
+    ("pfabric-preemption", ("--shortStartUs=-1",), "--shortStartUs=-1: must not be negative"),
+]
+
+
+@pytest.mark.parametrize(("program", "arguments", "message"), AUDIT_CASES)
+def test_what_the_audit_found_is_one_line(run_example: RunExample, tmp_path, program: str,
+                                          arguments: tuple[str, ...], message: str) -> None:
+    out = tmp_path / "run"
+    small = {"pfabric-websearch": ["--flows=20", "--quiet", f"--out={out}"],
+             "pfabric-incast": ["--workers=4", "--queries=2", "--quiet", f"--out={out}"],
+             "pfabric-routing-cost": ["--packetsPerHost=5", "--repeat=1"]}.get(program, [])
+    result = run_example(program, *small, *arguments)
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{program}: error: {message}"), result.stderr
+    assert result.stdout == "" and not out.exists()
+
+
+@pytest.mark.parametrize(("program", "count"), [("pfabric-websearch", "--flows=4294967295"),
+                                                ("pfabric-incast", "--queries=1000000000")])
+def test_a_count_past_the_memory_is_one_line(bin_dir, tmp_path, program: str,
+                                             count: str) -> None:
+    """std::bad_alloc ended the program in an abort (its address space bounded here, as a
+    machine's memory bounds it)."""
+    import resource
+    import subprocess
+
+    def bounded() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    out = tmp_path / "run"
+    result = subprocess.run([str(bin_dir / program), count, "--quiet", f"--out={out}"],
+                            capture_output=True, text=True, timeout=120, preexec_fn=bounded)
+    assert result.returncode == 1
+    assert result.stderr == (f"{program}: error: out of memory: {count} --quiet --out={out} (a "
+                             "count such as --flows, --workers or --queries too large for this "
+                             "machine)\n")
+    assert not out.exists()
+
+
+def test_a_byte_order_mark_starts_a_flow_list_and_a_cdf(run_example: RunExample,
+                                                        tmp_path) -> None:
+    """What a spreadsheet or a Windows editor puts first: the runs are those without it."""
+    flows = "src,dst,size_bytes,start_s\n0,1,1460,0.0001\n2,3,14600,0.0002\n"
+    cdf = "1460 0\n14600 0.5\n146000 1\n"
+    fct = {}
+    for mark in ("", "\ufeff"):
+        (tmp_path / f"flows{len(mark)}.csv").write_text(mark + flows, encoding="utf-8")
+        (tmp_path / f"sizes{len(mark)}.cdf").write_text(mark + cdf, encoding="utf-8")
+        for name, option in (("flows", "flowFile"), ("sizes", "cdf")):
+            suffix = "csv" if name == "flows" else "cdf"
+            out = tmp_path / f"{name}-run{len(mark)}"
+            result = run_example("pfabric-websearch", "--flows=5", "--quiet", f"--out={out}",
+                                 f"--{option}={tmp_path / f'{name}{len(mark)}.{suffix}'}")
+            assert result.returncode == 0, result.stderr
+            fct[name, mark] = (out / "fct.csv").read_bytes()
+    assert fct["flows", ""] == fct["flows", "\ufeff"]
+    assert fct["sizes", ""] == fct["sizes", "\ufeff"]
+    assert fct["flows", ""].count(b"\n") == 3
+
+
+def test_a_flow_list_is_not_written_over_a_fifo(run_example: RunExample, tmp_path) -> None:
+    """--dumpFlows=/dev/null (here a FIFO) was replaced by a file (the rename of a whole write):
+    as root, /dev/null itself."""
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    result = run_example("pfabric-websearch", "--flows=5", "--flowsOnly", f"--dumpFlows={fifo}")
+    assert result.returncode == 1
+    assert result.stderr == (f"pfabric-websearch: error: {fifo}: cannot write the file (not a "
+                             "regular file)\n")
+    assert fifo.is_fifo() and sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
+
+
+def test_a_load_too_low_for_any_flow_to_start_says_so(run_example: RunExample, tmp_path) -> None:
+    """--load=1e-15: the flows arrive past ns-3's times, and an overflow assertion stopped the
+    program. They start at ns-3's last time instead, beyond every safety limit: the run stops
+    there and says that none started (status 3 with --strict)."""
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", "--flows=5", "--quiet", "--strict", "--load=1e-15",
+                         f"--out={out}")
+    assert result.returncode == 3, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "pfabric-websearch: warning: stopped at the safety limit (--maxSimTime=100 s) with 5 "
+        "flows unfinished: 5 not started"), result.stderr
+    assert json.loads((out / "meta.json").read_text())["stop"]["reason"] == "safety limit"

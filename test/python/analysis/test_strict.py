@@ -338,3 +338,131 @@ def test_a_load_refuses_the_rest(text: str) -> None:
     with pytest.raises(BadValue) as refused:
         LOAD(text)
     assert str(refused.value) == f"{text!r}: expected a number in (0, 1)"
+
+
+# --- the re-audit of issue 32 (a new list of bad and edge inputs): what it found -----------------
+
+def test_blank_lines_ending_fct_csv_and_a_marked_meta_json_are_read(tmp_path: Path) -> None:
+    """An editor's trailing blank lines and byte-order mark: the run is read as it is without."""
+    run = write_run(tmp_path / "run", [GOOD, "", ""])
+    meta = run / "meta.json"
+    meta.write_text(BOM + meta.read_text())
+    assert read_run(run).fct["fct_s"].tolist() == [2e-05]
+
+
+def test_a_size_past_what_a_float_holds_is_refused(tmp_path: Path) -> None:
+    run = write_run(tmp_path / "run", [GOOD, "1,0,1,99999999999999999999999,0,2e-05,1e-05,0,1"])
+    with pytest.raises(AnalysisError, match=r"fct.csv:3: size_bytes '99999999999999999999999' "
+                                            r"is not a positive whole number \(at most 2\^53\)$"):
+        read_run(run)
+
+
+def test_levels_without_a_quantised_run_is_one_line(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Only unquantised runs: nothing to draw against (a log axis of no points raised)."""
+    run = write_run(tmp_path / "run", [GOOD])
+    out = tmp_path / "out"
+    assert main(["levels", str(run), f"--out={out}"]) == 1
+    assert one_error_line(capsys) == (f"pfabric-analysis: error: {run}: no run with priority "
+                                      "levels (a run of --priorityLevels=K, K > 0, to draw "
+                                      "against the unquantised ones)")
+    assert not out.exists()
+
+
+def test_a_cdf_of_negative_sizes_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "sizes.cdf"
+    path.write_text("-1460 0\n14600 0.5\n146000 1\n")
+    with pytest.raises(AnalysisError, match=r"sizes.cdf: the sizes must be positive, not -1460$"):
+        read_cdf(path)
+
+
+def test_an_output_that_is_not_a_regular_file_is_left_alone(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--csv /dev/null (here a FIFO) was replaced by a file (the rename of a whole write): as
+    root, /dev/null itself."""
+    run = write_run(tmp_path / "run", [GOOD])
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert main(["summarize", str(run), f"--csv={fifo}"]) == 1
+    assert one_error_line(capsys) == f"pfabric-analysis: error: {fifo}: cannot write (not a " \
+                                     "regular file)"
+    assert fifo.is_fifo() and sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "run"]
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["summarize", "RUN", "--csv="], "--csv '': expected a file or directory name"),
+    (["cdf", "RUN", "--out="], "--out '': expected a file or directory name"),
+    (["store"], "the following arguments are required: add"),
+    (["sweep", "--out=OUT", "--schemes=pfabric,tcp,pfabric"], "--schemes: 'pfabric' given twice"),
+    (["sweep", "--out=OUT", "--loads=0.5,0.50"], "--loads: 0.5 given twice"),
+])
+def test_an_empty_path_a_missing_sub_command_and_a_repeated_point_are_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str],
+        message: str) -> None:
+    run = write_run(tmp_path / "run", [GOOD])
+    out = tmp_path / "out"
+    arguments = [str(run) if a == "RUN" else a.replace("OUT", str(out)) for a in arguments]
+    extra = [f"--bin-dir={tmp_path}", "--quiet"] if arguments[0] == "sweep" else []
+    assert main([*arguments, *extra]) == 1
+    assert one_error_line(capsys) == f"pfabric-analysis: error: {message}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
+
+
+def test_out_of_memory_is_one_line_quoting_the_command(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """ideal-bench --flows 10000000000 asks numpy for 75 GiB: a traceback before."""
+    from pfabric_analysis import ideal
+
+    def too_many(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(ideal, "bench", too_many)
+    assert main(["ideal-bench", "--flows=10000000000"]) == 1
+    assert one_error_line(capsys) == ("pfabric-analysis: error: pfabric-analysis ideal-bench "
+                                      "--flows=10000000000: out of memory (a count too large "
+                                      "for this machine?)")
+
+
+def test_a_store_that_is_a_file_or_a_scheduler_out_of_reach_leaves_nothing(
+        bin_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both failed at every point after the sweep directory was made (the store), or after 30 s
+    with the directory made (the scheduler): now refused before anything is written."""
+    import distributed
+
+    a_file = tmp_path / "a-file"
+    a_file.write_text("kept\n")
+    out = tmp_path / "sweep"
+    sweep = ["sweep", f"--out={out}", "--flows=4", "--quiet", f"--bin-dir={bin_dir}"]
+    assert main([*sweep, f"--store={a_file}"]) == 1
+    assert one_error_line(capsys) == f"pfabric-analysis: error: --store {a_file}: not a directory"
+
+    def unreachable(address: str, timeout: str) -> None:
+        raise OSError(f"Timed out trying to connect to {address} after {timeout}")
+
+    monkeypatch.setattr(distributed, "Client", unreachable)
+    assert main([*sweep, "--scheduler=tcp://nohost:1"]) == 1
+    assert one_error_line(capsys) == ("pfabric-analysis: error: --scheduler tcp://nohost:1: cannot "
+                                      "connect (Timed out trying to connect to tcp://nohost:1 "
+                                      "after 30s)")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+
+
+@pytest.mark.parametrize(("knob", "refused"), [
+    ("--set=hosts=1x", "--hosts=1x: not a whole number"),
+    ("--set=topology=ring", "--topology=ring: expected fattree, leafspine or star"),
+    ("--custom-scheme=fq:portQueueDiscAttributes=MaxSize=10q",
+     "--portQueueDiscAttributes=MaxSize=10q: '10q' is not a value of "
+     "ns3::FifoQueueDisc::MaxSize (ns3::QueueSizeValue)"),
+])
+def test_a_value_the_program_refuses_is_named_before_the_sweep_writes(
+        bin_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], knob: str,
+        refused: str) -> None:
+    """A --set value was refused by the program at every point, after the sweep directory was
+    made, in two lines of the sweep's summary; now one line, before anything is written."""
+    out = tmp_path / "sweep"
+    schemes = "--schemes=fq" if knob.startswith("--custom") else "--schemes=pfabric"
+    assert main(["sweep", f"--out={out}", "--flows=4", "--quiet", f"--bin-dir={bin_dir}",
+                 schemes, knob]) == 1
+    assert one_error_line(capsys) == f"pfabric-analysis: error: pfabric-websearch refuses {refused}"
+    assert list(tmp_path.iterdir()) == []
