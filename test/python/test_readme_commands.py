@@ -167,7 +167,8 @@ def test_every_inline_command_names_what_exists() -> None:
                 continue
             listed = help_text(analysis, rest[0], "--help")
             rest = rest[1:]
-            nested = re.search(r"^usage: \S+ \S+ \[-h\] \{([\w,-]+)\}", listed, re.M)
+            # Its sub-commands, as {add,...} or by their metavar (store: add).
+            nested = re.search(r"^usage: \S+ \S+ \[-h\] \{?([\w,-]+)\}? \.\.\.", listed, re.M)
             if nested and rest and rest[0] in nested.group(1).split(","):
                 # A command of a command (store add): its own options.
                 listed = help_text(analysis, words[1], rest[0], "--help")
