@@ -9,7 +9,6 @@ import importlib.metadata
 import os
 import shlex
 import sys
-from pathlib import Path
 from typing import NoReturn
 
 from pfabric_analysis import __version__, git_commit
