@@ -93,6 +93,15 @@ def add_batches_option(parser: argparse.ArgumentParser) -> None:
                              "(for runs at steady state)")
 
 
+def add_yscale_option(parser: argparse.ArgumentParser) -> None:
+    """--yscale: the figures' y axis."""
+    from pfabric_analysis.scales import DEFAULT_Y_SCALE, Y_SCALES
+
+    parser.add_argument("--yscale", choices=Y_SCALES, default=DEFAULT_Y_SCALE,
+                        help=f"the panels' y axis (default {DEFAULT_Y_SCALE}: the baselines are "
+                             "up to 40x above ideal, pFabric a few %% above it)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = Parser(prog="pfabric-analysis", description=__doc__)
     parser.add_argument("--version", action="version", version=f"pfabric {__version__}")
@@ -167,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     figures.add_argument("--out", type=PATH, metavar="DIR", help="default SWEEP_DIR/figures")
     add_kb_option(figures)
     add_batches_option(figures)
+    add_yscale_option(figures)
     ideal = sub.add_parser("ideal", help="the Ideal scheme (greedy shortest-remaining-first over "
                                          "host links) on a flow list")
     ideal.add_argument("flow_list", type=PATH, metavar="FLOWS_CSV",
@@ -274,6 +284,7 @@ def main(argv: list[str] | None = None) -> int:
                                                           "(a cluster: --scheduler)")
     add_sweep_options(again, required_out=False)
     add_batches_option(again)
+    add_yscale_option(again)
     again.add_argument("--size", choices=("smoke",), help=argparse.SUPPRESS)  # the doc test's
     count = sub.add_parser("flow-count", help="how many flows a point needs: the Ideal scheme's "
                                               "statistics for growing flow counts against the "
@@ -432,7 +443,7 @@ def run_command(args: argparse.Namespace) -> int:
         from pfabric_analysis.figures import write_figures
 
         for path in write_figures(args.sweep, args.out or args.sweep / "figures", args.kb,
-                                  args.batches):
+                                  args.batches, args.yscale):
             print(f"wrote {path}")
         return 0
     if args.command == "ideal":

@@ -32,10 +32,12 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullLocator
 from matplotlib.typing import LineStyleType, RcKeyType
 
 from pfabric_analysis import intervals
 from pfabric_analysis.files import write_files
+from pfabric_analysis.scales import DEFAULT_Y_SCALE, Y_SCALES
 from pfabric_analysis.runs import (BIN_NAMES, BIN_TITLES, CORE_SECONDS_KEYS, CUSTOM_SCHEME,
                                    FCT_FILES, AnalysisError, Run, check_poolable, check_same_build,
                                    compared_parameters, core_seconds, read_run, scheme_name,
@@ -85,6 +87,12 @@ NOT_CITABLE_MARK = "†"
 # Every file write_figures may write; the ones not written this time are stale and removed.
 OUTPUT_NAMES = [f"{stem}.{ext}" for stem in FIGURE_FILES.values() for ext in ("png", "pdf")] + [
     "figures.csv", "figures.md"]
+# A log axis spanning less than this factor (a decade) gets evenly spaced ticks (1, 1.5, 2, ...):
+# 1-2-5 ticks would leave it one or two labels.
+LOG_TICKS_MIN_SPAN = 10.0
+# Normalised FCTs are at least 1 (Ideal's small flows are exactly 1): a log axis shows 1, so that
+# every panel has its baseline.
+LOG_AXIS_TOP_OF_BOTTOM = 0.95
 # Readable when the figure is printed at its own size (a column or page of a paper).
 STYLE: dict[RcKeyType, Any] = {"font.size": 9, "axes.titlesize": 9, "axes.labelsize": 9, "xtick.labelsize": 8,
                                 "ytick.labelsize": 8, "legend.fontsize": 8, "lines.linewidth": 1.3,
@@ -309,8 +317,27 @@ def load_sweep(sweep_dir: Path, kb: int = 1000,
     return figure_table(group_replications(runs), kb, batches)
 
 
+def _scale_y_axis(ax, yscale: str) -> None:
+    """The panel's y axis: linear from 0, or log over the drawn values with plain-number ticks
+    (1-2-5 over wide spans, evenly spaced over narrow ones); error bars reaching below 0 are
+    clipped at the axis."""
+    if yscale == "linear":
+        ax.set_ylim(bottom=0)
+        return
+    ax.set_yscale("log", nonpositive="clip")
+    low, high = ax.get_ylim()
+    if low > LOG_AXIS_TOP_OF_BOTTOM:  # nothing drawn reaches 1 (and nothing is clipped)
+        ax.set_ylim(bottom=LOG_AXIS_TOP_OF_BOTTOM)
+        low = LOG_AXIS_TOP_OF_BOTTOM
+    wide = high / low >= LOG_TICKS_MIN_SPAN
+    ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)) if wide
+                                 else MaxNLocator(nbins=6, steps=[1, 2, 5, 10]))
+    ax.yaxis.set_minor_locator(NullLocator())
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+
+
 def _plot_panel(ax, rows: pd.DataFrame, title: str, loads: list[float],
-                looks: dict[str, dict[str, str]]) -> None:
+                looks: dict[str, dict[str, str]], yscale: str) -> None:
     """One panel: a line per scheme (the figure's looks: paper order and fixed look, then custom
     schemes), normalised FCT against load, with 95% error bars (none where the interval is
     undefined); a point's marker is filled when it is citable by rule (a), hollow when not."""
@@ -331,7 +358,7 @@ def _plot_panel(ax, rows: pd.DataFrame, title: str, loads: list[float],
     ax.set_xlabel("Load")
     ax.set_ylabel("Normalized FCT")
     ax.set_xticks(loads, [f"{load:g}" for load in loads])
-    ax.set_ylim(bottom=0)
+    _scale_y_axis(ax, yscale)
 
 
 def _new_figure(width: float, height: float) -> Figure:
@@ -348,13 +375,15 @@ def _add_legend(figure: Figure, rows: pd.DataFrame, looks: dict[str, dict[str, s
                for scheme, look in looks.items() if (rows["scheme"] == scheme).any()]
     if not rows["citable"].all():
         handles.append(Line2D([], [], color="0.4", marker="o", markerfacecolor="none",
-                              linestyle="None", label="hollow: not citable (95% CI > 3%)"))
-    wide = figure.get_figwidth() >= 6  # one row fits a page-wide figure, not a column
-    figure.legend(handles=handles, loc="outside upper center",
-                  ncols=len(handles) if wide and len(handles) <= 5 else 3, frameon=False)
+                              linestyle="None", label="hollow: not citable (CI > 3%)"))
+    # One row fits a page-wide figure, three columns its two rows; a column-wide figure (one
+    # workload's Figure 2) fits two.
+    wide = figure.get_figwidth() >= 6
+    columns = (len(handles) if len(handles) <= 5 else 3) if wide else 2
+    figure.legend(handles=handles, loc="outside upper center", ncols=columns, frameon=False)
 
 
-def overall_figure(table: pd.DataFrame) -> Figure:
+def overall_figure(table: pd.DataFrame, yscale: str = DEFAULT_Y_SCALE) -> Figure:
     """Figure 2: mean normalised FCT over all flows against load, a panel per workload."""
     rows = table[table["figure"] == "fig2"]
     if rows.empty:
@@ -367,12 +396,13 @@ def overall_figure(table: pd.DataFrame) -> Figure:
         axes = figure.subplots(1, len(panels), squeeze=False)[0]
         for ax, panel in zip(axes, panels):
             panel_rows = rows[rows["panel"] == panel]
-            _plot_panel(ax, panel_rows, panel_rows["title"].iloc[0], loads, looks)
+            _plot_panel(ax, panel_rows, panel_rows["title"].iloc[0], loads, looks, yscale)
         _add_legend(figure, rows, looks)
     return figure
 
 
-def breakdown_figure(table: pd.DataFrame, workload: str) -> Figure:
+def breakdown_figure(table: pd.DataFrame, workload: str,
+                     yscale: str = DEFAULT_Y_SCALE) -> Figure:
     """Figure 3 (data mining) or 4 (web search): the four size-bin panels against load."""
     rows = table[(table["figure"] == BREAKDOWN_FIGURES.get(workload)) &
                  (table["workload"] == workload)]
@@ -384,7 +414,7 @@ def breakdown_figure(table: pd.DataFrame, workload: str) -> Figure:
         figure = _new_figure(7.0, 5.4)
         axes = figure.subplots(2, 2).ravel()
         for ax, (panel, _, _, title) in zip(axes, BREAKDOWN_PANELS):
-            _plot_panel(ax, rows[rows["panel"] == panel], title, loads, looks)
+            _plot_panel(ax, rows[rows["panel"] == panel], title, loads, looks, yscale)
         _add_legend(figure, rows, looks)
     return figure
 
@@ -510,13 +540,13 @@ def _render(figure: Figure, fmt: str) -> bytes:
     return buffer.getvalue()
 
 
-def render_outputs(table: pd.DataFrame) -> dict[str, bytes]:
+def render_outputs(table: pd.DataFrame, yscale: str = DEFAULT_Y_SCALE) -> dict[str, bytes]:
     """Every output file's name and content: figures present in the table, CSV, markdown."""
     outputs: dict[str, bytes] = {}
-    figures: dict[str, Callable[[], Figure]] = {"fig2": lambda: overall_figure(table)}
+    figures: dict[str, Callable[[], Figure]] = {"fig2": lambda: overall_figure(table, yscale)}
     for workload, figure_id in BREAKDOWN_FIGURES.items():
         if (table["workload"] == workload).any():
-            figures[figure_id] = partial(breakdown_figure, table, workload)
+            figures[figure_id] = partial(breakdown_figure, table, workload, yscale)
     for figure_id, stem in FIGURE_FILES.items():
         if figure_id in figures:
             figure = figures[figure_id]()
@@ -538,9 +568,12 @@ def write_figure_set(out_dir: Path, name: str, figure: Figure, table: pd.DataFra
 
 
 def write_figures(sweep_dir: Path, out_dir: Path, kb: int = 1000,
-                  batches: int = intervals.DEFAULT_BATCHES) -> list[Path]:
+                  batches: int = intervals.DEFAULT_BATCHES,
+                  yscale: str = DEFAULT_Y_SCALE) -> list[Path]:
     """Figures 2-4, figures.csv and figures.md of a sweep directory (or a store of compact
     points) into out_dir; the files written. Everything is read, checked and rendered before
     out_dir is touched, so bad input leaves no output behind."""
-    outputs = render_outputs(load_sweep(sweep_dir, kb, batches))
+    if yscale not in Y_SCALES:
+        raise AnalysisError(f"--yscale {yscale}: expected one of {', '.join(Y_SCALES)}")
+    outputs = render_outputs(load_sweep(sweep_dir, kb, batches), yscale)
     return write_files(out_dir, outputs, owned_names=OUTPUT_NAMES)

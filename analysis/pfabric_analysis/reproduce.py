@@ -110,6 +110,7 @@ def main(args: argparse.Namespace) -> int:
             return 1
         # With a store, the figures are drawn from it: the committed data alone, as a fresh
         # clone would draw them.
-        for path in write_figures(args.store or out, out / "figures", batches=args.batches):
+        for path in write_figures(args.store or out, out / "figures", batches=args.batches,
+                                  yscale=args.yscale):
             print(f"wrote {path}")
     return 0 if ok else 1

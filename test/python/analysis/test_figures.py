@@ -8,7 +8,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.figure import Figure
 
+from pfabric_analysis import figures as figures_module
 from pfabric_analysis.cli import main
 from pfabric_analysis.figures import (CUSTOM_COLORS, CUSTOM_MARKERS, SCHEMES, breakdown_figure,
                                       load_sweep, overall_figure, write_figures)
@@ -21,7 +23,7 @@ BASE = {"tcp": 4.0, "dctcp": 3.0, "pfabric": 1.5, "linerate": 1.25, "ideal": 1.0
 FACTOR = {"websearch": 1.0, "datamining": 2.0}
 # The hand-made runs have 4 flows each, too few for 10 batches (the pictures test asks for batch
 # means): no interval, no citable point.
-HOLLOW = "hollow: not citable (95% CI > 3%)"
+HOLLOW = "hollow: not citable (CI > 3%)"
 FIGURE_FILES = ["fig2-overall.png", "fig2-overall.pdf", "fig3-datamining.png",
                 "fig3-datamining.pdf", "fig4-websearch.png", "fig4-websearch.pdf"]
 
@@ -156,6 +158,49 @@ def test_figures_3_and_4_have_the_four_size_bin_panels(table: pd.DataFrame,
     for ax, title, panel in zip(figure.axes, titles, "abcd"):
         check_panel(ax, title, workload, panel)
     assert [text.get_text() for text in figure.legends[0].get_texts()] == LABELS + [HOLLOW]
+
+
+def visible_yticks(ax) -> list[float]:
+    low, high = ax.get_ylim()
+    return [float(tick) for tick in ax.get_yticks() if low <= tick <= high]
+
+
+def test_panels_are_log_by_default_with_1_on_every_axis(table: pd.DataFrame) -> None:
+    # Figure 3's p99 panel: 5.4 (Ideal, 0.2) to 17.4 (TCP, 0.8) with intervals, shown from 1:
+    # more than a decade, 1-2-5 ticks.
+    for figure in (overall_figure(table), breakdown_figure(table, "datamining")):
+        for ax in figure.axes:
+            low, high = ax.get_ylim()
+            assert ax.get_yscale() == "log" and low <= 1.0 < high
+    wide = breakdown_figure(table, "datamining").axes[1]
+    assert visible_yticks(wide) == [1.0, 2.0, 5.0, 10.0]
+    assert [label.get_text() for label in wide.get_yticklabels()
+            if float(label.get_text()) in visible_yticks(wide)] == ["1", "2", "5", "10"]
+
+
+def test_a_log_axis_under_a_decade_has_evenly_spaced_ticks() -> None:
+    # pFabric against Ideal alone: 1.1 to 1.6, shown from 0.95; 1-2-5 ticks would label only 1.
+    figure = Figure()
+    ax = figure.subplots()
+    ax.plot([0.2, 0.8], [1.1, 1.6])
+    figures_module._scale_y_axis(ax, "log")
+    assert ax.get_yscale() == "log" and ax.get_ylim()[0] == pytest.approx(0.95)
+    assert visible_yticks(ax) == pytest.approx([1.0, 1.2, 1.4, 1.6])
+
+
+def test_linear_panels_start_at_0(table: pd.DataFrame) -> None:
+    for ax in (breakdown_figure(table, "datamining", "linear").axes +
+               overall_figure(table, "linear").axes):
+        assert ax.get_yscale() == "linear" and ax.get_ylim()[0] == 0
+
+
+def test_cli_yscale_is_one_of_the_scales(sweep: Path, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["figures", str(sweep), "--out", str(tmp_path / "f"), "--yscale",
+                 "logarithmic"]) == 1
+    assert capsys.readouterr().err.startswith("pfabric-analysis: error: argument --yscale: ")
+    assert not (tmp_path / "f").exists()
+    assert main(["figures", str(sweep), "--out", str(tmp_path / "f"), "--yscale", "linear"]) == 0
 
 
 def test_each_scheme_keeps_its_look_across_figures(table: pd.DataFrame) -> None:
