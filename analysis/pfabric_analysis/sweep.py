@@ -57,7 +57,8 @@ from pfabric_analysis import REPOSITORY, allocator
 from pfabric_analysis import store as compact
 from pfabric_analysis.children import run_child
 from pfabric_analysis.lock import sweep_lock
-from pfabric_analysis.runs import CUSTOM_SCHEME, UNFINISHED_MARK, AnalysisError, key_name
+from pfabric_analysis.runs import (BUILD_KEYS, CUSTOM_SCHEME, UNFINISHED_MARK, AnalysisError,
+                                   key_name)
 from pfabric_analysis.values import COUNT, LOAD, POSITIVE, BadValue
 
 WORKLOADS = ("websearch", "datamining")
@@ -853,6 +854,8 @@ def sweep(spec: SweepSpec, sweep_dir: Path, bin_dir: Path, jobs: int = 1,
         if store.exists() and not store.is_dir():
             raise AnalysisError(f"--store {store}: not a directory")
         check_store(tasks, spec)  # before anything is written
+        if not all(is_finished(task) for task in tasks if task.kind != "flows"):
+            check_store_build(tasks, programs)
     client = connect(scheduler) if scheduler else None
     with sweep_lock(sweep_dir):
         prepare_directory(spec, sweep_dir)
@@ -921,6 +924,44 @@ def check_store(tasks: list[Task], spec: SweepSpec) -> None:
             if key in parameters and not same_value(parameters[key], value):
                 raise AnalysisError(f"{meta_path}: parameter {key} is {parameters[key]!r} but "
                                     f"the sweep asks {value}; another sweep's store")
+
+
+def program_build(program: Path) -> dict[str, object]:
+    """What a program records of its build in meta.json (runs.BUILD_KEYS), from a run of one
+    1,000-byte flow (a fraction of a second)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="pfabric-build-") as scratch:
+        flows, out = Path(scratch) / "flows.csv", Path(scratch) / "run"
+        flows.write_text("src,dst,size_bytes,start_s\n0,1,1000,0\n")
+        result = run_child([str(program), f"--flowFile={flows}", f"--out={out}", "--quiet"])
+        lines = result.stderr.strip().splitlines() or [f"exit status {result.returncode}"]
+        if result.returncode != 0 or not (out / compact.META).is_file():
+            raise AnalysisError(f"{program}: cannot tell its ns-3 version, a run of one flow "
+                                f"failed ({lines[-1]})")
+        meta = json.loads((out / compact.META).read_text())
+    return {key: meta.get(key) for key in BUILD_KEYS}
+
+
+def check_store_build(tasks: list[Task], programs: dict[str, Path]) -> None:
+    """Refuse to add points made by programs of another build (ns-3 version) than the store's
+    points of this sweep, before anything runs: the figures refuse to pool runs of two builds,
+    which they would find only after hours of runs. check_store has read every such meta.json."""
+    builds: dict[str, dict[str, object]] = {}
+    for task in tasks:
+        if (task.kind == "flows" or task.store is None or task.point is None or is_run(task)
+                or not compact.is_stored(task.store, task.name)):
+            continue
+        point = compact.point_path(task.store, task.name)
+        meta = json.loads((point / compact.META).read_text())
+        workload = task.point[0]
+        if workload not in builds:
+            builds[workload] = program_build(programs[workload])
+        for key, value in builds[workload].items():
+            if meta.get(key) != value:
+                raise AnalysisError(f"{programs[workload]}: {key} {value!r}, but the store's "
+                                    f"{point} has {meta.get(key)!r}; runs of two builds are not "
+                                    f"one experiment (--bin-dir: programs of the store's build)")
 
 
 def report(outcomes: list[Outcome]) -> tuple[str, bool]:

@@ -137,6 +137,20 @@ def test_a_sweep_resumes_from_a_committed_store_in_a_fresh_clone(bin_dir: Path,
     with pytest.raises(AnalysisError, match="parameter flows is 12 but the sweep asks 13"):
         sweep(spec(13), tmp_path / "other", bin_dir, progress=False, store=original / "points")
     assert not (tmp_path / "other").exists()  # refused before anything is written
+    # A store of another build (its points on ns-3 3.37, these programs 3.44): refused before
+    # the missing point runs, not found by the figures after it ran.
+    older = tmp_path / "older"
+    shutil.copytree(clone / "points", older)
+    meta_path = older / "websearch-ideal-load0.5-run1" / "meta.json"
+    meta = json.loads(meta_path.read_text())
+    built = meta["ns3_version"]
+    meta["ns3_version"] = "3.37"
+    meta_path.write_text(json.dumps(meta))
+    with pytest.raises(AnalysisError, match=f"pfabric-websearch: ns3_version '{built}', but the "
+                                            f"store's {meta_path.parent} has '3.37'; runs of two "
+                                            "builds"):
+        sweep(spec(), tmp_path / "again", bin_dir, progress=False, store=older)
+    assert not (tmp_path / "again").exists()
 
 
 def test_a_store_given_later_receives_the_finished_points(bin_dir: Path, tmp_path: Path) -> None:
