@@ -35,7 +35,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullLocator
 from matplotlib.typing import LineStyleType, RcKeyType
 
-from pfabric_analysis import intervals
+from pfabric_analysis import intervals, paper
 from pfabric_analysis.files import write_files
 from pfabric_analysis.scales import DEFAULT_Y_SCALE, Y_SCALES
 from pfabric_analysis.runs import (BIN_NAMES, BIN_TITLES, CORE_SECONDS_KEYS, CUSTOM_SCHEME,
@@ -528,7 +528,46 @@ def figures_markdown(table: pd.DataFrame) -> str:
                          f"{row.flows + row.unfinished}" for row in unfinished.itertuples()]
                 lines += ["", "Unfinished flows, not in the statistics: " + "; ".join(notes) + "."]
             lines.append("")
-    return "\n".join(lines + points_markdown(table))
+    return "\n".join(lines + paper_markdown(table) + points_markdown(table))
+
+
+def _claim_number(low: float, high: float) -> str:
+    return f"{low:g}" if low == high else f"{low:g}-{high:g}"
+
+
+def paper_markdown(table: pd.DataFrame) -> list[str]:
+    """Every number the paper's text gives for the workloads of the table (pfabric_analysis.
+    paper) beside this module's values at the same loads, with a verdict."""
+    found = paper.comparisons(table)
+    if not found:
+        return []
+    labels = {**{scheme: look["label"] for scheme, look in SCHEMES.items()},
+              **dict(zip(table["scheme"], table["label"]))}
+    lines = ["## Against the paper's text", "",
+             "The numbers the paper's text gives (its figures are not in the text) and this "
+             "module's at the same loads (every load of the sweep where the text names none), "
+             "point by point; a ratio is one scheme's statistic over the other's at each load. "
+             "Verdict: this module's values are all inside the paper's range, all below or above "
+             "it, or on both sides (overlaps); none for a number the text gives in words.", "",
+             "| workload | statistic | schemes | paper | loads | this module | verdict | the "
+             "text |", "|---|---|---|---:|---|---:|---|---|"]
+    for comparison in found:
+        claim = comparison.claim
+        schemes = labels.get(claim.scheme, claim.scheme)
+        if claim.over:
+            schemes += f" / {labels.get(claim.over, claim.over)}"
+        number = _claim_number(claim.low, claim.high)
+        if claim.words:
+            number = f"~{number} (in words)"
+        style = "{:.3g}" if claim.over else "{:.3f}"
+        loads = " / ".join(f"{load:g}" for load in comparison.values)
+        values = " / ".join(style.format(value) for value in comparison.values.values())
+        statistic = "mean" if claim.size_bin == paper.OVERALL else claim.statistic
+        size_bin = "all flows" if claim.size_bin == paper.OVERALL else claim.size_bin
+        lines.append(f"| {WORKLOADS[comparison.workload]} | {size_bin} {statistic} | {schemes} "
+                     f"| {number} | {loads or '-'} | {values or '-'} | {comparison.verdict} | "
+                     f"{claim.quote} |")
+    return lines + [""]
 
 
 def _render(figure: Figure, fmt: str) -> bytes:
