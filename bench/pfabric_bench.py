@@ -29,8 +29,9 @@ Scenarios (--list prints them with their sizes):
   host-stack           the same web search flows (sigcomm13, load 0.6), MinTCP+pFabric and
                        LineRate, on ns-3's TCP/IP and on the lean host (--hostStack), and with
                        --against DIR on DIR's programs too: the lean host's processor time as a
-                       fraction of each, events per packet hop, and its per-bin FCT/ideal over
-                       ns-3's TCP/IP's (the fidelity bounds: means within 2%, p99 within 5%)
+                       fraction of each, events per packet hop (the target: at most 1.5), and
+                       its per-bin FCT/ideal over ns-3's TCP/IP's (the fidelity bounds: means
+                       within 2%, p99 within 5%)
 
 Every program runs with the allocator the module's runners preload (PFABRIC_ALLOCATOR,
 pfabric_analysis.allocator: mimalloc when its wheel is installed); each run's record says which.
@@ -99,6 +100,8 @@ HOST_STACK_SCHEMES = ("pfabric", "linerate")
 # mean FCT/ideal within 2%, the small flows' p99 within 5%.
 MEAN_BOUND = 0.02
 P99_BOUND = 0.05
+# Issue 30's target for the lean host: at most this many events per packet hop.
+EVENTS_PER_HOP_TARGET = 1.5
 # scale: (name, preset, fabric options, hosts); flows per host at SCALE_LOAD
 FAT_TREES = [(k, k ** 3 // 4) for k in (4, 6, 8, 12)]
 LEAF_SPINES = [(9, 16, 4), (16, 16, 4), (16, 32, 8), (32, 32, 8)]  # leaves, hosts/leaf, spines
@@ -640,12 +643,15 @@ def scenario_host_stack(ctx: Context) -> dict[str, Any]:
         lean, ns3 = by_stack["lean"], by_stack["ns3tcp"]
         ratios = fct_ratios(ctx.work / f"host-stack-{scheme}-lean",
                             ctx.work / f"host-stack-{scheme}-ns3tcp")
+        events_per_hop = ratio(lean["events"], lean["packet_hops"])
         figures: dict[str, Any] = {
             "lean_cpu_over_ns3tcp": ratio(lean["process_cpu_s"], ns3["process_cpu_s"]),
-            "lean_events_per_packet_hop": ratio(lean["events"], lean["packet_hops"]),
+            "lean_events_per_packet_hop": events_per_hop,
             "ns3tcp_events_per_packet_hop": ratio(ns3["events"], ns3["packet_hops"]),
             "lean_fct_over_ns3tcp": ratios,
             "within_fidelity_bounds": within_bounds(ratios),
+            "within_events_target": (events_per_hop is not None and
+                                     events_per_hop <= EVENTS_PER_HOP_TARGET),
         }
         if "against" in by_stack:
             figures["lean_cpu_over_against"] = ratio(lean["process_cpu_s"],
@@ -655,6 +661,8 @@ def scenario_host_stack(ctx: Context) -> dict[str, Any]:
                 f"of ns-3 TCP/IP's" +
                 (f", {figures['lean_cpu_over_against']:.3f} of --against's"
                  if "lean_cpu_over_against" in figures else "") +
+                f"; {events_per_hop or 0:.4f} events per packet hop (target at most "
+                f"{EVENTS_PER_HOP_TARGET})" +
                 "; FCT/ideal over ns-3 TCP/IP's: " +
                 ", ".join(f"{k} {v:.3f}" for k, v in ratios.items()))
     return {"runs": runs, "summary": summary}
