@@ -176,8 +176,9 @@ def test_bench_smoke_writes_every_scenario(tmp_path: Path) -> None:
         assert summary["lean_events_per_packet_hop"] > 0
         assert "(0,100KB] p99" in summary["lean_fct_over_ns3tcp"]
         assert isinstance(summary["within_fidelity_bounds"], bool)
-        # 20 flows: 1.15 events per packet hop under either scheme (the target: at most 1.5).
-        assert summary["within_events_target"] is True
+        # The target is the 10,000-flow scenario's (doc/performance.rst, "The lean host"); on 20
+        # flows only that it is reported.
+        assert summary["within_events_target"] is (summary["lean_events_per_packet_hop"] <= 1.5)
     allocator = document["scenarios"]["allocator"]
     if software["allocator_preload"] is None:  # the sanitizer build's run, or no wheel
         assert allocator["summary"]["compared"] is False
