@@ -19,7 +19,9 @@ Scenarios (--list prints them with their sizes):
                        gives this build's processor time as a fraction of the other's, and
                        whether the two fct.csv are identical
   scale                fat-trees (hotnets12) and leaf-spines (sigcomm13) of growing size at a
-                       fixed load and flows per host: time per packet hop, fabric build time
+                       fixed load and flows per host, on each host stack the programs have:
+                       time per packet hop, its growth from 16 to 432 hosts (the target: at
+                       most 1.3-fold), fabric build time
   memory               one long 144-host run: peak RSS and its growth (meta.json rss_samples)
   ideal                pfabric-analysis ideal-bench (the flow-level Ideal scheduler)
   allocator            the same web search flows (sigcomm13, load 0.6), MinTCP+pFabric and
@@ -112,6 +114,10 @@ SCALE_SHAPES = {
     "smoke": ["fattree-k4", "leafspine-2x4x2"],
 }
 SCALE_FLOWS_PER_HOST = {"full": 1, "quick": 1, "smoke": 1}
+# Issue 30's target for the scale curve: the processor time per packet hop grows at most this
+# much from the first to the second of these fabrics (16 to 432 hosts), on each host stack.
+SCALE_GROWTH_SHAPES = ("fattree-k4", "fattree-k12")
+SCALE_GROWTH_TARGET = 1.3
 SCALE_LOAD = 0.6
 LOAD = 0.6
 SEED = 1
@@ -487,22 +493,53 @@ def scenario_websearch(ctx: Context) -> dict[str, Any]:
     return {"runs": runs, "summary": summary}
 
 
+def host_stacks(program: str) -> list[str | None]:
+    """The host stacks the scale scenario runs: both when the program has --hostStack (the
+    default first), else its only one (None: an older build, no option passed)."""
+    process = subprocess.run([program, "--PrintHelp"], capture_output=True, text=True)
+    return list(HOST_STACKS) if "--hostStack" in process.stdout + process.stderr else [None]
+
+
+def scale_growth(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per host stack: processor time per packet hop on the second of SCALE_GROWTH_SHAPES over
+    the first, and whether it is within SCALE_GROWTH_TARGET (absent without both shapes)."""
+    growth: dict[str, Any] = {}
+    for stack in dict.fromkeys(run["host_stack"] for run in runs):
+        cost = {run["name"]: run["cpu_ns_per_packet_hop"] for run in runs
+                if run["host_stack"] == stack}
+        small, large = (cost.get(shape) for shape in SCALE_GROWTH_SHAPES)
+        if small and large:
+            growth[stack] = {"cpu_per_hop_growth": large / small,
+                             "within_target": large / small <= SCALE_GROWTH_TARGET}
+    return growth
+
+
 def scenario_scale(ctx: Context) -> dict[str, Any]:
     per_host = SCALE_FLOWS_PER_HOST[ctx.size]
+    stacks = host_stacks(ctx.program("pfabric-websearch"))
     runs = []
     for shape in SCALE_SHAPES[ctx.size]:
         preset, options, hosts = shape_options(shape)
         built = parse_fabric(checked(run_measured(
             [ctx.program("pfabric-fabric"), *options], ctx.work)).stdout)
-        record = run_experiment(ctx, shape, f"scale-{shape}",
-                                [f"--preset={preset}", *options, "--scheme=pfabric",
-                                 f"--load={SCALE_LOAD}", f"--flows={hosts * per_host}",
-                                 f"--seed={SEED}"],
-                                preset=preset, switches=built["switches"], links=built["links"],
-                                fabric_build_s=built["build_s"])
-        runs.append(record)
-        ctx.say(row("scale", record) + f"  (build {built['build_s'] * 1e3:.0f} ms)")
-    return {"runs": runs, "flows_per_host": per_host, "load": SCALE_LOAD}
+        for stack in stacks:
+            stack_option = [f"--hostStack={stack}"] if stack else []
+            record = run_experiment(ctx, shape, f"scale-{shape}-{stack or HOST_STACKS[0]}",
+                                    [f"--preset={preset}", *options, "--scheme=pfabric",
+                                     f"--load={SCALE_LOAD}", f"--flows={hosts * per_host}",
+                                     f"--seed={SEED}", *stack_option],
+                                    preset=preset, switches=built["switches"],
+                                    links=built["links"], fabric_build_s=built["build_s"],
+                                    host_stack=stack or HOST_STACKS[0])
+            runs.append(record)
+            ctx.say(row("scale", record) + f"  {record['host_stack']}"
+                    f"  (build {built['build_s'] * 1e3:.0f} ms)")
+    growth = scale_growth(runs)
+    for stack, figures in growth.items():
+        ctx.say(f"    {stack}: processor time per packet hop grows "
+                f"{figures['cpu_per_hop_growth']:.2f}-fold from {SCALE_GROWTH_SHAPES[0]} to "
+                f"{SCALE_GROWTH_SHAPES[1]} (target at most {SCALE_GROWTH_TARGET})")
+    return {"runs": runs, "flows_per_host": per_host, "load": SCALE_LOAD, "growth": growth}
 
 
 def scenario_memory(ctx: Context) -> dict[str, Any]:

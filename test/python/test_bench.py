@@ -157,8 +157,11 @@ def test_bench_smoke_writes_every_scenario(tmp_path: Path) -> None:
     assert all(r["scheduler"] == "ns3::PriorityQueueScheduler" for r in websearch["runs"])
     assert "--flowFile" in " ".join(websearch["runs"][1]["command"])
     scale = document["scenarios"]["scale"]
-    assert [r["hosts"] for r in scale["runs"]] == [16, 8]
+    assert [(r["hosts"], r["host_stack"]) for r in scale["runs"]] == [
+        (16, "ns3tcp"), (16, "lean"), (8, "ns3tcp"), (8, "lean")]
     assert all(r["fabric_build_s"] > 0 and r["flows"] == r["hosts"] for r in scale["runs"])
+    assert "--hostStack=lean" in scale["runs"][1]["command"]
+    assert scale["growth"] == {}  # the smoke size has no 432-host fat-tree
     (memory,) = document["scenarios"]["memory"]["runs"]
     assert memory["rss_samples"] and memory["rss_end_bytes"] >= memory["rss_start_bytes"]
     assert "late_over_early_pace" in memory
@@ -229,7 +232,7 @@ def test_bench_runs_the_programs_of_an_ns3_tree(tmp_path: Path) -> None:
     assert software["bin_dir"] == str(examples.parents[2])
     assert software["bin_dir_git_commit"] == tree_commit != software["git_commit"]
     runs = document["scenarios"]["scale"]["runs"]
-    assert [r["command"][0] for r in runs] == ["ns3.37-pfabric-websearch-optimized"] * 2
+    assert [r["command"][0] for r in runs] == ["ns3.37-pfabric-websearch-optimized"] * 4
     assert all(r["packet_hops"] > 0 for r in runs)
 
 
@@ -307,6 +310,19 @@ def test_bench_bin_dir_without_programs_is_one_line_error(tmp_path: Path, setup:
               if "bin-dir" in line]
     assert errors and str(bin_dir) in errors[0], result.stdout + result.stderr
     assert result.stderr.strip().count("\n") == 0 and not out.exists()
+
+
+def test_scale_growth_per_host_stack() -> None:
+    small, large = bench.SCALE_GROWTH_SHAPES
+    runs = [{"name": small, "host_stack": "ns3tcp", "cpu_ns_per_packet_hop": 2000.0},
+            {"name": small, "host_stack": "lean", "cpu_ns_per_packet_hop": 1000.0},
+            {"name": "leafspine-9x16x4", "host_stack": "lean", "cpu_ns_per_packet_hop": 9e9},
+            {"name": large, "host_stack": "ns3tcp", "cpu_ns_per_packet_hop": 3000.0},
+            {"name": large, "host_stack": "lean", "cpu_ns_per_packet_hop": 1250.0}]
+    assert bench.scale_growth(runs) == {
+        "ns3tcp": {"cpu_per_hop_growth": 1.5, "within_target": False},
+        "lean": {"cpu_per_hop_growth": 1.25, "within_target": True}}
+    assert bench.scale_growth(runs[:3]) == {}
 
 
 def test_parse_ideal_bench() -> None:
