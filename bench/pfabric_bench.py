@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import functools
 import json
 import os
 import platform
@@ -358,10 +359,16 @@ class Context:
 DASHED_OPTIONS = {"flowFile": "flow-file", "dumpFlows": "dump-flows"}
 
 
+@functools.lru_cache(maxsize=None)
+def program_help(program: str) -> str:
+    """A program's --PrintHelp (its options), run once per program."""
+    process = subprocess.run([program, "--PrintHelp"], capture_output=True, text=True)
+    return process.stdout + process.stderr
+
+
 def takes_camel_case_options(program: str) -> bool:
     """Whether the program names its options in camelCase (--flowFile), from its --PrintHelp."""
-    process = subprocess.run([program, "--PrintHelp"], capture_output=True, text=True)
-    return "--dump-flows" not in process.stdout + process.stderr
+    return "--dump-flows" not in program_help(program)
 
 
 def dashed(arguments: list[str]) -> list[str]:
@@ -496,8 +503,7 @@ def scenario_websearch(ctx: Context) -> dict[str, Any]:
 def host_stacks(program: str) -> list[str | None]:
     """The host stacks the scale scenario runs: both when the program has --hostStack (the
     default first), else its only one (None: an older build, no option passed)."""
-    process = subprocess.run([program, "--PrintHelp"], capture_output=True, text=True)
-    return list(HOST_STACKS) if "--hostStack" in process.stdout + process.stderr else [None]
+    return list(HOST_STACKS) if "--hostStack" in program_help(program) else [None]
 
 
 def scale_growth(runs: list[dict[str, Any]]) -> dict[str, Any]:

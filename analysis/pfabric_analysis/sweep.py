@@ -853,9 +853,9 @@ def sweep(spec: SweepSpec, sweep_dir: Path, bin_dir: Path, jobs: int = 1,
     if store is not None:
         if store.exists() and not store.is_dir():
             raise AnalysisError(f"--store {store}: not a directory")
-        check_store(tasks, spec)  # before anything is written
+        stored = check_store(tasks, spec)  # before anything is written
         if not all(is_finished(task) for task in tasks if task.kind != "flows"):
-            check_store_build(tasks, programs)
+            check_store_build(stored, programs)
     client = connect(scheduler) if scheduler else None
     with sweep_lock(sweep_dir):
         prepare_directory(spec, sweep_dir)
@@ -881,11 +881,13 @@ def same_value(recorded: object, asked: str) -> bool:
     return str(recorded) == asked
 
 
-def check_store(tasks: list[Task], spec: SweepSpec) -> None:
+def check_store(tasks: list[Task], spec: SweepSpec) -> dict[Path, tuple[str, dict]]:
     """Refuse a store point that is not the point this sweep would make (another sweep's store:
-    scheme, load, run, seed, flows or window, or a knob, differ)."""
+    scheme, load, run, seed, flows or window, or a knob, differ); the store points of the sweep,
+    each with its workload and meta.json."""
     from pfabric_analysis.runs import current_names
 
+    stored: dict[Path, tuple[str, dict]] = {}
     for task in tasks:
         if (task.kind == "flows" or task.store is None or task.point is None or is_run(task)
                 or not compact.is_stored(task.store, task.name)):
@@ -924,6 +926,8 @@ def check_store(tasks: list[Task], spec: SweepSpec) -> None:
             if key in parameters and not same_value(parameters[key], value):
                 raise AnalysisError(f"{meta_path}: parameter {key} is {parameters[key]!r} but "
                                     f"the sweep asks {value}; another sweep's store")
+        stored[meta_path.parent] = (workload, meta)
+    return stored
 
 
 def program_build(program: Path) -> dict[str, object]:
@@ -943,18 +947,13 @@ def program_build(program: Path) -> dict[str, object]:
     return {key: meta.get(key) for key in BUILD_KEYS}
 
 
-def check_store_build(tasks: list[Task], programs: dict[str, Path]) -> None:
+def check_store_build(stored: dict[Path, tuple[str, dict]],
+                      programs: dict[str, Path]) -> None:
     """Refuse to add points made by programs of another build (ns-3 version) than the store's
-    points of this sweep, before anything runs: the figures refuse to pool runs of two builds,
-    which they would find only after hours of runs. check_store has read every such meta.json."""
+    points of this sweep (check_store's), before anything runs: the figures refuse to pool runs
+    of two builds, which they would find only after hours of runs."""
     builds: dict[str, dict[str, object]] = {}
-    for task in tasks:
-        if (task.kind == "flows" or task.store is None or task.point is None or is_run(task)
-                or not compact.is_stored(task.store, task.name)):
-            continue
-        point = compact.point_path(task.store, task.name)
-        meta = json.loads((point / compact.META).read_text())
-        workload = task.point[0]
+    for point, (workload, meta) in stored.items():
         if workload not in builds:
             builds[workload] = program_build(programs[workload])
         for key, value in builds[workload].items():
