@@ -388,11 +388,33 @@ class ProgramShell
         return 1;
     }
 
-    /// @return meta.json's first members: program and command_line
+    /**
+     * @return meta.json's first members: program, command_line, and the settings of ns-3's own
+     * that the run was given, which change it as its parameters do: ns3_settings (attribute paths
+     * and global values on the command line, PfabricCommandLine::GetNs3Settings) and
+     * ns3_environment (ns-3's variables that set them, NS_ATTRIBUTE_DEFAULT and NS_GLOBAL_VALUE,
+     * those set); both objects, empty when none
+     */
     PfabricJsonObject StartMeta() const
     {
+        PfabricJsonObject settings;
+        for (const auto& setting : m_cmd.GetNs3Settings())
+        {
+            settings.AddString(setting.first, setting.second);
+        }
+        PfabricJsonObject environment;
+        for (const char* variable : {"NS_ATTRIBUTE_DEFAULT", "NS_GLOBAL_VALUE"})
+        {
+            if (const char* value = std::getenv(variable))
+            {
+                environment.AddString(variable, value);
+            }
+        }
         PfabricJsonObject meta;
-        meta.AddString("program", m_program).AddString("command_line", JoinCommandLine());
+        meta.AddString("program", m_program)
+            .AddString("command_line", JoinCommandLine())
+            .AddObject("ns3_settings", settings)
+            .AddObject("ns3_environment", environment);
         return meta;
     }
 

@@ -85,6 +85,26 @@ PfabricCommandLine::GetNotices() const
     return m_notices;
 }
 
+const std::vector<std::pair<std::string, std::string>>&
+PfabricCommandLine::GetNs3Settings() const
+{
+    return m_ns3Settings;
+}
+
+void
+PfabricCommandLine::RecordNs3Setting(const std::string& name, const std::string& value)
+{
+    for (auto& setting : m_ns3Settings)
+    {
+        if (setting.first == name)
+        {
+            setting.second = value;
+            return;
+        }
+    }
+    m_ns3Settings.emplace_back(name, value);
+}
+
 std::string
 PfabricCommandLine::GetText(const std::string& name) const
 {
@@ -371,6 +391,7 @@ PfabricCommandLine::Parse(int argc, char* argv[], std::string* error)
 {
     std::vector<char*> forNs3{argv, argv + std::min(argc, 1)};
     m_notices.clear();
+    m_ns3Settings.clear();
     for (int i = 1; i < argc; ++i)
     {
         std::string name;
@@ -395,6 +416,11 @@ PfabricCommandLine::Parse(int argc, char* argv[], std::string* error)
         {
             *m_texts[name] = value; // all of it (ns-3 would keep its first word)
             continue;
+        }
+        if (argv[i][0] == '-' && SplitArgument(argv[i], &name, &value) && IsNs3Option(name) &&
+            name.rfind("Print", 0) != 0)
+        {
+            RecordNs3Setting(name, value);
         }
         forNs3.push_back(argv[i]);
     }

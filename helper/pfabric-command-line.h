@@ -138,6 +138,15 @@ class PfabricCommandLine : public CommandLine
     const std::vector<std::string>& GetNotices() const;
 
     /**
+     * @brief The settings of ns-3's own given on the command line: attribute paths
+     * (--ns3::Type::Attribute=value) and global values (--SchedulerType=...), in the order typed
+     * (a name typed twice: its last value, which is the one ns-3 keeps). They change a run as
+     * much as the program's options do, so meta.json records them beside its parameters.
+     * @return after Parse: each setting's name (without dashes) and value as typed
+     */
+    const std::vector<std::pair<std::string, std::string>>& GetNs3Settings() const;
+
+    /**
      * @brief An option's value as typed (its default's text if not given), for a message that
      * quotes it: a number's text, not the number (1e-3 stays 1e-3).
      * @param name an option added as a number, time, choice or text
@@ -252,6 +261,13 @@ class PfabricCommandLine : public CommandLine
                             std::string* error);
 
   private:
+    /**
+     * @brief Keep a setting of ns-3's own for GetNs3Settings (a name given again: its new value).
+     * @param name the attribute path or global value
+     * @param value its value as typed
+     */
+    void RecordNs3Setting(const std::string& name, const std::string& value);
+
     /// A number, time or enum option, read as text by ns-3.
     struct NumberOption
     {
@@ -390,6 +406,7 @@ class PfabricCommandLine : public CommandLine
     std::map<std::string, std::string*> m_texts;          //!< the text options' variables
     std::map<std::string, Renamed> m_renamed;             //!< old spellings, by old name
     std::vector<std::string> m_notices;                   //!< after Parse: old spellings taken
+    std::vector<std::pair<std::string, std::string>> m_ns3Settings; //!< after Parse: ns-3's own
 };
 
 template <typename T>

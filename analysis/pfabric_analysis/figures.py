@@ -169,7 +169,7 @@ def experiment_parameters(run: Run) -> dict:
     """A run's parameters as the figures compare them: the window's size from its "window"
     object (an Ideal run records it there, whatever its program's parameters say), 0 when off
     or when the run predates the window; with the window on, flows is not used and left out."""
-    parameters = compared_parameters(run.meta["parameters"])
+    parameters = compared_parameters(run.meta)
     window = run.meta["window"] if run.windowed else {}
     for key, window_key in WINDOW_PARAMETERS.items():
         parameters[key] = window.get(window_key, 0) if run.windowed else parameters.get(key, 0)

@@ -29,6 +29,10 @@ RENAMED_PARAMETERS = {"flow-file": "flowFile", "dump-flows": "dumpFlows",
 # same experiment.
 ADDED_PARAMETERS = {"connectionPool": 0, "restartSsThresh": True, "warmupFlows": 0,
                     "measureFlows": 0, "hostStack": "ns3tcp"}
+# Settings of ns-3's own (meta.json's ns3_settings) that do not change a run's results, so runs
+# that differ in them pool: the event scheduler (every scheduler of ns-3 runs events in the same
+# order, ties by insertion; meta.json's scheduler says which ran).
+RESULT_NEUTRAL_SETTINGS = {"SchedulerType"}
 # The size bins' two edges in bytes (KB = 1000 B), in their one home, size-bins.txt at the
 # module's top, which the C++ builds read too (doc, "Size bins").
 SIZE_BINS_FILE = REPOSITORY / "size-bins.txt"
@@ -270,10 +274,17 @@ def scheme_parameters(meta: dict) -> set[str]:
     return {"scheme", "hostStack", *(name for name in names if isinstance(name, str))}
 
 
-def compared_parameters(parameters: dict) -> dict:
-    """A run's parameters as compared with another run's: those added since it was written at the
-    value it ran with (ADDED_PARAMETERS)."""
-    return {**ADDED_PARAMETERS, **parameters}
+def compared_parameters(meta: dict) -> dict:
+    """A run's parameters (meta.json's) as compared with another run's: those added since it was
+    written at the value it ran with (ADDED_PARAMETERS), and the settings of ns-3's own that it
+    was given (ns3_settings, ns3_environment; a run written before they were recorded had none
+    that mattered, as the sweeps pass none), each under the name it was given by, such as
+    --ns3::PfabricHostTransport::HostPacing: an attribute changes a run as much as an option.
+    Settings that cannot change results (RESULT_NEUTRAL_SETTINGS) are left out."""
+    settings = {f"--{name}": value for name, value in meta.get("ns3_settings", {}).items()
+                if name not in RESULT_NEUTRAL_SETTINGS}
+    environment = {f"${name}": value for name, value in meta.get("ns3_environment", {}).items()}
+    return {**ADDED_PARAMETERS, **meta["parameters"], **settings, **environment}
 
 
 # What a run's meta.json says about the build that must agree between runs compared as one
@@ -304,8 +315,8 @@ def check_poolable(runs: list[Run]) -> None:
     first = runs[0]
     for run in runs[1:]:
         check_same_build(run, first)
-        first_parameters = compared_parameters(first.meta["parameters"])
-        parameters = compared_parameters(run.meta["parameters"])
+        first_parameters = compared_parameters(first.meta)
+        parameters = compared_parameters(run.meta)
         for key in sorted((set(first_parameters) | set(parameters)) - REPLICATION_PARAMETERS):
             a = first_parameters.get(key)
             b = parameters.get(key)

@@ -286,6 +286,21 @@ def test_what_ns3_accepts_still_passes(run_example: RunExample, tmp_path,
         assert meta["parameters"]["load"] == 0.5
     if argument == "--flows=007":
         assert meta["parameters"]["flows"] == 7
+    # ns-3's own settings change a run as its options do: meta.json records them as typed.
+    setting = dict([argument[2:].split("=", 1)]) if "::" in argument else {}
+    assert meta["ns3_settings"] == setting
+    assert meta["ns3_environment"] == {}
+
+
+def test_meta_records_ns3_settings_from_the_environment_and_the_last_of_a_repeated_one(
+        run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NS_ATTRIBUTE_DEFAULT", "ns3::PfabricQueueDisc::MaxSize=40p")
+    result = run_example("pfabric-websearch", "--flows=3", "--ns3::PfabricQueueDisc::MaxSize=30p",
+                         "--ns3::PfabricQueueDisc::MaxSize=20p", f"--out={tmp_path / 'r'}")
+    assert result.returncode == 0, result.stderr
+    meta = json.loads((tmp_path / "r" / "meta.json").read_text())
+    assert meta["ns3_settings"] == {"ns3::PfabricQueueDisc::MaxSize": "20p"}
+    assert meta["ns3_environment"] == {"NS_ATTRIBUTE_DEFAULT": "ns3::PfabricQueueDisc::MaxSize=40p"}
 
 
 def test_a_text_option_takes_its_whole_value(run_example: RunExample, tmp_path) -> None:

@@ -11,8 +11,8 @@ import pytest
 
 from pfabric_analysis.cli import main
 from pfabric_analysis.runs import (ADDED_PARAMETERS, RENAMED_PARAMETERS, SIZE_BINS_FILE,
-                                   AnalysisError, bin_names, check_poolable, normalise,
-                                   read_run, read_size_bin_edges, scheme_parameters, size_bins,
+                                   AnalysisError, Run, bin_names, check_poolable,
+                                   compared_parameters, normalise, read_run, read_size_bin_edges, scheme_parameters, size_bins,
                                    summarize)
 
 
@@ -181,6 +181,35 @@ def test_runs_of_two_ns3_versions_are_not_pooled(tmp_path: Path) -> None:
     with pytest.raises(AnalysisError, match=r"c: ns3_version is '3.44', but .*a has '3.37'; "
                                             "runs of two builds are not one experiment"):
         check_poolable([runs["a"], runs["b"], runs["c"]])
+
+
+def test_runs_given_other_ns3_settings_are_not_pooled(tmp_path: Path) -> None:
+    """An attribute set on the command line (meta.json's ns3_settings) or through ns-3's
+    variables (ns3_environment) changes a run as an option does: runs that differ in one do not
+    pool. A run written before they were recorded had none; the event scheduler changes no
+    result and is not compared."""
+    flows = frame([(1000, 1.0, 1.0, 1)])
+
+    def with_meta(name: str, run: int, **members: object) -> Run:
+        directory = write_run(tmp_path / name, flows, run=run)
+        meta = json.loads((directory / "meta.json").read_text())
+        (directory / "meta.json").write_text(json.dumps({**meta, **members}))
+        return read_run(directory)
+
+    old = with_meta("old", 1)
+    none = with_meta("none", 2, ns3_settings={}, ns3_environment={})
+    scheduler = with_meta("scheduler", 3, ns3_settings={"SchedulerType": "ns3::MapScheduler"})
+    check_poolable([old, none, scheduler])
+    paced = with_meta("paced", 4,
+                      ns3_settings={"ns3::PfabricHostTransport::HostPacing": "false"})
+    with pytest.raises(AnalysisError, match=r"paced: parameter '--ns3::PfabricHostTransport::"
+                                            r"HostPacing' is 'false', but .*old has None"):
+        check_poolable([old, none, paced])
+    environment = with_meta("environment", 5, ns3_environment={
+        "NS_ATTRIBUTE_DEFAULT": "ns3::PfabricQueueDisc::MaxSize=30p"})
+    with pytest.raises(AnalysisError, match=r"environment: parameter '\$NS_ATTRIBUTE_DEFAULT'"):
+        check_poolable([none, environment])
+    assert compared_parameters(paced.meta)["--ns3::PfabricHostTransport::HostPacing"] == "false"
 
 
 def test_parameters_under_their_old_dashed_names_are_read_under_the_current_ones(
