@@ -156,9 +156,14 @@ def run_measured(command: list[str], work: Path, progress: Callable[[str], None]
     """Run a command; stdout to a file, stderr read line by line (progress lines forwarded at
     most every PROGRESS_EVERY_S); its own rusage from wait4 gives the peak RSS. The environment
     is this process's with the module's allocator preloaded (pfabric_analysis.allocator), unless
-    env is given."""
+    env is given, and the program's own build's library first (children.program_environment:
+    a copy of a build, --bin-dir COPY/bin, runs its own library, not that of the build it was
+    copied from)."""
+    from pfabric_analysis import children
+
     if env is None:
         env = allocator_environment()
+    env = children.program_environment(command[0], env)
     work.mkdir(parents=True, exist_ok=True)
     out_path = work / f"stdout-{time.monotonic_ns()}.txt"
     began = time.perf_counter()

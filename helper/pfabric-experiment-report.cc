@@ -145,6 +145,8 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
         .AddNumber("simulated_time_s", m_endTime.GetSeconds())
         .AddInteger("events", m_events)
         .AddInteger("packet_hops", m_packetHops)
+        .AddInteger("drops_host_ports", m_hostPortDrops)
+        .AddInteger("drops_switch_ports", m_switchPortDrops)
         .AddBool("ideal_fct_only", m_p.idealOnly)
         .AddInteger("flows_total", m_flows.size())
         .AddInteger("flows_completed", m_done)

@@ -41,6 +41,8 @@ PfabricExperiment::PfabricExperiment(const std::string& workload)
     : m_done(0),
       m_events(0),
       m_packetHops(0),
+      m_hostPortDrops(0),
+      m_switchPortDrops(0),
       m_totalBytes(0),
       m_bytesReceived(0),
       m_connectionsOpened(0),
@@ -307,6 +309,17 @@ PfabricExperiment::AssignStreams(const QueueDiscContainer& queueDiscs, PfabricFa
     return stream - first;
 }
 
+uint64_t
+PfabricExperiment::CountDrops(const QueueDiscContainer& ports)
+{
+    uint64_t drops = 0;
+    for (auto port = ports.Begin(); port != ports.End(); ++port)
+    {
+        drops += (*port)->GetStats().nTotalDroppedPackets;
+    }
+    return drops;
+}
+
 double
 PfabricExperiment::EstimateSecondsLeft(double elapsedS, uint64_t doneBytes, uint64_t totalBytes)
 {
@@ -346,7 +359,13 @@ PfabricExperiment::AbandonRunDirectory()
 void
 PfabricExperiment::Install()
 {
-    AssignStreams(m_scheme->Install(m_fabric->GetHosts(), m_fabric->GetSwitches()), *m_fabric);
+    // Hosts' ports and switches' ports apart, for meta.json's drops by kind of port; streams are
+    // assigned over both in the same order as when installed together.
+    m_hostPorts = m_scheme->Install(m_fabric->GetHosts(), NodeContainer());
+    m_switchPorts = m_scheme->Install(NodeContainer(), m_fabric->GetSwitches());
+    QueueDiscContainer ports = m_hostPorts;
+    ports.Add(m_switchPorts);
+    AssignStreams(ports, *m_fabric);
 
     NodeContainer hosts = m_fabric->GetHosts();
     m_apps.clear();
@@ -451,6 +470,8 @@ PfabricExperiment::Run()
     m_packetHops =
         PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices()) - transmissionsBefore;
     m_bytesReceived = GetBytesReceived();
+    m_hostPortDrops = CountDrops(m_hostPorts);
+    m_switchPortDrops = CountDrops(m_switchPorts);
     m_connectionsOpened = 0;
     m_startedBeforeConnected = 0;
     std::vector<PfabricFlowApplication::FlowInProgress> inProgress;

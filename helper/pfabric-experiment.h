@@ -325,6 +325,12 @@ class PfabricExperiment
 
   private:
     /**
+     * @param ports queue discs
+     * @return the packets they dropped, before or after dequeue (their stats)
+     */
+    static uint64_t CountDrops(const QueueDiscContainer& ports);
+
+    /**
      * @brief A host's application reported a completed flow.
      * @param flow the flow
      */
@@ -369,6 +375,10 @@ class PfabricExperiment
     Time m_endTime;                                  //!< simulated time at the end
     uint64_t m_events;                               //!< events executed
     uint64_t m_packetHops;                           //!< transmissions by fabric devices
+    QueueDiscContainer m_hostPorts;                  //!< the hosts' queue discs
+    QueueDiscContainer m_switchPorts;                //!< the switches' queue discs
+    uint64_t m_hostPortDrops;                        //!< packets the hosts' ports dropped
+    uint64_t m_switchPortDrops;                      //!< packets the switches' ports dropped
     uint64_t m_totalBytes;                           //!< bytes of every flow
     uint64_t m_bytesReceived;                        //!< bytes received, after Run
     uint32_t m_connectionsOpened;                    //!< connections, after Run

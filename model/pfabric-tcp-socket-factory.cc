@@ -96,6 +96,16 @@ PfabricTcpSocketFactory::GetTypeId()
                 UintegerValue(0),
                 MakeUintegerAccessor(&PfabricTcpSocketFactory::m_maxWindow),
                 MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "LineRateWindow",
+                "LineRate: its fixed window, in segments; 0 (the default): larger than any flow, "
+                "the paper's \"no rate control\". A window of at least a path's bandwidth-delay "
+                "product still sends a lone flow at line rate, but stops a flow whose packets "
+                "are dropped downstream from filling its NIC with more of them (HotNets 2012 "
+                "does not say whether its LineRate had a window; doc, \"LineRate\").",
+                UintegerValue(0),
+                MakeUintegerAccessor(&PfabricTcpSocketFactory::m_lineRateWindow),
+                MakeUintegerChecker<uint32_t>())
             .AddAttribute("Rto",
                           "MinTCP and LineRate: the fixed retransmission timeout (no RTT "
                           "estimation, no back-off). The default, 40 us, is about three "
@@ -247,9 +257,14 @@ PfabricTcpSocketFactory::MinTcpSettings
 PfabricTcpSocketFactory::GetMinTcpSettings() const
 {
     const bool lineRate = m_transport == LINE_RATE;
+    uint32_t window = m_initialWindow;
+    if (lineRate)
+    {
+        window = m_lineRateWindow > 0 ? m_lineRateWindow
+                                      : PfabricFlowSender::RECEIVE_BUFFER_BYTES / m_segmentSize;
+    }
     return MinTcpSettings{lineRate,
-                          lineRate ? PfabricFlowSender::RECEIVE_BUFFER_BYTES / m_segmentSize
-                                   : m_initialWindow,
+                          window,
                           lineRate ? 0 : m_maxWindow,
                           m_probeMode ? m_probeAfterTimeouts : 0,
                           lineRate || m_hostPacing};

@@ -162,6 +162,7 @@ class PfabricTcpSocketFactory : public SocketFactory
     uint32_t m_headerBytes;                      //!< TCP/IP and link-layer bytes added to a segment
     uint32_t m_initialWindow;                    //!< initial window, segments (MinTCP, baselines)
     uint32_t m_maxWindow;                        //!< MinTCP window cap, segments, 0: none
+    uint32_t m_lineRateWindow;                   //!< LineRate's window, segments, 0: any flow
     Time m_rto;                                  //!< MinTCP / LineRate fixed RTO
     bool m_probeMode;                            //!< MinTCP / LineRate probe mode on
     uint32_t m_probeAfterTimeouts;               //!< consecutive timeouts before probing

@@ -73,6 +73,28 @@ def test_packet_hops_of_a_lone_flow(run_example: RunExample, tmp_path: Path, pat
     fabric, src, dst, links = PATHS[path]
     meta = lone_flow_meta(run_example, tmp_path, fabric, src, dst, packets, scheme)
     assert meta["packet_hops"] == (3 + 2 * packets) * links
+    assert meta["drops_host_ports"] == meta["drops_switch_ports"] == 0
+
+
+@pytest.mark.parametrize("pairs,where", [("0,1 0,2", "host"), ("0,2 1,2", "switch")])
+def test_drops_are_counted_at_the_overloaded_kind_of_port(run_example: RunExample,
+                                                          tmp_path: Path, pairs: str,
+                                                          where: str) -> None:
+    """Two LineRate flows of 200 segments at once, each sent at line rate: from one host to two
+    (its own port takes twice its rate and drops; the switch forwards at most line rate to each
+    receiver), or from two hosts to one (the switch's port to the receiver drops). Every drop is
+    then resent, so the run completes, and the drops are counted at that kind of port only."""
+    flows = tmp_path / "flows.csv"
+    flows.write_text("src,dst,size_bytes,start_s\n" + "".join(
+        f"{pair},{200 * SEGMENT},0.001\n" for pair in pairs.split()))
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", "--quiet", "--topology=star", "--hosts=3",
+                         "--scheme=linerate", f"--flowFile={flows}", f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["flows_completed"] == 2
+    other = "switch" if where == "host" else "host"
+    assert meta[f"drops_{where}_ports"] > 0 and meta[f"drops_{other}_ports"] == 0
 
 
 def test_rss_samples_follow_the_run(run_example: RunExample, tmp_path: Path) -> None:
