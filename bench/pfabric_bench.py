@@ -366,8 +366,11 @@ DASHED_OPTIONS = {"flowFile": "flow-file", "dumpFlows": "dump-flows"}
 
 @functools.lru_cache(maxsize=None)
 def program_help(program: str) -> str:
-    """A program's --PrintHelp (its options), run once per program."""
-    process = subprocess.run([program, "--PrintHelp"], capture_output=True, text=True)
+    """A program's --PrintHelp (its options), run once per program, on its own build's library."""
+    from pfabric_analysis import children
+
+    process = subprocess.run([program, "--PrintHelp"], capture_output=True, text=True,
+                             env=children.program_environment(program, dict(os.environ)))
     return process.stdout + process.stderr
 
 

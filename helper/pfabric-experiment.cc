@@ -362,7 +362,7 @@ PfabricExperiment::Install()
     // Hosts' ports and switches' ports apart, for meta.json's drops by kind of port; streams are
     // assigned over both in the same order as when installed together.
     m_hostPorts = m_scheme->Install(m_fabric->GetHosts(), NodeContainer());
-    m_switchPorts = m_scheme->Install(NodeContainer(), m_fabric->GetSwitches());
+    m_switchPorts = m_scheme->Install(m_fabric->GetSwitches());
     QueueDiscContainer ports = m_hostPorts;
     ports.Add(m_switchPorts);
     AssignStreams(ports, *m_fabric);

@@ -21,7 +21,6 @@ queue drains faster than in steady state) of the flow list, by start time, are n
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -31,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from pfabric_analysis import module_provenance
+from pfabric_analysis.children import run_child
 from pfabric_analysis.files import write_file, write_files
 from pfabric_analysis.ideal import (Link, default_cdf, link_from_meta, read_cdf, sample_sizes,
                                     schedule, wire_bytes)
@@ -187,7 +187,7 @@ def simulate(command: list[str], scheme: str) -> float:
     """Run one packet simulation; its wall time in seconds."""
     began = time.perf_counter()
     try:
-        result = subprocess.run(command, capture_output=True, text=True, check=False)
+        result = run_child(command)
     except OSError as error:
         raise AnalysisError(f"{command[0]}: cannot run ({error.strerror or error})") from error
     if result.returncode != 0:
