@@ -57,8 +57,8 @@ from pfabric_analysis import REPOSITORY, allocator
 from pfabric_analysis import store as compact
 from pfabric_analysis.children import run_child
 from pfabric_analysis.lock import sweep_lock
-from pfabric_analysis.runs import (BUILD_KEYS, CUSTOM_SCHEME, UNFINISHED_MARK, AnalysisError,
-                                   key_name)
+from pfabric_analysis.runs import (BUILD_KEYS, CUSTOM_SCHEME, RESULT_NEUTRAL_SETTINGS,
+                                   UNFINISHED_MARK, AnalysisError, key_name)
 from pfabric_analysis.values import COUNT, LOAD, POSITIVE, BadValue
 
 WORKLOADS = ("websearch", "datamining")
@@ -76,6 +76,9 @@ SCHEME_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
 STDERR_TAIL_LINES = 20
 # An option name of the programs (ns-3's CommandLine, lowerCamelCase).
 OPTION_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+# An ns-3 attribute's default by its path, as the programs' command lines take it (--set
+# ns3::PfabricTcpSocketFactory::LineRateWindow=24); meta.json records it in ns3_settings.
+NS3_ATTRIBUTE = re.compile(r"ns3::[A-Za-z][A-Za-z0-9]*::[A-Za-z][A-Za-z0-9]*")
 # The measurement window's options (the programs' --warmupFlows and --measureFlows), as knobs.
 WARMUP_KNOB, MEASURE_KNOB = "warmupFlows", "measureFlows"
 # The programs' --preset default (PfabricExperiment::Parameters), which `pfabric-analysis ideal`
@@ -192,9 +195,10 @@ def parse_knobs(pairs: Iterable[str], reserved: set[str] = RESERVED_KNOBS,
         if "-" in key:
             raise AnalysisError(f"{flag}{pair}: the programs' options are camelCase, e.g. "
                                 f"{flag}{camel_case(key)}={value}")
-        if not OPTION_NAME.fullmatch(key):
+        if not OPTION_NAME.fullmatch(key) and not NS3_ATTRIBUTE.fullmatch(key):
             raise AnalysisError(f"{flag}{pair}: {key!r} is not an option name (letters and "
-                                "digits, e.g. --set preset=sigcomm13)")
+                                "digits, e.g. --set preset=sigcomm13) or an ns-3 attribute "
+                                "(e.g. --set ns3::PfabricTcpSocketFactory::LineRateWindow=24)")
         if key in reserved:
             raise AnalysisError(f"{flag}{pair}: {key} is set by {setter}")
         knobs[key] = value
@@ -243,7 +247,9 @@ def check_knobs(knobs: Iterable[tuple[str, str]], program: Path,
 
     knobs = tuple(knobs)
     for key, value in knobs:
-        if key not in program_option_names(program):
+        # An attribute is not in --PrintHelp: the trial below runs it, and the program names an
+        # unknown one.
+        if not NS3_ATTRIBUTE.fullmatch(key) and key not in program_option_names(program):
             raise AnalysisError(f"--set {key}={value}: unknown option {key} of {program.name} "
                                 f"(its --PrintHelp lists its options)")
     tried = [f"--{key}={value}" for key, value in knobs if key not in (WARMUP_KNOB, MEASURE_KNOB)]
@@ -922,12 +928,35 @@ def check_store(tasks: list[Task], spec: SweepSpec) -> dict[Path, tuple[str, dic
                 raise AnalysisError(f"{meta_path}: window {recorded} but the sweep asks "
                                     f"{window}; another sweep's store")
             asked = {k: v for k, v in asked.items() if k not in (WARMUP_KNOB, MEASURE_KNOB)}
+        settings = {key: asked.pop(key) for key in list(asked) if NS3_ATTRIBUTE.fullmatch(key)}
         for key, value in sorted(asked.items()):
             if key in parameters and not same_value(parameters[key], value):
                 raise AnalysisError(f"{meta_path}: parameter {key} is {parameters[key]!r} but "
                                     f"the sweep asks {value}; another sweep's store")
+        check_stored_settings(meta_path, meta, settings)
         stored[meta_path.parent] = (workload, meta)
     return stored
+
+
+def check_stored_settings(meta_path: Path, meta: dict, asked: dict[str, str]) -> None:
+    """Refuse a store point whose ns-3 settings (meta.json's ns3_settings, but those that change
+    no result) are not the ns-3 attributes the sweep sets: unlike an option, which every run
+    records, a setting a point was not given is absent, so a point made without the sweep's
+    attribute, or by hand with one the sweep does not set, would otherwise pass as this sweep's."""
+    recorded = meta.get("ns3_settings", {})
+    if not isinstance(recorded, dict):
+        raise AnalysisError(f"{meta_path}: not a run's meta.json ('ns3_settings' is not an "
+                            "object)")
+    recorded = {key: value for key, value in recorded.items()
+                if key not in RESULT_NEUTRAL_SETTINGS}
+    for key in sorted(set(recorded) | set(asked)):
+        if key not in asked:
+            raise AnalysisError(f"{meta_path}: ns-3 setting {key} is {recorded[key]!r} but the "
+                                "sweep does not set it; another sweep's store")
+        if key not in recorded or not same_value(recorded[key], asked[key]):
+            found = repr(recorded[key]) if key in recorded else "not set"
+            raise AnalysisError(f"{meta_path}: ns-3 setting {key} is {found} but the sweep asks "
+                                f"{asked[key]}; another sweep's store")
 
 
 def program_build(program: Path) -> dict[str, object]:

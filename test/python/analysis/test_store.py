@@ -161,6 +161,43 @@ def test_a_store_given_later_receives_the_finished_points(bin_dir: Path, tmp_pat
     assert store.is_stored(tmp_path / "points", "websearch-pfabric-load0.5-run1")
 
 
+def test_a_store_point_must_have_the_ns3_settings_the_sweep_sets(bin_dir: Path,
+                                                                  tmp_path: Path) -> None:
+    """--set ns3::Type::Attribute=V reaches every point's command line and meta.json's
+    ns3_settings; the same sweep resumes from its store, while a sweep that sets the attribute
+    to another value, or does not set it, is refused naming the store point, before anything is
+    written. Checked on LineRate, whose window the attribute is: 2 segments slow a 12-flow run
+    down against the unlimited window."""
+    window = ("ns3::PfabricTcpSocketFactory::LineRateWindow", "2")
+
+    def linerate(*knobs: tuple[str, str]) -> SweepSpec:
+        return SweepSpec(("websearch",), ("linerate", "ideal"), (0.5,), (1,),
+                         (("websearch", 12),), 1, tuple(sorted((*STAR, *knobs))))
+
+    outcomes = sweep(linerate(window), tmp_path / "sweep", bin_dir, progress=False,
+                     store=tmp_path / "points")
+    assert report(outcomes)[1]
+    point = tmp_path / "points" / "websearch-linerate-load0.5-run1"
+    meta = json.loads((point / "meta.json").read_text())
+    assert meta["ns3_settings"] == {window[0]: "2"}
+    assert f"--{window[0]}=2" in meta["command_line"]
+    resumed = sweep(linerate(window), tmp_path / "again", bin_dir, progress=False,
+                    store=tmp_path / "points")
+    assert report(resumed)[0].startswith("sweep: 0 ran, 2 already finished")
+    with pytest.raises(AnalysisError, match=f"{point}/meta.json: ns-3 setting {window[0]} is "
+                                            "'2' but the sweep asks 3; another sweep's store"):
+        sweep(linerate((window[0], "3")), tmp_path / "three", bin_dir, progress=False,
+              store=tmp_path / "points")
+    with pytest.raises(AnalysisError, match=f"{point}/meta.json: ns-3 setting {window[0]} is "
+                                            "'2' but the sweep does not set it"):
+        sweep(linerate(), tmp_path / "unset", bin_dir, progress=False, store=tmp_path / "points")
+    assert not (tmp_path / "three").exists() and not (tmp_path / "unset").exists()
+    unlimited = sweep(linerate(), tmp_path / "unlimited", bin_dir, progress=False)
+    fct = {name: read_run(run / "runs" / "websearch-linerate-load0.5-run1").fct.fct_s.sum()
+           for name, run in (("two", tmp_path / "sweep"), ("unlimited", tmp_path / "unlimited"))}
+    assert report(unlimited)[1] and fct["two"] > 1.05 * fct["unlimited"]
+
+
 def test_the_window_passes_through_the_sweep_and_only_ideal_gets_a_list(tmp_path: Path) -> None:
     """--set warmupFlows=W --set measureFlows=N: packet points generate their own flows (no
     --flowFile, no --flows, the window's options passed); the Ideal point's list has
