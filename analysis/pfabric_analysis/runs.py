@@ -274,6 +274,13 @@ def scheme_parameters(meta: dict) -> set[str]:
     return {"scheme", "hostStack", *(name for name in names if isinstance(name, str))}
 
 
+def result_settings(meta: dict) -> dict:
+    """The settings of ns-3's own a run was given (meta.json's ns3_settings) that can change its
+    results: all but RESULT_NEUTRAL_SETTINGS."""
+    return {name: value for name, value in meta.get("ns3_settings", {}).items()
+            if name not in RESULT_NEUTRAL_SETTINGS}
+
+
 def compared_parameters(meta: dict) -> dict:
     """A run's parameters (meta.json's) as compared with another run's: those added since it was
     written at the value it ran with (ADDED_PARAMETERS), and the settings of ns-3's own that it
@@ -281,8 +288,7 @@ def compared_parameters(meta: dict) -> dict:
     that mattered, as the sweeps pass none), each under the name it was given by, such as
     --ns3::PfabricHostTransport::HostPacing: an attribute changes a run as much as an option.
     Settings that cannot change results (RESULT_NEUTRAL_SETTINGS) are left out."""
-    settings = {f"--{name}": value for name, value in meta.get("ns3_settings", {}).items()
-                if name not in RESULT_NEUTRAL_SETTINGS}
+    settings = {f"--{name}": value for name, value in result_settings(meta).items()}
     environment = {f"${name}": value for name, value in meta.get("ns3_environment", {}).items()}
     return {**ADDED_PARAMETERS, **meta["parameters"], **settings, **environment}
 

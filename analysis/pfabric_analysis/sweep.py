@@ -57,8 +57,8 @@ from pfabric_analysis import REPOSITORY, allocator
 from pfabric_analysis import store as compact
 from pfabric_analysis.children import run_child
 from pfabric_analysis.lock import sweep_lock
-from pfabric_analysis.runs import (BUILD_KEYS, CUSTOM_SCHEME, RESULT_NEUTRAL_SETTINGS,
-                                   UNFINISHED_MARK, AnalysisError, key_name)
+from pfabric_analysis.runs import (BUILD_KEYS, CUSTOM_SCHEME, UNFINISHED_MARK, AnalysisError,
+                                   key_name, result_settings)
 from pfabric_analysis.values import COUNT, LOAD, POSITIVE, BadValue
 
 WORKLOADS = ("websearch", "datamining")
@@ -943,12 +943,10 @@ def check_stored_settings(meta_path: Path, meta: dict, asked: dict[str, str]) ->
     no result) are not the ns-3 attributes the sweep sets: unlike an option, which every run
     records, a setting a point was not given is absent, so a point made without the sweep's
     attribute, or by hand with one the sweep does not set, would otherwise pass as this sweep's."""
-    recorded = meta.get("ns3_settings", {})
-    if not isinstance(recorded, dict):
+    if not isinstance(meta.get("ns3_settings", {}), dict):
         raise AnalysisError(f"{meta_path}: not a run's meta.json ('ns3_settings' is not an "
                             "object)")
-    recorded = {key: value for key, value in recorded.items()
-                if key not in RESULT_NEUTRAL_SETTINGS}
+    recorded = result_settings(meta)
     for key in sorted(set(recorded) | set(asked)):
         if key not in asked:
             raise AnalysisError(f"{meta_path}: ns-3 setting {key} is {recorded[key]!r} but the "
