@@ -142,7 +142,8 @@ def test_a_lone_flow_takes_its_ideal_fct_on_the_lean_host(run_example: RunExampl
 @pytest.mark.parametrize("host_stack", ["ns3tcp", "lean"])
 def test_line_rate_window(run_example: RunExample, tmp_path: Path, host_stack: str) -> None:
     """LineRateWindow: a window of 24 segments, above hotnets12's bandwidth-delay product (about
-    17 across the core), leaves every lone flow at its ideal FCT; a window of 2 sends 2 segments
+    10 segments across the core: 11 is the smallest window that leaves a lone 1,000-segment flow
+    there at its ideal FCT, 10 makes it 1.6% slower), leaves every lone flow at its ideal FCT; a window of 2 sends 2 segments
     per round trip, so a flow of n segments takes n / 2 times a one-segment flow's FCT on the same
     path (measured within 0.6% from 100 segments on, 0.03% at 1,000, both host stacks)."""
     def fcts(window: int) -> tuple[dict[tuple[int, str], float], dict[tuple[int, str], float]]:
