@@ -15,6 +15,8 @@
 #include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-provenance.h"
 #include "ns3/pfabric-size-bins.h"
+#include "ns3/pfabric-tcp-socket-factory.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -158,6 +160,19 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
                    PfabricPriorityPolicy::FormatThresholds(m_thresholds))
         .AddString("priority_level_rule",
                    m_p.priorityLevels > 0 ? "equal load per level over the remaining size" : "");
+    if (m_scheme)
+    {
+        // LineRate's window is a preset's number that no option records; a run says which it
+        // ran with, so that runs of another window (or none: before hotnets12 had one) do not
+        // pool with it.
+        auto transport = m_scheme->GetSocketFactoryFactory().Create<PfabricTcpSocketFactory>();
+        if (transport->GetTransport() == PfabricTcpSocketFactory::LINE_RATE)
+        {
+            UintegerValue window;
+            transport->GetAttribute("LineRateWindow", window);
+            meta.AddInteger("line_rate_window_segments", window.Get());
+        }
+    }
     m_window.AddProvenance(meta, m_results.size(), m_arrivalsThroughEnd);
     m_stop.AddProvenance(meta);
     if (m_p.scheme == PfabricSchemeHelper::CUSTOM && m_scheme)

@@ -55,6 +55,12 @@ MakeHotnets12()
     p.minTcpRto = MicroSeconds(40);
     p.initialWindow = 12;
     p.minTcpMaxWindow = 0;
+    // "No rate control" (Sec. 3) leaves LineRate's window open. Unbounded, a large flow that
+    // pFabric defers keeps sending packets that die downstream, and data mining's large flows
+    // fall behind MinTCP's, where the paper has them within ~10% of Ideal and ahead of MinTCP.
+    // Every agent of the original scripts has a window of the buffer in packets less one (at
+    // least the initial window): 14 here. Measured: doc/pfabric.rst, "LineRate's window".
+    p.lineRateWindow = 14;
     p.probeMode = false;
     p.probeAfterTimeouts = 5;
     p.priorityOffset = 10; // not stated; the original code's constant
@@ -90,6 +96,7 @@ MakeSigcomm13()
     p.pfabricAdmissionMode = "Ns2";
     p.minTcpRto = MicroSeconds(45);
     p.minTcpMaxWindow = 23;
+    p.lineRateWindow = 23; // the original scripts' maxcwnd_, as MinTCP's
     p.probeMode = true;
     p.baselineFastRetransmit = true;
     p.dupAckWindowFraction = 0.75; // max(3, 0.75 cwnd)

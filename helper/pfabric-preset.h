@@ -69,6 +69,7 @@ struct PfabricPreset
     Time minTcpRto;                   //!< fixed retransmission timeout
     uint32_t initialWindow;           //!< initial window, segments (all schemes)
     uint32_t minTcpMaxWindow;         //!< MinTCP window cap, segments, 0: none
+    uint32_t lineRateWindow;          //!< LineRate's fixed window, segments, 0: any flow
     bool probeMode;                   //!< MinTCP probe mode on
     uint32_t probeAfterTimeouts;      //!< consecutive timeouts before probing
     uint64_t priorityOffset;          //!< added to remaining bytes in data priorities

@@ -267,6 +267,7 @@ PfabricSchemeHelper::GetSocketFactoryFactory() const
         .SetPresetValue("HeaderBytes", UintegerValue(p.headerBytes + p.linkHeaderBytes))
         .SetPresetValue("InitialWindow", UintegerValue(p.initialWindow))
         .SetPresetValue("MaxWindow", UintegerValue(p.minTcpMaxWindow))
+        .SetPresetValue("LineRateWindow", UintegerValue(p.lineRateWindow))
         .SetPresetValue("Rto", TimeValue(p.minTcpRto))
         .SetPresetValue("ProbeMode", BooleanValue(p.probeMode))
         .SetPresetValue("ProbeAfterTimeouts", UintegerValue(p.probeAfterTimeouts))

@@ -98,12 +98,13 @@ PfabricTcpSocketFactory::GetTypeId()
                 MakeUintegerChecker<uint32_t>())
             .AddAttribute(
                 "LineRateWindow",
-                "LineRate: its fixed window, in segments; 0 (the default): larger than any flow, "
-                "the paper's \"no rate control\". A window of at least a path's bandwidth-delay "
-                "product still sends a lone flow at line rate, but stops a flow whose packets "
-                "are dropped downstream from filling its NIC with more of them (HotNets 2012 "
-                "does not say whether its LineRate had a window; doc, \"LineRate\").",
-                UintegerValue(0),
+                "LineRate: its fixed window, in segments; 0: larger than any flow. A window of "
+                "at least a path's bandwidth-delay product still sends a lone flow at line rate, "
+                "but stops a flow whose packets are dropped downstream from filling its NIC with "
+                "more of them. HotNets 2012 does not say whether its LineRate had a window; the "
+                "default, 14, is the original scripts' rule, the buffer in packets less one, for "
+                "its 15-packet buffer (doc, \"LineRate\").",
+                UintegerValue(14),
                 MakeUintegerAccessor(&PfabricTcpSocketFactory::m_lineRateWindow),
                 MakeUintegerChecker<uint32_t>())
             .AddAttribute("Rto",
@@ -251,6 +252,12 @@ PfabricTcpSocketFactory::DoDispose()
     m_received = MakeNullCallback<void, uint32_t>();
     m_priorityPolicy = nullptr;
     SocketFactory::DoDispose();
+}
+
+PfabricTcpSocketFactory::Transport
+PfabricTcpSocketFactory::GetTransport() const
+{
+    return m_transport;
 }
 
 PfabricTcpSocketFactory::MinTcpSettings

@@ -105,6 +105,9 @@ class PfabricTcpSocketFactory : public SocketFactory
      */
     void ListenForFlows(uint16_t port, Callback<void, uint32_t> received);
 
+    /// @return the transport of the sockets and senders it creates (the Transport attribute)
+    Transport GetTransport() const;
+
     /// The fast-retransmit threshold that turns fast retransmit off (ns-2: dynamic_dupack_).
     static constexpr uint32_t NO_FAST_RETRANSMIT = 1000000;
 

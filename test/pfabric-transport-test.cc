@@ -1682,6 +1682,7 @@ class SchemeInstallTest : public TestCase
                 {"HeaderBytes", Create<UintegerValue>(preset.headerBytes + preset.linkHeaderBytes)},
                 {"InitialWindow", Create<UintegerValue>(preset.initialWindow)},
                 {"MaxWindow", Create<UintegerValue>(preset.minTcpMaxWindow)},
+                {"LineRateWindow", Create<UintegerValue>(preset.lineRateWindow)},
                 {"Rto", Create<TimeValue>(preset.minTcpRto)},
                 {"ProbeMode", Create<BooleanValue>(preset.probeMode)},
                 {"ProbeAfterTimeouts", Create<UintegerValue>(preset.probeAfterTimeouts)},
@@ -1719,6 +1720,7 @@ class SchemeInstallTest : public TestCase
                     // What makes the check above telling: these differ from the model's defaults.
                     const std::vector<std::string> differ{"DupAckWindowFraction",
                                                           "FastRetransmit",
+                                                          "LineRateWindow",
                                                           "MaxWindow",
                                                           "ProbeMode",
                                                           "Rto"};

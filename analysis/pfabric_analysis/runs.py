@@ -29,6 +29,12 @@ RENAMED_PARAMETERS = {"flow-file": "flowFile", "dump-flows": "dumpFlows",
 # same experiment.
 ADDED_PARAMETERS = {"connectionPool": 0, "restartSsThresh": True, "warmupFlows": 0,
                     "measureFlows": 0, "hostStack": "ns3tcp"}
+# Numbers a run records outside its parameters because no option sets them (a preset's), that
+# change its results, each with the value a run written before it recorded them ran with:
+# LineRate's window (written by LineRate runs only; none before hotnets12 took one, and a run of
+# another scheme, which has no such window, compares as none too). compared_parameters compares
+# them as parameters, and a scheme's may differ between the schemes of one figure.
+RECORDED_NUMBERS = {"line_rate_window_segments": 0}
 # Settings of ns-3's own (meta.json's ns3_settings) that do not change a run's results, so runs
 # that differ in them pool: the event scheduler (every scheduler of ns-3 runs events in the same
 # order, ties by insertion; meta.json's scheduler says which ran).
@@ -268,10 +274,12 @@ def scheme_name(meta: dict) -> str | None:
 def scheme_parameters(meta: dict) -> set[str]:
     """The parameters that make a run's scheme, which may differ between the schemes of one
     experiment: scheme, its host stack (the lean host runs pfabric and linerate only, the
-    baselines stay on ns-3's TCP/IP), and a custom scheme's own (its meta.json lists them)."""
+    baselines stay on ns-3's TCP/IP), LineRate's window (RECORDED_NUMBERS), and a custom
+    scheme's own (its meta.json lists them)."""
     custom = meta.get(CUSTOM_SCHEME_KEY)
     names = custom.get("parameters", []) if isinstance(custom, dict) else []
-    return {"scheme", "hostStack", *(name for name in names if isinstance(name, str))}
+    return {"scheme", "hostStack", *RECORDED_NUMBERS,
+            *(name for name in names if isinstance(name, str))}
 
 
 def result_settings(meta: dict) -> dict:
@@ -287,10 +295,12 @@ def compared_parameters(meta: dict) -> dict:
     was given (ns3_settings, ns3_environment; a run written before they were recorded had none
     that mattered, as the sweeps pass none), each under the name it was given by, such as
     --ns3::PfabricHostTransport::HostPacing: an attribute changes a run as much as an option.
-    Settings that cannot change results (RESULT_NEUTRAL_SETTINGS) are left out."""
+    Settings that cannot change results (RESULT_NEUTRAL_SETTINGS) are left out. The numbers of
+    RECORDED_NUMBERS come last, under their meta.json names."""
     settings = {f"--{name}": value for name, value in result_settings(meta).items()}
     environment = {f"${name}": value for name, value in meta.get("ns3_environment", {}).items()}
-    return {**ADDED_PARAMETERS, **meta["parameters"], **settings, **environment}
+    numbers = {name: meta.get(name, before) for name, before in RECORDED_NUMBERS.items()}
+    return {**ADDED_PARAMETERS, **meta["parameters"], **settings, **environment, **numbers}
 
 
 # What a run's meta.json says about the build that must agree between runs compared as one

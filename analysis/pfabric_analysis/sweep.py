@@ -57,8 +57,8 @@ from pfabric_analysis import REPOSITORY, allocator
 from pfabric_analysis import store as compact
 from pfabric_analysis.children import run_child
 from pfabric_analysis.lock import sweep_lock
-from pfabric_analysis.runs import (BUILD_KEYS, CUSTOM_SCHEME, UNFINISHED_MARK, AnalysisError,
-                                   key_name, result_settings)
+from pfabric_analysis.runs import (BUILD_KEYS, CUSTOM_SCHEME, RECORDED_NUMBERS, UNFINISHED_MARK,
+                                   AnalysisError, key_name, result_settings)
 from pfabric_analysis.values import COUNT, LOAD, POSITIVE, BadValue
 
 WORKLOADS = ("websearch", "datamining")
@@ -861,7 +861,7 @@ def sweep(spec: SweepSpec, sweep_dir: Path, bin_dir: Path, jobs: int = 1,
             raise AnalysisError(f"--store {store}: not a directory")
         stored = check_store(tasks, spec)  # before anything is written
         if not all(is_finished(task) for task in tasks if task.kind != "flows"):
-            check_store_build(stored, programs)
+            check_store_build(stored, programs, spec)
     client = connect(scheduler) if scheduler else None
     with sweep_lock(sweep_dir):
         prepare_directory(spec, sweep_dir)
@@ -887,13 +887,13 @@ def same_value(recorded: object, asked: str) -> bool:
     return str(recorded) == asked
 
 
-def check_store(tasks: list[Task], spec: SweepSpec) -> dict[Path, tuple[str, dict]]:
+def check_store(tasks: list[Task], spec: SweepSpec) -> dict[Path, tuple[str, str, dict]]:
     """Refuse a store point that is not the point this sweep would make (another sweep's store:
     scheme, load, run, seed, flows or window, or a knob, differ); the store points of the sweep,
-    each with its workload and meta.json."""
+    each with its workload, scheme and meta.json."""
     from pfabric_analysis.runs import current_names
 
-    stored: dict[Path, tuple[str, dict]] = {}
+    stored: dict[Path, tuple[str, str, dict]] = {}
     for task in tasks:
         if (task.kind == "flows" or task.store is None or task.point is None or is_run(task)
                 or not compact.is_stored(task.store, task.name)):
@@ -934,7 +934,7 @@ def check_store(tasks: list[Task], spec: SweepSpec) -> dict[Path, tuple[str, dic
                 raise AnalysisError(f"{meta_path}: parameter {key} is {parameters[key]!r} but "
                                     f"the sweep asks {value}; another sweep's store")
         check_stored_settings(meta_path, meta, settings)
-        stored[meta_path.parent] = (workload, meta)
+        stored[meta_path.parent] = (workload, scheme, meta)
     return stored
 
 
@@ -957,37 +957,53 @@ def check_stored_settings(meta_path: Path, meta: dict, asked: dict[str, str]) ->
                                 f"{asked[key]}; another sweep's store")
 
 
-def program_build(program: Path) -> dict[str, object]:
-    """What a program records of its build in meta.json (runs.BUILD_KEYS), from a run of one
-    1,000-byte flow (a fraction of a second)."""
+def program_build(program: Path, options: tuple[str, ...] = ()) -> dict[str, object]:
+    """What a program records in meta.json of its build (runs.BUILD_KEYS) and of the numbers
+    that no option records (runs.RECORDED_NUMBERS, at their value before they were recorded when
+    absent), from a run of one 1,000-byte flow with `options` (a fraction of a second)."""
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="pfabric-build-") as scratch:
         flows, out = Path(scratch) / "flows.csv", Path(scratch) / "run"
         flows.write_text("src,dst,size_bytes,start_s\n0,1,1000,0\n")
-        result = run_child([str(program), f"--flowFile={flows}", f"--out={out}", "--quiet"])
+        result = run_child([str(program), *options, f"--flowFile={flows}", f"--out={out}",
+                            "--quiet"])
         lines = result.stderr.strip().splitlines() or [f"exit status {result.returncode}"]
         if result.returncode != 0 or not (out / compact.META).is_file():
             raise AnalysisError(f"{program}: cannot tell its ns-3 version, a run of one flow "
                                 f"failed ({lines[-1]})")
         meta = json.loads((out / compact.META).read_text())
-    return {key: meta.get(key) for key in BUILD_KEYS}
+    return {**{key: meta.get(key) for key in BUILD_KEYS},
+            **{key: meta.get(key, before) for key, before in RECORDED_NUMBERS.items()}}
 
 
-def check_store_build(stored: dict[Path, tuple[str, dict]],
-                      programs: dict[str, Path]) -> None:
+def check_store_build(stored: dict[Path, tuple[str, str, dict]], programs: dict[str, Path],
+                      spec: SweepSpec) -> None:
     """Refuse to add points made by programs of another build (ns-3 version) than the store's
-    points of this sweep (check_store's), before anything runs: the figures refuse to pool runs
-    of two builds, which they would find only after hours of runs."""
-    builds: dict[str, dict[str, object]] = {}
-    for point, (workload, meta) in stored.items():
-        if workload not in builds:
-            builds[workload] = program_build(programs[workload])
-        for key, value in builds[workload].items():
-            if meta.get(key) != value:
-                raise AnalysisError(f"{programs[workload]}: {key} {value!r}, but the store's "
-                                    f"{point} has {meta.get(key)!r}; runs of two builds are not "
-                                    f"one experiment (--bin-dir: programs of the store's build)")
+    points of this sweep (check_store's), or that record another number no option sets (a
+    preset's, RECORDED_NUMBERS: LineRate's window), before anything runs: the figures refuse to
+    pool such runs, which they would find only after hours of runs. The programs are asked with
+    each stored scheme's options and the sweep's knobs (Ideal's points: the programs' default
+    scheme, as Ideal records none of these numbers)."""
+    builds: dict[tuple[str, str], dict[str, object]] = {}
+    for point, (workload, scheme, meta) in stored.items():
+        if (workload, scheme) not in builds:
+            options = spec.scheme_options(scheme) if scheme in spec.packet_schemes() else ()
+            knobs = tuple(f"--{key}={value}" for key, value in spec.knobs_of(workload)
+                          if key not in (WARMUP_KNOB, MEASURE_KNOB))
+            builds[workload, scheme] = program_build(programs[workload], (*options, *knobs))
+        for key, value in builds[workload, scheme].items():
+            found = meta.get(key, RECORDED_NUMBERS.get(key))
+            if found == value:
+                continue
+            if key in RECORDED_NUMBERS:
+                raise AnalysisError(f"{programs[workload]}: {key} {value!r} for {scheme}, but the "
+                                    f"store's {point} has {found!r} (made before the preset "
+                                    f"changed it, or by hand): not this sweep's point; remove it "
+                                    f"from the store to make it again")
+            raise AnalysisError(f"{programs[workload]}: {key} {value!r}, but the store's "
+                                f"{point} has {found!r}; runs of two builds are not one "
+                                f"experiment (--bin-dir: programs of the store's build)")
 
 
 def report(outcomes: list[Outcome]) -> tuple[str, bool]:

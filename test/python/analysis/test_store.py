@@ -167,7 +167,7 @@ def test_a_store_point_must_have_the_ns3_settings_the_sweep_sets(bin_dir: Path,
     ns3_settings; the same sweep resumes from its store, while a sweep that sets the attribute
     to another value, or does not set it, is refused naming the store point, before anything is
     written. Checked on LineRate, whose window the attribute is: 2 segments slow a 12-flow run
-    down against the unlimited window."""
+    down against the preset's window."""
     window = ("ns3::PfabricTcpSocketFactory::LineRateWindow", "2")
 
     def linerate(*knobs: tuple[str, str]) -> SweepSpec:
@@ -192,10 +192,25 @@ def test_a_store_point_must_have_the_ns3_settings_the_sweep_sets(bin_dir: Path,
                                             "'2' but the sweep does not set it"):
         sweep(linerate(), tmp_path / "unset", bin_dir, progress=False, store=tmp_path / "points")
     assert not (tmp_path / "three").exists() and not (tmp_path / "unset").exists()
-    unlimited = sweep(linerate(), tmp_path / "unlimited", bin_dir, progress=False)
+    # The window a LineRate run ran with is in its meta.json whoever set it (here the command
+    # line, otherwise the preset); a point without it was made before the preset had one (no
+    # window, 0), and the programs, which record 2 here, refuse it before anything runs (once a
+    # point is missing: a sweep with nothing to run asks no program).
+    assert meta["line_rate_window_segments"] == 2
+    older = tmp_path / "older"
+    shutil.copytree(tmp_path / "points", older)
+    shutil.rmtree(older / "websearch-ideal-load0.5-run1")
+    del meta["line_rate_window_segments"]
+    (older / point.name / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(AnalysisError, match=f"pfabric-websearch: line_rate_window_segments 2 for "
+                                            f"linerate, but the store's {older / point.name} has "
+                                            "0 .*remove it from the store to make it again"):
+        sweep(linerate(window), tmp_path / "old-window", bin_dir, progress=False, store=older)
+    assert not (tmp_path / "old-window").exists()
+    preset = sweep(linerate(), tmp_path / "preset", bin_dir, progress=False)
     fct = {name: read_run(run / "runs" / "websearch-linerate-load0.5-run1").fct.fct_s.sum()
-           for name, run in (("two", tmp_path / "sweep"), ("unlimited", tmp_path / "unlimited"))}
-    assert report(unlimited)[1] and fct["two"] > 1.05 * fct["unlimited"]
+           for name, run in (("two", tmp_path / "sweep"), ("preset", tmp_path / "preset"))}
+    assert report(preset)[1] and fct["two"] > 1.05 * fct["preset"]
 
 
 def test_the_window_passes_through_the_sweep_and_only_ideal_gets_a_list(tmp_path: Path) -> None:
