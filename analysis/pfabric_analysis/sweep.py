@@ -236,6 +236,13 @@ def program_option_names(program: Path) -> frozenset[str]:
         raise AnalysisError(f"{program} --PrintHelp: cannot list its options ({error})") from error
 
 
+def windowless_options(knobs: Iterable[tuple[str, str]]) -> tuple[str, ...]:
+    """Knobs as the programs' options, but the measurement window's, which a run outside a
+    point's (a flow list alone, a one-flow run) does not take."""
+    return tuple(f"--{key}={value}" for key, value in knobs
+                 if key not in (WARMUP_KNOB, MEASURE_KNOB))
+
+
 def check_knobs(knobs: Iterable[tuple[str, str]], program: Path,
                 options: tuple[str, ...] = ()) -> None:
     """Refuse a --set key that is not an option of the program, and a value the program refuses
@@ -252,7 +259,7 @@ def check_knobs(knobs: Iterable[tuple[str, str]], program: Path,
         if not NS3_ATTRIBUTE.fullmatch(key) and key not in program_option_names(program):
             raise AnalysisError(f"--set {key}={value}: unknown option {key} of {program.name} "
                                 f"(its --PrintHelp lists its options)")
-    tried = [f"--{key}={value}" for key, value in knobs if key not in (WARMUP_KNOB, MEASURE_KNOB)]
+    tried = windowless_options(knobs)
     if not tried:
         return
     with tempfile.TemporaryDirectory(prefix="pfabric-knobs-") as scratch:
@@ -989,8 +996,7 @@ def check_store_build(stored: dict[Path, tuple[str, str, dict]], programs: dict[
     for point, (workload, scheme, meta) in stored.items():
         if (workload, scheme) not in builds:
             options = spec.scheme_options(scheme) if scheme in spec.packet_schemes() else ()
-            knobs = tuple(f"--{key}={value}" for key, value in spec.knobs_of(workload)
-                          if key not in (WARMUP_KNOB, MEASURE_KNOB))
+            knobs = windowless_options(spec.knobs_of(workload))
             builds[workload, scheme] = program_build(programs[workload], (*options, *knobs))
         for key, value in builds[workload, scheme].items():
             found = meta.get(key, RECORDED_NUMBERS.get(key))
