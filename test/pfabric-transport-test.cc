@@ -1006,6 +1006,41 @@ class LineRateWindowTest : public TestCase
     }
 };
 
+/**
+ * The presets' LineRate window is the rule every agent of the original scripts has
+ * (``maxcwnd_``): the switch buffer in packets less one, at least the initial window, a buffer
+ * that holds part of a packet counting it (sigcomm13's 35999 B: the original's 24 packets).
+ * sigcomm13 caps MinTCP by the same rule; hotnets12 leaves MinTCP uncapped (doc, "MinTCP").
+ */
+class PresetWindowRuleTest : public TestCase
+{
+  public:
+    PresetWindowRuleTest()
+        : TestCase("Presets: LineRate's window is the buffer in packets less one")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::map<std::string, uint32_t> expected{{"hotnets12", 14}, {"sigcomm13", 23}};
+        NS_TEST_ASSERT_MSG_EQ(PfabricPreset::GetNames().size(), expected.size(), "every preset");
+        for (const auto& name : PfabricPreset::GetNames())
+        {
+            const PfabricPreset& p = PfabricPreset::Get(name);
+            NS_TEST_ASSERT_MSG_EQ(p.pfabricBuffer.GetUnit(), QueueSizeUnit::BYTES, name);
+            const uint32_t packet = p.segmentSize + p.headerBytes;
+            const uint32_t packets = (p.pfabricBuffer.GetValue() + packet - 1) / packet;
+            const uint32_t rule = std::max(p.initialWindow, packets - 1);
+            NS_TEST_ASSERT_MSG_EQ(rule, expected.at(name), name << ": the rule, by hand");
+            NS_TEST_ASSERT_MSG_EQ(p.lineRateWindow, rule, name << ": LineRate's window");
+            NS_TEST_ASSERT_MSG_EQ(p.minTcpMaxWindow,
+                                  (name == "sigcomm13" ? rule : 0),
+                                  name << ": MinTCP's cap");
+        }
+    }
+};
+
 /// Queue occupancy at every ECN mark of a port (a raw pointer: a Ptr bound into the queue
 /// disc's own trace would keep it alive forever).
 void
@@ -1920,6 +1955,7 @@ MakeTransportTestCases()
             new ProbeModeTest,
             new LineRateAloneTest,
             new LineRateWindowTest,
+            new PresetWindowRuleTest,
             new DctcpTest,
             new CongestionControlPacingTest("ns3::TcpNewReno"),
             new CongestionControlPacingTest("ns3::TcpBbr"),
