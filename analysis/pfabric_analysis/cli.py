@@ -60,7 +60,7 @@ def add_sweep_options(parser: argparse.ArgumentParser, required_out: bool) -> No
                              "/bin, else build/bin of the module)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--store", type=PATH, metavar="STORE_DIR",
-                        help="also write every finished point there, compact (fct.csv.gz of its "
+                        help="also write every finished point there, compact (fct.columns.xz of its "
                              "measured flows, meta.json), to commit; a point there is finished, "
                              "so a sweep resumes from a store alone (a fresh clone)")
 

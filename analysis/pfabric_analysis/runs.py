@@ -3,6 +3,7 @@ summarising their normalised flow completion times: small pure functions over pa
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -11,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pfabric_analysis import REPOSITORY
+from pfabric_analysis import REPOSITORY, columnar
 
 FCT_COLUMNS = ["flow_id", "src", "dst", "size_bytes", "start_s", "fct_s", "ideal_fct_s",
                "timeouts", "completed"]
@@ -47,8 +48,9 @@ SIZE_UNITS = ("B", "KB", "MB")  # a unit's index is its power of KB
 # programs since the window), else its wall time, which for a single-threaded program is its
 # processor time on an otherwise idle core (more on a busy machine).
 CORE_SECONDS_KEYS = ("cpu_time_s", "wall_time_s")
-# A run's flows, as the program writes them and as a committed compact point keeps them (gzip).
-FCT_FILES = ("fct.csv", "fct.csv.gz")
+# A run's flows, as the program writes them and as a committed compact point keeps them
+# (pfabric_analysis.columnar; points committed before it, gzip).
+FCT_FILES = ("fct.csv", f"fct{columnar.SUFFIX}", "fct.csv.gz")
 # The column a run with a measurement window (--warmupFlows, --measureFlows) adds, last: 1 for a
 # measured flow, 0 for a warm-up flow or one that arrived while the measured flows finished.
 MEASURED_COLUMN = "measured"
@@ -123,7 +125,8 @@ class Run:
 
 
 def fct_file(directory: Path) -> Path:
-    """The run's flows file: fct.csv, else the compact point's fct.csv.gz."""
+    """The run's flows file: fct.csv, else the compact point's (fct.columns.xz, or fct.csv.gz
+    before it)."""
     for name in FCT_FILES:
         if (directory / name).is_file():
             return directory / name
@@ -131,7 +134,7 @@ def fct_file(directory: Path) -> Path:
 
 
 def read_run(directory: Path) -> Run:
-    """Read and check a run directory (fct.csv or fct.csv.gz, and meta.json). With a
+    """Read and check a run directory (fct.csv or a compact point's file, and meta.json). With a
     `measured` column, Run.fct keeps only the measured flows: every statistic is over them."""
     if (directory / UNFINISHED_MARK).exists():
         raise AnalysisError(f"{directory}: unfinished ({UNFINISHED_MARK}: its sweep stopped before "
@@ -160,12 +163,15 @@ def read_run(directory: Path) -> Run:
 
 def read_csv_checked(path: Path, columns: Sequence[str], **options) -> pd.DataFrame:
     """A CSV file (or .gz) with at least `columns`, as pandas reads it (options: read_csv's): the
-    one reader of the files runs and sub-commands leave. A file that is not CSV or lacks a column
-    is refused in one line naming it."""
+    one reader of the files runs and sub-commands leave; a compact point's columnar file reads as
+    the CSV it holds. A file that is not CSV or lacks a column is refused in one line naming it."""
     try:
-        frame = pd.read_csv(path, **options)
+        source: Path | io.BytesIO = path
+        if path.name.endswith(columnar.SUFFIX):
+            source = io.BytesIO(columnar.decode(path.read_bytes()))
+        frame = pd.read_csv(source, **options)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, OSError,
-            EOFError) as error:
+            EOFError, columnar.NotColumnar) as error:
         raise AnalysisError(f"{path}: not a CSV file ({error})".splitlines()[0]) from error
     missing = [c for c in columns if c not in frame.columns]
     if missing:

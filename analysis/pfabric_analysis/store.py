@@ -4,10 +4,14 @@ repository, from which a sweep resumes (in a fresh clone too) and figures are re
 A store holds one directory per point, named as the sweep names it
 (<workload>-<scheme>-load<L>-run<R>), with two files:
 
-    fct.csv.gz   the run's fct.csv lines of its measured flows (every line without a window),
-                 byte for byte as the program wrote them, gzip-compressed with mtime 0 and no
-                 file name, so the same run always gives the same bytes
-    meta.json    the run's meta.json, byte for byte
+    fct.columns.xz  the run's fct.csv lines of its measured flows (every line without a window),
+                    byte for byte as the program wrote them, by column and xz-compressed
+                    (pfabric_analysis.columnar), so the same run always gives the same bytes
+    meta.json       the run's meta.json, byte for byte
+
+Points written before the columnar format hold fct.csv.gz (the same lines, gzip with mtime 0 and
+no file name) instead; they are read as before, and kept as they are, so that committed points
+are not committed twice.
 
 A point directory is written under a temporary name and renamed into place: it is whole or absent.
 Temporary names are hidden (.<point>.tmp-<host>-<pid>): readers skip them, and a sweep clears
@@ -17,17 +21,18 @@ those a killed writer left (remove_leftovers).
 from __future__ import annotations
 
 import gzip
-import io
 import os
 import re
 import shutil
 import socket
 from pathlib import Path
 
+from pfabric_analysis import columnar
 from pfabric_analysis.lock import pid_alive
 from pfabric_analysis.runs import MEASURED_COLUMN, AnalysisError, fct_file, read_run
 
-COMPACT_FCT = "fct.csv.gz"
+COMPACT_FCT = f"fct{columnar.SUFFIX}"
+LEGACY_COMPACT_FCT = "fct.csv.gz"  # read, never written
 META = "meta.json"
 
 
@@ -52,23 +57,35 @@ def compact_lines(fct_text: bytes, source: Path) -> bytes:
     return b"".join(kept)
 
 
-def deterministic_gzip(data: bytes) -> bytes:
-    """gzip with mtime 0 and no file name in the header: the same data, the same bytes."""
-    buffer = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=9,
-                       mtime=0) as stream:
-        stream.write(data)
-    return buffer.getvalue()
-
-
 def point_path(store: Path, name: str) -> Path:
     return store / name
+
+
+def stored_fct(point: Path) -> Path | None:
+    """A stored point's flows file (columnar, or gzip for a point written before), None if
+    neither is there."""
+    for file_name in (COMPACT_FCT, LEGACY_COMPACT_FCT):
+        if (point / file_name).is_file():
+            return point / file_name
+    return None
 
 
 def is_stored(store: Path, name: str) -> bool:
     """Whether the store holds the point (its directory appears whole, by rename)."""
     point = point_path(store, name)
-    return (point / COMPACT_FCT).is_file() and (point / META).is_file()
+    return stored_fct(point) is not None and (point / META).is_file()
+
+
+def stored_lines(point: Path) -> bytes:
+    """The fct.csv lines a stored point holds, whichever its format."""
+    path = stored_fct(point)
+    if path is None:
+        raise AnalysisError(f"{point / COMPACT_FCT}: missing")
+    data = path.read_bytes()
+    try:
+        return gzip.decompress(data) if path.name == LEGACY_COMPACT_FCT else columnar.decode(data)
+    except (OSError, EOFError, columnar.NotColumnar) as error:
+        raise AnalysisError(f"{path}: not a compact point's flows ({error})") from error
 
 
 def compact_files(run_dir: Path) -> dict[str, bytes]:
@@ -78,8 +95,11 @@ def compact_files(run_dir: Path) -> dict[str, bytes]:
     raw = source.read_bytes()
     if source.suffix == ".gz":
         raw = gzip.decompress(raw)
-    return {COMPACT_FCT: deterministic_gzip(compact_lines(raw, source)),
-            META: (run_dir / META).read_bytes()}
+    try:
+        flows = columnar.encode(compact_lines(raw, source))
+    except columnar.NotColumnar as error:
+        raise AnalysisError(f"{source}: cannot be stored by column ({error})") from error
+    return {COMPACT_FCT: flows, META: (run_dir / META).read_bytes()}
 
 
 def leftover_name(name: str, kind: str) -> str:
@@ -152,7 +172,8 @@ def remove_leftovers(store: Path, names: set[str]) -> list[Path]:
 
 def add(run_dirs: list[Path], store: Path) -> list[tuple[Path, str]]:
     """`store add`: compact run directories into the store; (point, 'added', 'replaced' or
-    'unchanged') for each. Every run is read and checked before anything is written."""
+    'unchanged') for each; a point that holds the same lines and meta.json is unchanged, in
+    whichever format it was written. Every run is read and checked before anything is written."""
     names = [run_dir.resolve().name for run_dir in run_dirs]
     for name, run_dir in zip(names, run_dirs):
         if names.count(name) > 1:
@@ -162,8 +183,8 @@ def add(run_dirs: list[Path], store: Path) -> list[tuple[Path, str]]:
     results = []
     for run_dir, name, files in prepared:
         point = point_path(store, name)
-        if is_stored(store, name) and all((point / file_name).read_bytes() == content
-                                          for file_name, content in files.items()):
+        if is_stored(store, name) and (point / META).read_bytes() == files[META] and \
+                stored_lines(point) == columnar.decode(files[COMPACT_FCT]):
             results.append((point, "unchanged"))
             continue
         status = "replaced" if point.exists() else "added"
@@ -173,5 +194,8 @@ def add(run_dirs: list[Path], store: Path) -> list[tuple[Path, str]]:
 
 def point_bytes(store: Path, name: str) -> int:
     """The bytes a committed point takes (its two files)."""
-    return sum((point_path(store, name) / file_name).stat().st_size
-               for file_name in (COMPACT_FCT, META))
+    point = point_path(store, name)
+    flows = stored_fct(point)
+    if flows is None:
+        raise AnalysisError(f"{point / COMPACT_FCT}: missing")
+    return flows.stat().st_size + (point / META).stat().st_size

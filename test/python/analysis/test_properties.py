@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import lzma
 import os
 import socket
 import tempfile
@@ -20,7 +21,7 @@ import pandas as pd
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pfabric_analysis import store
+from pfabric_analysis import columnar, store
 from pfabric_analysis.ideal import read_cdf, read_flow_list
 from pfabric_analysis.lock import LOCK_NAME, parse_holder, sweep_lock
 from pfabric_analysis.runs import (FCT_COLUMNS, MEASURED_COLUMN, AnalysisError, check_poolable,
@@ -239,11 +240,35 @@ def test_a_store_point_of_any_meta_json_is_checked_or_refused_in_one_line(
     with directory() as path:
         point = path / "store" / "websearch-pfabric-load0.5-run1"
         point.mkdir(parents=True)
-        (point / store.COMPACT_FCT).write_bytes(store.deterministic_gzip(GOOD_FCT.encode()))
+        (point / store.COMPACT_FCT).write_bytes(columnar.encode(GOOD_FCT.encode()))
         (point / store.META).write_bytes(meta)
         task = Task("packet", point.name, path / "runs" / point.name, store=path / "store",
                     point=("websearch", "pfabric", 0.5, 1))
         refused_in_one_line(lambda: check_store([task], spec))
+
+
+FIELD = st.binary(max_size=6).filter(lambda b: b"," not in b and b"\n" not in b)
+
+
+@EXAMPLES
+@given(st.integers(min_value=1, max_value=5).flatmap(
+    lambda width: st.lists(st.lists(FIELD, min_size=width, max_size=width), min_size=1,
+                           max_size=8)))
+def test_a_table_stored_by_column_gives_back_its_bytes(rows: list[list[bytes]]) -> None:
+    """Any table of any bytes (a field without comma or newline; \r and empty fields too) comes
+    back from the compact points' columnar format byte for byte."""
+    text = b"".join(b",".join(row) + b"\n" for row in rows)
+    assert columnar.decode(columnar.encode(text)) == text
+
+
+@EXAMPLES
+@given(st.binary(max_size=300) | st.binary(max_size=100).map(lzma.compress))
+def test_any_bytes_decode_as_a_table_or_are_refused(data: bytes) -> None:
+    try:
+        text = columnar.decode(data)
+    except columnar.NotColumnar:
+        return
+    assert columnar.decode(columnar.encode(text)) == text
 
 
 @EXAMPLES

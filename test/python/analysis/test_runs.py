@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from pfabric_analysis import columnar
 from pfabric_analysis.cli import main
 from pfabric_analysis.runs import (ADDED_PARAMETERS, RENAMED_PARAMETERS, SIZE_BINS_FILE,
                                    AnalysisError, Run, bin_names, check_poolable,
@@ -141,6 +142,26 @@ def test_a_compact_point_is_read_from_fct_csv_gz(tmp_path: Path) -> None:
         read_run(compact)
     (compact / "fct.csv.gz").write_bytes(b"\x1f\x8b not gzip")
     with pytest.raises(AnalysisError, match="fct.csv.gz: not a CSV file"):
+        read_run(compact)
+
+
+def test_a_compact_point_is_read_from_its_columns(tmp_path: Path) -> None:
+    """fct.columns.xz (the store's format) reads as fct.csv would, and is preferred to a
+    fct.csv.gz beside it; a file that is not one is refused in one line naming it, and so is a
+    bad value, by its line in the table."""
+    flows = frame([(1000, 2.0, 1.0, 1), (200_000, 6.0, 2.0, 1)])
+    plain = write_run(tmp_path / "plain", flows)
+    compact = write_run(tmp_path / "compact", flows)
+    (compact / "fct.csv").unlink()
+    (compact / "fct.columns.xz").write_bytes(columnar.encode((plain / "fct.csv").read_bytes()))
+    (compact / "fct.csv.gz").write_bytes(b"not read")
+    pd.testing.assert_frame_equal(read_run(compact).fct, read_run(plain).fct)
+    (compact / "fct.columns.xz").write_bytes(b"\xfd7zXZ not xz")
+    with pytest.raises(AnalysisError, match=r"fct.columns.xz: not a CSV file \(not xz data"):
+        read_run(compact)
+    bad = (plain / "fct.csv").read_text().replace(",2.0,", ",-2.0,", 1).encode()
+    (compact / "fct.columns.xz").write_bytes(columnar.encode(bad))
+    with pytest.raises(AnalysisError, match="fct.columns.xz:2: fct_s '-2.0' is not"):
         read_run(compact)
 
 

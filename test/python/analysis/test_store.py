@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import lzma
 import shutil
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from pfabric_analysis import store
+from pfabric_analysis import columnar, store
 from pfabric_analysis.cli import main
 from pfabric_analysis.figures import write_figures
 from pfabric_analysis.runs import AnalysisError, read_run
@@ -37,8 +38,8 @@ def write_run(directory: Path, lines: list[str], header: str = HEADER, **meta: o
 
 def test_compact_keeps_the_measured_lines_byte_for_byte(tmp_path: Path) -> None:
     """A windowed run: the header and the lines with measured = 1, unchanged (the numbers as the
-    program wrote them, e.g. 1.10000000000000009e-05), gzip'd; meta.json copied as is; read back
-    it is the run's measured flows; the same run gives the same bytes (mtime 0)."""
+    program wrote them, e.g. 1.10000000000000009e-05), by column and xz'd; meta.json copied as
+    is; read back it is the run's measured flows; the same run gives the same bytes."""
     lines = ["0,0,1,1000,0,2e-05,1e-05,0,1,0",
              "1,1,0,2000,1e-06,1.10000000000000009e-05,1e-05,0,1,1",
              "2,0,1,3000,2e-06,3e-05,1e-05,0,1,1",
@@ -49,15 +50,17 @@ def test_compact_keeps_the_measured_lines_byte_for_byte(tmp_path: Path) -> None:
     point = store.write_point(run, tmp_path / "store")
     assert point == tmp_path / "store" / "run"
     assert sorted(p.name for p in (tmp_path / "store").iterdir()) == ["run"]  # no temporaries
-    assert gzip.decompress((point / "fct.csv.gz").read_bytes()).decode() == \
+    assert sorted(p.name for p in point.iterdir()) == ["fct.columns.xz", "meta.json"]
+    assert columnar.decode((point / "fct.columns.xz").read_bytes()).decode() == \
         "\n".join([HEADER + ",measured", lines[1], lines[2]]) + "\n"
+    assert lzma.decompress((point / "fct.columns.xz").read_bytes()).decode().splitlines()[5] == \
+        "fct_s,1.10000000000000009e-05,3e-05"  # column by column
     assert (point / "meta.json").read_bytes() == (run / "meta.json").read_bytes()
     pd.testing.assert_frame_equal(read_run(point).fct, read_run(run).fct)
     assert read_run(point).flows_simulated == 4
-    first = (point / "fct.csv.gz").read_bytes()
+    first = (point / "fct.columns.xz").read_bytes()
     store.write_point(run, tmp_path / "store")  # replaced in place, the same bytes
-    assert (point / "fct.csv.gz").read_bytes() == first
-    assert first[4:8] == b"\0\0\0\0"  # gzip header MTIME
+    assert (point / "fct.columns.xz").read_bytes() == first
     assert store.point_bytes(tmp_path / "store", "run") == len(first) + len(
         (run / "meta.json").read_bytes())
 
@@ -66,12 +69,40 @@ def test_a_run_without_a_window_keeps_every_line(tmp_path: Path) -> None:
     lines = ["0,0,1,1000,0,2e-05,1e-05,0,1", "1,1,0,2000,1e-06,,1e-05,0,0"]
     run = write_run(tmp_path / "run", lines)
     point = store.write_point(run, tmp_path / "store", "renamed")
-    assert gzip.decompress((point / "fct.csv.gz").read_bytes()) == (run / "fct.csv").read_bytes()
+    assert columnar.decode((point / "fct.columns.xz").read_bytes()) == \
+        (run / "fct.csv").read_bytes()
     bad = write_run(tmp_path / "bad", ["0,0,1,1000,0,2e-05,1e-05,0,1,1", "1,0,1"],
                     HEADER + ",measured")
     with pytest.raises(AnalysisError):
         store.write_point(bad, tmp_path / "store")
     assert not (tmp_path / "store" / "bad").exists()
+
+
+def test_a_point_written_before_the_columnar_format_is_read_and_kept(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """A committed point of the gzip format counts as stored, reads as its run, and `store add`
+    of the same run leaves it as it is (unchanged: committed points are not committed twice);
+    a different run replaces it in the columnar format."""
+    lines = ["0,0,1,1000,0,2e-05,1e-05,0,1", "1,1,0,2000,1e-06,3e-05,1e-05,1,1"]
+    run = write_run(tmp_path / "a", lines)
+    legacy = tmp_path / "store" / "a"
+    legacy.mkdir(parents=True)
+    (legacy / "fct.csv.gz").write_bytes(gzip.compress((run / "fct.csv").read_bytes(), mtime=0))
+    shutil.copy(run / "meta.json", legacy / "meta.json")
+    assert store.is_stored(tmp_path / "store", "a")
+    pd.testing.assert_frame_equal(read_run(legacy).fct, read_run(run).fct)
+    before = (legacy / "fct.csv.gz").read_bytes()
+    assert store.point_bytes(tmp_path / "store", "a") == len(before) + len(
+        (run / "meta.json").read_bytes())
+    assert main(["store", "add", str(run), "--store", str(tmp_path / "store")]) == 0
+    assert capsys.readouterr().out.startswith(f"unchanged {legacy}")
+    assert sorted(p.name for p in legacy.iterdir()) == ["fct.csv.gz", "meta.json"]
+    assert (legacy / "fct.csv.gz").read_bytes() == before
+    (run / "fct.csv").write_text("\n".join([HEADER, lines[0]]) + "\n")
+    assert main(["store", "add", str(run), "--store", str(tmp_path / "store")]) == 0
+    assert capsys.readouterr().out.startswith(f"replaced {legacy}")
+    assert sorted(p.name for p in legacy.iterdir()) == ["fct.columns.xz", "meta.json"]
+    assert len(read_run(legacy).fct) == 1
 
 
 def test_store_add_compacts_and_reports(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

@@ -8,7 +8,6 @@ leaves nothing half-written. The sweeps run the real programs on a 4-host star
 from __future__ import annotations
 
 import errno
-import gzip
 import os
 import random
 import re
@@ -25,7 +24,7 @@ from pathlib import Path
 import pytest
 
 import pfabric_analysis
-from pfabric_analysis import store
+from pfabric_analysis import columnar, store
 from pfabric_analysis.cli import main
 from pfabric_analysis.figures import find_run_directories
 from pfabric_analysis.lock import LOCK_NAME, sweep_lock
@@ -161,7 +160,7 @@ def assert_whole(out: Path, ref: Path) -> None:
         assert sorted(p.name for p in run.iterdir()) == ["fct.csv", "meta.json"]
         assert (run / "fct.csv").read_bytes() == (ref / "runs" / name / "fct.csv").read_bytes()
         point = Path(f"{out}-store") / name
-        assert gzip.decompress((point / store.COMPACT_FCT).read_bytes()) == \
+        assert columnar.decode((point / store.COMPACT_FCT).read_bytes()) == \
             (run / "fct.csv").read_bytes()
     assert sorted(p.name for p in Path(f"{out}-store").iterdir()) == sorted(POINTS)
     assert sorted(p.name for p in find_run_directories(Path(f"{out}-store"))) == sorted(POINTS)
@@ -412,7 +411,7 @@ def test_a_full_disk_for_the_lock_leaves_nothing(bin_dir: Path, tmp_path: Path,
 def test_a_full_disk_for_the_store_fails_its_points_in_one_line_each(
         bin_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture) -> None:
-    """Every compact point fails to write: one line per point naming its fct.csv.gz, exit 1, an
+    """Every compact point fails to write: one line per point naming its fct.columns.xz, exit 1, an
     empty store (no half point, no temporary); the run directories are finished, so the resume,
     disk freed, runs nothing and fills the store."""
     out = tmp_path / "sweep"
