@@ -95,8 +95,10 @@ IDEAL_FLOWS = {"full": 100000, "quick": 10000, "smoke": 1000}
 ALLOCATOR_FLOWS = {"full": 2000, "quick": 300, "smoke": 20}
 ALLOCATOR_REPEATS = {"full": 3, "quick": 1, "smoke": 1}
 ALLOCATORS = ("system", "mimalloc")
-# The host stacks: web search flows (sigcomm13, LOAD) under each scheme the lean host runs.
+# The host stacks: web search flows (sigcomm13, LOAD) under each scheme the lean host runs, on
+# each stack in turn, REPEATS times (--repeats), the order alternating as the allocator's.
 HOST_STACK_FLOWS = {"full": 10000, "quick": 300, "smoke": 20}
+HOST_STACK_REPEATS = {"full": 1, "quick": 1, "smoke": 2}
 HOST_STACKS = ("ns3tcp", "lean")
 HOST_STACK_SCHEMES = ("pfabric", "linerate")
 # The lean host's fidelity bounds against ns-3's TCP/IP on the same flows (issue 30): per-bin
@@ -338,6 +340,7 @@ class Context:
     bin_dir: Path | None = None
     against: Path | None = None
     websearch_flows: int | None = None
+    repeats: int | None = None
     runs_printed: list[dict[str, Any]] = field(default_factory=list)
 
     def program(self, name: str, against: bool = False) -> str:
@@ -666,56 +669,85 @@ def within_bounds(ratios: dict[str, float]) -> bool:
                for name, value in ratios.items())
 
 
+def repeated_ratios(records: dict[tuple[str, int], dict[str, Any]], numerator: str,
+                    denominator: str) -> dict[str, Any]:
+    """numerator's processor time over denominator's in each repetition (records by (stack,
+    repetition)), their median and range."""
+    values = [ratio(records[numerator, n]["process_cpu_s"],
+                    records[denominator, n]["process_cpu_s"])
+              for n in sorted({n for _, n in records})]
+    found = [value for value in values if value is not None]
+    return {"by_repetition": found, "median": statistics.median(found) if found else None,
+            "min": min(found, default=None), "max": max(found, default=None)}
+
+
 def scenario_host_stack(ctx: Context) -> dict[str, Any]:
-    """The same web search flows on ns-3's TCP/IP and on the lean host, per scheme."""
+    """The same web search flows on ns-3's TCP/IP and on the lean host (and --against's build),
+    per scheme, each stack in turn, repeated with the order alternating."""
     flows = ctx.websearch_flows or HOST_STACK_FLOWS[ctx.size]
+    repeats = ctx.repeats or HOST_STACK_REPEATS[ctx.size]
     flow_file = ctx.work / "host-stack-flows.csv"
     common = ["--preset=sigcomm13", f"--seed={SEED}", "--run=1", f"--load={LOAD}"]
     runs: list[dict[str, Any]] = []
-    summary: dict[str, Any] = {"flows": flows, "load": LOAD}
+    summary: dict[str, Any] = {"flows": flows, "load": LOAD, "repeats": repeats}
     for scheme in HOST_STACK_SCHEMES:
-        by_stack: dict[str, dict[str, Any]] = {}
-        # With --against, the other build's ns-3 TCP/IP first (it has no lean host).
+        records: dict[tuple[str, int], dict[str, Any]] = {}
+        fct: dict[str, bytes] = {}
+        same_fct = True
+        # With --against, the other build's ns-3 TCP/IP too (it has no lean host).
         stacks = (["against"] if ctx.against is not None else []) + list(HOST_STACKS)
-        for stack in stacks:
-            flow_options = ([f"--flowFile={flow_file}"] if flow_file.exists()
-                            else [f"--flows={flows}", f"--dumpFlows={flow_file}"])
-            against = stack == "against"
-            options = [*common, f"--scheme={scheme}", *flow_options]
-            if not against:
-                options.append(f"--hostStack={stack}")
-            directory = f"host-stack-{scheme}-{stack}"
-            record = run_experiment(ctx, f"{scheme}-{stack}", directory, options,
-                                    against=against, build="against" if against else "this",
-                                    scheme=scheme, host_stack="ns3tcp" if against else stack)
-            runs.append(record)
-            ctx.say(row("host-stack", record))
-            by_stack[stack] = record
-        lean, ns3 = by_stack["lean"], by_stack["ns3tcp"]
-        ratios = fct_ratios(ctx.work / f"host-stack-{scheme}-lean",
-                            ctx.work / f"host-stack-{scheme}-ns3tcp")
+        for repetition in range(1, repeats + 1):
+            for stack in stacks if repetition % 2 else reversed(stacks):
+                flow_options = ([f"--flowFile={flow_file}"] if flow_file.exists()
+                                else [f"--flows={flows}", f"--dumpFlows={flow_file}"])
+                against = stack == "against"
+                options = [*common, f"--scheme={scheme}", *flow_options]
+                if not against:
+                    options.append(f"--hostStack={stack}")
+                directory = f"host-stack-{scheme}-{stack}-{repetition}"
+                record = run_experiment(ctx, f"{scheme}-{stack}-{repetition}", directory,
+                                        options, against=against,
+                                        build="against" if against else "this", scheme=scheme,
+                                        host_stack="ns3tcp" if against else stack,
+                                        repetition=repetition)
+                runs.append(record)
+                ctx.say(row("host-stack", record))
+                records[stack, repetition] = record
+                written = (ctx.work / directory / "fct.csv").read_bytes()
+                same_fct = same_fct and fct.setdefault(stack, written) == written
+        lean = records["lean", 1]
+        ratios = fct_ratios(ctx.work / f"host-stack-{scheme}-lean-1",
+                            ctx.work / f"host-stack-{scheme}-ns3tcp-1")
         events_per_hop = ratio(lean["events"], lean["packet_hops"])
+        over_ns3 = repeated_ratios(records, "lean", "ns3tcp")
         figures: dict[str, Any] = {
-            "lean_cpu_over_ns3tcp": ratio(lean["process_cpu_s"], ns3["process_cpu_s"]),
+            "lean_cpu_over_ns3tcp": over_ns3["median"],
+            "lean_cpu_over_ns3tcp_repetitions": over_ns3,
             "lean_events_per_packet_hop": events_per_hop,
-            "ns3tcp_events_per_packet_hop": ratio(ns3["events"], ns3["packet_hops"]),
+            "ns3tcp_events_per_packet_hop": ratio(records["ns3tcp", 1]["events"],
+                                                  records["ns3tcp", 1]["packet_hops"]),
             "lean_fct_over_ns3tcp": ratios,
             "within_fidelity_bounds": within_bounds(ratios),
             "within_events_target": (events_per_hop is not None and
                                      events_per_hop <= EVENTS_PER_HOP_TARGET),
+            "same_fct_every_repetition": same_fct,
         }
-        if "against" in by_stack:
-            figures["lean_cpu_over_against"] = ratio(lean["process_cpu_s"],
-                                                     by_stack["against"]["process_cpu_s"])
+        if ctx.against is not None:
+            over_against = repeated_ratios(records, "lean", "against")
+            figures["lean_cpu_over_against"] = over_against["median"]
+            figures["lean_cpu_over_against_repetitions"] = over_against
         summary[scheme] = figures
+        spread = (f" (repetitions {', '.join(f'{v:.3f}' for v in over_ns3['by_repetition'])})"
+                  if repeats > 1 else "")
         ctx.say(f"    {scheme}: lean host's processor time {figures['lean_cpu_over_ns3tcp']:.3f} "
-                f"of ns-3 TCP/IP's" +
+                f"of ns-3 TCP/IP's{spread}" +
                 (f", {figures['lean_cpu_over_against']:.3f} of --against's"
                  if "lean_cpu_over_against" in figures else "") +
                 f"; {events_per_hop or 0:.4f} events per packet hop (target at most "
                 f"{EVENTS_PER_HOP_TARGET})" +
                 "; FCT/ideal over ns-3 TCP/IP's: " +
-                ", ".join(f"{k} {v:.3f}" for k, v in ratios.items()))
+                ", ".join(f"{k} {v:.3f}" for k, v in ratios.items()) +
+                ("" if same_fct else "; fct.csv differs between repetitions"))
     return {"runs": runs, "summary": summary}
 
 
@@ -916,6 +948,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="flows of websearch-sigcomm13 and host-stack instead of the "
                         f"size's ({WEBSEARCH_FLOWS['full']} full, {WEBSEARCH_FLOWS['quick']} "
                         "quick)")
+    parser.add_argument("--repeats", type=int, metavar="N",
+                        help="host-stack: run each stack N times, the order alternating, and "
+                        "report the median ratio (default 1)")
     parser.add_argument("--work-dir", type=Path,
                         help="keep the runs' directories here (default: a temporary one, removed)")
     parser.add_argument("--list", action="store_true", help="print the scenarios and stop")
@@ -923,6 +958,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if args.size and args.quick and args.size != "quick":
         parser.error("--quick and --size disagree")
     args.size = args.size or ("quick" if args.quick else "full")
+    if args.repeats is not None and args.repeats < 1:
+        parser.error(f"--repeats={args.repeats}: expected at least one repetition")
     if args.websearch_flows is not None and args.websearch_flows < 1:
         parser.error(f"--websearch-flows={args.websearch_flows}: expected at least one flow")
     args.only = SCENARIOS if not args.only else tuple(args.only.split(","))
@@ -959,7 +996,8 @@ def main(argv: list[str]) -> int:
     out = args.out or ROOT / "results" / "bench" / f"{started:%Y%m%dT%H%M%SZ}.json"
     work = args.work_dir or Path(tempfile.mkdtemp(prefix="pfabric-bench-"))
     ctx = Context(build=args.build_dir.resolve(), size=args.size, work=work.resolve(), say=say,
-                  bin_dir=bin_dir, against=against, websearch_flows=args.websearch_flows)
+                  bin_dir=bin_dir, against=against, websearch_flows=args.websearch_flows,
+                  repeats=args.repeats)
     machine = machine_info()
     document: dict[str, Any] = {
         "benchmark": "pfabric-bench", "schema": SCHEMA, "size": args.size,

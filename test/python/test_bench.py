@@ -191,13 +191,20 @@ def test_bench_smoke_writes_every_scenario(tmp_path: Path) -> None:
     assert ideal["flows"] == 1000 and ideal["preemptions"] >= 0
     assert "forwarding k4: pfabric / ns-3 per packet hop" in result.stdout
     host_stack = document["scenarios"]["host-stack"]
-    assert [(r["scheme"], r["host_stack"]) for r in host_stack["runs"]] == [
-        ("pfabric", "ns3tcp"), ("pfabric", "lean"), ("linerate", "ns3tcp"), ("linerate", "lean")]
+    # Two repetitions at the smoke size, the second in the reverse order.
+    assert [(r["scheme"], r["host_stack"], r["repetition"]) for r in host_stack["runs"]] == [
+        (scheme, stack, n) for scheme in ("pfabric", "linerate")
+        for stack, n in (("ns3tcp", 1), ("lean", 1), ("lean", 2), ("ns3tcp", 2))]
     assert all(r["flows"] == 20 for r in host_stack["runs"])
     assert all(f"--hostStack={r['host_stack']}" in r["command"] for r in host_stack["runs"])
     for scheme in ("pfabric", "linerate"):
         summary = host_stack["summary"][scheme]
-        assert summary["lean_cpu_over_ns3tcp"] > 0
+        repeated = summary["lean_cpu_over_ns3tcp_repetitions"]
+        assert len(repeated["by_repetition"]) == 2
+        assert all(value > 0 for value in repeated["by_repetition"])
+        assert summary["lean_cpu_over_ns3tcp"] == pytest.approx(
+            sum(repeated["by_repetition"]) / 2)  # the median of two
+        assert summary["same_fct_every_repetition"] is True  # the same seed, the same fct.csv
         assert summary["lean_events_per_packet_hop"] > 0
         assert "(0,100KB] p99" in summary["lean_fct_over_ns3tcp"]
         assert isinstance(summary["within_fidelity_bounds"], bool)
@@ -417,6 +424,14 @@ def test_allocator_summary_pairs_runs_of_a_repetition() -> None:
                                   "min": 0.8, "max": 0.95, "same_fct": True}
     assert summary["tcp"]["mimalloc_cpu_over_system"] == [1.25]
     assert summary["tcp"]["same_fct"] is False
+
+
+def test_repeated_ratios_pair_the_runs_of_a_repetition() -> None:
+    records = {(stack, n): {"process_cpu_s": cpu} for stack, n, cpu in [
+        ("ns3tcp", 1, 10.0), ("lean", 1, 4.0), ("lean", 2, 6.0), ("ns3tcp", 2, 12.0),
+        ("lean", 3, 3.0), ("ns3tcp", 3, 10.0)]}
+    assert bench.repeated_ratios(records, "lean", "ns3tcp") == {
+        "by_repetition": [0.4, 0.5, 0.3], "median": 0.4, "min": 0.3, "max": 0.5}
 
 
 def test_metrics_derive_rates() -> None:
