@@ -12,6 +12,7 @@
 
 #include "pfabric-experiment.h"
 
+#include "ns3/pfabric-dctcp.h"
 #include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-provenance.h"
 #include "ns3/pfabric-size-bins.h"
@@ -171,6 +172,14 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
             UintegerValue window;
             transport->GetAttribute("LineRateWindow", window);
             meta.AddInteger("line_rate_window_segments", window.Get());
+        }
+        // Likewise DCTCP's floor under its cut (none before PfabricDctcp): the sockets' ops are
+        // made with the attribute's configured value, so a new one says which.
+        if (transport->GetTransport() == PfabricTcpSocketFactory::DCTCP)
+        {
+            UintegerValue floor;
+            CreateObject<PfabricDctcp>()->GetAttribute("MinWindow", floor);
+            meta.AddInteger("dctcp_min_window_segments", floor.Get());
         }
     }
     m_window.AddProvenance(meta, m_results.size(), m_arrivalsThroughEnd);

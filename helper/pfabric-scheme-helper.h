@@ -34,7 +34,7 @@ namespace ns3
  * | pfabric  | MinTCP                              | PfabricQueueDisc                     |
  * | linerate | LineRate                            | PfabricQueueDisc                     |
  * | tcp      | TCP (NewReno)                       | FifoQueueDisc (drop-tail)            |
- * | dctcp    | DCTCP (TcpDctcp, ECN)               | RedQueueDisc marking at K            |
+ * | dctcp    | DCTCP (PfabricDctcp, ECN)           | RedQueueDisc marking at K            |
  * | custom   | TCP (its CongestionOps, Ecn)        | SetQueueDisc's (FifoQueueDisc)       |
  *
  * The custom scheme starts as TCP-DropTail's parts, each replaceable by name: the ports' queue

@@ -10,6 +10,7 @@
 
 #include "pfabric-baseline-tcp-socket.h"
 #include "pfabric-compat.h"
+#include "pfabric-dctcp.h"
 #include "pfabric-flow-sender.h"
 #include "pfabric-host-transport.h"
 #include "pfabric-lean-sender.h"
@@ -56,8 +57,8 @@ PfabricTcpSocketFactory::GetTypeId()
             .AddAttribute(
                 "Transport",
                 "The end-host transport of the sockets this factory creates: MinTcp, "
-                "LineRate, Tcp (CongestionOps, TcpNewReno by default) or Dctcp (TcpDctcp with "
-                "ECN).",
+                "LineRate, Tcp (CongestionOps, TcpNewReno by default) or Dctcp (PfabricDctcp, "
+                "ns-3's TcpDctcp with a floor under its cut, with ECN).",
                 EnumValue(MIN_TCP),
                 pfabric::MakeEnumAccessorCompat<Transport>(&PfabricTcpSocketFactory::m_transport),
                 MakeEnumChecker(MIN_TCP,
@@ -210,7 +211,7 @@ PfabricTcpSocketFactory::GetTypeId()
                           "Tcp: the sockets' congestion control, a TcpCongestionOps with its "
                           "attributes, e.g. ns3::TcpCubic[Beta=0.8]. The default, "
                           "ns3::TcpNewReno, is TCP-DropTail's (MinTcp and LineRate have their "
-                          "own, Dctcp TcpDctcp).",
+                          "own, Dctcp PfabricDctcp).",
                           ObjectFactoryValue(ObjectFactory("ns3::TcpNewReno")),
                           MakeObjectFactoryAccessor(&PfabricTcpSocketFactory::m_congestionOps),
                           MakeObjectFactoryChecker())
@@ -479,7 +480,7 @@ PfabricTcpSocketFactory::CreateTcpSocket()
         ConfigureCommon(baseline, m_initialWindow, m_minRto);
         if (m_transport == DCTCP)
         {
-            auto dctcp = CreateObject<TcpDctcp>();
+            auto dctcp = CreateObject<PfabricDctcp>();
             dctcp->SetAttribute("DctcpShiftG", DoubleValue(m_dctcpG));
             baseline->SetCongestionControlAlgorithm(dctcp);
             baseline->SetAttribute("UseEcn", StringValue("On"));

@@ -56,7 +56,7 @@ class PfabricTcpSocketFactory : public SocketFactory
         MIN_TCP,   //!< PfabricMinTcpSocket: fixed RTO, window cut only on timeout
         LINE_RATE, //!< PfabricMinTcpSocket::SetLineRate: no rate control
         TCP,       //!< PfabricBaselineTcpSocket with CongestionOps (ns-3's TcpNewReno)
-        DCTCP      //!< PfabricBaselineTcpSocket with ns-3's TcpDctcp and ECN
+        DCTCP //!< PfabricBaselineTcpSocket with PfabricDctcp (ns-3's TcpDctcp, floored) and ECN
     };
 
     /**

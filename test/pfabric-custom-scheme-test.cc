@@ -209,14 +209,14 @@ TcpParts(PfabricCustomScheme& parts)
     parts.SetCongestionOps("ns3::TcpNewReno");
 }
 
-/// DCTCP's parts (PfabricSchemeHelper, hotnets12): RED marking at K = 15, TcpDctcp, ECN.
+/// DCTCP's parts (PfabricSchemeHelper, hotnets12): RED marking at K = 15, PfabricDctcp, ECN.
 void
 DctcpParts(PfabricCustomScheme& parts)
 {
     parts.SetPortQueueDisc("ns3::RedQueueDisc",
                            "MinTh=15|MaxTh=15|QW=1|UseEcn=true|UseHardDrop=false|Gentle=false|"
                            "MeanPktSize=1500|LinkBandwidth=10Gbps");
-    parts.SetCongestionOps("ns3::TcpDctcp");
+    parts.SetCongestionOps("ns3::PfabricDctcp");
     parts.SetTcpAttributes("Ecn=true");
 }
 

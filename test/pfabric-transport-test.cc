@@ -1007,6 +1007,79 @@ class LineRateWindowTest : public TestCase
 };
 
 /**
+ * DCTCP's cut keeps at least two segments (PfabricDctcp's MinWindow): a short flow that joins a
+ * long one at a marking port, its alpha still 1, is cut every round trip, and with ns-3's own
+ * TcpDctcp (MinWindow 0) falls below one segment, sends nothing with nothing in flight and waits
+ * for its retransmission timeout although no packet was lost (the control). With the floor it
+ * never goes below two segments and meets no timeout.
+ */
+class DctcpFloorTest : public TestCase
+{
+  public:
+    DctcpFloorTest()
+        : TestCase("DCTCP: the window cut stops at two segments, so marks never stall a sender")
+    {
+    }
+
+  private:
+    /// The short flow of the scenario, with MinWindow set to floor.
+    static Flow ShortFlowWithFloor(uint32_t floor)
+    {
+        Config::SetDefault("ns3::PfabricDctcp::MinWindow", UintegerValue(floor));
+        Bed bed(3, "dctcp");
+        bed.Install();
+        bed.Add(FlowOf(5000000, 0, 2));
+        Flow late = FlowOf(100000, 1, 2);
+        late.start = MicroSeconds(1000);
+        Flow* shortFlow = bed.Add(late);
+        bed.Run();
+        Config::Reset();
+        uint64_t drops = 0;
+        for (auto it = bed.queueDiscs.Begin(); it != bed.queueDiscs.End(); ++it)
+        {
+            drops += (*it)->GetStats().nTotalDroppedPackets;
+        }
+        NS_ABORT_MSG_IF(drops != 0, "the scenario drops nothing: a timeout is a stall");
+        return *shortFlow;
+    }
+
+    /// The retransmission timeouts the flow's sender met (with data not yet acknowledged).
+    static uint64_t Timeouts(const Flow& flow)
+    {
+        return DynamicCast<PfabricTcpSocket>(flow.sender)->GetTimeouts();
+    }
+
+    /// The smallest window a cut left.
+    static uint32_t SmallestCut(const Flow& flow)
+    {
+        uint32_t smallest = UINT32_MAX;
+        for (const auto& cut : flow.windowCuts)
+        {
+            smallest = std::min(smallest, cut.second);
+        }
+        return smallest;
+    }
+
+    void DoRun() override
+    {
+        const uint32_t segment = PfabricPreset::Get("hotnets12").segmentSize;
+        Flow floored = ShortFlowWithFloor(2);
+        NS_TEST_ASSERT_MSG_EQ(floored.delivered, floored.bytes, "delivered");
+        NS_TEST_ASSERT_MSG_GT(floored.windowCuts.size(), 2, "cut again and again by marks");
+        NS_TEST_ASSERT_MSG_EQ(SmallestCut(floored), 2 * segment, "down to two segments, not below");
+        NS_TEST_ASSERT_MSG_EQ(Timeouts(floored), 0, "no timeout without a loss");
+
+        Flow unfloored = ShortFlowWithFloor(0);
+        NS_TEST_ASSERT_MSG_EQ(unfloored.delivered, unfloored.bytes, "delivered (control)");
+        NS_TEST_ASSERT_MSG_LT(SmallestCut(unfloored), segment, "below a segment (control)");
+        NS_TEST_ASSERT_MSG_GT(Timeouts(unfloored), 0, "which stalls until a timeout (control)");
+        NS_TEST_ASSERT_MSG_GT(unfloored.fct.GetSeconds(),
+                              2 * floored.fct.GetSeconds(),
+                              "and the stalls cost the flow (control)");
+    }
+};
+
+/**
  * The presets' LineRate window is the rule every agent of the original scripts has
  * (``maxcwnd_``): the switch buffer in packets less one, at least the initial window, a buffer
  * that holds part of a packet counting it (sigcomm13's 35999 B: the original's 24 packets).
@@ -1957,6 +2030,7 @@ MakeTransportTestCases()
             new LineRateWindowTest,
             new PresetWindowRuleTest,
             new DctcpTest,
+            new DctcpFloorTest,
             new CongestionControlPacingTest("ns3::TcpNewReno"),
             new CongestionControlPacingTest("ns3::TcpBbr"),
             new ShortFlowPreemptionTest,

@@ -190,11 +190,15 @@ def test_runs_of_two_host_stacks_are_not_pooled(tmp_path: Path) -> None:
     assert "hostStack" in scheme_parameters(lean.meta)
 
 
-def test_runs_of_two_line_rate_windows_are_not_pooled(tmp_path: Path) -> None:
-    """LineRate's window is a preset's number that no option records: a LineRate run records it
-    (line_rate_window_segments), and a run written before it did ran without one (0). Runs of two
-    windows do not pool; a run of another scheme records none, so its old and new runs pool; the
-    window is one of a scheme's parameters, which may differ between the schemes of a figure."""
+@pytest.mark.parametrize("scheme, key, value", [("linerate", "line_rate_window_segments", 14),
+                                                ("dctcp", "dctcp_min_window_segments", 2)])
+def test_runs_of_two_recorded_numbers_are_not_pooled(tmp_path: Path, scheme: str, key: str,
+                                                     value: int) -> None:
+    """LineRate's window is a preset's number that no option records, DCTCP's floor under its cut
+    a model default: a run of the scheme records it (line_rate_window_segments,
+    dctcp_min_window_segments), and a run written before it did ran without one (0). Runs of two
+    values do not pool; a run of another scheme records none, so its old and new runs pool; the
+    number is one of a scheme's parameters, which may differ between the schemes of a figure."""
     flows = frame([(1000, 1.0, 1.0, 1)])
 
     def with_window(name: str, run: int, scheme: str, **members: object) -> Run:
@@ -203,15 +207,15 @@ def test_runs_of_two_line_rate_windows_are_not_pooled(tmp_path: Path) -> None:
         (directory / "meta.json").write_text(json.dumps({**meta, **members}))
         return read_run(directory)
 
-    old = with_window("old", 1, "linerate")
-    unbounded = with_window("unbounded", 2, "linerate", line_rate_window_segments=0)
-    windowed = with_window("windowed", 3, "linerate", line_rate_window_segments=14)
+    old = with_window("old", 1, scheme)
+    unbounded = with_window("unbounded", 2, scheme, **{key: 0})
+    windowed = with_window("windowed", 3, scheme, **{key: value})
     check_poolable([old, unbounded])
-    with pytest.raises(AnalysisError, match="parameter line_rate_window_segments is 14, but "
+    with pytest.raises(AnalysisError, match=f"parameter {key} is {value}, but "
                                             ".*old has 0; not the same experiment"):
         check_poolable([old, unbounded, windowed])
     check_poolable([with_window("mintcp-old", 1, "pfabric"), with_window("mintcp", 2, "pfabric")])
-    assert "line_rate_window_segments" in scheme_parameters(windowed.meta)
+    assert key in scheme_parameters(windowed.meta)
 
 
 def test_runs_of_two_ns3_versions_are_not_pooled(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from pfabric_analysis.cli import main
 from pfabric_analysis.figures import write_figures
 from pfabric_analysis.runs import AnalysisError, read_run
 from pfabric_analysis.sweep import (SweepSpec, Task, check_spec, execute, is_finished, plan,
-                                    report, sweep)
+                                    program_build, report, sweep)
 
 HEADER = "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed"
 STAR = (("hosts", "4"), ("topology", "star"))
@@ -334,3 +334,14 @@ def test_the_standard_tier_and_a_tier_refused_until_set() -> None:
     check_spec(tier)
     assert reproduce.tier_spec("quick").window_of("websearch") is None
     assert "workload_knobs" not in reproduce.tier_spec("quick").as_json()  # old sweeps resume
+
+
+def test_a_dctcp_program_records_its_floor(bin_dir: Path) -> None:
+    """DCTCP's floor under its window cut (PfabricDctcp's MinWindow, 2) is in a DCTCP run's
+    meta.json, as the sweep's check of a store asks the programs for it, and follows the
+    attribute; another scheme's run has none (compared as the 0 of the runs before it)."""
+    program = bin_dir / "pfabric-websearch"
+    assert program_build(program, ("--scheme=dctcp",))["dctcp_min_window_segments"] == 2
+    assert program_build(program, ("--scheme=dctcp", "--ns3::PfabricDctcp::MinWindow=0"))[
+        "dctcp_min_window_segments"] == 0
+    assert program_build(program, ("--scheme=tcp",))["dctcp_min_window_segments"] == 0
