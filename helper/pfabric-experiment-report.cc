@@ -12,6 +12,7 @@
 
 #include "pfabric-experiment.h"
 
+#include "ns3/double.h"
 #include "ns3/pfabric-dctcp.h"
 #include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-provenance.h"
@@ -173,13 +174,17 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
             transport->GetAttribute("LineRateWindow", window);
             meta.AddInteger("line_rate_window_segments", window.Get());
         }
-        // Likewise DCTCP's floor under its cut (none before PfabricDctcp): the sockets' ops are
-        // made with the attribute's configured value, so a new one says which.
+        // Likewise DCTCP's floor under its cut (none before PfabricDctcp; the sockets' ops are
+        // made with the attribute's configured value, so a new one says which) and the alpha
+        // it starts from (ns-3's 1 before the factory set the original code's).
         if (transport->GetTransport() == PfabricTcpSocketFactory::DCTCP)
         {
             UintegerValue floor;
             CreateObject<PfabricDctcp>()->GetAttribute("MinWindow", floor);
             meta.AddInteger("dctcp_min_window_segments", floor.Get());
+            DoubleValue alpha;
+            transport->GetAttribute("DctcpInitialAlpha", alpha);
+            meta.AddNumber("dctcp_initial_alpha", alpha.Get());
         }
     }
     m_window.AddProvenance(meta, m_results.size(), m_arrivalsThroughEnd);

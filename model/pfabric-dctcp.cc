@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// PfabricDctcp: ns-3's DCTCP whose window cut keeps at least two segments, as Linux's does.
+// PfabricDctcp: ns-3's DCTCP whose window cut keeps at least a segment, as the original ns-2 code.
 
 #include "pfabric-dctcp.h"
 
@@ -30,10 +30,11 @@ PfabricDctcp::GetTypeId()
             .AddConstructor<PfabricDctcp>()
             .AddAttribute("MinWindow",
                           "The fewest segments a DCTCP cut leaves of the window and the "
-                          "slow-start threshold (Linux's DCTCP: 2). 0: none, TcpDctcp's own cut, "
-                          "which can fall below one segment and then stall the sender until its "
-                          "retransmission timeout.",
-                          UintegerValue(2),
+                          "slow-start threshold (1, the original ns-2 code's window floor; "
+                          "Linux's DCTCP keeps 2). 0: none, TcpDctcp's own cut, which can fall "
+                          "below one segment and then stall the sender until its retransmission "
+                          "timeout.",
+                          UintegerValue(1),
                           MakeUintegerAccessor(&PfabricDctcp::m_minWindow),
                           MakeUintegerChecker<uint32_t>());
     return tid;

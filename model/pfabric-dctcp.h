@@ -21,9 +21,9 @@ namespace ns3
  * so a window of one or two segments under marks falls below one segment. ns-3's sender then
  * sends nothing with nothing in flight (it waits for a full segment's window, which only an ACK
  * can open) until its retransmission timer fires: a timeout without a loss, after which the
- * next marked ACK cuts the window under a segment again. Linux's DCTCP keeps at least two
- * segments after a cut, and ns-2's TCP agents (the paper's) a slow-start threshold of at least
- * two packets. MinWindow is that floor; 0 gives TcpDctcp's own cut.
+ * next marked ACK cuts the window under a segment again. The original pFabric ns-2 code keeps
+ * at least one packet after a DCTCP cut (and a slow-start threshold of two), Linux's DCTCP two
+ * segments. MinWindow is that floor, one segment by default; 0 gives TcpDctcp's own cut.
  */
 class PfabricDctcp : public TcpDctcp
 {

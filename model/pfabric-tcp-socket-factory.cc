@@ -228,6 +228,14 @@ PfabricTcpSocketFactory::GetTypeId()
                           DoubleValue(1.0 / 16),
                           MakeDoubleAccessor(&PfabricTcpSocketFactory::m_dctcpG),
                           MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("DctcpInitialAlpha",
+                          "DCTCP: the marked-fraction estimate alpha of a new connection, before "
+                          "its first window of ACKs (default 0, the original ns-2 code's "
+                          "ecnhat_alpha_: a new flow's first marks barely cut its window; ns-3's "
+                          "TcpDctcp and Linux start at 1, halving it).",
+                          DoubleValue(0),
+                          MakeDoubleAccessor(&PfabricTcpSocketFactory::m_dctcpInitialAlpha),
+                          MakeDoubleChecker<double>(0, 1))
             .AddTraceSource("SocketCreated",
                             "A socket was created and configured (accepted connections are "
                             "forks of their listening socket and are not reported).",
@@ -482,6 +490,7 @@ PfabricTcpSocketFactory::CreateTcpSocket()
         {
             auto dctcp = CreateObject<PfabricDctcp>();
             dctcp->SetAttribute("DctcpShiftG", DoubleValue(m_dctcpG));
+            dctcp->SetAttribute("DctcpAlphaOnInit", DoubleValue(m_dctcpInitialAlpha));
             baseline->SetCongestionControlAlgorithm(dctcp);
             baseline->SetAttribute("UseEcn", StringValue("On"));
         }

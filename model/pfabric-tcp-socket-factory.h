@@ -184,6 +184,7 @@ class PfabricTcpSocketFactory : public SocketFactory
     ObjectFactory m_congestionOps; //!< Tcp: the congestion control
     bool m_ecn;                    //!< Tcp: ECN on
     double m_dctcpG;               //!< DCTCP's estimation gain g
+    double m_dctcpInitialAlpha;    //!< DCTCP's alpha of a new connection
     TracedCallback<Ptr<TcpSocketBase>> m_socketCreatedTrace; //!< "SocketCreated"
     Ptr<Socket> m_listener;                                  //!< ListenForFlows' socket
     Callback<void, uint32_t> m_received;                     //!< ListenForFlows' callback

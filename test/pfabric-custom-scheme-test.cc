@@ -209,14 +209,15 @@ TcpParts(PfabricCustomScheme& parts)
     parts.SetCongestionOps("ns3::TcpNewReno");
 }
 
-/// DCTCP's parts (PfabricSchemeHelper, hotnets12): RED marking at K = 15, PfabricDctcp, ECN.
+/// DCTCP's parts (PfabricSchemeHelper, hotnets12): RED marking at K = 15, PfabricDctcp starting
+/// from the factory's alpha (the original code's 0; ns-3's own default is 1), ECN.
 void
 DctcpParts(PfabricCustomScheme& parts)
 {
     parts.SetPortQueueDisc("ns3::RedQueueDisc",
                            "MinTh=15|MaxTh=15|QW=1|UseEcn=true|UseHardDrop=false|Gentle=false|"
                            "MeanPktSize=1500|LinkBandwidth=10Gbps");
-    parts.SetCongestionOps("ns3::PfabricDctcp");
+    parts.SetCongestionOps("ns3::PfabricDctcp", "DctcpAlphaOnInit=0");
     parts.SetTcpAttributes("Ecn=true");
 }
 

@@ -33,10 +33,13 @@ ADDED_PARAMETERS = {"connectionPool": 0, "restartSsThresh": True, "warmupFlows":
 # Numbers a run records outside its parameters because no option sets them (a preset's or a
 # model default's), that change its results, each with the value a run written before it recorded
 # them ran with: LineRate's window (written by LineRate runs only; none before hotnets12 took one,
-# and a run of another scheme, which has no such window, compares as none too) and DCTCP's floor
-# under its window cut (DCTCP runs only; none before PfabricDctcp). compared_parameters compares
-# them as parameters, and a scheme's may differ between the schemes of one figure.
-RECORDED_NUMBERS = {"line_rate_window_segments": 0, "dctcp_min_window_segments": 0}
+# and a run of another scheme, which has no such window, compares as none too), DCTCP's floor
+# under its window cut (DCTCP runs only; none before PfabricDctcp) and the alpha a DCTCP
+# connection starts from (ns-3's 1 before the factory set the original code's 0).
+# compared_parameters compares them as parameters, and a scheme's may differ between the schemes
+# of one figure.
+RECORDED_NUMBERS = {"line_rate_window_segments": 0, "dctcp_min_window_segments": 0,
+                    "dctcp_initial_alpha": 1.0}
 # Settings of ns-3's own (meta.json's ns3_settings) that do not change a run's results, so runs
 # that differ in them pool: the event scheduler (every scheduler of ns-3 runs events in the same
 # order, ties by insertion; meta.json's scheduler says which ran).
@@ -281,7 +284,8 @@ def scheme_name(meta: dict) -> str | None:
 def scheme_parameters(meta: dict) -> set[str]:
     """The parameters that make a run's scheme, which may differ between the schemes of one
     experiment: scheme, its host stack (the lean host runs pfabric and linerate only, the
-    baselines stay on ns-3's TCP/IP), LineRate's window and DCTCP's floor (RECORDED_NUMBERS), and a custom
+    baselines stay on ns-3's TCP/IP), LineRate's window and DCTCP's floor and initial alpha
+    (RECORDED_NUMBERS), and a custom
     scheme's own (its meta.json lists them)."""
     custom = meta.get(CUSTOM_SCHEME_KEY)
     names = custom.get("parameters", []) if isinstance(custom, dict) else []

@@ -28,7 +28,8 @@ TCP_PARTS = ("--scheme=custom", "--portQueueDisc=ns3::FifoQueueDisc",
 DCTCP_PARTS = ("--scheme=custom", "--portQueueDisc=ns3::RedQueueDisc",
                "--portQueueDiscAttributes=MinTh=15|MaxTh=15|QW=1|UseEcn=true|UseHardDrop=false"
                "|Gentle=false|MeanPktSize=1500|LinkBandwidth=10Gbps",
-               "--tcpCongestionOps=ns3::PfabricDctcp", "--tcpAttributes=Ecn=true")
+               "--tcpCongestionOps=ns3::PfabricDctcp",
+               "--tcpCongestionOpsAttributes=DctcpAlphaOnInit=0", "--tcpAttributes=Ecn=true")
 OPTIONS = ["schemeLabel", "portQueueDisc", "portQueueDiscAttributes", "hostQueueDisc",
            "hostQueueDiscAttributes", "tcpCongestionOps", "tcpCongestionOpsAttributes",
            "tcpAttributes"]

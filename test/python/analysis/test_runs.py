@@ -190,13 +190,16 @@ def test_runs_of_two_host_stacks_are_not_pooled(tmp_path: Path) -> None:
     assert "hostStack" in scheme_parameters(lean.meta)
 
 
-@pytest.mark.parametrize("scheme, key, value", [("linerate", "line_rate_window_segments", 14),
-                                                ("dctcp", "dctcp_min_window_segments", 2)])
+@pytest.mark.parametrize("scheme, key, value, before", [
+    ("linerate", "line_rate_window_segments", 14, 0),
+    ("dctcp", "dctcp_min_window_segments", 1, 0),
+    ("dctcp", "dctcp_initial_alpha", 0, 1.0)])
 def test_runs_of_two_recorded_numbers_are_not_pooled(tmp_path: Path, scheme: str, key: str,
-                                                     value: int) -> None:
+                                                     value: int, before: float) -> None:
     """LineRate's window is a preset's number that no option records, DCTCP's floor under its cut
-    a model default: a run of the scheme records it (line_rate_window_segments,
-    dctcp_min_window_segments), and a run written before it did ran without one (0). Runs of two
+    and its initial alpha model defaults: a run of the scheme records it
+    (line_rate_window_segments, dctcp_min_window_segments, dctcp_initial_alpha), and a run written
+    before it did ran with the value before (no window, no floor, ns-3's alpha of 1). Runs of two
     values do not pool; a run of another scheme records none, so its old and new runs pool; the
     number is one of a scheme's parameters, which may differ between the schemes of a figure."""
     flows = frame([(1000, 1.0, 1.0, 1)])
@@ -208,11 +211,11 @@ def test_runs_of_two_recorded_numbers_are_not_pooled(tmp_path: Path, scheme: str
         return read_run(directory)
 
     old = with_window("old", 1, scheme)
-    unbounded = with_window("unbounded", 2, scheme, **{key: 0})
+    unbounded = with_window("unbounded", 2, scheme, **{key: before})
     windowed = with_window("windowed", 3, scheme, **{key: value})
     check_poolable([old, unbounded])
     with pytest.raises(AnalysisError, match=f"parameter {key} is {value}, but "
-                                            ".*old has 0; not the same experiment"):
+                                            f".*old has {before}; not the same experiment"):
         check_poolable([old, unbounded, windowed])
     check_poolable([with_window("mintcp-old", 1, "pfabric"), with_window("mintcp", 2, "pfabric")])
     assert key in scheme_parameters(windowed.meta)

@@ -336,12 +336,16 @@ def test_the_standard_tier_and_a_tier_refused_until_set() -> None:
     assert "workload_knobs" not in reproduce.tier_spec("quick").as_json()  # old sweeps resume
 
 
-def test_a_dctcp_program_records_its_floor(bin_dir: Path) -> None:
-    """DCTCP's floor under its window cut (PfabricDctcp's MinWindow, 2) is in a DCTCP run's
-    meta.json, as the sweep's check of a store asks the programs for it, and follows the
-    attribute; another scheme's run has none (compared as the 0 of the runs before it)."""
+def test_a_dctcp_program_records_its_floor_and_alpha(bin_dir: Path) -> None:
+    """DCTCP's floor under its window cut (PfabricDctcp's MinWindow, 1) and its initial alpha
+    (PfabricTcpSocketFactory's DctcpInitialAlpha, 0) are in a DCTCP run's meta.json, as the
+    sweep's check of a store asks the programs for them, and follow the attributes; another
+    scheme's run has neither (compared as the values of the runs before them: 0 and 1)."""
     program = bin_dir / "pfabric-websearch"
-    assert program_build(program, ("--scheme=dctcp",))["dctcp_min_window_segments"] == 2
-    assert program_build(program, ("--scheme=dctcp", "--ns3::PfabricDctcp::MinWindow=0"))[
-        "dctcp_min_window_segments"] == 0
-    assert program_build(program, ("--scheme=tcp",))["dctcp_min_window_segments"] == 0
+    dctcp = program_build(program, ("--scheme=dctcp",))
+    assert (dctcp["dctcp_min_window_segments"], dctcp["dctcp_initial_alpha"]) == (1, 0)
+    ns3 = program_build(program, ("--scheme=dctcp", "--ns3::PfabricDctcp::MinWindow=0",
+                                  "--ns3::PfabricTcpSocketFactory::DctcpInitialAlpha=1"))
+    assert (ns3["dctcp_min_window_segments"], ns3["dctcp_initial_alpha"]) == (0, 1)
+    tcp = program_build(program, ("--scheme=tcp",))
+    assert (tcp["dctcp_min_window_segments"], tcp["dctcp_initial_alpha"]) == (0, 1.0)
