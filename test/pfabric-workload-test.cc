@@ -185,6 +185,33 @@ class FlowSizeQuantileTest : public TestCase
     }
 };
 
+/**
+ * The mean of a narrow segment far from 0 (found by fuzz-cdf): every size drawn from a 0.3-byte
+ * segment at 13.7 GB rounds up to the same byte (13743630821) and the same packet (9413446), so
+ * the mean is that size exactly; integrals of the rounded size taken from 0 cancelled every digit.
+ */
+class FlowSizeNarrowSegmentMeanTest : public TestCase
+{
+  public:
+    FlowSizeNarrowSegmentMeanTest()
+        : TestCase("Flow sizes: the mean of a narrow segment far from 0 is its one rounded size")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string path = CreateTempDirFilename("narrow.cdf");
+        WriteFile(path, "27 0\n13743630820.7 0\n13743630821 1\n");
+        PfabricFlowSizeDistribution bytes = MustLoad(path, PfabricFlowSizeDistribution::BYTES);
+        NS_TEST_ASSERT_MSG_EQ_TOL(bytes.GetMean(), 13743630821.0, 1e-3, "bytes");
+        NS_TEST_ASSERT_MSG_EQ(bytes.Quantile(0.5), 13743630821, "bytes, a draw");
+        PfabricFlowSizeDistribution packets = MustLoad(path);
+        NS_TEST_ASSERT_MSG_EQ_TOL(packets.GetMean(), 9413446.0 * MSS, 1e-3, "packets");
+        NS_TEST_ASSERT_MSG_EQ(packets.Quantile(0.5), uint64_t{9413446} * MSS, "packets, a draw");
+    }
+};
+
 /// Malformed files: one line naming the file, the line and what is wrong.
 class FlowSizeFileErrorTest : public TestCase
 {
@@ -443,6 +470,7 @@ MakeWorkloadTestCases()
 {
     return {new FlowSizeSamplingTest,
             new FlowSizeQuantileTest,
+            new FlowSizeNarrowSegmentMeanTest,
             new FlowSizeFileErrorTest,
             new FlowGenerationTest,
             new FlowFileTest,
