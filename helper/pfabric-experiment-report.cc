@@ -174,9 +174,10 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
             transport->GetAttribute("LineRateWindow", window);
             meta.AddInteger("line_rate_window_segments", window.Get());
         }
-        // Likewise DCTCP's floor under its cut (none before PfabricDctcp; the sockets' ops are
-        // made with the attribute's configured value, so a new one says which) and the alpha
-        // it starts from (ns-3's 1 before the factory set the original code's).
+        // Likewise DCTCP's floor under its cut (none before PfabricDctcp) and the alpha it starts
+        // from (ns-3's 1 before the factory set the original code's). The floor is read from an
+        // object made as the sockets make theirs, not from the TypeId's initial value: ns-3
+        // applies NS_ATTRIBUTE_DEFAULT when it constructs an object, never to the TypeId.
         if (transport->GetTransport() == PfabricTcpSocketFactory::DCTCP)
         {
             UintegerValue floor;

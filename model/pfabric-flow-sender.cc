@@ -9,6 +9,8 @@
 
 #include "pfabric-flow-sender.h"
 
+#include "ns3/trace-source-accessor.h"
+
 #include <cmath>
 
 namespace ns3
@@ -20,7 +22,19 @@ TypeId
 PfabricFlowSender::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::PfabricFlowSender").SetParent<Object>().SetGroupName("Pfabric");
+        TypeId("ns3::PfabricFlowSender")
+            .SetParent<Object>()
+            .SetGroupName("Pfabric")
+            .AddTraceSource("Timeout",
+                            "A retransmission timeout with data outstanding, with the "
+                            "connection's count so far (as PfabricTcpSocket's Timeout).",
+                            MakeTraceSourceAccessor(&PfabricFlowSender::m_timeoutTrace),
+                            "ns3::PfabricTcpSocket::TimeoutCallback")
+            .AddTraceSource("ProbeMode",
+                            "MinTCP's probe mode begins (true) or ends (false), as "
+                            "PfabricMinTcpSocket's ProbeMode; never for the baselines.",
+                            MakeTraceSourceAccessor(&PfabricFlowSender::m_probeModeTrace),
+                            "ns3::PfabricMinTcpSocket::ProbeModeCallback");
     return tid;
 }
 
@@ -65,6 +79,18 @@ PfabricFlowSender::NotifyAckAdvanced(SequenceNumber32 ack)
     {
         m_ackAdvanced(ack);
     }
+}
+
+void
+PfabricFlowSender::NotifyTimeout(uint64_t timeouts)
+{
+    m_timeoutTrace(timeouts);
+}
+
+void
+PfabricFlowSender::NotifyProbeMode(bool probing)
+{
+    m_probeModeTrace(probing);
 }
 
 } // namespace ns3

@@ -13,6 +13,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/sequence-number.h"
+#include "ns3/traced-callback.h"
 
 #include <cstdint>
 
@@ -30,6 +31,10 @@ namespace ns3
  * PfabricTcpSocket) and the lean host (PfabricLeanSender, on a PfabricHostTransport). Sequence
  * numbers are TCP's in both: a connection's first byte is 1 (the handshake's SYN takes 0) and a
  * reused connection continues where its previous flow ended.
+ *
+ * Its "Timeout" and "ProbeMode" trace sources report the same events on both stacks (on ns-3's
+ * they relay the socket's own sources of those names), so that an observer needs no stack of its
+ * own: PfabricTcpSocketFactory's "FlowSenderCreated" hands over every sender.
  */
 class PfabricFlowSender : public Object
 {
@@ -122,10 +127,22 @@ class PfabricFlowSender : public Object
      * @param ack its new value
      */
     void NotifyAckAdvanced(SequenceNumber32 ack);
+    /**
+     * @brief Report a retransmission timeout with data outstanding ("Timeout").
+     * @param timeouts this connection's timeouts so far, this one included
+     */
+    void NotifyTimeout(uint64_t timeouts);
+    /**
+     * @brief Report that probe mode begins or ends ("ProbeMode").
+     * @param probing true when it begins
+     */
+    void NotifyProbeMode(bool probing);
 
   private:
-    ConnectedCallback m_connected; //!< the connection is open
-    AckCallback m_ackAdvanced;     //!< the highest cumulative ACK advanced
+    ConnectedCallback m_connected;           //!< the connection is open
+    AckCallback m_ackAdvanced;               //!< the highest cumulative ACK advanced
+    TracedCallback<uint64_t> m_timeoutTrace; //!< "Timeout"
+    TracedCallback<bool> m_probeModeTrace;   //!< "ProbeMode"
 };
 
 } // namespace ns3

@@ -183,10 +183,20 @@ PfabricLeanSender::StartFlow(Time deadline)
         m_recoverActive = false;
         StopRetxTimer();
         m_consecutiveTimeouts = 0;
-        m_probing = false;
+        SetProbing(false);
     }
     m_flowBytes = 0;
     m_flowDeadline = deadline;
+}
+
+void
+PfabricLeanSender::SetProbing(bool probing)
+{
+    if (probing != m_probing)
+    {
+        m_probing = probing;
+        NotifyProbeMode(probing);
+    }
 }
 
 void
@@ -359,7 +369,7 @@ PfabricLeanSender::NewAck(SequenceNumber32 ack)
 {
     // PfabricMinTcpSocket: an advancing ACK ends probe mode and the run of timeouts.
     m_consecutiveTimeouts = 0;
-    m_probing = false;
+    SetProbing(false);
     if (ack > m_nextTxSequence)
     {
         m_nextTxSequence = ack;
@@ -522,12 +532,13 @@ PfabricLeanSender::ReTxTimeout()
         return;
     }
     ++m_timeouts;
+    NotifyTimeout(m_timeouts);
     ++m_consecutiveTimeouts;
     NS_LOG_INFO("Timeout " << m_consecutiveTimeouts << " in a row, head "
                            << m_txBuffer->HeadSequence());
     if (m_probeAfterTimeouts > 0 && m_consecutiveTimeouts >= m_probeAfterTimeouts)
     {
-        m_probing = true;
+        SetProbing(true);
         SendProbe();
     }
     else if (m_lineRate)

@@ -116,6 +116,11 @@ class PfabricLeanSender : public PfabricFlowSender
     /// TcpSocketBase::DupAck for this configuration (no recovery without fast retransmit).
     void DupAck();
     /**
+     * @brief Enter or leave probe mode, reporting a change ("ProbeMode").
+     * @param probing whether one-byte probes are sent
+     */
+    void SetProbing(bool probing);
+    /**
      * @brief A cumulative ACK advanced (TcpSocketBase and PfabricMinTcpSocket's NewAck).
      * @param ack the ACK
      */

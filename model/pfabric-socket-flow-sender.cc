@@ -62,6 +62,13 @@ PfabricSocketFlowSender::Connect(Ipv4Address destination, uint16_t port)
                                  MakeNullCallback<void, Ptr<Socket>>());
     m_socket->TraceConnectWithoutContext("HighestRxAck",
                                          MakeCallback(&PfabricSocketFlowSender::AckTrace, this));
+    m_socket->TraceConnectWithoutContext(
+        "Timeout",
+        MakeCallback(&PfabricSocketFlowSender::NotifyTimeout, this));
+    // Only MinTCP's sockets probe; the baselines' have no such source.
+    m_socket->TraceConnectWithoutContext(
+        "ProbeMode",
+        MakeCallback(&PfabricSocketFlowSender::NotifyProbeMode, this));
     m_socket->Bind();
     m_socket->Connect(InetSocketAddress(destination, port));
 }

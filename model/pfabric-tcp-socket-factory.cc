@@ -240,7 +240,13 @@ PfabricTcpSocketFactory::GetTypeId()
                             "A socket was created and configured (accepted connections are "
                             "forks of their listening socket and are not reported).",
                             MakeTraceSourceAccessor(&PfabricTcpSocketFactory::m_socketCreatedTrace),
-                            "ns3::PfabricTcpSocketFactory::SocketCreatedCallback");
+                            "ns3::PfabricTcpSocketFactory::SocketCreatedCallback")
+            .AddTraceSource(
+                "FlowSenderCreated",
+                "A flow sender was created (CreateFlowSender), on either host stack: "
+                "its Timeout and ProbeMode sources are the same on both.",
+                MakeTraceSourceAccessor(&PfabricTcpSocketFactory::m_flowSenderCreatedTrace),
+                "ns3::PfabricTcpSocketFactory::FlowSenderCreatedCallback");
     return tid;
 }
 
@@ -298,6 +304,7 @@ PfabricTcpSocketFactory::CreateFlowSender()
     {
         auto sender = CreateObject<PfabricSocketFlowSender>();
         sender->SetSocket(CreateTcpSocket());
+        m_flowSenderCreatedTrace(sender);
         return sender;
     }
     NS_ABORT_MSG_UNLESS(m_transport == MIN_TCP || m_transport == LINE_RATE,
@@ -319,6 +326,7 @@ PfabricTcpSocketFactory::CreateFlowSender()
         sender->SetPacingLineRate(GetPacingLineRate(), m_headerBytes);
     }
     sender->SetRestartSsThresh(m_restartSsThresh);
+    m_flowSenderCreatedTrace(sender);
     return sender;
 }
 

@@ -71,6 +71,11 @@ class PfabricTcpSocketFactory : public SocketFactory
      *        PfabricBaselineTcpSocket)
      */
     typedef void (*SocketCreatedCallback)(Ptr<TcpSocketBase> socket);
+    /**
+     * @brief TracedCallback signature of "FlowSenderCreated".
+     * @param sender the new sender, of either host stack
+     */
+    typedef void (*FlowSenderCreatedCallback)(Ptr<PfabricFlowSender> sender);
 
     PfabricTcpSocketFactory();
     ~PfabricTcpSocketFactory() override;
@@ -185,9 +190,10 @@ class PfabricTcpSocketFactory : public SocketFactory
     bool m_ecn;                    //!< Tcp: ECN on
     double m_dctcpG;               //!< DCTCP's estimation gain g
     double m_dctcpInitialAlpha;    //!< DCTCP's alpha of a new connection
-    TracedCallback<Ptr<TcpSocketBase>> m_socketCreatedTrace; //!< "SocketCreated"
-    Ptr<Socket> m_listener;                                  //!< ListenForFlows' socket
-    Callback<void, uint32_t> m_received;                     //!< ListenForFlows' callback
+    TracedCallback<Ptr<TcpSocketBase>> m_socketCreatedTrace;         //!< "SocketCreated"
+    TracedCallback<Ptr<PfabricFlowSender>> m_flowSenderCreatedTrace; //!< "FlowSenderCreated"
+    Ptr<Socket> m_listener;                                          //!< ListenForFlows' socket
+    Callback<void, uint32_t> m_received;                             //!< ListenForFlows' callback
 };
 
 } // namespace ns3

@@ -139,6 +139,7 @@ class SegmentLoss : public ErrorModel
 struct Outcome
 {
     std::vector<Segment> segments;         //!< every segment after FLOW_START
+    std::vector<std::string> senderTraces; //!< "Timeout" and "ProbeMode", with when and where
     std::map<uint32_t, Time> fct;          //!< by flow id
     std::map<uint32_t, uint64_t> timeouts; //!< by flow id
     std::vector<Time> ideal;               //!< by flow id
@@ -170,6 +171,31 @@ NoteSegment(Outcome* outcome, uint32_t host, Ptr<const QueueDiscItem> item)
          item->GetSize(),
          sack,
          item->GetPacket()->PeekPacketTag(tag) ? tag.GetPriority() : UINT64_MAX});
+}
+
+void
+NoteTimeout(Outcome* outcome, uint32_t host, uint64_t timeouts)
+{
+    std::ostringstream line;
+    line << Simulator::Now().GetNanoSeconds() << " ns host " << host << ": Timeout " << timeouts;
+    outcome->senderTraces.push_back(line.str());
+}
+
+void
+NoteProbeMode(Outcome* outcome, uint32_t host, bool probing)
+{
+    std::ostringstream line;
+    line << Simulator::Now().GetNanoSeconds() << " ns host " << host << ": ProbeMode " << probing;
+    outcome->senderTraces.push_back(line.str());
+}
+
+/// Follow a new sender's "Timeout" and "ProbeMode", the same sources on either host stack.
+void
+NoteSender(Outcome* outcome, uint32_t host, Ptr<PfabricFlowSender> sender)
+{
+    sender->TraceConnectWithoutContext("Timeout", MakeBoundCallback(&NoteTimeout, outcome, host));
+    sender->TraceConnectWithoutContext("ProbeMode",
+                                       MakeBoundCallback(&NoteProbeMode, outcome, host));
 }
 
 void
@@ -215,6 +241,9 @@ RunFlows(bool lean,
                                         MakeBoundCallback(&NoteCompleted, &outcome));
         node->AddApplication(app);
         apps.push_back(app);
+        node->GetObject<PfabricTcpSocketFactory>()->TraceConnectWithoutContext(
+            "FlowSenderCreated",
+            MakeBoundCallback(&NoteSender, &outcome, i));
         Ptr<TrafficControlLayer> tc = node->GetObject<TrafficControlLayer>();
         for (uint32_t d = 0; d < node->GetNDevices(); ++d)
         {
@@ -273,6 +302,20 @@ Difference(const Outcome& ns3, const Outcome& lean)
     {
         return "FCTs or timeouts differ";
     }
+    if (ns3.senderTraces != lean.senderTraces)
+    {
+        msg << "the senders' traces differ: ns-3";
+        for (const auto& line : ns3.senderTraces)
+        {
+            msg << "; " << line;
+        }
+        msg << "; lean";
+        for (const auto& line : lean.senderTraces)
+        {
+            msg << "; " << line;
+        }
+        return msg.str();
+    }
     return "";
 }
 
@@ -327,7 +370,8 @@ class LeanLoneFlowsTest : public TestCase
  * Losses and timeouts: a data segment lost once (MinTCP: resent one fixed RTO after the last
  * new ACK, then slow start; LineRate: everything unacknowledged resent at line rate), and a
  * head segment lost seven times under sigcomm13 (five timeouts, then one-byte probes until one
- * gets through): the same segments at the same times on both stacks.
+ * gets through): the same segments at the same times on both stacks, and the same "Timeout" and
+ * "ProbeMode" reports (one per timeout; probe mode entered and left once under sigcomm13).
  */
 class LeanLossTest : public TestCase
 {
@@ -365,6 +409,10 @@ class LeanLossTest : public TestCase
             NS_TEST_ASSERT_MSG_EQ(ns3.fct.size(), 1, what << ": the flow completed");
             NS_TEST_ASSERT_MSG_GT(ns3.timeouts[0], 0, what << ": the loss cost a timeout");
             NS_TEST_ASSERT_MSG_GT(ns3.segments.size(), 40, what << ": segments seen");
+            const std::size_t probeModeReports = c.preset == "sigcomm13" ? 2 : 0;
+            NS_TEST_ASSERT_MSG_EQ(ns3.senderTraces.size(),
+                                  ns3.timeouts[0] + probeModeReports,
+                                  what << ": a Timeout per timeout, ProbeMode in and out");
             NS_TEST_EXPECT_MSG_EQ(Difference(ns3, lean), "", what);
         }
     }
