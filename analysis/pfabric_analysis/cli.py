@@ -277,7 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     again = sub.add_parser("reproduce", help="the paper's Figures 2-4: both workloads, all five "
                                              "schemes, loads 0.1 to 0.8, then the figures")
     size = again.add_mutually_exclusive_group(required=True)
-    size.add_argument("--quick", action="store_true", help="about 30 minutes on 2 cores")
+    size.add_argument("--quick", action="store_true", help="one short run per point (flows: "
+                      "pfabric_analysis.reproduce.SCALES): minutes, not citable")
     size.add_argument("--standard", action="store_true",
                       help="the citable tier: several runs per point, intervals from the "
                            "replications (runs and flows: pfabric_analysis.reproduce.SCALES; "

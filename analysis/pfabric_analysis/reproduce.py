@@ -23,9 +23,9 @@ from pfabric_analysis.values import LOAD, RUN, parse_list
 MODULE_ROOT = Path(__file__).resolve().parents[2]
 PAPER_LOADS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 ALL_SCHEMES = PACKET_SCHEMES + ("ideal",)
-# Flows per point. quick: about 30 minutes on 2 cores with the standalone (ns-3 3.44 wheel) build;
-# with seed 1 flows 81-100 of every data mining list include a 1.45 GB flow that alone would more
-# than double the sweep. full: the paper's scale.
+# Flows per point. quick: a test of the whole pipeline, minutes of processor time (doc, "Figures
+# 2-4: the quick reproduction against the paper"); with seed 1 flows 81-100 of every data mining
+# list include a 1.45 GB flow that alone would more than double the sweep. full: the paper's scale.
 # smoke (hidden --size smoke): the README's reproduce command run in seconds by
 # test/python/test_doc_commands.py, every workload, scheme and step, two loads.
 # standard (issue 29): the citable tier, STANDARD runs of 10,000 flows per point, no window,
