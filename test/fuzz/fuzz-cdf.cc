@@ -10,6 +10,7 @@
 
 #include "fuzz-common.h"
 
+#include "ns3/pfabric-atomic-file.h"
 #include "ns3/pfabric-flow-size-distribution.h"
 #include "ns3/pfabric-priority-levels.h"
 
@@ -94,13 +95,8 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         // Outside its comments, an accepted CDF is decimal numbers and blanks (no NUL byte,
         // where strtod stops; no hexadecimal, inf or nan), after the UTF-8 byte order mark an
         // editor may put first (the reader skips it: pfabric::SkipByteOrderMark).
-        std::string text(reinterpret_cast<const char*>(data), size);
-        const std::string byteOrderMark = "\xEF\xBB\xBF";
-        if (text.compare(0, byteOrderMark.size(), byteOrderMark) == 0)
-        {
-            text.erase(0, byteOrderMark.size());
-        }
-        std::istringstream lines(text);
+        std::istringstream lines(std::string(reinterpret_cast<const char*>(data), size));
+        pfabric::SkipByteOrderMark(lines);
         for (std::string line; std::getline(lines, line);)
         {
             Require(line.substr(0, line.find('#')).find_first_not_of("0123456789.eE+- \t\r\v\f") ==
