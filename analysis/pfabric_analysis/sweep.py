@@ -22,7 +22,8 @@ each flow's ideal FCT on the same fabric.
 With a store (--store DIR, pfabric_analysis.store), every finished point is also written there as
 a compact point that can be committed; a point in the store is finished, so a sweep resumes from
 a store alone (a fresh clone without runs/), and a flow list that no unfinished point needs is
-not made.
+not made. A point is looked up in the store again when its turn comes, so two sweeps (two cores,
+or two machines on a shared store) given the grid in different orders split it between them.
 
 A custom scheme (the programs' --scheme=custom, ns-3 parts by name) is a point of the grid by
 its label: --schemes names it, and --custom-scheme LABEL:KEY=VALUE gives it its options (e.g.
@@ -696,7 +697,8 @@ Submit = Callable[[Task], Future]
 def run_tasks(tasks: list[Task], submit: Submit, wait_any: Callable[[set], tuple[set, set]],
               result_of: Callable[[Future], tuple[bool, str, float]],
               progress: Progress, max_pending: int | None = None) -> list[Outcome]:
-    """Run tasks as their inputs become ready; a failure blocks only what depends on it.
+    """Run tasks as their inputs become ready; a failure blocks only what depends on it. A point
+    found in its store when its turn comes is skipped, so sweeps sharing a store split its points.
 
     With max_pending, at most that many run at once and the next one is the first ready task in
     plan order, so a point's Ideal schedule follows its packet run instead of waiting for the
@@ -713,7 +715,11 @@ def run_tasks(tasks: list[Task], submit: Submit, wait_any: Callable[[set], tuple
         still = []
         for task in waiting:
             states = [outcomes.get(need) for need in task.needs]
-            if any(o is not None and o.status in ("failed", "blocked") for o in states):
+            if task.store is not None and compact.is_stored(task.store, task.name):
+                # Another sweep on the same store (another core or machine) finished it since.
+                outcomes[task.name] = Outcome(task, "skipped")
+                progress.advance(task)
+            elif any(o is not None and o.status in ("failed", "blocked") for o in states):
                 outcomes[task.name] = Outcome(task, "blocked",
                                               error="needs " + ", ".join(task.needs))
                 progress.advance(task)

@@ -20,8 +20,8 @@ from pfabric_analysis import columnar, store
 from pfabric_analysis.cli import main
 from pfabric_analysis.figures import write_figures
 from pfabric_analysis.runs import AnalysisError, read_run
-from pfabric_analysis.sweep import (SweepSpec, Task, check_spec, execute, is_finished, plan,
-                                    program_build, report, sweep)
+from pfabric_analysis.sweep import (Progress, SweepSpec, Task, check_spec, execute, is_finished,
+                                    plan, program_build, report, run_tasks, sweep)
 
 HEADER = "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed"
 STAR = (("hosts", "4"), ("topology", "star"))
@@ -349,3 +349,23 @@ def test_a_dctcp_program_records_its_floor_and_alpha(bin_dir: Path) -> None:
     assert (ns3["dctcp_min_window_segments"], ns3["dctcp_initial_alpha"]) == (0, 1)
     tcp = program_build(program, ("--scheme=tcp",))
     assert (tcp["dctcp_min_window_segments"], tcp["dctcp_initial_alpha"]) == (0, 1.0)
+
+
+def test_a_point_stored_by_another_sweep_meanwhile_is_skipped(tmp_path: Path) -> None:
+    """Two sweeps sharing a store: a point that the other one stored while this one ran an
+    earlier point is skipped when its turn comes, not run again."""
+    points = tmp_path / "points"
+    first, second = (Task("packet", f"websearch-pfabric-load0.5-run{run}",
+                          tmp_path / "runs" / f"run{run}", store=points) for run in (1, 2))
+    other = write_run(tmp_path / "other-sweep", ["0,0,1,1000,0,2e-05,1e-05,0,1"])
+    submitted = []
+
+    def submit(task: Task) -> Task:
+        submitted.append(task.name)
+        store.write_point(other, points, second.name)  # the other sweep, meanwhile
+        return task
+
+    outcomes = run_tasks([first, second], submit, lambda futures: (futures, set()),
+                         lambda future: (True, "", 1.0), Progress([first, second], False))
+    assert submitted == [first.name]
+    assert [o.status for o in outcomes] == ["done", "skipped"]
