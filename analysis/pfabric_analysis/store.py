@@ -16,6 +16,11 @@ are not committed twice.
 A point directory is written under a temporary name and renamed into place: it is whole or absent.
 Temporary names are hidden (.<point>.tmp-<host>-<pid>): readers skip them, and a sweep clears
 those a killed writer left (remove_leftovers).
+
+A sweep claims a point before it runs it (claim: a hidden file .<point>.claim, created only if
+absent, naming the sweep's host and process), so that another sweep sharing the store leaves the
+point to it instead of running it too; the claim is released when the point is stored or has
+failed, and a claim whose process has ended on this host is stale and taken over.
 """
 
 from __future__ import annotations
@@ -145,13 +150,79 @@ def write_point(run_dir: Path, store: Path, name: str | None = None) -> Path:
     return final
 
 
+def claim_path(store: Path, name: str) -> Path:
+    return store / f".{name}.claim"
+
+
+def claim(store: Path, name: str) -> str | None:
+    """Claim a point for this process: None when claimed, else who holds it ("<host> pid <pid>",
+    with the file to remove if that sweep is gone). A claim left by an ended process of this host
+    is taken over; one of another host cannot be checked and is honoured."""
+    path = claim_path(store, name)
+    mine = f"{socket.gethostname()} {os.getpid()}\n"
+    try:
+        store.mkdir(parents=True, exist_ok=True)
+        for _ in range(3):  # another sweep may take over the same stale claim meanwhile
+            try:
+                descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                holder = other_claim(store, name)
+                if holder is None:  # stale, this process's, or half-written by a killed sweep
+                    path.unlink(missing_ok=True)
+                    continue
+                return holder
+            with os.fdopen(descriptor, "w") as file:
+                file.write(mine)
+            return None
+    except OSError as error:
+        raise AnalysisError(f"{path}: cannot claim the point ({error.strerror or error})") from error
+    raise AnalysisError(f"{path}: cannot claim the point (taken over and over)")
+
+
+def claim_holder(path: Path) -> tuple[str, int] | None:
+    """(host, pid) that a claim names; None when it is unreadable or half-written."""
+    try:
+        found = re.fullmatch(r"(\S+) (\d+)\n", path.read_text())
+    except (OSError, UnicodeDecodeError):
+        return None
+    return None if found is None else (found[1], int(found[2]))
+
+
+def other_claim(store: Path, name: str) -> str | None:
+    """Who else holds a live claim on the point ("<host> pid <pid> (its claim: PATH)"); None when
+    there is no claim, or it is this process's, unreadable, or stale (an ended process of this
+    host)."""
+    path = claim_path(store, name)
+    holder = claim_holder(path)
+    here = socket.gethostname()
+    if holder is None or holder == (here, os.getpid()) or (
+            holder[0] == here and not pid_alive(holder[1])):
+        return None
+    return f"{holder[0]} pid {holder[1]} (its claim: {path})"
+
+
+def release(store: Path, name: str) -> None:
+    """Remove this process's claim on a point (another's is left alone)."""
+    path = claim_path(store, name)
+    if claim_holder(path) == (socket.gethostname(), os.getpid()):
+        path.unlink(missing_ok=True)
+
+
 def remove_leftovers(store: Path, names: set[str]) -> list[Path]:
     """Clear what a killed writer of these points left in the store: a temporary copy is removed,
-    a copy set aside while being replaced is put back if the point is absent (else removed).
-    Only this host's writers that have ended are cleared (another host's may still write).
-    Returns the leftovers cleared."""
+    a copy set aside while being replaced is put back if the point is absent (else removed), and
+    a claim is removed. Only this host's writers that have ended are cleared (another host's may
+    still write). Returns the leftovers cleared."""
     cleared = []
     for path in sorted(store.glob(".*")) if store.is_dir() else []:
+        claimed = re.fullmatch(r"\.(.+)\.claim", path.name)
+        if claimed is not None:
+            holder = claim_holder(path)
+            if claimed[1] in names and holder is not None and \
+                    holder[0] == socket.gethostname() and not pid_alive(holder[1]):
+                path.unlink(missing_ok=True)
+                cleared.append(path)
+            continue
         found = parse_leftover(path.name)
         if found is None:
             continue

@@ -22,8 +22,9 @@ each flow's ideal FCT on the same fabric.
 With a store (--store DIR, pfabric_analysis.store), every finished point is also written there as
 a compact point that can be committed; a point in the store is finished, so a sweep resumes from
 a store alone (a fresh clone without runs/), and a flow list that no unfinished point needs is
-not made. A point is looked up in the store again when its turn comes, so two sweeps (two cores,
-or two machines on a shared store) given the grid in different orders split it between them.
+not made. A sweep claims a point in the store before it runs it (pfabric_analysis.store.claim)
+and looks it up again when its turn comes, so sweeps sharing a store (two cores, or two machines
+on a shared file system) given the grid in different orders split it between them.
 
 A custom scheme (the programs' --scheme=custom, ns-3 parts by name) is a point of the grid by
 its label: --schemes names it, and --custom-scheme LABEL:KEY=VALUE gives it its options (e.g.
@@ -167,7 +168,7 @@ class Outcome:
     """What became of one task."""
 
     task: Task
-    status: str  # "done", "skipped", "failed" or "blocked"
+    status: str  # "done", "skipped", "failed", "blocked" or "claimed" (by another sweep)
     seconds: float = 0.0
     error: str = ""
 
@@ -698,7 +699,8 @@ def run_tasks(tasks: list[Task], submit: Submit, wait_any: Callable[[set], tuple
               result_of: Callable[[Future], tuple[bool, str, float]],
               progress: Progress, max_pending: int | None = None) -> list[Outcome]:
     """Run tasks as their inputs become ready; a failure blocks only what depends on it. A point
-    found in its store when its turn comes is skipped, so sweeps sharing a store split its points.
+    is claimed in its store before it runs, and one that another sweep sharing the store has
+    stored or claimed when its turn comes is left to it, so such sweeps split the points.
 
     With max_pending, at most that many run at once and the next one is the first ready task in
     plan order, so a point's Ideal schedule follows its packet run instead of waiting for the
@@ -715,9 +717,9 @@ def run_tasks(tasks: list[Task], submit: Submit, wait_any: Callable[[set], tuple
         still = []
         for task in waiting:
             states = [outcomes.get(need) for need in task.needs]
-            if task.store is not None and compact.is_stored(task.store, task.name):
-                # Another sweep on the same store (another core or machine) finished it since.
-                outcomes[task.name] = Outcome(task, "skipped")
+            elsewhere = left_to_another_sweep(task)
+            if elsewhere is not None:
+                outcomes[task.name] = elsewhere
                 progress.advance(task)
             elif any(o is not None and o.status in ("failed", "blocked") for o in states):
                 outcomes[task.name] = Outcome(task, "blocked",
@@ -725,7 +727,12 @@ def run_tasks(tasks: list[Task], submit: Submit, wait_any: Callable[[set], tuple
                 progress.advance(task)
             elif all(o is not None for o in states) and (max_pending is None
                                                          or len(pending) < max_pending):
-                pending[submit(task)] = task
+                elsewhere = claim_point(task)
+                if elsewhere is not None:
+                    outcomes[task.name] = elsewhere
+                    progress.advance(task)
+                else:
+                    pending[submit(task)] = task
             else:
                 still.append(task)
         waiting = still
@@ -738,11 +745,39 @@ def run_tasks(tasks: list[Task], submit: Submit, wait_any: Callable[[set], tuple
         for future in done:
             task = pending.pop(future)
             ok, error, seconds = result_of(future)
+            if task.store is not None:
+                compact.release(task.store, task.name)
             if not ok:
                 error = "\n".join(filter(None, [error, write_log(task, error)]))
             outcomes[task.name] = Outcome(task, "done" if ok else "failed", seconds, error)
             progress.advance(task)
     return [outcomes[task.name] for task in tasks]
+
+
+def left_to_another_sweep(task: Task) -> Outcome | None:
+    """The outcome of a point that another sweep sharing its store (another core or machine) has
+    stored since this one started ("skipped") or holds a live claim on ("claimed"); None
+    otherwise."""
+    if task.store is None:
+        return None
+    if compact.is_stored(task.store, task.name):
+        return Outcome(task, "skipped")
+    holder = compact.other_claim(task.store, task.name)
+    return None if holder is None else Outcome(task, "claimed", error=holder)
+
+
+def claim_point(task: Task) -> Outcome | None:
+    """Claim the task's point in its store before it runs (released when it ends); the outcome
+    instead when another sweep claimed or stored it first."""
+    if task.store is None:
+        return None
+    holder = compact.claim(task.store, task.name)
+    if holder is not None:
+        return Outcome(task, "claimed", error=holder)
+    if compact.is_stored(task.store, task.name):
+        compact.release(task.store, task.name)
+        return Outcome(task, "skipped")
+    return None
 
 
 def write_log(task: Task, error: str) -> str:
@@ -1021,10 +1056,14 @@ def check_store_build(stored: dict[Path, tuple[str, str, dict]], programs: dict[
 def report(outcomes: list[Outcome]) -> tuple[str, bool]:
     """A short report and whether every task succeeded."""
     counts = {status: sum(o.status == status for o in outcomes)
-              for status in ("done", "skipped", "failed", "blocked")}
+              for status in ("done", "skipped", "failed", "blocked", "claimed")}
     lines = [f"sweep: {counts['done']} ran, {counts['skipped']} already finished, "
-             f"{counts['failed']} failed, {counts['blocked']} not run (an input failed)"]
+             f"{counts['failed']} failed, {counts['blocked']} not run (an input failed)"
+             + (f", {counts['claimed']} left to another sweep that claimed them"
+                if counts["claimed"] else "")]
     for outcome in outcomes:
+        if outcome.status == "claimed":
+            lines.append(f"  claimed: {outcome.task.name}: by {outcome.error}")
         if outcome.status == "failed":
             first = outcome.error.splitlines()[0] if outcome.error else ""
             lines.append(f"  failed: {outcome.task.name}: {first}")

@@ -8,9 +8,12 @@ from __future__ import annotations
 import gzip
 import json
 import lzma
+import os
 import shutil
+import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -351,21 +354,72 @@ def test_a_dctcp_program_records_its_floor_and_alpha(bin_dir: Path) -> None:
     assert (tcp["dctcp_min_window_segments"], tcp["dctcp_initial_alpha"]) == (0, 1.0)
 
 
-def test_a_point_stored_by_another_sweep_meanwhile_is_skipped(tmp_path: Path) -> None:
-    """Two sweeps sharing a store: a point that the other one stored while this one ran an
-    earlier point is skipped when its turn comes, not run again."""
+def run_two(tmp_path: Path, meanwhile: Callable[[Path, str], None]) -> tuple[list, list[str]]:
+    """Two points of one store run by run_tasks with a stand-in executor; `meanwhile(store,
+    name)` acts as another sweep on the second point while the first one runs. The outcomes,
+    and the points submitted."""
     points = tmp_path / "points"
-    first, second = (Task("packet", f"websearch-pfabric-load0.5-run{run}",
-                          tmp_path / "runs" / f"run{run}", store=points) for run in (1, 2))
-    other = write_run(tmp_path / "other-sweep", ["0,0,1,1000,0,2e-05,1e-05,0,1"])
+    tasks = [Task("packet", f"websearch-pfabric-load0.5-run{run}", tmp_path / "runs" / f"{run}",
+                  store=points) for run in (1, 2)]
     submitted = []
 
     def submit(task: Task) -> Task:
         submitted.append(task.name)
-        store.write_point(other, points, second.name)  # the other sweep, meanwhile
+        assert store.other_claim(points, task.name) is None
+        assert (points / f".{task.name}.claim").read_text() == \
+            f"{socket.gethostname()} {os.getpid()}\n"  # claimed while it runs
+        if task is tasks[0]:
+            meanwhile(points, tasks[1].name)
         return task
 
-    outcomes = run_tasks([first, second], submit, lambda futures: (futures, set()),
-                         lambda future: (True, "", 1.0), Progress([first, second], False))
-    assert submitted == [first.name]
+    outcomes = run_tasks(tasks, submit, lambda futures: (set(list(futures)[:1]), set()),
+                         lambda future: (True, "", 1.0), Progress(tasks, False), max_pending=1)
+    assert not any(points.glob(f".{tasks[0].name}.claim"))  # released when it ended
+    return outcomes, submitted
+
+
+def test_a_point_stored_by_another_sweep_meanwhile_is_skipped(tmp_path: Path) -> None:
+    """Two sweeps sharing a store: a point that the other one stored while this one ran an
+    earlier point is skipped when its turn comes, not run again."""
+    other = write_run(tmp_path / "other-sweep", ["0,0,1,1000,0,2e-05,1e-05,0,1"])
+    outcomes, submitted = run_two(
+        tmp_path, lambda points, name: store.write_point(other, points, name))
+    assert submitted == ["websearch-pfabric-load0.5-run1"]
     assert [o.status for o in outcomes] == ["done", "skipped"]
+
+
+def test_a_point_another_sweep_claimed_is_left_to_it(tmp_path: Path) -> None:
+    """A point that another live sweep has claimed (it runs it) is left to it and reported as
+    such; the sweep succeeds. A claim whose process has ended is taken over, and cleared by the
+    next sweep's start."""
+    runner = subprocess.Popen(["sleep", "60"])
+    try:
+        outcomes, submitted = run_two(tmp_path, lambda points, name: (
+            points / f".{name}.claim").write_text(f"{socket.gethostname()} {runner.pid}\n"))
+    finally:
+        runner.kill()
+        runner.wait()
+    assert submitted == ["websearch-pfabric-load0.5-run1"]
+    assert [o.status for o in outcomes] == ["done", "claimed"]
+    text, ok = report(outcomes)
+    assert ok and text.splitlines() == [
+        "sweep: 1 ran, 0 already finished, 0 failed, 0 not run (an input failed), 1 left to "
+        "another sweep that claimed them",
+        f"  claimed: websearch-pfabric-load0.5-run2: by {socket.gethostname()} pid "
+        f"{runner.pid} (its claim: {tmp_path / 'points' / '.websearch-pfabric-load0.5-run2.claim'})"]
+    # That sweep has ended (killed): its claim is stale, taken over by the next claim and released.
+    ended = tmp_path / "ended"
+    outcomes, submitted = run_two(ended, lambda points, name: (
+        points / f".{name}.claim").write_text(f"{socket.gethostname()} {runner.pid}\n"))
+    assert [o.status for o in outcomes] == ["done", "done"] and len(submitted) == 2
+    assert not any((ended / "points").glob(".*"))
+    # A stale claim is cleared when a sweep starts, with a killed writer's other leftovers; a live
+    # one and another host's are not.
+    points = tmp_path / "points"
+    (points / ".a.claim").write_text(f"{socket.gethostname()} {os.getpid()}\n")
+    (points / ".b.claim").write_text(f"another-host {runner.pid}\n")
+    assert store.remove_leftovers(points, {"a", "b", "websearch-pfabric-load0.5-run2"}) == [
+        points / ".websearch-pfabric-load0.5-run2.claim"]
+    assert sorted(p.name for p in points.glob(".*")) == [".a.claim", ".b.claim"]
+    assert store.other_claim(points, "b") == (f"another-host pid {runner.pid} (its claim: "
+                                             f"{points / '.b.claim'})")
