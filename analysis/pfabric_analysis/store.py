@@ -108,14 +108,14 @@ def compact_files(run_dir: Path) -> dict[str, bytes]:
 
 
 def leftover_name(name: str, kind: str) -> str:
-    """The hidden name this process writes a point under (kind "tmp") or sets the point it
-    replaces aside under ("old"); readers skip hidden names."""
+    """The hidden name this process writes a point under (kind "tmp"), sets the point it
+    replaces aside under ("old") or writes a claim under ("claim"); readers skip hidden names."""
     return f".{name}.{kind}-{socket.gethostname()}-{os.getpid()}"
 
 
 def parse_leftover(file_name: str) -> tuple[str, str, str, int] | None:
     """(point, kind, host, pid) of a leftover_name, None for any other name."""
-    found = re.fullmatch(r"\.(.+)\.(tmp|old)-(.+)-(\d+)", file_name)
+    found = re.fullmatch(r"\.(.+)\.(tmp|old|claim)-(.+)-(\d+)", file_name)
     return None if found is None else (found[1], found[2], found[3], int(found[4]))
 
 
@@ -159,23 +159,26 @@ def claim(store: Path, name: str) -> str | None:
     with the file to remove if that sweep is gone). A claim left by an ended process of this host
     is taken over; one of another host cannot be checked and is honoured."""
     path = claim_path(store, name)
-    mine = f"{socket.gethostname()} {os.getpid()}\n"
+    # Written whole under this process's own name, then linked to the claim's name, which fails
+    # if it exists: a claim is never seen half-written.
+    written = store / leftover_name(name, "claim")
     try:
         store.mkdir(parents=True, exist_ok=True)
+        written.write_text(f"{socket.gethostname()} {os.getpid()}\n")
         for _ in range(3):  # another sweep may take over the same stale claim meanwhile
             try:
-                descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+                os.link(written, path)
             except FileExistsError:
                 holder = other_claim(store, name)
-                if holder is None:  # stale, this process's, or half-written by a killed sweep
+                if holder is None:  # stale, this process's, or unreadable
                     path.unlink(missing_ok=True)
                     continue
                 return holder
-            with os.fdopen(descriptor, "w") as file:
-                file.write(mine)
             return None
     except OSError as error:
         raise AnalysisError(f"{path}: cannot claim the point ({error.strerror or error})") from error
+    finally:
+        written.unlink(missing_ok=True)
     raise AnalysisError(f"{path}: cannot claim the point (taken over and over)")
 
 
@@ -232,6 +235,8 @@ def remove_leftovers(store: Path, names: set[str]) -> list[Path]:
         try:
             if kind == "old" and not point_path(store, name).exists():
                 os.replace(path, point_path(store, name))
+            elif kind == "claim":
+                path.unlink()
             else:
                 shutil.rmtree(path)
         except OSError as error:

@@ -418,8 +418,10 @@ def test_a_point_another_sweep_claimed_is_left_to_it(tmp_path: Path) -> None:
     points = tmp_path / "points"
     (points / ".a.claim").write_text(f"{socket.gethostname()} {os.getpid()}\n")
     (points / ".b.claim").write_text(f"another-host {runner.pid}\n")
+    writing = points / f".b.claim-{socket.gethostname()}-{runner.pid}"  # killed while claiming
+    writing.write_text(f"{socket.gethostname()} {runner.pid}\n")
     assert store.remove_leftovers(points, {"a", "b", "websearch-pfabric-load0.5-run2"}) == [
-        points / ".websearch-pfabric-load0.5-run2.claim"]
+        writing, points / ".websearch-pfabric-load0.5-run2.claim"]
     assert sorted(p.name for p in points.glob(".*")) == [".a.claim", ".b.claim"]
     assert store.other_claim(points, "b") == (f"another-host pid {runner.pid} (its claim: "
                                              f"{points / '.b.claim'})")
