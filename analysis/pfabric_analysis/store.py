@@ -197,11 +197,14 @@ def other_claim(store: Path, name: str) -> str | None:
     host)."""
     path = claim_path(store, name)
     holder = claim_holder(path)
-    here = socket.gethostname()
-    if holder is None or holder == (here, os.getpid()) or (
-            holder[0] == here and not pid_alive(holder[1])):
+    if holder is None or holder == (socket.gethostname(), os.getpid()) or ended_here(holder):
         return None
     return f"{holder[0]} pid {holder[1]} (its claim: {path})"
+
+
+def ended_here(holder: tuple[str, int]) -> bool:
+    """Whether a claim's (host, pid) is a process of this host that has ended (a stale claim)."""
+    return holder[0] == socket.gethostname() and not pid_alive(holder[1])
 
 
 def release(store: Path, name: str) -> None:
@@ -221,8 +224,7 @@ def remove_leftovers(store: Path, names: set[str]) -> list[Path]:
         claimed = re.fullmatch(r"\.(.+)\.claim", path.name)
         if claimed is not None:
             holder = claim_holder(path)
-            if claimed[1] in names and holder is not None and \
-                    holder[0] == socket.gethostname() and not pid_alive(holder[1]):
+            if claimed[1] in names and holder is not None and ended_here(holder):
                 path.unlink(missing_ok=True)
                 cleared.append(path)
             continue
