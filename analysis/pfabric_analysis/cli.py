@@ -393,7 +393,10 @@ def run_command(args: argparse.Namespace) -> int:
         from pfabric_analysis import store
 
         for point, status in store.add(args.runs, args.store):
-            print(f"{status} {point} ({store.point_bytes(args.store, point.name):,} bytes)")
+            count, shared = store.shared_bytes(args.store, point.name)
+            print(f"{status} {point} ({store.point_bytes(args.store, point.name):,} bytes"
+                  + (f"; it names {count} shared columns of {shared:,} bytes" if count else "")
+                  + ")")
         return 0
     if args.command in ("sweep", "reproduce"):
         from pfabric_analysis import reproduce

@@ -172,7 +172,7 @@ def read_csv_checked(path: Path, columns: Sequence[str], **options) -> pd.DataFr
     try:
         source: Path | io.BytesIO = path
         if path.name.endswith(columnar.SUFFIX):
-            source = io.BytesIO(columnar.decode(path.read_bytes()))
+            source = io.BytesIO(columnar.read(path))
         frame = pd.read_csv(source, **options)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, OSError,
             EOFError, columnar.NotColumnar) as error:

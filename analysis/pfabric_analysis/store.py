@@ -9,13 +9,20 @@ A store holds one directory per point, named as the sweep names it
                     (pfabric_analysis.columnar), so the same run always gives the same bytes
     meta.json       the run's meta.json, byte for byte
 
+and a directory columns/ of the columns that describe a flow list rather than a scheme's result
+(SHARED_COLUMNS), each xz'd once under the digest of its text, which the points' files name in
+their place: the schemes of a run (and, for sizes and pairs, the loads of a run number) share
+them instead of each holding a copy. Points written before hold every column themselves and are
+read as they are.
+
 Points written before the columnar format hold fct.csv.gz (the same lines, gzip with mtime 0 and
 no file name) instead; they are read as before, and kept as they are, so that committed points
 are not committed twice.
 
-A point directory is written under a temporary name and renamed into place: it is whole or absent.
-Temporary names are hidden (.<point>.tmp-<host>-<pid>): readers skip them, and a sweep clears
-those a killed writer left (remove_leftovers).
+A point directory is written under a temporary name and renamed into place, after the shared
+columns it names: it is whole or absent. Temporary names are hidden (.<point>.tmp-<host>-<pid>,
+columns/.<digest>.xz.tmp-<host>-<pid>): readers skip them, and a sweep clears those a killed
+writer left (remove_leftovers).
 
 A sweep claims a point before it runs it (claim: a hidden file .<point>.claim, created only if
 absent, naming the sweep's host and process), so that another sweep sharing the store leaves the
@@ -30,6 +37,7 @@ import os
 import re
 import shutil
 import socket
+from dataclasses import dataclass
 from pathlib import Path
 
 from pfabric_analysis import columnar
@@ -39,6 +47,10 @@ from pfabric_analysis.runs import MEASURED_COLUMN, AnalysisError, fct_file, read
 COMPACT_FCT = f"fct{columnar.SUFFIX}"
 LEGACY_COMPACT_FCT = "fct.csv.gz"  # read, never written
 META = "meta.json"
+# The columns a run's flow list decides, the same text whatever the scheme (checked on the
+# store's points: a packet scheme's ideal_fct_s too; Ideal prints its start_s and ideal_fct_s
+# otherwise, so those two are shared among Ideal's points only).
+SHARED_COLUMNS = frozenset({"flow_id", "src", "dst", "size_bytes", "start_s", "ideal_fct_s"})
 
 
 def compact_lines(fct_text: bytes, source: Path) -> bytes:
@@ -86,25 +98,41 @@ def stored_lines(point: Path) -> bytes:
     path = stored_fct(point)
     if path is None:
         raise AnalysisError(f"{point / COMPACT_FCT}: missing")
-    data = path.read_bytes()
     try:
-        return gzip.decompress(data) if path.name == LEGACY_COMPACT_FCT else columnar.decode(data)
+        if path.name == LEGACY_COMPACT_FCT:
+            return gzip.decompress(path.read_bytes())
+        return columnar.read(path)
     except (OSError, EOFError, columnar.NotColumnar) as error:
         raise AnalysisError(f"{path}: not a compact point's flows ({error})") from error
 
 
-def compact_files(run_dir: Path) -> dict[str, bytes]:
-    """A run directory's compact files, after checking that it reads as a run."""
+def shared_directory(store: Path) -> Path:
+    return store / columnar.SHARED_DIRECTORY
+
+
+@dataclass(frozen=True)
+class Compacted:
+    """A run directory's point: the lines it keeps, its files, the shared columns they name."""
+
+    lines: bytes
+    files: dict[str, bytes]
+    shared: dict[str, bytes]
+
+
+def compact(run_dir: Path) -> Compacted:
+    """A run directory's point, after checking that it reads as a run."""
     read_run(run_dir)
     source = fct_file(run_dir)
     raw = source.read_bytes()
     if source.suffix == ".gz":
         raw = gzip.decompress(raw)
+    lines = compact_lines(raw, source)
     try:
-        flows = columnar.encode(compact_lines(raw, source))
+        flows = columnar.encode_shared(lines, SHARED_COLUMNS)
     except columnar.NotColumnar as error:
         raise AnalysisError(f"{source}: cannot be stored by column ({error})") from error
-    return {COMPACT_FCT: flows, META: (run_dir / META).read_bytes()}
+    return Compacted(lines, {COMPACT_FCT: flows.point, META: (run_dir / META).read_bytes()},
+                     flows.shared)
 
 
 def leftover_name(name: str, kind: str) -> str:
@@ -122,9 +150,33 @@ def parse_leftover(file_name: str) -> tuple[str, str, str, int] | None:
 def write_point(run_dir: Path, store: Path, name: str | None = None) -> Path:
     """Compact a finished run directory into store/<name> (default: the run directory's name),
     atomically; an existing copy is replaced. Returns the point's directory. A failure (a full
-    disk) is one line naming the file and leaves no part of the point."""
-    name = name or run_dir.resolve().name
-    files = compact_files(run_dir)
+    disk) is one line naming the file and leaves no part of the point (a shared column written
+    before it may stay: content-addressed, it is the same for whichever point needs it next)."""
+    return write_compacted(compact(run_dir), store, name or run_dir.resolve().name)
+
+
+def write_shared(shared: dict[str, bytes], store: Path) -> None:
+    """Write the shared columns the store lacks, each under a temporary name and renamed: a
+    shared column is whole or absent, and one already there (the same name, so the same text)
+    is left as it is."""
+    directory = shared_directory(store)
+    for file_name, content in sorted(shared.items()):
+        final = directory / file_name
+        if final.is_file():
+            continue
+        temporary = directory / leftover_name(file_name, "tmp")
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            temporary.write_bytes(content)
+            os.replace(temporary, final)
+        except OSError as error:
+            temporary.unlink(missing_ok=True)
+            raise AnalysisError(f"{final}: cannot write the shared column "
+                                f"({error.strerror or error})") from error
+
+
+def write_compacted(point: Compacted, store: Path, name: str) -> Path:
+    write_shared(point.shared, store)
     final = point_path(store, name)
     temporary = store / leftover_name(name, "tmp")
     writing = final
@@ -132,7 +184,7 @@ def write_point(run_dir: Path, store: Path, name: str | None = None) -> Path:
         store.mkdir(parents=True, exist_ok=True)
         shutil.rmtree(temporary, ignore_errors=True)
         temporary.mkdir()
-        for file_name, content in files.items():
+        for file_name, content in point.files.items():
             writing = final / file_name
             (temporary / file_name).write_bytes(content)
         writing = final
@@ -217,9 +269,16 @@ def release(store: Path, name: str) -> None:
 def remove_leftovers(store: Path, names: set[str]) -> list[Path]:
     """Clear what a killed writer of these points left in the store: a temporary copy is removed,
     a copy set aside while being replaced is put back if the point is absent (else removed), and
-    a claim is removed. Only this host's writers that have ended are cleared (another host's may
-    still write). Returns the leftovers cleared."""
+    a claim is removed, and so is a shared column's temporary copy. Only this host's writers that
+    have ended are cleared (another host's may still write). Returns the leftovers cleared."""
     cleared = []
+    shared = shared_directory(store)
+    for path in sorted(shared.glob(".*")) if shared.is_dir() else []:
+        found = parse_leftover(path.name)
+        if found is not None and found[1] == "tmp" and found[2] == socket.gethostname() and \
+                not pid_alive(found[3]):
+            path.unlink(missing_ok=True)
+            cleared.append(path)
     for path in sorted(store.glob(".*")) if store.is_dir() else []:
         claimed = re.fullmatch(r"\.(.+)\.claim", path.name)
         if claimed is not None:
@@ -257,23 +316,38 @@ def add(run_dirs: list[Path], store: Path) -> list[tuple[Path, str]]:
         if names.count(name) > 1:
             raise AnalysisError(f"{run_dir}: another RUN_DIR has the same name {name!r} (a "
                                 "store names points by their directory)")
-    prepared = [(run_dir, name, compact_files(run_dir)) for run_dir, name in zip(run_dirs, names)]
+    prepared = [(name, compact(run_dir)) for run_dir, name in zip(run_dirs, names)]
     results = []
-    for run_dir, name, files in prepared:
+    for name, compacted in prepared:
         point = point_path(store, name)
-        if is_stored(store, name) and (point / META).read_bytes() == files[META] and \
-                stored_lines(point) == columnar.decode(files[COMPACT_FCT]):
+        if is_stored(store, name) and (point / META).read_bytes() == compacted.files[META] and \
+                stored_lines(point) == compacted.lines:
             results.append((point, "unchanged"))
             continue
         status = "replaced" if point.exists() else "added"
-        results.append((write_point(run_dir, store, name), status))
+        results.append((write_compacted(compacted, store, name), status))
     return results
 
 
 def point_bytes(store: Path, name: str) -> int:
-    """The bytes a committed point takes (its two files)."""
+    """The bytes a committed point takes in its own directory (its two files; the shared columns
+    it names are counted by shared_bytes)."""
     point = point_path(store, name)
     flows = stored_fct(point)
     if flows is None:
         raise AnalysisError(f"{point / COMPACT_FCT}: missing")
     return flows.stat().st_size + (point / META).stat().st_size
+
+
+def shared_bytes(store: Path, name: str) -> tuple[int, int]:
+    """(how many shared columns a point names, their bytes), each column counted whole though
+    other points may name it too."""
+    flows = stored_fct(point_path(store, name))
+    if flows is None or flows.name != COMPACT_FCT:
+        return 0, 0
+    try:
+        names = columnar.shared_files(flows.read_bytes())
+    except columnar.NotColumnar as error:
+        raise AnalysisError(f"{flows}: not a compact point's flows ({error})") from error
+    sizes = [(shared_directory(store) / file_name).stat().st_size for file_name in names]
+    return len(names), sum(sizes)

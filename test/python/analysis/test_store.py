@@ -6,6 +6,7 @@ list doubling are checked with stand-in programs."""
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import lzma
 import os
@@ -52,27 +53,86 @@ def test_compact_keeps_the_measured_lines_byte_for_byte(tmp_path: Path) -> None:
                             "arrivals_through_end": True})
     point = store.write_point(run, tmp_path / "store")
     assert point == tmp_path / "store" / "run"
-    assert sorted(p.name for p in (tmp_path / "store").iterdir()) == ["run"]  # no temporaries
+    # no temporaries
+    assert sorted(p.name for p in (tmp_path / "store").iterdir()) == ["columns", "run"]
     assert sorted(p.name for p in point.iterdir()) == ["fct.columns.xz", "meta.json"]
-    assert columnar.decode((point / "fct.columns.xz").read_bytes()).decode() == \
+    assert store.stored_lines(point).decode() == \
         "\n".join([HEADER + ",measured", lines[1], lines[2]]) + "\n"
-    assert lzma.decompress((point / "fct.columns.xz").read_bytes()).decode().splitlines()[5] == \
-        "fct_s,1.10000000000000009e-05,3e-05"  # column by column
+    own = lzma.decompress((point / "fct.columns.xz").read_bytes()).decode().splitlines()
+    assert own[5] == "fct_s,1.10000000000000009e-05,3e-05"  # column by column
+    # the flow list's columns are kept apart, each under the sha256 of its line
+    src = "src,1,0\n"
+    assert own[1] == "src=" + hashlib.sha256(src.encode()).hexdigest()
+    shared = tmp_path / "store" / "columns" / (hashlib.sha256(src.encode()).hexdigest() + ".xz")
+    assert lzma.decompress(shared.read_bytes()).decode() == src
+    assert [line.split("=")[0] for line in own if "=" in line] == [
+        "flow_id", "src", "dst", "size_bytes", "start_s", "ideal_fct_s"]
+    assert len(list((tmp_path / "store" / "columns").iterdir())) == 6
     assert (point / "meta.json").read_bytes() == (run / "meta.json").read_bytes()
     pd.testing.assert_frame_equal(read_run(point).fct, read_run(run).fct)
     assert read_run(point).flows_simulated == 4
     first = (point / "fct.columns.xz").read_bytes()
     store.write_point(run, tmp_path / "store")  # replaced in place, the same bytes
     assert (point / "fct.columns.xz").read_bytes() == first
+    assert len(list((tmp_path / "store" / "columns").iterdir())) == 6
     assert store.point_bytes(tmp_path / "store", "run") == len(first) + len(
         (run / "meta.json").read_bytes())
+    assert store.shared_bytes(tmp_path / "store", "run") == (6, sum(
+        path.stat().st_size for path in (tmp_path / "store" / "columns").iterdir()))
+
+
+def test_the_schemes_of_a_run_share_its_flow_list(tmp_path: Path) -> None:
+    """Two schemes of one run (the same flow list, other FCTs and timeouts) and the same run at
+    another load (other start times): the second point writes no shared column, the third only
+    its start_s; each reads back as its run."""
+    first = write_run(tmp_path / "a", ["0,0,1,1000,0,2e-05,1e-05,0,1",
+                                       "1,1,0,2000,1e-06,3e-05,2e-05,0,1"])
+    second = write_run(tmp_path / "b", ["0,0,1,1000,0,4e-05,1e-05,1,1",
+                                        "1,1,0,2000,1e-06,5e-05,2e-05,0,1"])
+    other_load = write_run(tmp_path / "c", ["0,0,1,1000,0,2e-05,1e-05,0,1",
+                                            "1,1,0,2000,3e-06,3e-05,2e-05,0,1"])
+    target = tmp_path / "store"
+    columns = target / "columns"
+    store.write_point(first, target)
+    assert len(list(columns.iterdir())) == 6
+    store.write_point(second, target)
+    assert len(list(columns.iterdir())) == 6
+    store.write_point(other_load, target)
+    assert len(list(columns.iterdir())) == 7
+    for run in (first, second, other_load):
+        assert store.stored_lines(target / run.name) == (run / "fct.csv").read_bytes()
+        pd.testing.assert_frame_equal(read_run(target / run.name).fct, read_run(run).fct)
+
+
+def test_a_shared_column_missing_or_altered_is_one_line(tmp_path: Path) -> None:
+    """Reading a point whose shared column is gone, or holds another column, fails in one line
+    naming the point's file and the column; its file alone, outside a store, says so."""
+    run = write_run(tmp_path / "run", ["0,0,1,1000,0,2e-05,1e-05,0,1"])
+    point = store.write_point(run, tmp_path / "store")
+    src = tmp_path / "store" / "columns" / (hashlib.sha256(b"src,0\n").hexdigest() + ".xz")
+    dst = tmp_path / "store" / "columns" / (hashlib.sha256(b"dst,1\n").hexdigest() + ".xz")
+    kept = src.read_bytes()
+    src.write_bytes(dst.read_bytes())
+    with pytest.raises(AnalysisError, match=rf"^{point / 'fct.columns.xz'}: not a CSV file "
+                       rf"\(column src: columns/{src.name} does not hold it\)$"):
+        read_run(point)
+    src.unlink()
+    with pytest.raises(AnalysisError, match=rf"^{point / 'fct.columns.xz'}: not a compact "
+                       rf"point's flows \(column src: columns/{src.name} cannot be read "
+                       r"\(No such file or directory\)\)$"):
+        store.stored_lines(point)
+    src.write_bytes(kept)
+    assert store.stored_lines(point) == (run / "fct.csv").read_bytes()
+    with pytest.raises(columnar.NotColumnar, match="column flow_id is kept in a store's "
+                       "columns/"):
+        columnar.decode((point / "fct.columns.xz").read_bytes())
 
 
 def test_a_run_without_a_window_keeps_every_line(tmp_path: Path) -> None:
     lines = ["0,0,1,1000,0,2e-05,1e-05,0,1", "1,1,0,2000,1e-06,,1e-05,0,0"]
     run = write_run(tmp_path / "run", lines)
     point = store.write_point(run, tmp_path / "store", "renamed")
-    assert columnar.decode((point / "fct.columns.xz").read_bytes()) == \
+    assert store.stored_lines(point) == \
         (run / "fct.csv").read_bytes()
     bad = write_run(tmp_path / "bad", ["0,0,1,1000,0,2e-05,1e-05,0,1,1", "1,0,1"],
                     HEADER + ",measured")
@@ -116,6 +176,11 @@ def test_store_add_compacts_and_reports(tmp_path: Path, capsys: pytest.CaptureFi
     printed = capsys.readouterr().out.splitlines()
     assert [line.split(" (")[0] for line in printed] == [f"added {target / 'a'}",
                                                         f"added {target / 'b'}"]
+    # a and b have the same flow list: six shared columns, written once, named by both
+    shared = sum(path.stat().st_size for path in (target / "columns").iterdir())
+    assert len(list((target / "columns").iterdir())) == 6
+    for line in printed:
+        assert line.endswith(f" bytes; it names 6 shared columns of {shared:,} bytes)")
     assert main(["store", "add", str(a), "--store", str(target)]) == 0
     assert capsys.readouterr().out.startswith(f"unchanged {target / 'a'}")
     assert main(["store", "add", str(tmp_path / "none"), "--store", str(target)]) == 1
@@ -137,9 +202,12 @@ def test_a_sweep_resumes_from_a_committed_store_in_a_fresh_clone(bin_dir: Path,
     outcomes = sweep(spec(), original / "sweep", bin_dir, jobs=2, progress=False,
                      store=original / "points")
     assert report(outcomes)[1] and [o.status for o in outcomes].count("done") == 2 + 4
-    names = sorted(p.name for p in (original / "points").iterdir())
+    names = sorted(p.name for p in (original / "points").iterdir() if p.name != "columns")
     assert names == sorted(f"websearch-{s}-load0.5-run{r}" for s in ("pfabric", "ideal")
                            for r in (1, 2))
+    # shared columns: flow_id by all four points; src, dst and size_bytes by both schemes of a
+    # run; start_s and ideal_fct_s by none (Ideal prints them otherwise)
+    assert len(list((original / "points" / "columns").iterdir())) == 1 + 2 * 3 + 2 * 2 * 2
     for name in names:  # the compact point is the run's flows
         pd.testing.assert_frame_equal(read_run(original / "points" / name).fct,
                                       read_run(original / "sweep" / "runs" / name).fct)

@@ -160,9 +160,8 @@ def assert_whole(out: Path, ref: Path) -> None:
         assert sorted(p.name for p in run.iterdir()) == ["fct.csv", "meta.json"]
         assert (run / "fct.csv").read_bytes() == (ref / "runs" / name / "fct.csv").read_bytes()
         point = Path(f"{out}-store") / name
-        assert columnar.decode((point / store.COMPACT_FCT).read_bytes()) == \
-            (run / "fct.csv").read_bytes()
-    assert sorted(p.name for p in Path(f"{out}-store").iterdir()) == sorted(POINTS)
+        assert store.stored_lines(point) == (run / "fct.csv").read_bytes()
+    assert sorted(p.name for p in Path(f"{out}-store").iterdir()) == sorted([*POINTS, "columns"])
     assert sorted(p.name for p in find_run_directories(Path(f"{out}-store"))) == sorted(POINTS)
 
 
@@ -411,9 +410,10 @@ def test_a_full_disk_for_the_lock_leaves_nothing(bin_dir: Path, tmp_path: Path,
 def test_a_full_disk_for_the_store_fails_its_points_in_one_line_each(
         bin_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture) -> None:
-    """Every compact point fails to write: one line per point naming its fct.columns.xz, exit 1, an
-    empty store (no half point, no temporary); the run directories are finished, so the resume,
-    disk freed, runs nothing and fills the store."""
+    """Every compact point fails to write: one line per point naming its fct.columns.xz, exit 1, a
+    store without a point (no half point, no temporary; the shared columns written before are
+    whole, and the same for whichever point names them); the run directories are finished, so
+    the resume, disk freed, runs nothing and fills the store."""
     out = tmp_path / "sweep"
     kept = Path(f"{out}-store")
     full_disk(monkeypatch, "write_bytes", store.COMPACT_FCT)
@@ -423,11 +423,12 @@ def test_a_full_disk_for_the_store_fails_its_points_in_one_line_each(
     for name in POINTS:
         assert (f"  failed: {name}: {kept / name / store.COMPACT_FCT}: cannot write the compact "
                 f"point ({ENOSPC_TEXT})\n") in text
-    assert list(kept.iterdir()) == []
+    assert [p.name for p in kept.iterdir()] == ["columns"]
+    assert not any(p.name.startswith(".") for p in (kept / "columns").iterdir())
     monkeypatch.undo()
     assert main(sweep_arguments(out, bin_dir)) == 0
     assert capsys.readouterr().out.startswith("sweep: 0 ran, 4 already finished, 0 failed")
-    assert sorted(p.name for p in kept.iterdir()) == sorted(POINTS)
+    assert sorted(p.name for p in kept.iterdir()) == sorted([*POINTS, "columns"])
 
 
 def test_a_full_disk_for_a_log_keeps_the_error_in_the_report(
@@ -481,10 +482,17 @@ def test_a_killed_writers_store_copies_are_cleared_and_never_read(tmp_path: Path
         copy.mkdir()
         for name in (store.COMPACT_FCT, store.META):
             (copy / name).write_bytes((point / name).read_bytes())
+    shared = sorted((kept / "columns").iterdir())[0]
+    ended_column, live_column = (shared.parent / f".{shared.name}.tmp-{host}-{pid}"
+                                 for pid in (ended, os.getpid()))
+    for copy in (ended_column, live_column):
+        copy.write_bytes(shared.read_bytes())
     assert find_run_directories(kept) == [point]
     set_aside = kept / f".{point.name}.old-{host}-{ended}"
     point.rename(set_aside)  # killed while replacing it
-    assert store.remove_leftovers(kept, {point.name}) == sorted([ended_copy, set_aside])
+    assert sorted(store.remove_leftovers(kept, {point.name})) == sorted([ended_copy, set_aside,
+                                                                        ended_column])
     assert sorted(p.name for p in kept.iterdir()) == sorted([point.name, live_copy.name,
-                                                             far_copy.name])
+                                                             far_copy.name, "columns"])
+    assert live_column.exists()
     assert store.is_stored(kept, point.name)
