@@ -442,8 +442,10 @@ def points_markdown(table: pd.DataFrame) -> list[str]:
              "Runs, measured flows (all replications), flows simulated (with a window: warm-up "
              "and the flows that arrived while the measured ones finished), core-hours "
              f"({' or '.join(CORE_SECONDS_KEYS)} of every run's meta.json), citable by rule (a) "
-             f"(else each failing statistic's half-width as % of its value), and, with batch "
-             "means (n/a with replications), the largest lag-1 autocorrelation of batch values "
+             "(else each failing statistic's half-width as % of its value, and about how many "
+             "runs in all would bring them within it if further runs spread as these did), and, "
+             "with batch means (n/a with replications), the largest lag-1 autocorrelation of "
+             "batch values "
              f"among rule (a)'s statistics (flagged above "
              f"{intervals.AUTOCORRELATION_FLAG:g}: batches not independent, the interval too "
              "narrow).", ""]
@@ -458,12 +460,17 @@ def points_markdown(table: pd.DataFrame) -> list[str]:
             if first["citable"]:
                 status = "yes"
             else:
-                failing = []
+                failing, needed = [], []
                 for name in first["not_citable"].split(";"):
                     size_bin, statistic = name.rsplit(" ", 1)
-                    relative = keyed.loc[(size_bin, statistic), "ci_relative"]
-                    failing.append(f"{name} {_percent(relative)}")
+                    row = keyed.loc[(size_bin, statistic)]
+                    failing.append(f"{name} {_percent(row['ci_relative'])}")
+                    needed.append(intervals.runs_for_rule(row["ci_relative"], int(row["batches"]),
+                                                          int(first["runs"])))
                 status = "no: " + ", ".join(failing)
+                estimates = [runs for runs in needed if runs is not None]
+                if estimates and len(estimates) == len(needed):
+                    status += f" (about {max(estimates)} runs in all)"
             lags = [lag for key, lag in keyed["lag1"].items()
                     if key in rule and not math.isnan(lag)]
             lag = max(lags) if lags else math.nan

@@ -145,6 +145,25 @@ def relative_halfwidth(halfwidth: float, value: float) -> float:
     return halfwidth / abs(value)
 
 
+def runs_for_rule(relative: float, batches: int, runs: int, limit: float = CITABLE_RELATIVE,
+                  confidence: float = CONFIDENCE, most: int = 1000) -> int | None:
+    """The runs in all that would bring a statistic's half-width within `limit` of its value if
+    the runs to come spread as those so far (the sample standard deviation of its batch values
+    unchanged, batches / runs values per run): the estimate to give `sweep --runs` for a point
+    that misses rule (a). None when it cannot be estimated (fewer than two batch values, an
+    undefined half-width) or is above `most`."""
+    if math.isnan(relative) or batches < 2 or runs < 1:
+        return None
+    per_run = batches / runs
+    spread = relative * math.sqrt(batches) / float(
+        scipy_stats.t.ppf((1 + confidence) / 2, batches - 1))
+    candidates = np.arange(runs, most + 1)
+    values = np.maximum(candidates * per_run, 2)
+    within = scipy_stats.t.ppf((1 + confidence) / 2, values - 1) * spread / np.sqrt(values) \
+        <= limit * (1 + 1e-12)
+    return int(candidates[np.argmax(within)]) if within.any() else None
+
+
 def citable_failures(relative: dict[tuple[str, str], float],
                      limit: float = CITABLE_RELATIVE) -> list[str]:
     """Rule (a): the statistics of CITABLE_STATISTICS whose relative half-width is above the limit

@@ -45,7 +45,7 @@ SCALES: dict[str, dict[str, object]] = {
 # Replications (run numbers 1..R) per point of a tier; 1 where not given. Five: from the run-to-run
 # spread measured at 10,000 flows, t(0.975, 4) = 2.78 over five runs puts rule (a)'s statistics
 # within 3% for pFabric and most TCP points (doc, "The standard tier"); a point that misses
-# takes more runs with `sweep --runs 6,...` into the same store.
+# takes more runs with `sweep --runs 6,...` into the same store (figures.md says about how many).
 SCALE_RUNS: dict[str, int | None] = {"standard": 5}
 SMOKE_LOADS = (0.1, 0.8)
 

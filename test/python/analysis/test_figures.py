@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -537,6 +538,33 @@ def test_intervals_citable_status_and_provenance_per_point(tmp_path: Path) -> No
     markdown = figures_markdown(table)
     assert f"| MinTCP+pFabric | {small['value']:.3f} +- {want:.3f} | " in markdown
     assert "| MinTCP+pFabric | 0.5 | 2 | 8,000 | 8,140 | 1.00 | no: (0,100KB] p99 n/a |" in markdown
+
+
+def test_a_point_that_misses_rule_a_says_about_how_many_runs_it_needs() -> None:
+    """figures.md's table of points: the failing statistics' half-widths and, from their runs'
+    spread, the runs in all that rule (a) would take (the largest of intervals.runs_for_rule;
+    12 for a p99 at 5.78% after five runs, 6 for a mean at 3.31%); none when one is undefined."""
+    from pfabric_analysis.figures import points_markdown
+
+    def point(load: float, relative: dict[tuple[str, str], float]) -> list[dict]:
+        failing = ";".join(f"{b} {s}" for (b, s), r in relative.items() if not r <= 0.03)
+        return [{"figure": "fig4", "workload": "websearch", "scheme": "pfabric",
+                 "label": "MinTCP+pFabric", "load": load, "bin": size_bin, "statistic": stat,
+                 "ci_relative": value, "batches": 5, "runs": 5, "point_flows": 50_000,
+                 "flows_simulated": 50_000, "core_hours": 0.39, "citable": not failing,
+                 "not_citable": failing, "lag1": math.nan}
+                for (size_bin, stat), value in relative.items()]
+
+    table = pd.DataFrame(
+        point(0.8, {("(0,100KB]", "mean"): 0.0031, ("(0,100KB]", "p99"): 0.0578,
+                    ("(100KB,10MB]", "mean"): 0.0331})
+        + point(0.6, {("(0,100KB]", "mean"): 0.0065, ("(0,100KB]", "p99"): math.nan,
+                      ("(100KB,10MB]", "mean"): 0.0331}))
+    lines = points_markdown(table)
+    assert "| MinTCP+pFabric | 0.8 | 5 | 50,000 | 50,000 | 0.39 | no: (0,100KB] p99 5.8%, " \
+        "(100KB,10MB] mean 3.3% (about 12 runs in all) | n/a |" in lines
+    assert "| MinTCP+pFabric | 0.6 | 5 | 50,000 | 50,000 | 0.39 | no: (0,100KB] p99 n/a, " \
+        "(100KB,10MB] mean 3.3% | n/a |" in lines
 
 
 def test_windowed_ideal_and_packet_runs_compare_by_their_window(tmp_path: Path) -> None:

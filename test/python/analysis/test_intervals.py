@@ -138,6 +138,25 @@ def test_rule_a_names_the_statistics_that_fail() -> None:
     assert intervals.citable_failures(relative) == []  # the large flows do not count
 
 
+def test_runs_for_rule_a_by_hand() -> None:
+    """Five runs whose statistic's half-width is 5.78% of its value (MinTCP+pFabric's small-flow
+    p99 on web search at 0.8): s / value = 0.0578 sqrt(5) / t(0.975, 4) = 4.66%, and
+    t(0.975, m - 1) 4.66% / sqrt(m) is 3.13% at m = 11 and 2.96% at m = 12: 12 runs. Batches
+    count per run (ten per run: 50 values); a point already within, an undefined half-width,
+    one batch value, or more than `most` runs give the runs so far, None, None and None."""
+    spread = 0.0578 * math.sqrt(5) / scipy_stats.t.ppf(0.975, 4)
+    for m, within in ((11, False), (12, True)):
+        assert bool(scipy_stats.t.ppf(0.975, m - 1) * spread / math.sqrt(m) <= 0.03) is within
+    assert intervals.runs_for_rule(0.0578, 5, 5) == 12
+    # ten batches per run: 50 values of spread 0.05 sqrt(50) / t(0.975, 49); 140 values are
+    # within 3% (2.94%), 130 not (3.05%)
+    assert intervals.runs_for_rule(0.05, 50, 5) == 14
+    assert intervals.runs_for_rule(0.02, 5, 5) == 5
+    assert intervals.runs_for_rule(math.nan, 5, 5) is None
+    assert intervals.runs_for_rule(0.05, 1, 1) is None
+    assert intervals.runs_for_rule(1.48, 5, 5) is None  # TCP-DropTail's at 0.2: past 1,000
+
+
 def test_arrival_blocks_by_hand() -> None:
     """Four flows, two blocks: a 20 MB flow from 0 s to 10 s, small flows at 1 s and 2 s
     (0.5 s each, slowdowns 2 and 4), and a 20 MB flow at 3 s that never finishes. At block 0's
