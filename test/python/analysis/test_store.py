@@ -28,6 +28,7 @@ from pfabric_analysis.sweep import (Progress, SweepSpec, Task, check_spec, execu
                                     plan, program_build, report, run_tasks, sweep)
 
 HEADER = "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed"
+COMMITTED = Path(__file__).resolve().parents[3] / "doc" / "figures" / "store"
 STAR = (("hosts", "4"), ("topology", "star"))
 
 
@@ -79,6 +80,21 @@ def test_compact_keeps_the_measured_lines_byte_for_byte(tmp_path: Path) -> None:
         (run / "meta.json").read_bytes())
     assert store.shared_bytes(tmp_path / "store", "run") == (6, sum(
         path.stat().st_size for path in (tmp_path / "store" / "columns").iterdir()))
+
+
+def test_every_committed_point_reads_whole() -> None:
+    """doc/figures/store, as committed: every point reads as a run (its shared columns there and
+    holding what it names: a column left out of a commit fails here, in a fresh clone), its
+    flows as many as its meta.json says, and its name the one its meta.json gives."""
+    points = [path for path in sorted(COMMITTED.iterdir())
+              if path.is_dir() and path.name != "columns" and not path.name.startswith(".")]
+    assert len(points) >= 200
+    for point in points:
+        run = read_run(point)
+        parameters = run.meta["parameters"]
+        assert point.name == (f"{run.meta['workload']}-{parameters['scheme']}-"
+                              f"load{parameters['load']:g}-run{parameters['run']}"), point
+        assert len(run.fct) == run.meta["flows_total"] == 10_000, point
 
 
 def test_the_schemes_of_a_run_share_its_flow_list(tmp_path: Path) -> None:
