@@ -15,7 +15,7 @@ from pfabric_analysis import __version__, git_commit
 from pfabric_analysis.flowcount import WINDOW_WARMUPS
 from pfabric_analysis.runs import BIN_NAMES, AnalysisError, check_poolable, read_run, summarize
 from pfabric_analysis.values import (COUNT, FRACTION, HOSTS, LOAD, PATH, POSITIVE, RATE,
-                                     SECONDS, SEED, BadValue)
+                                     REPLICATIONS, SECONDS, SEED, BadValue)
 
 
 class Parser(argparse.ArgumentParser):
@@ -63,6 +63,11 @@ def add_sweep_options(parser: argparse.ArgumentParser, required_out: bool) -> No
                         help="also write every finished point there, compact (fct.columns.xz of its "
                              "measured flows, meta.json), to commit; a point there is finished, "
                              "so a sweep resumes from a store alone (a fresh clone)")
+    parser.add_argument("--until-citable", type=REPLICATIONS, metavar="MAX_RUNS",
+                        help="with --store: after the grid, add runs to each point that misses "
+                             "rule (a) (a statistic's 95%% interval wider than 3%%), as many as "
+                             "the spread of its runs says it needs, round after round, until it "
+                             "is citable or would need more than MAX_RUNS runs in all")
 
 
 def add_output_options(parser: argparse.ArgumentParser,

@@ -74,6 +74,7 @@ POSITIVE = Whole(1)    # processes, batches, bytes per segment, flows of a run
 SEED = Whole(1)        # ns-3's seeds start at 1 (the programs refuse 0)
 RUN = Whole(1)         # run numbers (--run, ns-3's RngRun), replications 1, 2, ...
 HOSTS = Whole(2)       # a sender and a receiver at least
+REPLICATIONS = Whole(2)  # runs of a point behind an interval: two at least
 LOAD = Real(0, 1)      # offered load, as the programs take it: (0, 1)
 FRACTION = Real(0, 1)  # a relative tolerance
 SECONDS = Real(0)      # a positive duration
