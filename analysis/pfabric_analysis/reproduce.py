@@ -186,6 +186,7 @@ def until_citable(spec: SweepSpec, out: Path, args: argparse.Namespace) -> bool:
         print(f"until-citable: round {round_number}, more runs for " + "; ".join(
             f"{more.workload} {more.scheme} at {','.join(f'{load:g}' for load in more.loads)}: "
             f"runs {spans(more.runs)}" for more in wanted))
+        ran = 0
         for more in wanted:
             part = replace(spec, workloads=(more.workload,), schemes=(more.scheme,),
                            loads=more.loads, runs=more.runs,
@@ -194,11 +195,19 @@ def until_citable(spec: SweepSpec, out: Path, args: argparse.Namespace) -> bool:
             where = out / "more" / (f"{more.workload}-{more.scheme}-load"
                                     f"{'_'.join(f'{load:g}' for load in more.loads)}-runs"
                                     f"{spans(more.runs).replace(',', '_')}")
-            text, ok = report(sweep(part, where, args.bin_dir or default_bin_dir(), args.jobs,
-                                    args.scheduler, progress=not args.quiet, store=args.store))
+            outcomes = sweep(part, where, args.bin_dir or default_bin_dir(), args.jobs,
+                             args.scheduler, progress=not args.quiet, store=args.store)
+            text, ok = report(outcomes)
             print(text)
             if not ok:
                 return False
+            ran += sum(o.status == "done" and o.task.kind != "flows" for o in outcomes)
+        if ran == 0:
+            # every run asked for is another sweep's (claimed): planning again from the same
+            # store would ask for the same runs
+            print("until-citable: the runs this round asked for are another sweep's; give the "
+                  "same command again when it has ended")
+            return True
     return False  # not reached: every round adds runs, and a point stops at MAX_RUNS
 
 

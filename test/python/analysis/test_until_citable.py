@@ -4,6 +4,8 @@ planned by hand and then run on the Ideal scheme (a sweep of seconds)."""
 from __future__ import annotations
 
 import math
+import socket
+import subprocess
 from pathlib import Path
 
 import pandas as pd
@@ -88,6 +90,25 @@ def test_a_sweep_adds_runs_until_its_points_are_citable(bin_dir: Path, tmp_path:
     first, _ = more_runs(load_sweep(store), spec, 12)
     assert first, "the grid's points should want more runs"
     capsys.readouterr()
+    # Another sweep holds a claim on every run the first round wants: this one runs none of
+    # them and stops instead of planning the same round again.
+    holder = subprocess.Popen(["sleep", "60"])
+    claims = [store / f".websearch-ideal-load{load:g}-run{run}.claim"
+              for more in first for load in more.loads for run in more.runs]
+    try:
+        for claim in claims:
+            claim.write_text(f"{socket.gethostname()} {holder.pid}\n")
+        assert main(arguments(out, store, bin_dir, 12)) == 0
+        held = capsys.readouterr().out
+        assert held.count("until-citable: round") == 1 and held.endswith(
+            "until-citable: the runs this round asked for are another sweep's; give the same "
+            "command again when it has ended\n")
+        assert "left to another sweep that claimed them" in held
+    finally:
+        holder.kill()
+        holder.wait()
+    for claim in claims:
+        claim.unlink()
     assert main(arguments(out, store, bin_dir, 12)) == 0
     printed = capsys.readouterr().out
     assert printed.startswith("sweep: 0 ran, 12 already finished")  # lists and points
