@@ -37,8 +37,9 @@ def more_runs(table: pd.DataFrame, spec: SweepSpec,
     their runs so far), would meet it within `most` runs in all: the run numbers to add (the
     lowest not yet run), grouped by workload, scheme and those runs. A round at most doubles a
     point's runs, since an estimate from a few runs is itself rough (t(0.975, 2) is 4.3), and
-    adds one where the estimate is already met (a point just over 3%). And a line for each point
-    left as it is, its estimate past `most` or undefined."""
+    adds one where the estimate is already met (a point just over 3%) and a second to a point of
+    one run, which has no spread yet. And a line for each point left as it is, its estimate past
+    `most` or undefined."""
     grid = {(w, s, load) for w in spec.workloads for s in spec.schemes for load in spec.loads}
     wanted: dict[tuple[str, str, tuple[int, ...]], list[float]] = {}
     left = []
@@ -55,13 +56,15 @@ def more_runs(table: pd.DataFrame, spec: SweepSpec,
             needed.append(intervals.runs_for_rule(row["ci_relative"], int(row["batches"]),
                                                   int(first["runs"])))
         known = [runs for runs in needed if runs is not None]
-        if len(known) < len(needed) or max(known) > most:
+        present = run_numbers(first["run_dirs"])
+        single = len(present) == 1 and int(first["batches"]) < 2
+        if not single and (len(known) < len(needed) or max(known) > most):
             estimate = f"about {max(known)}" if len(known) == len(needed) else "no estimate"
             left.append(f"{workload} {first['label']} at load {load:g}: {first['not_citable']} "
                         f"not within 3% by {most} runs ({estimate})")
             continue
-        present = run_numbers(first["run_dirs"])
-        count = min(max(max(known) - len(present), 1), len(present))
+        # one run (replications) has no spread yet: a second gives the estimate
+        count = 1 if single else min(max(max(known) - len(present), 1), len(present))
         free = (number for number in itertools.count(1) if number not in present)
         runs = tuple(itertools.islice(free, min(count, most - len(present))))
         if runs:
