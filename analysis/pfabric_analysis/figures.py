@@ -433,6 +433,21 @@ def _percent(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{100 * value:.1f}%"
 
 
+def runs_needed(point: pd.DataFrame) -> int | None:
+    """The runs in all that a point missing rule (a) would need (its rows of the figures' table):
+    the largest intervals.runs_for_rule over its failing statistics, None when one of them has
+    no estimate."""
+    first = point.iloc[0]
+    keyed = point.set_index(["bin", "statistic"])
+    needed = []
+    for name in first["not_citable"].split(";"):
+        row = keyed.loc[tuple(name.rsplit(" ", 1))]
+        needed.append(intervals.runs_for_rule(row["ci_relative"], int(row["batches"]),
+                                              int(first["runs"])))
+    known = [runs for runs in needed if runs is not None]
+    return max(known) if known and len(known) == len(needed) else None
+
+
 def points_markdown(table: pd.DataFrame) -> list[str]:
     """Per workload, what is behind each point: runs, measured and simulated flows, core-hours,
     whether it is citable (and if not, which statistics of rule (a) are not known within 3%),
@@ -460,17 +475,12 @@ def points_markdown(table: pd.DataFrame) -> list[str]:
             if first["citable"]:
                 status = "yes"
             else:
-                failing, needed = [], []
-                for name in first["not_citable"].split(";"):
-                    size_bin, statistic = name.rsplit(" ", 1)
-                    row = keyed.loc[(size_bin, statistic)]
-                    failing.append(f"{name} {_percent(row['ci_relative'])}")
-                    needed.append(intervals.runs_for_rule(row["ci_relative"], int(row["batches"]),
-                                                          int(first["runs"])))
+                failing = [f"{name} {_percent(keyed.loc[tuple(name.rsplit(' ', 1)), 'ci_relative'])}"
+                           for name in first["not_citable"].split(";")]
                 status = "no: " + ", ".join(failing)
-                estimates = [runs for runs in needed if runs is not None]
-                if estimates and len(estimates) == len(needed):
-                    status += f" (about {max(estimates)} runs in all)"
+                needed = runs_needed(point)
+                if needed is not None:
+                    status += f" (about {needed} runs in all)"
             lags = [lag for key, lag in keyed["lag1"].items()
                     if key in rule and not math.isnan(lag)]
             lag = max(lags) if lags else math.nan

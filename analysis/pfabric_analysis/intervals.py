@@ -145,6 +145,9 @@ def relative_halfwidth(halfwidth: float, value: float) -> float:
     return halfwidth / abs(value)
 
 
+ROUNDING = 1e-12
+
+
 def runs_for_rule(relative: float, batches: int, runs: int, limit: float = CITABLE_RELATIVE,
                   confidence: float = CONFIDENCE, most: int = 1000) -> int | None:
     """The runs in all that would bring a statistic's half-width within `limit` of its value if
@@ -159,8 +162,9 @@ def runs_for_rule(relative: float, batches: int, runs: int, limit: float = CITAB
         scipy_stats.t.ppf((1 + confidence) / 2, batches - 1))
     candidates = np.arange(runs, most + 1)
     values = np.maximum(candidates * per_run, 2)
+    # a point exactly at the limit counts as within, whatever the last bit of rounding says
     within = scipy_stats.t.ppf((1 + confidence) / 2, values - 1) * spread / np.sqrt(values) \
-        <= limit * (1 + 1e-12)
+        <= limit * (1 + ROUNDING)
     return int(candidates[np.argmax(within)]) if within.any() else None
 
 

@@ -275,8 +275,7 @@ def remove_leftovers(store: Path, names: set[str]) -> list[Path]:
     shared = shared_directory(store)
     for path in sorted(shared.glob(".*")) if shared.is_dir() else []:
         found = parse_leftover(path.name)
-        if found is not None and found[1] == "tmp" and found[2] == socket.gethostname() and \
-                not pid_alive(found[3]):
+        if found is not None and found[1] == "tmp" and ended_here((found[2], found[3])):
             path.unlink(missing_ok=True)
             cleared.append(path)
     for path in sorted(store.glob(".*")) if store.is_dir() else []:
@@ -291,7 +290,7 @@ def remove_leftovers(store: Path, names: set[str]) -> list[Path]:
         if found is None:
             continue
         name, kind, host, pid = found
-        if name not in names or host != socket.gethostname() or pid_alive(pid):
+        if name not in names or not ended_here((host, pid)):
             continue
         try:
             if kind == "old" and not point_path(store, name).exists():

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pandas as pd
 
 from pfabric_analysis import intervals
-from pfabric_analysis.sweep import SweepSpec, report, sweep
+from pfabric_analysis.sweep import SweepSpec, point_name, report, sweep
 
 
 @dataclass(frozen=True)
@@ -25,10 +24,11 @@ class MoreRuns:
     runs: tuple[int, ...]
 
 
-def run_numbers(run_dirs: str) -> set[int]:
-    """The run numbers of a point's runs (figures.csv's run_dirs: names ending in -run<R>)."""
-    return {int(found[1]) for name in run_dirs.split(";")
-            if (found := re.search(r"-run(\d+)$", name)) is not None}
+def run_numbers(run_dirs: str, workload: str, scheme: str, load: float) -> set[int]:
+    """The run numbers of a point's runs (figures.csv's run_dirs, named by sweep.point_name)."""
+    prefix = point_name(workload, scheme, load, 0).removesuffix("0")
+    return {int(name[len(prefix):]) for name in run_dirs.split(";")
+            if name.startswith(prefix) and name[len(prefix):].isdigit()}
 
 
 def more_runs(table: pd.DataFrame, spec: SweepSpec,
@@ -40,6 +40,8 @@ def more_runs(table: pd.DataFrame, spec: SweepSpec,
     adds one where the estimate is already met (a point just over 3%) and a second to a point of
     one run, which has no spread yet. And a line for each point left as it is, its estimate past
     `most` or undefined."""
+    from pfabric_analysis.figures import runs_needed
+
     grid = {(w, s, load) for w in spec.workloads for s in spec.schemes for load in spec.loads}
     wanted: dict[tuple[str, str, tuple[int, ...]], list[float]] = {}
     left = []
@@ -49,29 +51,23 @@ def more_runs(table: pd.DataFrame, spec: SweepSpec,
         first = point.iloc[0]
         if (workload, scheme, load) not in grid or first["citable"]:
             continue
-        keyed = point.set_index(["bin", "statistic"])
-        needed = []
-        for name in first["not_citable"].split(";"):
-            row = keyed.loc[tuple(name.rsplit(" ", 1))]
-            needed.append(intervals.runs_for_rule(row["ci_relative"], int(row["batches"]),
-                                                  int(first["runs"])))
-        known = [runs for runs in needed if runs is not None]
-        present = run_numbers(first["run_dirs"])
+        stays = (f"{workload} {first['label']} at load {load:g}: {first['not_citable']} not "
+                 f"within 3% by {most} runs")
+        needed = runs_needed(point)
+        present = run_numbers(first["run_dirs"], workload, scheme, load)
         single = len(present) == 1 and int(first["batches"]) < 2
-        if not single and (len(known) < len(needed) or max(known) > most):
-            estimate = f"about {max(known)}" if len(known) == len(needed) else "no estimate"
-            left.append(f"{workload} {first['label']} at load {load:g}: {first['not_citable']} "
-                        f"not within 3% by {most} runs ({estimate})")
+        if not single and (needed is None or needed > most):
+            left.append(f"{stays} ({'no estimate' if needed is None else f'about {needed}'})")
             continue
         # one run (replications) has no spread yet: a second gives the estimate
-        count = 1 if single else min(max(max(known) - len(present), 1), len(present))
+        count = 1 if single or needed is None else min(max(needed - len(present), 1),
+                                                       len(present))
         free = (number for number in itertools.count(1) if number not in present)
         runs = tuple(itertools.islice(free, min(count, most - len(present))))
         if runs:
             wanted.setdefault((workload, scheme, runs), []).append(float(load))
         else:
-            left.append(f"{workload} {first['label']} at load {load:g}: {first['not_citable']} "
-                        f"not within 3% by {most} runs")
+            left.append(stays)
     return [MoreRuns(w, s, tuple(loads), runs) for (w, s, runs), loads in wanted.items()], left
 
 
