@@ -37,6 +37,7 @@ import os
 import re
 import shutil
 import socket
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -159,7 +160,17 @@ def write_shared(shared: dict[str, bytes], store: Path) -> None:
     """Write the shared columns the store lacks, each under a temporary name and renamed: a
     shared column is whole or absent, and one already there (the same name, so the same text)
     is left as it is."""
-    directory = shared_directory(store)
+    with _WRITING_SHARED:
+        _write_shared(shared, shared_directory(store))
+
+
+# The temporary name tells processes apart, not the threads a local sweep writes points from,
+# and two schemes of a run name the same columns: one thread would rename the column away from
+# under another's write.
+_WRITING_SHARED = threading.Lock()
+
+
+def _write_shared(shared: dict[str, bytes], directory: Path) -> None:
     for file_name, content in sorted(shared.items()):
         final = directory / file_name
         if final.is_file():

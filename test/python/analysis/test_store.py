@@ -14,7 +14,9 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pandas as pd
@@ -118,6 +120,28 @@ def test_the_schemes_of_a_run_share_its_flow_list(tmp_path: Path) -> None:
     for run in (first, second, other_load):
         assert store.stored_lines(target / run.name) == (run / "fct.csv").read_bytes()
         pd.testing.assert_frame_equal(read_run(target / run.name).fct, read_run(run).fct)
+
+
+def test_threads_of_one_sweep_write_the_same_shared_column_together(tmp_path: Path) -> None:
+    """A local sweep writes its points from threads of one process, and two schemes of a run
+    name the same shared columns: each thread's point is stored whole, however their writes of
+    a column interleave (CI caught one thread renaming the column out from under another)."""
+    runs = [write_run(tmp_path / f"run{index}", [f"0,0,1,1000,0,{index + 2}e-05,1e-05,0,1"])
+            for index in range(8)]
+    for attempt in range(20):
+        target = tmp_path / f"store{attempt}"
+        start = threading.Barrier(len(runs))
+
+        def write(run: Path, target: Path = target, start: threading.Barrier = start) -> Path:
+            start.wait()
+            return store.write_point(run, target)
+
+        with ThreadPoolExecutor(max_workers=len(runs)) as pool:
+            points = list(pool.map(write, runs))
+        for run, point in zip(runs, points):
+            assert store.stored_lines(point) == (run / "fct.csv").read_bytes()
+        assert not [path for path in (target / "columns").iterdir()
+                    if path.name.startswith(".")]
 
 
 def test_a_shared_column_missing_or_altered_is_one_line(tmp_path: Path) -> None:
