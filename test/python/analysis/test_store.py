@@ -128,13 +128,14 @@ def test_threads_of_one_sweep_write_the_same_shared_column_together(tmp_path: Pa
     a column interleave (CI caught one thread renaming the column out from under another)."""
     runs = [write_run(tmp_path / f"run{index}", [f"0,0,1,1000,0,{index + 2}e-05,1e-05,0,1"])
             for index in range(8)]
+    compacted = {run: store.compact(run) for run in runs}
     for attempt in range(20):
         target = tmp_path / f"store{attempt}"
         start = threading.Barrier(len(runs))
 
         def write(run: Path, target: Path = target, start: threading.Barrier = start) -> Path:
             start.wait()
-            return store.write_point(run, target)
+            return store.write_compacted(compacted[run], target, run.name)
 
         with ThreadPoolExecutor(max_workers=len(runs)) as pool:
             points = list(pool.map(write, runs))
