@@ -51,8 +51,9 @@ def more_runs(table: pd.DataFrame, spec: SweepSpec,
         first = point.iloc[0]
         if (workload, scheme, load) not in grid or first["citable"]:
             continue
-        stays = (f"{workload} {first['label']} at load {load:g}: {first['not_citable']} not "
-                 f"within 3% by {most} runs")
+        missed = " and ".join(str(first["not_citable"]).split(";"))
+        stays = (f"{workload} {first['label']} at load {load:g}: {missed} not within 3% by "
+                 f"{most} runs")
         needed = runs_needed(point)
         present = run_numbers(first["run_dirs"], workload, scheme, load)
         single = len(present) == 1 and int(first["batches"]) < 2
