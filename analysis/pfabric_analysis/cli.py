@@ -13,7 +13,8 @@ from typing import NoReturn
 
 from pfabric_analysis import __version__, git_commit
 from pfabric_analysis.flowcount import WINDOW_WARMUPS
-from pfabric_analysis.runs import BIN_NAMES, AnalysisError, check_poolable, read_run, summarize
+from pfabric_analysis.runs import (BIN_NAMES, AnalysisError, check_poolable, read_csv_checked,
+                                   read_run, summarize)
 from pfabric_analysis.values import (COUNT, FRACTION, HOSTS, LOAD, PATH, POSITIVE, RATE,
                                      REPLICATIONS, SECONDS, SEED, BadValue)
 
@@ -182,6 +183,11 @@ def main(argv: list[str] | None = None) -> int:
     add_kb_option(figures)
     add_batches_option(figures)
     add_yscale_option(figures)
+    table = sub.add_parser("figure-table", help="a workload's Figure 3 or 4 numbers, from the "
+                                                "figures.csv that figures wrote, as the "
+                                                "reStructuredText table of doc/pfabric.rst")
+    table.add_argument("csv", type=PATH, metavar="FIGURES_CSV")
+    table.add_argument("--workload", choices=("websearch", "datamining"), required=True)
     ideal = sub.add_parser("ideal", help="the Ideal scheme (greedy shortest-remaining-first over "
                                          "host links) on a flow list")
     ideal.add_argument("flow_list", type=PATH, metavar="FLOWS_CSV",
@@ -456,6 +462,11 @@ def run_command(args: argparse.Namespace) -> int:
         for path in write_figures(args.sweep, args.out or args.sweep / "figures", args.kb,
                                   args.batches, args.yscale):
             print(f"wrote {path}")
+        return 0
+    if args.command == "figure-table":
+        from pfabric_analysis.figures import TABLE_COLUMNS, rst_table
+
+        print(rst_table(read_csv_checked(args.csv, TABLE_COLUMNS), args.workload), end="")
         return 0
     if args.command == "ideal":
         from pfabric_analysis import ideal as scheduler

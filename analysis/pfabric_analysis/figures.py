@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
@@ -431,6 +432,62 @@ def _cell(row) -> str:
 
 def _percent(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{100 * value:.1f}%"
+
+
+# doc/pfabric.rst's tables of Figures 3 and 4 (rst_table): the width of a value +- half-width
+# cell and of the scheme column, whose pFabric schemes go by their host half ("MinTCP"), the
+# section saying that both run over pFabric switches.
+RST_CELL_WIDTH = 16
+RST_SCHEME_WIDTH = 14
+RST_PFABRIC_SUFFIX = "+pFabric"
+
+
+def _rst_cell(value: float, halfwidth: float) -> str:
+    """value +- half-width, both to the decimals that give the value three or four significant
+    digits (3 below 3, 2 below 10, then 1); n/a for what is not a number."""
+    if math.isnan(value):
+        return "n/a"
+    decimals = 3 if abs(value) < 3 else 2 if abs(value) < 10 else 1
+    return f"{value:.{decimals}f} +- " + ("n/a" if math.isnan(halfwidth) else
+                                          f"{halfwidth:.{decimals}f}")
+
+
+def rst_table(table: pd.DataFrame, workload: str) -> str:
+    """A workload's Figure 3 or 4 numbers (the figures' table, figures.csv) as the reStructuredText
+    table doc/pfabric.rst shows: a row per scheme (in figures.md's order) and load, each panel's
+    value +- 95% half-width and the point's core-hours ("-" below 0.005, Ideal's seconds);
+    NOT_CITABLE_MARK after the scheme of a point that misses rule (a)."""
+    rows = table[(table["figure"] == BREAKDOWN_FIGURES[workload]) &
+                 (table["workload"] == workload)]
+    if rows.empty:
+        raise AnalysisError(f"no {workload} rows for its figure")
+    headers = [textwrap.wrap(f"{size_bin} {statistic}", RST_CELL_WIDTH)
+               for _, size_bin, statistic, _ in BREAKDOWN_PANELS]
+    header_lines = max(len(lines) for lines in headers)
+    widths = [RST_SCHEME_WIDTH, len("load")] + [RST_CELL_WIDTH] * len(headers) + [len("core-h")]
+    columns = [[WORKLOADS[workload].removesuffix(" workload").lower()], ["load"], *headers,
+               ["core-h"]]
+
+    def line(cells: list[str]) -> str:
+        return " ".join(f"{cell:<{width}}" for cell, width in zip(cells, widths)).rstrip()
+
+    rule = " ".join("=" * width for width in widths)
+    lines = [rule]
+    lines += [line([column[i] if i < len(column) else "" for column in columns])
+              for i in range(header_lines)]
+    lines.append(rule)
+    for scheme, look in scheme_looks(rows["scheme"]).items():
+        for load, point in rows[rows["scheme"] == scheme].groupby("load", sort=True):
+            by_panel = point.set_index("panel")
+            cells = [_rst_cell(by_panel.at[panel, "value"], by_panel.at[panel, "ci_halfwidth"])
+                     for panel, _, _, _ in BREAKDOWN_PANELS]
+            name = look["label"].removesuffix(RST_PFABRIC_SUFFIX)
+            if not point["citable"].all():
+                name = f"{name} {NOT_CITABLE_MARK}"
+            core = point["core_hours"].iloc[0]
+            lines.append(line([name, f"{load:g}", *cells, "-" if core < 0.005 else f"{core:.2f}"]))
+    lines.append(rule)
+    return "\n".join(lines) + "\n"
 
 
 def runs_needed(point: pd.DataFrame) -> int | None:

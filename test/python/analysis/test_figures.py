@@ -567,6 +567,49 @@ def test_a_point_that_misses_rule_a_says_about_how_many_runs_it_needs() -> None:
         "(100KB,10MB] mean 3.3% | n/a |" in lines
 
 
+def test_the_rst_table_of_figure_3() -> None:
+    """doc/pfabric.rst's table of a figure: a row per scheme (figures.md's order) and load, each
+    panel's value +- half-width to three or four significant digits, the pFabric schemes by their
+    host half, a mark after a point that misses rule (a), "-" for Ideal's seconds, and the size
+    bin that does not fit its column wrapped onto a second header line."""
+    from pfabric_analysis.figures import rst_table
+
+    def point(scheme: str, label: str, load: float, values: list[float], halfwidths: list[float],
+              citable: bool, core_hours: float) -> list[dict]:
+        return [{"figure": "fig3", "workload": "datamining", "scheme": scheme, "label": label,
+                 "load": load, "panel": panel, "value": value, "ci_halfwidth": halfwidth,
+                 "citable": citable, "core_hours": core_hours}
+                for panel, value, halfwidth in zip("abcd", values, halfwidths)]
+
+    table = pd.DataFrame(
+        point("ideal", "Ideal", 0.8, [1.0, 1.0, 1.0123, 1.4351], [0.0, 0.0, 0.0031, 0.052],
+              True, 0.0001)
+        + point("pfabric", "MinTCP+pFabric", 0.8, [1.2094, 1.5451, 1.0679, 1.6153],
+                [0.0142, 0.0221, 0.0031, 0.0569], True, 1.4249)
+        + point("tcp", "TCP-DropTail", 0.2, [10.08, 26.21, 2.5962, 1.5561],
+                [14.87, 6.49, 0.8081, math.nan], False, 1.1813)
+        + point("pfabric", "MinTCP+pFabric", 0.2, [1.0779, 1.3243, 1.0262, 1.1549],
+                [0.0081, 0.0119, 0.0012, 0.0161], True, 1.0702))
+    rule = "============== ==== ================ ================ ================ " \
+        "================ ======"
+    assert rst_table(table, "datamining").splitlines() == [
+        rule,
+        "data mining    load (0,100KB] mean   (0,100KB] p99    (100KB,10MB]     (10MB,inf) mean  "
+        "core-h",
+        "                                                      mean",
+        rule,
+        "TCP-DropTail † 0.2  10.1 +- 14.9     26.2 +- 6.5      2.596 +- 0.808   1.556 +- n/a     "
+        "1.18",
+        "MinTCP         0.2  1.078 +- 0.008   1.324 +- 0.012   1.026 +- 0.001   1.155 +- 0.016   "
+        "1.07",
+        "MinTCP         0.8  1.209 +- 0.014   1.545 +- 0.022   1.068 +- 0.003   1.615 +- 0.057   "
+        "1.42",
+        "Ideal          0.8  1.000 +- 0.000   1.000 +- 0.000   1.012 +- 0.003   1.435 +- 0.052   -",
+        rule]
+    with pytest.raises(AnalysisError, match="no websearch rows for its figure"):
+        rst_table(table, "websearch")
+
+
 def test_windowed_ideal_and_packet_runs_compare_by_their_window(tmp_path: Path) -> None:
     """An Ideal run records its window in "window" (its program's parameters may say 0): the
     figures compare that; a different window is another experiment."""
