@@ -94,6 +94,8 @@ LOG_TICKS_MIN_SPAN = 10.0
 # Normalised FCTs are at least 1 (Ideal's small flows are exactly 1): a log axis shows 1, so that
 # every panel has its baseline.
 LOG_AXIS_TOP_OF_BOTTOM = 0.95
+# The legend's entry for the mark at the foot of an error bar cut by the axis (_mark_cut_intervals).
+CUT_INTERVAL_LABEL = "interval reaches below 0"
 # Readable when the figure is printed at its own size (a column or page of a paper).
 STYLE: dict[RcKeyType, Any] = {"font.size": 9, "axes.titlesize": 9, "axes.labelsize": 9, "xtick.labelsize": 8,
                                 "ytick.labelsize": 8, "legend.fontsize": 8, "lines.linewidth": 1.3,
@@ -321,7 +323,7 @@ def load_sweep(sweep_dir: Path, kb: int = 1000,
 def _scale_y_axis(ax, yscale: str) -> None:
     """The panel's y axis: linear from 0, or log over the drawn values with plain-number ticks
     (1-2-5 over wide spans, evenly spaced over narrow ones); error bars reaching below 0 are
-    clipped at the axis."""
+    clipped at the axis (and marked, _mark_cut_intervals)."""
     if yscale == "linear":
         ax.set_ylim(bottom=0)
         return
@@ -360,6 +362,26 @@ def _plot_panel(ax, rows: pd.DataFrame, title: str, loads: list[float],
     ax.set_ylabel("Normalized FCT")
     ax.set_xticks(loads, [f"{load:g}" for load in loads])
     _scale_y_axis(ax, yscale)
+    _mark_cut_intervals(ax, rows, looks)
+
+
+def _cuts_an_interval(rows: pd.DataFrame) -> pd.Series:
+    """The points whose 95% interval reaches below 0: a mean of few heavy-tailed runs (TCP's small
+    flows at light load). No axis of normalised FCT shows that end (a log axis has no 0, a linear
+    one starts there), so the bar stops at the panel's foot."""
+    return (rows["value"] - rows["ci_halfwidth"]) <= 0
+
+
+def _mark_cut_intervals(ax, rows: pd.DataFrame, looks: dict[str, dict[str, str]]) -> None:
+    """A caret at the panel's foot under every bar the axis cuts, in its scheme's colour: a bar
+    that merely runs off the bottom would read as an interval ending there."""
+    cut = rows[_cuts_an_interval(rows)]
+    for scheme, look in looks.items():
+        loads = cut.loc[cut["scheme"] == scheme, "load"].to_numpy()
+        if len(loads):
+            ax.plot(loads, [0.0] * len(loads), linestyle="None", marker="v",
+                    color=look["color"], transform=ax.get_xaxis_transform(), clip_on=False,
+                    scaley=False, label="_cut")
 
 
 def _new_figure(width: float, height: float) -> Figure:
@@ -377,10 +399,13 @@ def _add_legend(figure: Figure, rows: pd.DataFrame, looks: dict[str, dict[str, s
     if not rows["citable"].all():
         handles.append(Line2D([], [], color="0.4", marker="o", markerfacecolor="none",
                               linestyle="None", label="hollow: not citable (CI > 3%)"))
-    # One row fits a page-wide figure, three columns its two rows; a column-wide figure (one
-    # workload's Figure 2) fits two.
+    if _cuts_an_interval(rows).any():
+        handles.append(Line2D([], [], color="0.4", marker="v", linestyle="None",
+                              label=CUT_INTERVAL_LABEL))
+    # One row fits a page-wide figure, or two rows filled column by column (a pair of schemes,
+    # then the markers' meanings); a column-wide figure (one workload's Figure 2) fits two columns.
     wide = figure.get_figwidth() >= 6
-    columns = (len(handles) if len(handles) <= 5 else 3) if wide else 2
+    columns = (len(handles) if len(handles) <= 5 else math.ceil(len(handles) / 2)) if wide else 2
     figure.legend(handles=handles, loc="outside upper center", ncols=columns, frameon=False)
 
 
