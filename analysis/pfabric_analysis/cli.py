@@ -15,6 +15,7 @@ from pfabric_analysis import __version__, git_commit
 from pfabric_analysis.flowcount import WINDOW_WARMUPS
 from pfabric_analysis.runs import (BIN_NAMES, AnalysisError, check_poolable, read_csv_checked,
                                    read_run, summarize)
+from pfabric_analysis.sweep import WORKLOADS
 from pfabric_analysis.values import (COUNT, FRACTION, HOSTS, LOAD, PATH, POSITIVE, RATE,
                                      REPLICATIONS, SECONDS, SEED, BadValue)
 
@@ -187,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
                                                 "figures.csv that figures wrote, as the "
                                                 "reStructuredText table of doc/pfabric.rst")
     table.add_argument("csv", type=PATH, metavar="FIGURES_CSV")
-    table.add_argument("--workload", choices=("websearch", "datamining"), required=True)
+    table.add_argument("--workload", choices=WORKLOADS, required=True)
     ideal = sub.add_parser("ideal", help="the Ideal scheme (greedy shortest-remaining-first over "
                                          "host links) on a flow list")
     ideal.add_argument("flow_list", type=PATH, metavar="FLOWS_CSV",
@@ -197,8 +198,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="packet run on the same flows: ideal_fct_s, link, parameters")
     fabric.add_argument("--preset", help="or the fabric of this preset (hotnets12, sigcomm13), "
                                          "from pfabric-WORKLOAD --idealOnly: no packet run")
-    ideal.add_argument("--workload", choices=("websearch", "datamining"), default="websearch",
-                       help="with --preset: the program, and the run's label (default websearch)")
+    ideal.add_argument("--workload", choices=WORKLOADS, default=WORKLOADS[0],
+                       help="with --preset: the program, and the run's label (default %(default)s)")
     ideal.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                        help="with --preset: any other option of the program, e.g. --set "
                             "hostsPerLeaf=8 or --set load=0.8 (a parameter recorded; repeatable)")
