@@ -94,7 +94,10 @@ LOG_TICKS_MIN_SPAN = 10.0
 # Normalised FCTs are at least 1 (Ideal's small flows are exactly 1): a log axis shows 1, so that
 # every panel has its baseline.
 LOG_AXIS_TOP_OF_BOTTOM = 0.95
-# The legend's entry for the mark at the foot of an error bar cut by the axis (_mark_cut_intervals).
+# The mark at the foot of an error bar cut by the axis (_mark_cut_intervals), none of the schemes'
+# markers, and its legend entry.
+CUT_INTERVAL_MARKER = r"$\downarrow$"
+CUT_INTERVAL_MARKER_SIZE = 11  # points: twice a scheme's marker, as the bar runs through it
 CUT_INTERVAL_LABEL = "interval reaches below 0"
 # Readable when the figure is printed at its own size (a column or page of a paper).
 STYLE: dict[RcKeyType, Any] = {"font.size": 9, "axes.titlesize": 9, "axes.labelsize": 9, "xtick.labelsize": 8,
@@ -373,14 +376,15 @@ def _cuts_an_interval(rows: pd.DataFrame) -> pd.Series:
 
 
 def _mark_cut_intervals(ax, rows: pd.DataFrame, looks: dict[str, dict[str, str]]) -> None:
-    """A caret at the panel's foot under every bar the axis cuts, in its scheme's colour: a bar
+    """An arrow at the panel's foot under every bar the axis cuts, in its scheme's colour: a bar
     that merely runs off the bottom would read as an interval ending there."""
     cut = rows[_cuts_an_interval(rows)]
     for scheme, look in looks.items():
         loads = cut.loc[cut["scheme"] == scheme, "load"].to_numpy()
         if len(loads):
-            ax.plot(loads, [0.0] * len(loads), linestyle="None", marker="v",
-                    color=look["color"], transform=ax.get_xaxis_transform(), clip_on=False,
+            ax.plot(loads, [0.0] * len(loads), linestyle="None", marker=CUT_INTERVAL_MARKER,
+                    markersize=CUT_INTERVAL_MARKER_SIZE, color=look["color"],
+                    transform=ax.get_xaxis_transform(), clip_on=False,
                     scaley=False, label="_cut")
 
 
@@ -400,7 +404,8 @@ def _add_legend(figure: Figure, rows: pd.DataFrame, looks: dict[str, dict[str, s
         handles.append(Line2D([], [], color="0.4", marker="o", markerfacecolor="none",
                               linestyle="None", label="hollow: not citable (CI > 3%)"))
     if _cuts_an_interval(rows).any():
-        handles.append(Line2D([], [], color="0.4", marker="v", linestyle="None",
+        handles.append(Line2D([], [], color="0.4", marker=CUT_INTERVAL_MARKER,
+                              markersize=CUT_INTERVAL_MARKER_SIZE, linestyle="None",
                               label=CUT_INTERVAL_LABEL))
     # One row fits a page-wide figure, or two rows filled column by column (a pair of schemes,
     # then the markers' meanings); a column-wide figure (one workload's Figure 2) fits two columns.

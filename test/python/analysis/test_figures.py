@@ -26,7 +26,7 @@ FACTOR = {"websearch": 1.0, "datamining": 2.0}
 # means): no interval, no citable point.
 HOLLOW = "hollow: not citable (CI > 3%)"
 # Two runs per point give t(0.975, 1) = 12.7 times their spread: the fixture's intervals reach below
-# 0, and the legend says so (test_an_interval_reaching_below_0_ends_in_a_caret_at_the_axis).
+# 0, and the legend says so (test_an_interval_reaching_below_0_ends_in_an_arrow_at_the_axis).
 CUT = "interval reaches below 0"
 FIGURE_FILES = ["fig2-overall.png", "fig2-overall.pdf", "fig3-datamining.png",
                 "fig3-datamining.pdf", "fig4-websearch.png", "fig4-websearch.pdf"]
@@ -193,10 +193,10 @@ def test_a_log_axis_under_a_decade_has_evenly_spaced_ticks() -> None:
 
 
 @pytest.mark.parametrize("yscale", ["log", "linear"])
-def test_an_interval_reaching_below_0_ends_in_a_caret_at_the_axis(table: pd.DataFrame,
+def test_an_interval_reaching_below_0_ends_in_an_arrow_at_the_axis(table: pd.DataFrame,
                                                                   yscale: str) -> None:
     """Every half-width 1% of its value but TCP-DropTail's small flows' at 0.2, 1.5 times its
-    value (as five heavy-tailed runs give): the axis cuts that bar, so a caret in TCP's colour
+    value (as five heavy-tailed runs give): the axis cuts that bar, so an arrow in TCP's colour
     marks the panel's foot under it, in that panel alone, and the legend says what it means."""
     narrow = table.assign(ci_halfwidth=0.01 * table["value"])
     cut = ((narrow["figure"] == "fig3") & (narrow["panel"] == "a") & (narrow["scheme"] == "tcp")
@@ -205,18 +205,20 @@ def test_an_interval_reaching_below_0_ends_in_a_caret_at_the_axis(table: pd.Data
     changed = narrow.copy()
     changed.loc[cut, "ci_halfwidth"] = 1.5 * changed.loc[cut, "value"]
     figure = breakdown_figure(changed, "datamining", yscale)
-    carets = [[line for line in ax.get_lines() if line.get_label() == "_cut"]
+    arrows = [[line for line in ax.get_lines() if line.get_label() == "_cut"]
               for ax in figure.axes]
-    assert [len(lines) for lines in carets] == [1, 0, 0, 0]
-    caret = carets[0][0]
-    assert list(caret.get_xdata()) == [0.2] and list(caret.get_ydata()) == [0.0]
-    assert caret.get_marker() == "v" and caret.get_color() == SCHEMES["tcp"]["color"]
-    assert caret.get_transform() == figure.axes[0].get_xaxis_transform()  # y 0: the axis foot
+    assert [len(lines) for lines in arrows] == [1, 0, 0, 0]
+    arrow = arrows[0][0]
+    assert list(arrow.get_xdata()) == [0.2] and list(arrow.get_ydata()) == [0.0]
+    assert arrow.get_marker() == figures_module.CUT_INTERVAL_MARKER
+    assert arrow.get_color() == SCHEMES["tcp"]["color"]
+    assert arrow.get_marker() not in CUSTOM_MARKERS + tuple(look["marker"] for look in SCHEMES.values())
+    assert arrow.get_transform() == figure.axes[0].get_xaxis_transform()  # y 0: the axis foot
     low, high = figure.axes[0].get_ylim()
     assert low <= 1.0 and low > 0 if yscale == "log" else low == 0
     legend = [text.get_text() for text in figure.legends[0].get_texts()]
     assert legend == LABELS + [HOLLOW, CUT] and CUT == figures_module.CUT_INTERVAL_LABEL
-    # Without the cut interval: no caret, no legend entry.
+    # Without the cut interval: no arrow, no legend entry.
     uncut = breakdown_figure(narrow, "datamining", yscale)
     assert not [line for ax in uncut.axes for line in ax.get_lines() if line.get_label() == "_cut"]
     assert [text.get_text() for text in uncut.legends[0].get_texts()] == LABELS + [HOLLOW]
