@@ -652,7 +652,9 @@ def paper_markdown(table: pd.DataFrame) -> list[str]:
              "module's at the same loads (every load of the sweep where the text names none), "
              "point by point; a ratio is one scheme's statistic over the other's at each load. "
              "Verdict: this module's values are all inside the paper's range, all below or above "
-             "it, or on both sides (overlaps); none for a number the text gives in words.", "",
+             "it, or on both sides (overlaps); none for a number the text gives in words. "
+             f"{NOT_CITABLE_MARK}: the value rests on a point not citable by rule (a) (for a "
+             "ratio, either scheme's).", "",
              "| workload | statistic | schemes | paper | loads | this module | verdict | the "
              "text |", "|---|---|---|---:|---|---:|---|---|"]
     for comparison in found:
@@ -665,7 +667,9 @@ def paper_markdown(table: pd.DataFrame) -> list[str]:
             number = f"~{number} (in words)"
         style = "{:.3g}" if claim.over else "{:.3f}"
         loads = " / ".join(f"{load:g}" for load in comparison.values)
-        values = " / ".join(style.format(value) for value in comparison.values.values())
+        values = " / ".join(
+            style.format(value) + (f" {NOT_CITABLE_MARK}" if load in comparison.not_citable else "")
+            for load, value in comparison.values.items())
         statistic = "mean" if claim.size_bin == paper.OVERALL else claim.statistic
         size_bin = "all flows" if claim.size_bin == paper.OVERALL else claim.size_bin
         lines.append(f"| {WORKLOADS[comparison.workload]} | {size_bin} {statistic} | {schemes} "

@@ -8,7 +8,8 @@ A claim is a value of one scheme (the small flows' 99th percentile of LineRate+p
 of the sweep. A claim given as a range (1.04-1.25 over the loads) gets a verdict: this module's
 values over the same loads are inside it, below or above it, or overlap it. A claim in words only
 ("nearly an order of magnitude") gets the number the words stand for and no verdict: the doc
-discusses it.
+discusses it. A value that rests on a point not citable by rule (a) (the scheme's, or for a ratio
+either scheme's) is known as such, so that a verdict is read with its uncertain values marked.
 """
 
 from __future__ import annotations
@@ -99,6 +100,8 @@ class Comparison:
     claim: Claim
     workload: str
     values: dict[float, float]  # load -> this module's value (or ratio)
+    # The loads of values resting on a point not citable by rule (a).
+    not_citable: frozenset[float] = frozenset()
 
     @property
     def verdict(self) -> str:
@@ -126,10 +129,20 @@ def statistic_values(table: pd.DataFrame, workload: str, size_bin: str, statisti
     return {float(row.load): float(row.value) for row in rows.itertuples()}
 
 
+def loads_not_citable(table: pd.DataFrame, workload: str, scheme: str) -> set[float]:
+    """The loads where a scheme's point misses rule (a) (a point's status is one for all its
+    statistics)."""
+    rows = table[(table["workload"] == workload) & (table["scheme"] == scheme) &
+                 ~table["citable"].astype(bool)]
+    return {float(load) for load in rows["load"]}
+
+
 def compare(claim: Claim, table: pd.DataFrame, workload: str) -> Comparison:
     """This module's values of a claim in one workload, over the claim's loads (or all)."""
     values = statistic_values(table, workload, claim.size_bin, claim.statistic, claim.scheme)
+    not_citable = loads_not_citable(table, workload, claim.scheme)
     if claim.over:
+        not_citable |= loads_not_citable(table, workload, claim.over)
         denominators = statistic_values(table, workload, claim.size_bin, claim.statistic,
                                         claim.over)
         values = {load: value / denominators[load] for load, value in values.items()
@@ -138,7 +151,8 @@ def compare(claim: Claim, table: pd.DataFrame, workload: str) -> Comparison:
         if not all(load in values for load in claim.loads):
             return Comparison(claim, workload, {})
         values = {load: values[load] for load in claim.loads}
-    return Comparison(claim, workload, dict(sorted(values.items())))
+    return Comparison(claim, workload, dict(sorted(values.items())),
+                      frozenset(not_citable & set(values)))
 
 
 def comparisons(table: pd.DataFrame) -> list[Comparison]:

@@ -14,13 +14,15 @@ from pfabric_analysis.figures import paper_markdown
 SMALL, MEDIUM, LARGE = paper.SMALL, paper.MEDIUM, paper.LARGE
 
 
-def table(values: dict[tuple[str, str, str, str, float], float]) -> pd.DataFrame:
+def table(values: dict[tuple[str, str, str, str, float], float],
+          not_citable: set[tuple[str, str, float]] = frozenset()) -> pd.DataFrame:
     """A figure table (the columns paper reads) from {(workload, scheme, bin, statistic, load):
-    value}."""
+    value}; every point citable but the (workload, scheme, load) in not_citable."""
     labels = {"pfabric": "MinTCP+pFabric", "linerate": "LineRate+pFabric", "tcp": "TCP-DropTail",
               "dctcp": "DCTCP", "ideal": "Ideal"}
     return pd.DataFrame([{"workload": w, "scheme": s, "label": labels[s], "bin": b,
-                          "statistic": st, "load": load, "value": v}
+                          "statistic": st, "load": load, "value": v,
+                          "citable": (w, s, load) not in not_citable}
                          for (w, s, b, st, load), v in values.items()])
 
 
@@ -57,6 +59,27 @@ def test_a_ratio_at_the_claims_load_only() -> None:
                          "websearch").verdict == "not run"
     assert paper.compare(claim(workload="websearch", size_bin=LARGE, over="dctcp"), frame,
                          "websearch").values == {}
+
+
+def test_a_value_resting_on_a_point_not_citable_is_marked() -> None:
+    """TCP's small flows over MinTCP's at 0.2, 0.5 and 0.8: TCP's point at 0.2 and MinTCP's at
+    0.8 miss rule (a), so the ratios at 0.2 and 0.8 are marked, in the comparison and in
+    figures.md; MinTCP's own range is marked at 0.8 only. The verdict is over every value."""
+    frame = table({("datamining", s, SMALL, "mean", load): v
+                   for s, by_load in (("tcp", {0.2: 10.0, 0.5: 8.5, 0.8: 9.0}),
+                                      ("pfabric", {0.2: 1.08, 0.5: 1.15, 0.8: 1.2}))
+                   for load, v in by_load.items()},
+                  not_citable={("datamining", "tcp", 0.2), ("datamining", "pfabric", 0.8)})
+    ratio = paper.compare(claim(scheme="tcp", over="pfabric", low=7.0, high=11.0), frame,
+                          "datamining")
+    assert ratio.not_citable == {0.2, 0.8} and ratio.verdict == "inside"
+    assert paper.compare(claim(), frame, "datamining").not_citable == {0.8}
+    lines = paper_markdown(frame)
+    assert any("| 0.2 / 0.5 / 0.8 | 9.26 † / 7.39 / 7.5 † | inside |" in line and
+               "| TCP-DropTail / MinTCP+pFabric | 7-11 |" in line for line in lines)
+    assert any("| MinTCP+pFabric | 1.04-1.21 | 0.2 / 0.5 / 0.8 | 1.080 / 1.150 / 1.200 † | "
+               in line for line in lines)
+    assert "†: the value rests on a point not citable by rule (a)" in lines[2]
 
 
 def test_an_undefined_value_has_no_verdict() -> None:
