@@ -97,7 +97,7 @@ LOG_AXIS_TOP_OF_BOTTOM = 0.95
 # The mark at the foot of an error bar cut by the axis (_mark_cut_intervals), none of the schemes'
 # markers, and its legend entry.
 CUT_INTERVAL_MARKER = r"$\downarrow$"
-CUT_INTERVAL_MARKER_SIZE = 11  # points: twice a scheme's marker, as the bar runs through it
+CUT_INTERVAL_MARKER_SIZE = 11  # points: well above a scheme's marker, as the bar runs through it
 CUT_INTERVAL_LABEL = "interval reaches below 0"
 # Readable when the figure is printed at its own size (a column or page of a paper).
 STYLE: dict[RcKeyType, Any] = {"font.size": 9, "axes.titlesize": 9, "axes.labelsize": 9, "xtick.labelsize": 8,
