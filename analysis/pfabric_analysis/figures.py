@@ -520,19 +520,35 @@ def rst_table(table: pd.DataFrame, workload: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _failing_rows(point: pd.DataFrame) -> list[pd.Series]:
+    """A point's rows of the figures' table for the statistics that miss rule (a)."""
+    keyed = point.set_index(["bin", "statistic"])
+    return [keyed.loc[tuple(name.rsplit(" ", 1))]
+            for name in point.iloc[0]["not_citable"].split(";")]
+
+
 def runs_needed(point: pd.DataFrame) -> int | None:
     """The runs in all that a point missing rule (a) would need (its rows of the figures' table):
     the largest intervals.runs_for_rule over its failing statistics, None when one of them has
     no estimate."""
-    first = point.iloc[0]
-    keyed = point.set_index(["bin", "statistic"])
-    needed = []
-    for name in first["not_citable"].split(";"):
-        row = keyed.loc[tuple(name.rsplit(" ", 1))]
-        needed.append(intervals.runs_for_rule(row["ci_relative"], int(row["batches"]),
-                                              int(first["runs"])))
+    runs = int(point.iloc[0]["runs"])
+    needed = [intervals.runs_for_rule(row["ci_relative"], int(row["batches"]), runs)
+              for row in _failing_rows(point)]
     known = [runs for runs in needed if runs is not None]
     return max(known) if known and len(known) == len(needed) else None
+
+
+def runs_estimate(point: pd.DataFrame) -> str:
+    """runs_needed in words: "about N runs in all"; "over 1,000 runs in all" when every failing
+    statistic has a half-width but one needs more than runs_for_rule looks at; "" when one has
+    none (fewer than two batch values, an undefined statistic)."""
+    needed = runs_needed(point)
+    if needed is not None:
+        return f"about {needed} runs in all"
+    if all(not math.isnan(row["ci_relative"]) and int(row["batches"]) >= 2
+           for row in _failing_rows(point)):
+        return f"over {intervals.RUNS_ESTIMATE_MOST:,} runs in all"
+    return ""
 
 
 def points_markdown(table: pd.DataFrame) -> list[str]:
@@ -565,9 +581,9 @@ def points_markdown(table: pd.DataFrame) -> list[str]:
                 failing = [f"{name} {_percent(keyed.loc[tuple(name.rsplit(' ', 1)), 'ci_relative'])}"
                            for name in first["not_citable"].split(";")]
                 status = "no: " + ", ".join(failing)
-                needed = runs_needed(point)
-                if needed is not None:
-                    status += f" (about {needed} runs in all)"
+                estimate = runs_estimate(point)
+                if estimate:
+                    status += f" ({estimate})"
             lags = [lag for key, lag in keyed["lag1"].items()
                     if key in rule and not math.isnan(lag)]
             lag = max(lags) if lags else math.nan

@@ -146,10 +146,12 @@ def relative_halfwidth(halfwidth: float, value: float) -> float:
 
 
 ROUNDING = 1e-12
+# runs_for_rule looks no further: an estimate past it only says that replications will not do.
+RUNS_ESTIMATE_MOST = 1000
 
 
 def runs_for_rule(relative: float, batches: int, runs: int, limit: float = CITABLE_RELATIVE,
-                  confidence: float = CONFIDENCE, most: int = 1000) -> int | None:
+                  confidence: float = CONFIDENCE, most: int = RUNS_ESTIMATE_MOST) -> int | None:
     """The runs in all that would bring a statistic's half-width within `limit` of its value if
     the runs to come spread as those so far (the sample standard deviation of its batch values
     unchanged, batches / runs values per run): the estimate to give `sweep --runs` for a point

@@ -40,7 +40,7 @@ def more_runs(table: pd.DataFrame, spec: SweepSpec,
     adds one where the estimate is already met (a point just over 3%) and a second to a point of
     one run, which has no spread yet. And a line for each point left as it is, its estimate past
     `most` or undefined."""
-    from pfabric_analysis.figures import runs_needed
+    from pfabric_analysis.figures import runs_estimate, runs_needed
 
     grid = {(w, s, load) for w in spec.workloads for s in spec.schemes for load in spec.loads}
     wanted: dict[tuple[str, str, tuple[int, ...]], list[float]] = {}
@@ -58,7 +58,7 @@ def more_runs(table: pd.DataFrame, spec: SweepSpec,
         present = run_numbers(first["run_dirs"], workload, scheme, load)
         single = len(present) == 1 and int(first["batches"]) < 2
         if not single and (needed is None or needed > most):
-            left.append(f"{stays} ({'no estimate' if needed is None else f'about {needed}'})")
+            left.append(f"{stays} ({runs_estimate(point) or 'no estimate'})")
             continue
         # one run (replications) has no spread yet: a second gives the estimate
         count = 1 if single or needed is None else min(max(needed - len(present), 1),

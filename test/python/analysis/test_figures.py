@@ -578,7 +578,8 @@ def test_intervals_citable_status_and_provenance_per_point(tmp_path: Path) -> No
 def test_a_point_that_misses_rule_a_says_about_how_many_runs_it_needs() -> None:
     """figures.md's table of points: the failing statistics' half-widths and, from their runs'
     spread, the runs in all that rule (a) would take (the largest of intervals.runs_for_rule;
-    12 for a p99 at 5.78% after five runs, 6 for a mean at 3.31%); none when one is undefined."""
+    12 for a p99 at 5.78% after five runs, 6 for a mean at 3.31%), "over 1,000" past what it looks
+    at; none when one is undefined."""
     from pfabric_analysis.figures import points_markdown
 
     def point(load: float, relative: dict[tuple[str, str], float]) -> list[dict]:
@@ -594,8 +595,13 @@ def test_a_point_that_misses_rule_a_says_about_how_many_runs_it_needs() -> None:
         point(0.8, {("(0,100KB]", "mean"): 0.0031, ("(0,100KB]", "p99"): 0.0578,
                     ("(100KB,10MB]", "mean"): 0.0331})
         + point(0.6, {("(0,100KB]", "mean"): 0.0065, ("(0,100KB]", "p99"): math.nan,
-                      ("(100KB,10MB]", "mean"): 0.0331}))
+                      ("(100KB,10MB]", "mean"): 0.0331})
+        # TCP-DropTail's small flows at 0.2 in Figure 3: 148% after five runs, about 6,000
+        + point(0.2, {("(0,100KB]", "mean"): 1.48, ("(0,100KB]", "p99"): 0.0100,
+                      ("(100KB,10MB]", "mean"): 0.0100}))
     lines = points_markdown(table)
+    assert "| MinTCP+pFabric | 0.2 | 5 | 50,000 | 50,000 | 0.39 | no: (0,100KB] mean 148.0% " \
+        "(over 1,000 runs in all) | n/a |" in lines
     assert "| MinTCP+pFabric | 0.8 | 5 | 50,000 | 50,000 | 0.39 | no: (0,100KB] p99 5.8%, " \
         "(100KB,10MB] mean 3.3% (about 12 runs in all) | n/a |" in lines
     assert "| MinTCP+pFabric | 0.6 | 5 | 50,000 | 50,000 | 0.39 | no: (0,100KB] p99 n/a, " \

@@ -66,7 +66,7 @@ def test_the_runs_a_point_takes_by_hand() -> None:
     assert left == [
         # s / value = 20% sqrt(5) / t(0.975, 4) = 16.1%: t(0.975, 113) 16.1% / sqrt(114) = 2.99%
         "websearch dctcp at load 0.8: (0,100KB] mean and (0,100KB] p99 not within 3% by 20 runs "
-        "(about 114)",
+        "(about 114 runs in all)",
         "websearch tcp at load 0.8: (0,100KB] mean not within 3% by 20 runs (no estimate)"]
     # within MAX_RUNS only: at 6, the 5-run points that want 12 and 11 are left
     wanted, left = more_runs(table, spec, 6)
