@@ -54,7 +54,7 @@ PfabricExperimentReport::SummarizeFcts(
         bins.push_back({"all", 0, UINT64_MAX, {}});
         for (const auto& r : results)
         {
-            if (!group.include(r) || !window.IsMeasured(r.flow.id))
+            if (!group.include(r) || !window.IsAwaited(r.flow))
             {
                 continue;
             }
@@ -77,8 +77,12 @@ PfabricExperimentReport::SummarizeFcts(
         if (window.IsOn())
         {
             out << "measured flows " << window.GetWarmupFlows() << " to "
-                << window.GetWarmupFlows() + window.GetMeasureFlows() - 1 << " of "
-                << results.size() << " simulated, ";
+                << window.GetWarmupFlows() + window.GetMeasureFlows() - 1;
+            if (window.GetMeasureMaxBytes() > 0)
+            {
+                out << " up to " << window.GetMeasureMaxBytes() << " bytes";
+            }
+            out << " of " << results.size() << " simulated, ";
         }
         out << "FCT / ideal FCT (KB = 1000 B)\n";
         out << std::left << std::setw(14) << "size" << std::right << std::setw(8) << "flows"

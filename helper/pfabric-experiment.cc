@@ -414,7 +414,12 @@ PfabricExperiment::HandOver(const PfabricFlow& flow)
     m_totalBytes += flow.bytes;
     m_results.push_back(
         {flow, Seconds(-1), m_fabric->GetIdealFct(flow.src, flow.dst, flow.bytes), 0});
-    m_window.FlowHandedOver(flow);
+    if (m_window.FlowHandedOver(flow))
+    {
+        // The window's last flow is too large to be awaited, and every awaited one is done.
+        m_stoppedWhenDone = true;
+        Simulator::Stop();
+    }
     std::optional<uint8_t> trafficClass;
     for (const auto& feature : m_features)
     {

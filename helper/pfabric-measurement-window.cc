@@ -24,10 +24,13 @@ NS_LOG_COMPONENT_DEFINE("PfabricMeasurementWindow");
 PfabricMeasurementWindow::PfabricMeasurementWindow()
     : m_warmup(0),
       m_measure(0),
+      m_maxBytes(0),
       m_measuredHanded(0),
       m_measuredBytesHanded(0),
+      m_awaitedHanded(0),
       m_measuredDone(0),
-      m_measuredBytesDone(0)
+      m_measuredBytesDone(0),
+      m_awaitedDone(0)
 {
 }
 
@@ -43,6 +46,11 @@ PfabricMeasurementWindow::AddCommandLineOptions(PfabricCommandLine& cmd)
                  "flows keep arriving, and stop when they have all completed (--flows is not "
                  "used); fct.csv gains a column measured; 0: run the --flows list to completion",
                  m_measure);
+    cmd.AddValue("measureMaxBytes",
+                 "with --measureFlows: measure only the window's flows of at most this many "
+                 "bytes and stop when they have completed; larger flows of the window need not "
+                 "finish and have measured 0 (0: every size)",
+                 m_maxBytes);
 }
 
 void
@@ -50,6 +58,18 @@ PfabricMeasurementWindow::SetFlows(uint32_t warmup, uint32_t measure)
 {
     m_warmup = warmup;
     m_measure = measure;
+}
+
+void
+PfabricMeasurementWindow::SetMeasureMaxBytes(uint64_t bytes)
+{
+    m_maxBytes = bytes;
+}
+
+uint64_t
+PfabricMeasurementWindow::GetMeasureMaxBytes() const
+{
+    return m_maxBytes;
 }
 
 uint32_t
@@ -76,12 +96,28 @@ PfabricMeasurementWindow::IsMeasured(uint32_t id) const
     return !IsOn() || (id >= m_warmup && id - m_warmup < m_measure);
 }
 
+bool
+PfabricMeasurementWindow::IsAwaited(const PfabricFlow& flow) const
+{
+    return IsMeasured(flow.id) && (m_maxBytes == 0 || flow.bytes <= m_maxBytes);
+}
+
+bool
+PfabricMeasurementWindow::IsComplete() const
+{
+    return IsOn() && m_measuredHanded == m_measure && m_awaitedDone == m_awaitedHanded;
+}
+
 std::string
 PfabricMeasurementWindow::Check(const std::string& conflict) const
 {
     if (m_warmup > 0 && m_measure == 0)
     {
         return "--warmupFlows=" + std::to_string(m_warmup) + ": needs --measureFlows";
+    }
+    if (m_maxBytes > 0 && m_measure == 0)
+    {
+        return "--measureMaxBytes=" + std::to_string(m_maxBytes) + ": needs --measureFlows";
     }
     if (!IsOn())
     {
@@ -114,14 +150,15 @@ PfabricMeasurementWindow::CheckFlowFile(const std::string& path, std::size_t flo
 std::string
 PfabricMeasurementWindow::GetNamePart() const
 {
-    return "-warmup" + std::to_string(m_warmup) + "-measure" + std::to_string(m_measure);
+    return "-warmup" + std::to_string(m_warmup) + "-measure" + std::to_string(m_measure) +
+           (m_maxBytes > 0 ? "-upto" + std::to_string(m_maxBytes) : "");
 }
 
 void
 PfabricMeasurementWindow::AddColumns(PfabricResultsWriter& writer) const
 {
     writer.AddColumn("measured", [this](const PfabricResultsWriter::FlowResult& r) {
-        return std::string(IsMeasured(r.flow.id) ? "1" : "0");
+        return std::string(IsAwaited(r.flow) ? "1" : "0");
     });
 }
 
@@ -181,26 +218,37 @@ PfabricMeasurementWindow::DrawMeasured(const HandOver& record)
     }
 }
 
-void
-PfabricMeasurementWindow::FlowHandedOver(const PfabricFlow& flow)
-{
-    if (IsOn() && IsMeasured(flow.id))
-    {
-        ++m_measuredHanded;
-        m_measuredBytesHanded += flow.bytes;
-    }
-}
-
 bool
-PfabricMeasurementWindow::FlowCompleted(const PfabricFlow& flow)
+PfabricMeasurementWindow::FlowHandedOver(const PfabricFlow& flow)
 {
     if (!IsOn() || !IsMeasured(flow.id))
     {
         return false;
     }
+    ++m_measuredHanded;
+    m_measuredBytesHanded += flow.bytes;
+    if (IsAwaited(flow))
+    {
+        ++m_awaitedHanded;
+        return false;
+    }
+    // Not awaited: settled as soon as it is handed over.
     ++m_measuredDone;
     m_measuredBytesDone += flow.bytes;
-    return m_measuredDone == m_measure;
+    return IsComplete();
+}
+
+bool
+PfabricMeasurementWindow::FlowCompleted(const PfabricFlow& flow)
+{
+    if (!IsOn() || !IsAwaited(flow))
+    {
+        return false;
+    }
+    ++m_awaitedDone;
+    ++m_measuredDone;
+    m_measuredBytesDone += flow.bytes;
+    return IsComplete();
 }
 
 uint32_t
@@ -226,7 +274,9 @@ PfabricMeasurementWindow::GetMeasuredBytes() const
 void
 PfabricMeasurementWindow::AddParameters(PfabricJsonObject& parameters) const
 {
-    parameters.AddInteger("warmupFlows", m_warmup).AddInteger("measureFlows", m_measure);
+    parameters.AddInteger("warmupFlows", m_warmup)
+        .AddInteger("measureFlows", m_measure)
+        .AddInteger("measureMaxBytes", m_maxBytes);
 }
 
 void
@@ -242,6 +292,7 @@ PfabricMeasurementWindow::AddProvenance(PfabricJsonObject& meta,
     window.AddInteger("warmup_flows", m_warmup)
         .AddInteger("measure_flows", m_measure)
         .AddInteger("flows_simulated", flowsSimulated)
+        .AddInteger("measure_max_bytes", m_maxBytes)
         .AddBool("arrivals_through_end", arrivalsThroughEnd);
     meta.AddObject("window", window);
 }

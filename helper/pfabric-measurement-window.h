@@ -35,6 +35,12 @@ namespace ns3
  * them, as in a steady state, and the first W flows, which meet a fabric still filling, are not
  * measured.
  *
+ * With --measureMaxBytes=S (S > 0) only the window's flows of at most S bytes are measured and
+ * awaited: the run stops once those have completed, and the larger flows of the window need not
+ * finish (at high load the largest flows' backlog grows for as long as arrivals go on, so no
+ * run of hours sees them all complete while flows keep arriving; doc/pfabric.rst, "The
+ * steady-state tier"). Their rows, finished or not, have measured = 0.
+ *
  * Off (N = 0, the default) it changes nothing: the experiment runs its list to completion.
  * On, the flows are drawn from the generator as the run needs them (Feed: every flow is handed
  * over before its connection opens, at most FEED_INTERVAL_US plus ConnectLead ahead of its start,
@@ -42,8 +48,8 @@ namespace ns3
  * --flows list of the same streams; or they are a flow file's, all handed over at once. fct.csv
  * gains a last column "measured" (1 or 0), meta.json's parameters warmupFlows and measureFlows
  * (always) and a "window" object (on): warmup_flows, measure_flows, flows_simulated (the rows
- * of fct.csv) and arrivals_through_end (false only when a flow file ran out of flows before the
- * last measured flow completed).
+ * of fct.csv), measure_max_bytes (S, 0 for every size) and arrivals_through_end (false only when
+ * a flow file ran out of flows before the last measured flow completed).
  */
 class PfabricMeasurementWindow
 {
@@ -70,6 +76,15 @@ class PfabricMeasurementWindow
      */
     void SetFlows(uint32_t warmup, uint32_t measure);
 
+    /**
+     * @brief Measure only the window's flows of at most this size (what --measureMaxBytes sets).
+     * @param bytes S; 0: every size
+     */
+    void SetMeasureMaxBytes(uint64_t bytes);
+
+    /// @return S (0: every size)
+    uint64_t GetMeasureMaxBytes() const;
+
     /// @return W
     uint32_t GetWarmupFlows() const;
     /// @return N
@@ -78,9 +93,23 @@ class PfabricMeasurementWindow
     bool IsOn() const;
     /**
      * @param id a flow id
-     * @return whether the flow is measured (always true with the window off)
+     * @return whether the flow is in the window, ids W .. W + N - 1 (always true with the window
+     *         off), whatever its size
      */
     bool IsMeasured(uint32_t id) const;
+
+    /**
+     * @param flow a flow
+     * @return whether the flow enters the statistics and the run waits for it: in the window and
+     *         of at most S bytes (always true with the window off)
+     */
+    bool IsAwaited(const PfabricFlow& flow) const;
+
+    /**
+     * @return whether every flow of the window has been handed over and every awaited one has
+     *         completed (the run can stop); false with the window off
+     */
+    bool IsComplete() const;
 
     /**
      * @brief Check the options.
@@ -135,19 +164,21 @@ class PfabricMeasurementWindow
     /**
      * @brief Note a flow handed to the hosts (its size counts in the progress).
      * @param flow the flow
+     * @return whether the window is now complete (IsComplete: the last flow of the window was
+     *         too large to be awaited and every awaited one had completed)
      */
-    void FlowHandedOver(const PfabricFlow& flow);
+    bool FlowHandedOver(const PfabricFlow& flow);
 
     /**
      * @brief A flow completed.
      * @param flow the flow
-     * @return whether every measured flow has now completed (the run can stop)
+     * @return whether the window is now complete (IsComplete)
      */
     bool FlowCompleted(const PfabricFlow& flow);
 
-    /// @return measured flows completed
+    /// @return measured flows settled: awaited ones completed, larger ones handed over
     uint32_t GetMeasuredCompleted() const;
-    /// @return payload bytes of the measured flows completed
+    /// @return payload bytes of the measured flows settled
     uint64_t GetMeasuredBytesCompleted() const;
     /**
      * @return payload bytes of every measured flow: those drawn so far, plus the mean flow size
@@ -156,7 +187,7 @@ class PfabricMeasurementWindow
     uint64_t GetMeasuredBytes() const;
 
     /**
-     * @brief Add warmupFlows and measureFlows to meta.json's parameters (always).
+     * @brief Add warmupFlows, measureFlows and measureMaxBytes to meta.json's parameters (always).
      * @param parameters the parameters object
      */
     void AddParameters(PfabricJsonObject& parameters) const;
@@ -177,6 +208,7 @@ class PfabricMeasurementWindow
 
     uint32_t m_warmup;                               //!< W
     uint32_t m_measure;                              //!< N
+    uint64_t m_maxBytes;                             //!< S, 0: every size
     std::optional<PfabricFlowGenerator> m_generator; //!< the workload, when drawn lazily
     std::optional<PfabricFlow> m_next;               //!< the next flow drawn, not handed over
     Time m_connectLead;                              //!< connections open this long before
@@ -184,8 +216,10 @@ class PfabricMeasurementWindow
     EventId m_feeder;                                //!< the next feeder event
     uint32_t m_measuredHanded;                       //!< measured flows handed over
     uint64_t m_measuredBytesHanded;                  //!< their bytes
-    uint32_t m_measuredDone;                         //!< measured flows completed
-    uint64_t m_measuredBytesDone;                    //!< their bytes
+    uint32_t m_awaitedHanded;                        //!< awaited flows handed over
+    uint32_t m_measuredDone; //!< measured flows settled (awaited completed, larger handed over)
+    uint64_t m_measuredBytesDone; //!< their bytes
+    uint32_t m_awaitedDone;       //!< awaited flows completed
 };
 
 } // namespace ns3

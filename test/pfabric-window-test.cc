@@ -7,7 +7,8 @@
 // The steady-state measurement window (PfabricMeasurementWindow in PfabricExperiment): off it
 // changes nothing; on, the measured flows are the list's flows, the run stops when they have
 // completed, the flows after them keep arriving (and change a large flow's FCT by what they
-// take of its bottleneck), and the options are checked.
+// take of its bottleneck), a size limit measures and awaits only the window's smaller flows,
+// and the options are checked.
 
 #include "pfabric-test-cases.h"
 
@@ -15,6 +16,7 @@
 #include "ns3/pfabric-flow-list.h"
 #include "ns3/pfabric-flow-size-distribution.h"
 #include "ns3/pfabric-preset.h"
+#include "ns3/pfabric-size-bins.h"
 #include "ns3/rng-seed-manager.h"
 
 #include <cstdio>
@@ -299,7 +301,7 @@ class WindowSameFlowsTest : public TestCase
         std::ostringstream window;
         window << "\"window\": {\n    \"warmup_flows\": " << WARMUP
                << ",\n    \"measure_flows\": " << MEASURE
-               << ",\n    \"flows_simulated\": " << simulated
+               << ",\n    \"flows_simulated\": " << simulated << ",\n    \"measure_max_bytes\": 0"
                << ",\n    \"arrivals_through_end\": true\n  }";
         NS_TEST_ASSERT_MSG_NE(run.meta.find(window.str()), std::string::npos, run.meta);
         NS_TEST_ASSERT_MSG_NE(run.summary.find("measured flows 20 to 49 of " +
@@ -447,6 +449,11 @@ class WindowOptionsTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(Refusal("websearch", window(10, 0)),
                               "--warmupFlows=10: needs --measureFlows",
                               "warm-up alone");
+        NS_TEST_ASSERT_MSG_EQ(
+            Refusal("websearch",
+                    [](PfabricExperiment& e) { e.GetWindow().SetMeasureMaxBytes(1000); }),
+            "--measureMaxBytes=1000: needs --measureFlows",
+            "a size limit alone");
         NS_TEST_ASSERT_MSG_EQ(Refusal("classes", window(0, 10)),
                               "--measureFlows: not with pfabric-classes (two classes' flow lists)",
                               "classes");
@@ -506,6 +513,135 @@ class WindowOptionsTest : public TestCase
     std::string m_dir; //!< scratch directory
 };
 
+/// @return the size limit of the size-limited test: the upper edge of the first size bin
+uint64_t
+FirstBinEdge()
+{
+    return pfabric::SizeBins().front().high;
+}
+
+/**
+ * The window with a size limit (--measureMaxBytes=S): only the window's flows of at most S
+ * bytes are measured (column 1) and every one of them completed; the run stopped at the last of
+ * them to complete; the window's larger flows have column 0, at least one of them still running
+ * at the end (on these flows: so the limit shortened the run, against the same window without
+ * it, which ran on until they finished); meta.json records S.
+ */
+class WindowMaxBytesTest : public TestCase
+{
+  public:
+    WindowMaxBytesTest()
+        : TestCase("Window with --measureMaxBytes: the window's small flows measured and awaited, "
+                   "its larger ones not")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = CreateTempDirFilename("pfabric-window-maxbytes");
+        RunOutcome run = RunExperiment(dir, [](PfabricExperiment& experiment) {
+            SmallStar(experiment);
+            experiment.GetWindow().SetFlows(WARMUP, MEASURE);
+            experiment.GetWindow().SetMeasureMaxBytes(FirstBinEdge());
+        });
+        const std::string fullDir = CreateTempDirFilename("pfabric-window-maxbytes-full");
+        RunOutcome full = RunExperiment(fullDir, [](PfabricExperiment& experiment) {
+            SmallStar(experiment);
+            experiment.GetWindow().SetFlows(WARMUP, MEASURE);
+        });
+        const uint32_t simulated = run.rows.size();
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(simulated, WARMUP + MEASURE, "every window flow has a row");
+        NS_TEST_ASSERT_MSG_EQ(run.results.size(), simulated, "GetResults: the rows");
+        if (run.results.size() != simulated || simulated < WARMUP + MEASURE)
+        {
+            return;
+        }
+        Time lastAwaited;
+        uint32_t awaited = 0;
+        uint32_t largeUnfinished = 0;
+        for (uint32_t i = 0; i < simulated; ++i)
+        {
+            const std::vector<std::string>& row = run.rows[i];
+            const PfabricExperiment::Result& r = run.results[i];
+            const bool inWindow = i >= WARMUP && i < WARMUP + MEASURE;
+            const bool small = r.flow.bytes <= FirstBinEdge();
+            const std::string expected = inWindow && small ? "1" : "0";
+            NS_TEST_ASSERT_MSG_EQ(row.back(), expected, "row " << i << " measured");
+            if (inWindow && small)
+            {
+                ++awaited;
+                NS_TEST_ASSERT_MSG_EQ(row.at(8), "1", "measured flow " << i << " completed");
+                lastAwaited = std::max(lastAwaited, r.flow.start + r.fct);
+            }
+            else if (inWindow)
+            {
+                largeUnfinished += row.at(8) == "0" ? 1 : 0;
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(awaited, 0, "some small flows in the window");
+        NS_TEST_ASSERT_MSG_LT(awaited, MEASURE, "some larger flows in the window");
+        NS_TEST_ASSERT_MSG_EQ(run.end, lastAwaited, "ended by the last small measured flow");
+        NS_TEST_ASSERT_MSG_GT(largeUnfinished, 0, "a larger window flow still running");
+        NS_TEST_ASSERT_MSG_LT(run.end, full.end, "the limit shortened the run");
+        const std::string edge = std::to_string(FirstBinEdge());
+        NS_TEST_ASSERT_MSG_NE(run.meta.find("\"measure_max_bytes\": " + edge),
+                              std::string::npos,
+                              run.meta);
+        NS_TEST_ASSERT_MSG_NE(run.meta.find("\"measureMaxBytes\": " + edge),
+                              std::string::npos,
+                              run.meta);
+        std::filesystem::remove_all(dir);
+        std::filesystem::remove_all(fullDir);
+    }
+};
+
+/**
+ * The window's own accounting with a size limit, without a simulation: a window of two flows
+ * whose last one is too large to be awaited completes when that flow is handed over, if the
+ * small one has completed by then (the run stops there), and not before; progress counts the
+ * large flow as settled once handed over.
+ */
+class WindowMaxBytesAccountingTest : public TestCase
+{
+  public:
+    WindowMaxBytesAccountingTest()
+        : TestCase("Window with --measureMaxBytes: complete when the last flow, too large to "
+                   "await, is handed over")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PfabricMeasurementWindow window;
+        window.SetFlows(1, 2);
+        window.SetMeasureMaxBytes(1000);
+        PfabricFlow warmup;
+        warmup.id = 0;
+        warmup.bytes = 500;
+        PfabricFlow small;
+        small.id = 1;
+        small.bytes = 1000;
+        PfabricFlow large;
+        large.id = 2;
+        large.bytes = 1001;
+        NS_TEST_ASSERT_MSG_EQ(window.IsAwaited(warmup), false, "warm-up flow");
+        NS_TEST_ASSERT_MSG_EQ(window.IsAwaited(small), true, "a flow of S bytes");
+        NS_TEST_ASSERT_MSG_EQ(window.IsAwaited(large), false, "a flow of S + 1 bytes");
+        NS_TEST_ASSERT_MSG_EQ(window.FlowHandedOver(warmup), false, "warm-up handed over");
+        NS_TEST_ASSERT_MSG_EQ(window.FlowHandedOver(small), false, "small handed over");
+        NS_TEST_ASSERT_MSG_EQ(window.FlowCompleted(warmup), false, "warm-up completed");
+        NS_TEST_ASSERT_MSG_EQ(window.FlowCompleted(small), false, "the large one not handed yet");
+        NS_TEST_ASSERT_MSG_EQ(window.GetMeasuredCompleted(), 1, "settled: the small one");
+        NS_TEST_ASSERT_MSG_EQ(window.IsComplete(), false, "not complete");
+        NS_TEST_ASSERT_MSG_EQ(window.FlowHandedOver(large), true, "complete on the hand-over");
+        NS_TEST_ASSERT_MSG_EQ(window.GetMeasuredCompleted(), 2, "settled: both");
+        NS_TEST_ASSERT_MSG_EQ(window.GetMeasuredBytesCompleted(), 2001, "their bytes");
+        NS_TEST_ASSERT_MSG_EQ(window.FlowCompleted(large), false, "a large one is not awaited");
+    }
+};
+
 } // namespace
 
 std::vector<TestCase*>
@@ -514,6 +650,8 @@ MakeWindowTestCases()
     return {new WindowOffTest,
             new WindowSameFlowsTest,
             new WindowLargeFlowTest,
+            new WindowMaxBytesTest,
+            new WindowMaxBytesAccountingTest,
             new WindowOptionsTest};
 }
 

@@ -123,6 +123,17 @@ def main(argv: list[str] | None = None) -> int:
                          help="one run: also its flows in arrival order in B blocks, each "
                               "block's statistics and the flows in progress at its last "
                               "arrival (is the run at steady state?)")
+    steady = sub.add_parser("steady", help="a point's steady-state statistics from its runs "
+                                           "(replications, windowed): the warm-up by MSER, "
+                                           "rule (a)'s statistics after it with batch-means "
+                                           "intervals, and the bias check")
+    steady.add_argument("runs", nargs="+", type=PATH, metavar="RUN_DIR")
+    add_kb_option(steady)
+    steady.add_argument("--block", type=COUNT, default=1000, metavar="FLOWS",
+                        help="flows per block of the warm-up's trajectory (default 1000)")
+    steady.add_argument("--batches", type=COUNT, default=10, metavar="B",
+                        help="batches per run of the intervals after the warm-up (default 10)")
+    steady.add_argument("--csv", type=PATH, help="also write the table to this CSV file")
     cdf = sub.add_parser("cdf", help="the CDF of FCT / ideal FCT per size bin of several runs on "
                                      "one figure (PNG, PDF, cdf.csv, cdf.json)")
     cdf.add_argument("runs", nargs="+", type=PATH, metavar="RUN_DIR")
@@ -222,6 +233,10 @@ def main(argv: list[str] | None = None) -> int:
     ideal.add_argument("--warmup-flows", type=COUNT, default=0, metavar="W",
                        help="with --measure-flows: the list's first W flows are not measured "
                             "(default 0)")
+    ideal.add_argument("--measure-max-bytes", type=COUNT, default=0, metavar="S",
+                       help="with --measure-flows: measure only the window's flows of at most "
+                            "S bytes and end when they have completed, as the programs' "
+                            "--measureMaxBytes (default 0: every size)")
     bench = sub.add_parser("ideal-bench", help="time the Ideal scheduler on synthetic flows")
     bench.add_argument("--flows", type=POSITIVE, default=100000)
     bench.add_argument("--load", type=LOAD, default=0.8)
@@ -371,15 +386,41 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
-def ideal_window(warmup_flows: int, measure_flows: int):
+def ideal_window(warmup_flows: int, measure_flows: int, max_bytes: int = 0):
     """The `ideal` command's measurement window, None when off (--measure-flows 0)."""
     from pfabric_analysis.ideal import Window
 
     if measure_flows == 0:
         if warmup_flows:
             raise AnalysisError("--warmup-flows: needs --measure-flows (the window)")
+        if max_bytes:
+            raise AnalysisError("--measure-max-bytes: needs --measure-flows (the window)")
         return None
-    return Window(warmup_flows, measure_flows)
+    return Window(warmup_flows, measure_flows, max_bytes)
+
+
+def steady_command(args: argparse.Namespace) -> int:
+    """pfabric-analysis steady: one point's runs, pooled."""
+    from pfabric_analysis import steady
+
+    runs = [read_run(directory) for directory in args.runs]
+    check_poolable(runs)
+    table = steady.steady_point([run.fct for run in runs], args.block, args.batches, args.kb)
+    warmup = int(table["warmup_flows"].iloc[0])
+    found = bool(table["warmup_found"].iloc[0])
+    print(f"steady state of {len(runs)} run(s): warm-up {warmup} flows "
+          f"({'found' if found else 'NOT found: still moving at the end of the search'}; "
+          f"MSER over blocks of {args.block} flows), then {args.batches} batches per run "
+          f"(KB = {args.kb} B)")
+    print(table.drop(columns=["warmup_flows", "warmup_found"])
+          .to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    failures = steady.citable(table)
+    print("citable" if not failures else f"not citable: {'; '.join(failures)}")
+    if args.csv:
+        from pfabric_analysis.files import write_file
+
+        write_file(args.csv, table.to_csv(index=False))
+    return 0
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -492,7 +533,8 @@ def run_command(args: argparse.Namespace) -> int:
                                      rate_bps=args.rate_bps, segment_bytes=args.segment_bytes,
                                      overhead_bytes=args.overhead_bytes,
                                      command_line=scheduler.command_line(),
-                                     window=ideal_window(args.warmup_flows, args.measure_flows))
+                                     window=ideal_window(args.warmup_flows, args.measure_flows,
+                                                        args.measure_max_bytes))
         print(f"ideal: {len(result.finish_s)} flows, {result.events} events, "
               f"{result.preemptions} preemptions -> {args.out}")
         return 0
@@ -507,6 +549,8 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"wall time {figures['wall_time_s']:.3f} s")
         print(f"flows/s {figures['flows_per_s']:.0f}")
         return 0
+    if args.command == "steady":
+        return steady_command(args)
     if args.blocks and len(args.runs) != 1:
         raise AnalysisError(f"--blocks {args.blocks}: expected one RUN_DIR")
     runs = [read_run(directory) for directory in args.runs]

@@ -77,7 +77,8 @@ FIGURE_CAPTIONS = {
 # were read from or written to.
 SWEEP_PARAMETERS = {"scheme", "load", "run", "seed", "flowFile", "dumpFlows", "out"}
 # The measurement window's parameters (0: off, and absent from runs written before it existed).
-WINDOW_PARAMETERS = {"warmupFlows": "warmup_flows", "measureFlows": "measure_flows"}
+WINDOW_PARAMETERS = {"warmupFlows": "warmup_flows", "measureFlows": "measure_flows",
+                     "measureMaxBytes": "measure_max_bytes"}
 TABLE_COLUMNS = ["figure", "panel", "title", "workload", "scheme", "label", "load", "bin",
                  "statistic", "value", "ci_halfwidth", "ci_relative", "batches", "lag1",
                  "flows", "unfinished", "runs", "point_flows", "flows_simulated", "core_hours",

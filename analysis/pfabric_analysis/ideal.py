@@ -280,21 +280,34 @@ MEASURED_COLUMN = "measured"
 @dataclass(frozen=True)
 class Window:
     """Measure flows warmup_flows .. warmup_flows + measure_flows - 1 of a list while the list's
-    arrivals go on, instead of running the whole list to completion."""
+    arrivals go on, instead of running the whole list to completion; with max_bytes > 0 only
+    those of at most max_bytes bytes, and the run ends when they have completed (the programs'
+    --measureMaxBytes)."""
 
     warmup_flows: int
     measure_flows: int
+    max_bytes: int = 0
 
     def __post_init__(self) -> None:
         if self.measure_flows < 1:
             raise AnalysisError("--measure-flows: expected at least one measured flow")
         if self.warmup_flows < 0:
             raise AnalysisError("--warmup-flows: expected a non-negative number of flows")
+        if self.max_bytes < 0:
+            raise AnalysisError("--measure-max-bytes: expected a non-negative number of bytes")
 
     @property
     def stop(self) -> int:
         """One past the last measured flow."""
         return self.warmup_flows + self.measure_flows
+
+    def awaited(self, flow_ids: np.ndarray, size_bytes: np.ndarray) -> np.ndarray:
+        """Per flow: in the window and, with max_bytes, of at most max_bytes bytes."""
+        ids = np.asarray(flow_ids)
+        inside = (ids >= self.warmup_flows) & (ids < self.stop)
+        if self.max_bytes:
+            inside &= np.asarray(size_bytes) <= self.max_bytes
+        return inside
 
 
 @dataclass(frozen=True)
@@ -307,12 +320,22 @@ class Cut:
     flows_simulated: int    # flows that arrived by the end: what a run with the window holds
 
 
-def measured_end_s(result: Schedule, window: Window) -> float:
-    """When the window's last measured flow completes in the schedule."""
-    return float(result.finish_s[window.warmup_flows:window.stop].max())
+def awaited_flows(result: Schedule, window: Window, size_bytes: np.ndarray | None) -> np.ndarray:
+    """Per flow of the schedule: whether the window waits for it (Window.awaited); the sizes
+    are needed only with max_bytes."""
+    flows = len(result.finish_s)
+    if window.max_bytes and size_bytes is None:
+        raise AnalysisError("the window's --measure-max-bytes needs the flows' sizes")
+    return window.awaited(np.arange(flows), np.zeros(flows) if size_bytes is None else size_bytes)
 
 
-def window_cut(result: Schedule, window: Window, flow_list: Path | str) -> Cut:
+def measured_end_s(result: Schedule, window: Window, size_bytes: np.ndarray | None = None) -> float:
+    """When the window's last awaited flow completes in the schedule."""
+    return float(result.finish_s[awaited_flows(result, window, size_bytes)].max())
+
+
+def window_cut(result: Schedule, window: Window, flow_list: Path | str,
+               size_bytes: np.ndarray | None = None) -> Cut:
     """The run the window describes, cut from the schedule of the whole list.
 
     Exact because Ideal is causal: whether and when a flow completes by time T depends only on
@@ -324,7 +347,7 @@ def window_cut(result: Schedule, window: Window, flow_list: Path | str) -> Cut:
     if window.stop > flows:
         raise AnalysisError(f"{flow_list}: {flows} flows, fewer than --warmup-flows + "
                             f"--measure-flows = {window.stop}")
-    end = int(result.finish_units[window.warmup_flows:window.stop].max())
+    end = int(result.finish_units[awaited_flows(result, window, size_bytes)].max())
     last = int(result.start_units.max())
     if last < end:
         raise AnalysisError(
@@ -333,19 +356,20 @@ def window_cut(result: Schedule, window: Window, flow_list: Path | str) -> Cut:
             "longer list is needed")
     started = result.start_units <= end
     completed = started & (result.finish_units <= end)
-    return Cut(measured_end_s(result, window), started, completed, int(started.sum()))
+    return Cut(measured_end_s(result, window, size_bytes), started, completed,
+               int(started.sum()))
 
 
 def windowed_fct(fct: pd.DataFrame, window: Window, cut: Cut) -> pd.DataFrame:
     """The fct.csv frame of the run with the window: the flows arrived by the end, in flow
     order; those still running then have completed 0 and no fct_s; `measured` marks the
-    window's flows."""
+    window's flows (with max_bytes, those of at most max_bytes bytes)."""
     out = fct[cut.started].copy()
     done = cut.completed[cut.started]
     out["fct_s"] = out["fct_s"].where(done)
     out["completed"] = done.astype(np.int64)
     ids = out["flow_id"].to_numpy()
-    out[MEASURED_COLUMN] = ((ids >= window.warmup_flows) & (ids < window.stop)).astype(np.int64)
+    out[MEASURED_COLUMN] = window.awaited(ids, out["size_bytes"].to_numpy()).astype(np.int64)
     return out
 
 
@@ -356,9 +380,11 @@ def window_meta(meta: dict, window: Window, cut: Cut, flows_in_list: int) -> dic
     out = json.loads(json.dumps(meta))
     out["parameters"]["warmupFlows"] = window.warmup_flows
     out["parameters"]["measureFlows"] = window.measure_flows
+    out["parameters"]["measureMaxBytes"] = window.max_bytes
     out["window"] = {"warmup_flows": window.warmup_flows,
                      "measure_flows": window.measure_flows,
-                     "flows_simulated": cut.flows_simulated, "arrivals_through_end": True}
+                     "flows_simulated": cut.flows_simulated,
+                     "measure_max_bytes": window.max_bytes, "arrivals_through_end": True}
     completed = int(cut.completed.sum())
     out["simulated_time_s"] = cut.end_s
     out["flows_total"] = cut.flows_simulated
@@ -608,7 +634,8 @@ def run_ideal(flow_list: Path, out_dir: Path, *, like_run: Path | None = None,
     link = link_from_meta(fabric.meta, fabric.meta_label, rate_bps, segment_bytes,
                           overhead_bytes)
     fct, result = ideal_fct(flows, ideal, link)
-    cut = None if window is None else window_cut(result, window, flow_list)
+    cut = None if window is None else window_cut(result, window, flow_list,
+                                                 flows["size_bytes"].to_numpy())
     meta = ideal_meta(fabric.meta, flow_list, fabric.source, link, result,
                       time.perf_counter() - began, command_line)
     if window is not None and cut is not None:

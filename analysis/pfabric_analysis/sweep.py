@@ -81,8 +81,9 @@ OPTION_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 # An ns-3 attribute's default by its path, as the programs' command lines take it (--set
 # ns3::PfabricTcpSocketFactory::LineRateWindow=24); meta.json records it in ns3_settings.
 NS3_ATTRIBUTE = re.compile(r"ns3::[A-Za-z][A-Za-z0-9]*::[A-Za-z][A-Za-z0-9]*")
-# The measurement window's options (the programs' --warmupFlows and --measureFlows), as knobs.
-WARMUP_KNOB, MEASURE_KNOB = "warmupFlows", "measureFlows"
+# The measurement window's options (the programs' --warmupFlows, --measureFlows and
+# --measureMaxBytes), as knobs.
+WARMUP_KNOB, MEASURE_KNOB, MAX_BYTES_KNOB = "warmupFlows", "measureFlows", "measureMaxBytes"
 # The programs' --preset default (PfabricExperiment::Parameters), which `pfabric-analysis ideal`
 # needs named when a windowed sweep does not set one.
 DEFAULT_PRESET = "hotnets12"
@@ -90,6 +91,9 @@ DEFAULT_PRESET = "hotnets12"
 # (a measured flow finishes while later ones arrive), doubled up to IDEAL_LIST_DOUBLINGS times
 # while the list's arrivals end too early.
 IDEAL_LIST_FACTOR = 10
+# With --measureMaxBytes the window waits for no large flow: its last awaited flow completes soon
+# after the window's last arrival, and a list twice as long suffices (doubled as above if not).
+IDEAL_LIST_FACTOR_UP_TO = 2
 IDEAL_LIST_DOUBLINGS = 4
 
 
@@ -427,7 +431,8 @@ def plan_windowed(spec: SweepSpec, workload: str, sweep_dir: Path, program: Path
     warmup, measure = window
     knobs = dict(spec.knobs_of(workload))
     window_free = {key: value for key, value in knobs.items()
-                   if key not in (WARMUP_KNOB, MEASURE_KNOB)}
+                   if key not in (WARMUP_KNOB, MEASURE_KNOB, MAX_BYTES_KNOB)}
+    max_bytes = int(knobs.get(MAX_BYTES_KNOB, 0))
     tasks: list[Task] = []
     for load in spec.loads:
         for run in spec.runs:
@@ -446,7 +451,8 @@ def plan_windowed(spec: SweepSpec, workload: str, sweep_dir: Path, program: Path
             flow_list = sweep_dir / "flows" / f"{flows_name}.csv"
             list_command = (str(program), "--flowsOnly", f"--dumpFlows={flow_list}") + common + \
                 tuple(f"--{k}={v}" for k, v in sorted(window_free.items()))
-            list_flows = IDEAL_LIST_FACTOR * (warmup + measure)
+            list_flows = (IDEAL_LIST_FACTOR_UP_TO if max_bytes else IDEAL_LIST_FACTOR) * \
+                (warmup + measure)
             tasks.append(Task("flows", flows_name, flow_list,
                               list_command + (f"--flows={list_flows}",)))
             name = point_name(workload, "ideal", load, run)
@@ -456,7 +462,7 @@ def plan_windowed(spec: SweepSpec, workload: str, sweep_dir: Path, program: Path
             command = (sys.executable, "-m", "pfabric_analysis.cli", "ideal", str(flow_list),
                        f"--preset={preset}", f"--workload={workload}",
                        f"--bin-dir={program.parent}", f"--warmup-flows={warmup}",
-                       f"--measure-flows={measure}",
+                       f"--measure-flows={measure}", f"--measure-max-bytes={max_bytes}",
                        f"--out={sweep_dir / 'runs' / name}") + tuple(
                 f"--set={key}={value}" for key, value in sorted(settings.items()))
             tasks.append(Task("ideal", name, sweep_dir / "runs" / name, command,

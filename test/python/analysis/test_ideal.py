@@ -481,11 +481,28 @@ def test_the_window_measures_its_flows_inside_the_arrivals(tmp_path: Path) -> No
         "3,0,1,1,7.0,1.5,1.5,0,1,0\n")
     meta = json.loads((tmp_path / "w" / "meta.json").read_text())
     assert meta["window"] == {"warmup_flows": 1, "measure_flows": 2, "flows_simulated": 4,
-                              "arrivals_through_end": True}
+                              "measure_max_bytes": 0, "arrivals_through_end": True}
     assert meta["parameters"]["warmupFlows"] == 1 and meta["parameters"]["measureFlows"] == 2
     assert meta["simulated_time_s"] == 10.0
     assert (meta["flows_total"], meta["flows_completed"], meta["flows_unfinished"]) == (4, 3, 1)
     assert meta["ideal_flows_scheduled"] == 5
+
+
+def test_a_size_limit_measures_and_awaits_only_the_windows_smaller_flows(tmp_path: Path) -> None:
+    # Measure A, B and C (W = 0, N = 3) but only flows of at most 4 B: A (10 B) is neither
+    # measured nor awaited, so the run ends when C completes at 10 (as above), not when A does
+    # (at 18), which the same window without the limit waits for.
+    assert ideal_cli(tmp_path, WINDOW_FLOWS, "s", "--measure-flows", "3",
+                     "--measure-max-bytes", "4") == 0
+    assert (tmp_path / "s" / "fct.csv").read_text() == (
+        ",".join([*FCT_COLUMNS, "measured"]) + "\n"
+        "0,0,1,10,0.0,,10.5,0,0,0\n1,0,1,4,2.0,4.5,4.5,0,1,1\n2,0,1,3,3.0,7.5,3.5,0,1,1\n"
+        "3,0,1,1,7.0,1.5,1.5,0,1,0\n")
+    meta = json.loads((tmp_path / "s" / "meta.json").read_text())
+    assert meta["window"]["measure_max_bytes"] == 4 and meta["simulated_time_s"] == 10.0
+    assert meta["parameters"]["measureMaxBytes"] == 4
+    assert ideal_cli(tmp_path, WINDOW_FLOWS, "all", "--measure-flows", "3") == 0
+    assert json.loads((tmp_path / "all" / "meta.json").read_text())["simulated_time_s"] == 18.0
 
 
 def test_a_list_that_stops_arriving_before_the_window_ends_is_refused(
@@ -506,6 +523,8 @@ def test_a_list_that_stops_arriving_before_the_window_ends_is_refused(
         (tmp_path / "short-like" / "meta.json").unlink()
         (tmp_path / "short-like").rmdir()
     for window, message in ((["--warmup-flows", "1"], "--warmup-flows: needs --measure-flows"),
+                            (["--measure-max-bytes", "4"],
+                             "--measure-max-bytes: needs --measure-flows"),
                             (["--measure-flows", "-1"],
                              "--measure-flows -1: expected a whole number of at least 0"),
                             (["--warmup-flows", "-1", "--measure-flows", "1"],

@@ -14,12 +14,14 @@ import pytest
 from pfabric_analysis.cli import main
 from pfabric_analysis.runs import AnalysisError
 from pfabric_analysis.sweep import (
+    IDEAL_LIST_FACTOR_UP_TO,
     SweepSpec,
     check_spec,
     parse_custom_schemes,
     parse_flows,
     parse_knobs,
     plan,
+    plan_windowed,
     report,
     sweep,
 )
@@ -353,3 +355,21 @@ def test_progress_counts_work_in_bytes_and_refines_estimates(tmp_path: Path) -> 
     progress.advance(by_name["websearch-load0.6-run1"])
     assert progress.fraction() == pytest.approx(8000 / 16_000)
     assert progress.line(60.0).endswith("ETA 1m00s")
+
+
+def test_a_windowed_sweep_with_a_size_limit_plans_ideal_with_it(tmp_path: Path) -> None:
+    """--set measureFlows=N --set measureMaxBytes=S: packet points get both options; the Ideal
+    point's flow list is made without the window's options (the programs refuse them with
+    --flowsOnly), IDEAL_LIST_FACTOR_UP_TO x N flows long, and `pfabric-analysis ideal` gets the
+    window with the limit."""
+    knobs = STAR + (("measureFlows", "100"), ("measureMaxBytes", "10000000"))
+    grid = SweepSpec(("websearch",), ("pfabric", "ideal"), (0.8,), (1,), (("websearch", 12),), 1,
+                     knobs)
+    tasks = {task.kind: task for task in plan_windowed(grid, "websearch", tmp_path,
+                                                       tmp_path / "pfabric-websearch", None)}
+    assert "--measureMaxBytes=10000000" in tasks["packet"].command
+    assert "--measureFlows=100" in tasks["packet"].command
+    assert not any("measure" in part for part in tasks["flows"].command)
+    assert tasks["flows"].command[-1] == f"--flows={IDEAL_LIST_FACTOR_UP_TO * 100}"
+    assert "--measure-max-bytes=10000000" in tasks["ideal"].command
+    assert "--measure-flows=100" in tasks["ideal"].command
