@@ -84,6 +84,7 @@ NS3_ATTRIBUTE = re.compile(r"ns3::[A-Za-z][A-Za-z0-9]*::[A-Za-z][A-Za-z0-9]*")
 # The measurement window's options (the programs' --warmupFlows, --measureFlows and
 # --measureMaxBytes), as knobs.
 WARMUP_KNOB, MEASURE_KNOB, MAX_BYTES_KNOB = "warmupFlows", "measureFlows", "measureMaxBytes"
+WINDOW_KNOBS = (WARMUP_KNOB, MEASURE_KNOB, MAX_BYTES_KNOB)
 # The programs' --preset default (PfabricExperiment::Parameters), which `pfabric-analysis ideal`
 # needs named when a windowed sweep does not set one.
 DEFAULT_PRESET = "hotnets12"
@@ -245,8 +246,7 @@ def program_option_names(program: Path) -> frozenset[str]:
 def windowless_options(knobs: Iterable[tuple[str, str]]) -> tuple[str, ...]:
     """Knobs as the programs' options, but the measurement window's, which a run outside a
     point's (a flow list alone, a one-flow run) does not take."""
-    return tuple(f"--{key}={value}" for key, value in knobs
-                 if key not in (WARMUP_KNOB, MEASURE_KNOB))
+    return tuple(f"--{key}={value}" for key, value in knobs if key not in WINDOW_KNOBS)
 
 
 def check_knobs(knobs: Iterable[tuple[str, str]], program: Path,
@@ -320,7 +320,7 @@ def check_spec(spec: SweepSpec) -> None:
         if count is None or count < 1:
             raise AnalysisError(f"--flows: {workload}: expected at least one flow")
         knobs = dict(spec.knobs_of(workload))
-        for key, kind in ((WARMUP_KNOB, COUNT), (MEASURE_KNOB, POSITIVE)):
+        for key, kind in ((WARMUP_KNOB, COUNT), (MEASURE_KNOB, POSITIVE), (MAX_BYTES_KNOB, COUNT)):
             if key not in knobs:
                 continue
             try:
@@ -328,8 +328,9 @@ def check_spec(spec: SweepSpec) -> None:
             except BadValue as error:
                 raise AnalysisError(f"--set {key}={knobs[key]}: expected {error.expected}"
                                     ) from error
-        if WARMUP_KNOB in knobs and MEASURE_KNOB not in knobs:
-            raise AnalysisError(f"--set {WARMUP_KNOB}: needs --set {MEASURE_KNOB} (the window)")
+        for key in (WARMUP_KNOB, MAX_BYTES_KNOB):
+            if key in knobs and MEASURE_KNOB not in knobs:
+                raise AnalysisError(f"--set {key}: needs --set {MEASURE_KNOB} (the window)")
 
 
 def parse_flows(text: str, workloads: Iterable[str]) -> tuple[tuple[str, int], ...]:
@@ -431,7 +432,7 @@ def plan_windowed(spec: SweepSpec, workload: str, sweep_dir: Path, program: Path
     warmup, measure = window
     knobs = dict(spec.knobs_of(workload))
     window_free = {key: value for key, value in knobs.items()
-                   if key not in (WARMUP_KNOB, MEASURE_KNOB, MAX_BYTES_KNOB)}
+                   if key not in WINDOW_KNOBS}
     max_bytes = int(knobs.get(MAX_BYTES_KNOB, 0))
     tasks: list[Task] = []
     for load in spec.loads:

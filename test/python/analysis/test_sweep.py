@@ -373,3 +373,10 @@ def test_a_windowed_sweep_with_a_size_limit_plans_ideal_with_it(tmp_path: Path) 
     assert tasks["flows"].command[-1] == f"--flows={IDEAL_LIST_FACTOR_UP_TO * 100}"
     assert "--measure-max-bytes=10000000" in tasks["ideal"].command
     assert "--measure-flows=100" in tasks["ideal"].command
+
+
+def test_a_size_limit_needs_the_window() -> None:
+    grid = SweepSpec(("websearch",), ("pfabric",), (0.8,), (1,), (("websearch", 12),), 1,
+                     STAR + (("measureMaxBytes", "10000000"),))
+    with pytest.raises(AnalysisError, match="--set measureMaxBytes: needs --set measureFlows"):
+        check_spec(grid)
