@@ -36,7 +36,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullLocator
 from matplotlib.typing import LineStyleType, RcKeyType
 
-from pfabric_analysis import intervals, paper
+from pfabric_analysis import intervals, paper, steady
 from pfabric_analysis.files import write_files
 from pfabric_analysis.scales import DEFAULT_Y_SCALE, Y_SCALES
 from pfabric_analysis.runs import (BIN_NAMES, BIN_TITLES, CORE_SECONDS_KEYS, CUSTOM_SCHEME,
@@ -84,6 +84,14 @@ TABLE_COLUMNS = ["figure", "panel", "title", "workload", "scheme", "label", "loa
                  "flows", "unfinished", "runs", "point_flows", "flows_simulated", "core_hours",
                  "citable", "not_citable", "run_dirs", "kb", "parameters", "module_version",
                  "ns3_version", "git_commit"]
+# Steady-state points (pfabric_analysis.steady): windowed runs that measure only flows up to a size
+# (--measureMaxBytes). Their statistics are over the flows after the warm-up found from their runs
+# (MSER over blocks of STEADY_BLOCK flows), with STEADY_BATCHES batches per run, and such a point
+# is citable when rule (a) holds, its bias check passes and its warm-up was found. Its table rows
+# gain STEADY_COLUMNS (a table without steady points has none of them).
+STEADY_BLOCK = 1000
+STEADY_BATCHES = 10
+STEADY_COLUMNS = ["warmup_flows", "bias", "bias_ok"]
 # The mark of a figures.md cell whose point is not citable by rule (a).
 NOT_CITABLE_MARK = "†"
 # Every file write_figures may write; the ones not written this time are stale and removed.
@@ -251,18 +259,37 @@ def core_hours(runs: list[Run]) -> float:
     return total / 3600
 
 
-def point_statistics(runs: list[Run], kb: int, batches: int) -> pd.DataFrame:
-    """A point's pooled statistics (summarize over every measured flow of its runs) with their
-    intervals, indexed by (bin, statistic): value, ci_halfwidth, ci_relative, batches, lag1,
-    flows, unfinished."""
-    pooled = summarize(pd.concat([run.fct for run in runs], ignore_index=True), kb=kb)
+def is_steady(run: Run) -> bool:
+    """Whether a run is of the steady-state tier: windowed, measuring flows up to a size."""
+    return run.windowed and int(run.meta["parameters"].get("measureMaxBytes") or 0) > 0
+
+
+def point_statistics(fcts: list[pd.DataFrame], kb: int, batches: int) -> pd.DataFrame:
+    """A point's pooled statistics (summarize over every measured flow of its runs, one frame
+    each) with their intervals, indexed by (bin, statistic): value, ci_halfwidth, ci_relative,
+    batches, lag1, flows, unfinished."""
+    pooled = summarize(pd.concat(fcts, ignore_index=True), kb=kb)
     rows = pooled.melt(id_vars=["bin", "flows", "unfinished"], value_vars=["mean", "p99"],
                        var_name="statistic", value_name="value")
-    found = intervals.point_intervals([run.fct for run in runs], batches, kb)
+    found = intervals.point_intervals(fcts, batches, kb)
     table = rows.merge(found, on=["bin", "statistic"], how="left")
     table["ci_relative"] = [intervals.relative_halfwidth(h, v)
                             for h, v in zip(table["ci_halfwidth"], table["value"])]
     return table.set_index(["bin", "statistic"])
+
+
+def steady_statistics(fcts: list[pd.DataFrame], kb: int) -> tuple[pd.DataFrame, list[str]]:
+    """A steady-state point's statistics (point_statistics over its runs' flows after the
+    warm-up, STEADY_BATCHES batches per run) with STEADY_COLUMNS (the bias for rule (a)'s
+    statistics, NaN for the others), and what keeps it from being citable (steady.citable)."""
+    checked = steady.steady_point(fcts, STEADY_BLOCK, STEADY_BATCHES, kb)
+    warmup = int(checked["warmup_flows"].iloc[0])
+    table = point_statistics([steady.after_warmup(fct, warmup) for fct in fcts], kb,
+                             STEADY_BATCHES)
+    table["warmup_flows"] = warmup
+    bias = checked.set_index(["bin", "statistic"])[["bias", "bias_ok"]]
+    table = table.join(bias)
+    return table, steady.citable(checked)
 
 
 def figure_table(groups: dict[tuple[str, str, float], list[SweepRun]], kb: int = 1000,
@@ -274,13 +301,22 @@ def figure_table(groups: dict[tuple[str, str, float], list[SweepRun]], kb: int =
     overall_panel = {w: "abcdefgh"[i] for i, w in enumerate(workloads)}
     looks = scheme_looks(key[1] for key in groups)
     rows = []
+    any_steady = False
     for (workload, scheme, load), members in groups.items():
         runs = [member.run for member in members]
-        table = point_statistics(runs, kb, batches)
-        failures = intervals.citable_failures(table["ci_relative"].to_dict())
+        fcts = [run.fct for run in runs]
+        point_steady = is_steady(runs[0])
+        if point_steady:
+            table, failures = steady_statistics(fcts, kb)
+            warmup = int(table["warmup_flows"].iloc[0])
+            fcts = [steady.after_warmup(fct, warmup) for fct in fcts]
+            any_steady = True
+        else:
+            table = point_statistics(fcts, kb, batches)
+            failures = intervals.citable_failures(table["ci_relative"].to_dict())
         common = {"workload": workload, "scheme": scheme, "label": looks[scheme]["label"],
                   "load": load, "runs": len(runs),
-                  "point_flows": sum(len(run.fct) for run in runs),
+                  "point_flows": sum(len(fct) for fct in fcts),
                   "flows_simulated": sum(run.flows_simulated for run in runs),
                   "core_hours": core_hours(runs), "citable": not failures,
                   "not_citable": ";".join(failures),
@@ -295,14 +331,19 @@ def figure_table(groups: dict[tuple[str, str, float], list[SweepRun]], kb: int =
                    for panel, size_bin, statistic, title in BREAKDOWN_PANELS]
         for figure, panel, title, size_bin, statistic in panels:
             point = table.loc[(size_bin, statistic)]
-            rows.append({**common, "figure": figure, "panel": panel, "title": title,
-                         "bin": size_bin, "statistic": statistic,
-                         "value": float(point["value"]),
-                         "ci_halfwidth": float(point["ci_halfwidth"]),
-                         "ci_relative": float(point["ci_relative"]),
-                         "batches": int(point["batches"]), "lag1": float(point["lag1"]),
-                         "flows": int(point["flows"]), "unfinished": int(point["unfinished"])})
-    frame = pd.DataFrame(rows, columns=TABLE_COLUMNS)
+            row = {**common, "figure": figure, "panel": panel, "title": title,
+                   "bin": size_bin, "statistic": statistic,
+                   "value": float(point["value"]),
+                   "ci_halfwidth": float(point["ci_halfwidth"]),
+                   "ci_relative": float(point["ci_relative"]),
+                   "batches": int(point["batches"]), "lag1": float(point["lag1"]),
+                   "flows": int(point["flows"]), "unfinished": int(point["unfinished"])}
+            if point_steady:
+                row.update({"warmup_flows": int(point["warmup_flows"]),
+                            "bias": float(point["bias"]),
+                            "bias_ok": "" if pd.isna(point["bias_ok"]) else bool(point["bias_ok"])})
+            rows.append(row)
+    frame = pd.DataFrame(rows, columns=TABLE_COLUMNS + (STEADY_COLUMNS if any_steady else []))
     order = {"figure": list(FIGURE_FILES), "workload": list(WORKLOADS), "scheme": list(looks)}
     return frame.sort_values(
         ["figure", "panel", "scheme", "load"],
@@ -521,11 +562,18 @@ def rst_table(table: pd.DataFrame, workload: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _rule_failure(name: str) -> tuple[str, str] | None:
+    """The (bin, statistic) of a not_citable entry that is a rule (a) failure; None for the
+    steady-state tier's other reasons (a bias, a warm-up not found)."""
+    key = tuple(name.rsplit(" ", 1))
+    return key if key in intervals.CITABLE_STATISTICS else None
+
+
 def _failing_rows(point: pd.DataFrame) -> list[pd.Series]:
     """A point's rows of the figures' table for the statistics that miss rule (a)."""
     keyed = point.set_index(["bin", "statistic"])
-    return [keyed.loc[tuple(name.rsplit(" ", 1))]
-            for name in point.iloc[0]["not_citable"].split(";")]
+    keys = [_rule_failure(name) for name in point.iloc[0]["not_citable"].split(";")]
+    return [keyed.loc[key] for key in keys if key is not None]
 
 
 def runs_needed(point: pd.DataFrame) -> int | None:
@@ -568,21 +616,25 @@ def points_markdown(table: pd.DataFrame) -> list[str]:
              f"among rule (a)'s statistics (flagged above "
              f"{intervals.AUTOCORRELATION_FLAG:g}: batches not independent, the interval too "
              "narrow).", ""]
+    with_warmup = "warmup_flows" in table.columns
     for workload in dict.fromkeys(table["workload"]):
         rows = table[(table["workload"] == workload) & (table["figure"] != "fig2")]
         lines += [f"### {WORKLOADS[workload]}", "",
-                  "| scheme | load | runs | measured flows | flows simulated | core-hours | "
-                  "citable | lag-1 |", "|---|---:|---:|---:|---:|---:|---|---:|"]
+                  "| scheme | load | runs | " + ("warm-up | " if with_warmup else "")
+                  + "measured flows | flows simulated | core-hours | citable | lag-1 |",
+                  "|---|---:|---:|" + ("---:|" if with_warmup else "")
+                  + "---:|---:|---:|---|---:|"]
         for (_scheme, load), point in rows.groupby(["scheme", "load"], sort=False):
             first = point.iloc[0]
             keyed = point.set_index(["bin", "statistic"])
             if first["citable"]:
                 status = "yes"
             else:
-                failing = [f"{name} {_percent(keyed.loc[tuple(name.rsplit(' ', 1)), 'ci_relative'])}"
+                failing = [f"{name} {_percent(keyed.loc[key, 'ci_relative'])}"
+                           if (key := _rule_failure(name)) is not None else name
                            for name in first["not_citable"].split(";")]
                 status = "no: " + ", ".join(failing)
-                estimate = runs_estimate(point)
+                estimate = runs_estimate(point) if _failing_rows(point) else ""
                 if estimate:
                     status += f" ({estimate})"
             lags = [lag for key, lag in keyed["lag1"].items()
@@ -590,7 +642,11 @@ def points_markdown(table: pd.DataFrame) -> list[str]:
             lag = max(lags) if lags else math.nan
             lag_text = _number(lag) + (" (flag)" if lag > intervals.AUTOCORRELATION_FLAG else "")
             hours = "n/a" if math.isnan(first["core_hours"]) else f"{first['core_hours']:.2f}"
-            lines.append(f"| {first['label']} | {load:g} | {first['runs']} | "
+            warmup = ""
+            if with_warmup:
+                warmup = "n/a | " if pd.isna(first["warmup_flows"]) else \
+                    f"{int(first['warmup_flows']):,} | "
+            lines.append(f"| {first['label']} | {load:g} | {first['runs']} | {warmup}"
                          f"{first['point_flows']:,} | {first['flows_simulated']:,} | {hours} | "
                          f"{status} | {lag_text} |")
         lines.append("")
@@ -605,6 +661,21 @@ def interval_method(batches: str) -> str:
     return (f"by batch means: every run's measured flows in flow id order cut into {batches} "
             "batches, the statistic per batch, t(0.975, k-1) s / sqrt(k) over the k batch "
             "values of all runs")
+
+
+def steady_method(table: pd.DataFrame) -> str:
+    """How the steady-state tier's points are measured, in words (figures.md)."""
+    limits = sorted({json.loads(text).get("measureMaxBytes", 0) for text in table["parameters"]})
+    sizes = " or ".join(f"{limit:,}" for limit in limits if limit)
+    return ("Steady state (pfabric_analysis.steady): a point's runs measure their flows of at "
+            f"most {sizes} bytes while flows keep arriving (--measureMaxBytes); its statistics "
+            "are over each run's flows after the point's warm-up (Points: warm-up), found from "
+            "its runs by MSER over the runs' mean trajectory in blocks of "
+            f"{STEADY_BLOCK:,} flows, with {STEADY_BATCHES} batches per run. Citable also needs "
+            "the bias check (half the statistic over the runs' later halves minus over their "
+            "earlier halves within the half-width; 'bias' where it fails) and a warm-up found "
+            "('warm-up not found': the runs are too short). Larger flows are not measured: "
+            "their bin has no value at this tier.")
 
 
 def figures_markdown(table: pd.DataFrame) -> str:
@@ -626,6 +697,8 @@ def figures_markdown(table: pd.DataFrame) -> str:
              f"mean is shown with its own interval whatever it is. {NOT_CITABLE_MARK}: the "
              "point is not citable (hollow marker in the figures). Every number, with its runs, "
              "core-hours and parameters, is in figures.csv.", ""]
+    if "warmup_flows" in table.columns:
+        lines += [steady_method(table), ""]
     for figure in dict.fromkeys(table["figure"]):
         lines += [f"## {FIGURE_CAPTIONS[figure]}", ""]
         figure_rows = table[table["figure"] == figure]

@@ -666,3 +666,63 @@ def test_windowed_ideal_and_packet_runs_compare_by_their_window(tmp_path: Path) 
     (ideal / "meta.json").write_text(json.dumps(meta))
     with pytest.raises(AnalysisError, match="parameter measureFlows is 400, but .* has 401"):
         load_sweep(root)
+
+
+def steady_run(directory: Path, scheme: str, run: int, level: float, seed: int,
+               flows_count: int = 20_000) -> None:
+    """A web search run of the steady-state tier (W = 0, N = flows_count, up to 10 MB): slowdowns
+    rising from 1 to `level` with a time constant of 1,000 flows, every other flow small (the rest
+    medium), none larger, every flow measured."""
+    rng = np.random.default_rng(seed)
+    ids = np.arange(flows_count)
+    sizes = np.where(ids % 2 == 0, 50_000, 1_000_000)
+    slowdown = level - (level - 1) * np.exp(-ids / 1_000) + rng.normal(0, 0.05 * level, ids.size)
+    fct = pd.DataFrame({"flow_id": ids, "src": 0, "dst": 1, "size_bytes": sizes,
+                        "start_s": ids * 1e-5, "fct_s": slowdown * 1e-3, "ideal_fct_s": 1e-3,
+                        "timeouts": 0, "completed": 1, "measured": 1})
+    write_run(directory, "websearch", fct, scheme=scheme, load=0.8, run=run, warmupFlows=0,
+              measureFlows=flows_count, measureMaxBytes=10_000_000)
+    meta = json.loads((directory / "meta.json").read_text())
+    meta["window"] = {"warmup_flows": 0, "measure_flows": flows_count,
+                      "flows_simulated": flows_count, "measure_max_bytes": 10_000_000,
+                      "arrivals_through_end": True}
+    meta["cpu_time_s"] = 600.0
+    (directory / "meta.json").write_text(json.dumps(meta))
+
+
+def test_steady_state_points_are_measured_after_their_warmup(tmp_path: Path) -> None:
+    """Two schemes of the steady-state tier, two runs each, their slowdowns settling within about
+    5,000 flows: every statistic is taken after the point's warm-up (found, between 2,000 and
+    10,000 flows; the flows counted are the rest), with 10 batches per run; the settled level is
+    the value within its interval; the large flows' bin has no value; figures.md states the
+    method and each point's warm-up; a point whose slowdowns still rise through its runs is not
+    citable, for its bias and its warm-up; and the figures draw."""
+    root = tmp_path / "store"
+    for run in (1, 2):
+        steady_run(root / f"websearch-pfabric-load0.8-run{run}", "pfabric", run, 1.2, run)
+        steady_run(root / f"websearch-tcp-load0.8-run{run}", "tcp", run, 8.0, 10 + run)
+    table = load_sweep(root)
+    small = table[(table["bin"] == "(0,100KB]") & (table["statistic"] == "mean")]
+    for row in small.itertuples():
+        assert 2_000 <= row.warmup_flows <= 10_000
+        assert row.point_flows == 2 * (20_000 - row.warmup_flows)
+        assert row.batches == 20
+        level = 1.2 if row.scheme == "pfabric" else 8.0
+        assert abs(row.value - level) <= row.ci_halfwidth + 0.002 * level
+    large = table[table["bin"] == "(10MB,inf)"]
+    assert large["value"].isna().all() and (large["flows"] == 0).all()
+    markdown = figures_module.figures_markdown(table)
+    assert "Steady state (pfabric_analysis.steady)" in markdown and "10,000,000 bytes" in markdown
+    assert "| scheme | load | runs | warm-up |" in markdown
+    # A point still moving through its runs: not citable, for its bias and its warm-up.
+    for run in (1, 2):
+        directory = root / f"websearch-tcp-load0.8-run{run}"
+        fct = pd.read_csv(directory / "fct.csv")
+        fct["fct_s"] = fct["fct_s"] * np.linspace(1.0, 2.0, len(fct))
+        fct.to_csv(directory / "fct.csv", index=False)
+    moving = load_sweep(root)
+    reasons = moving.loc[moving["scheme"] == "tcp", "not_citable"].iloc[0]
+    assert "warm-up not found" in reasons and "(0,100KB] mean bias" in reasons
+    assert "warm-up not found" in figures_module.figures_markdown(moving)
+    outputs = figures_module.render_outputs(moving)
+    assert set(outputs) >= {"fig2-overall.png", "fig4-websearch.png", "figures.csv"}
