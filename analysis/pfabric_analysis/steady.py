@@ -14,9 +14,12 @@ instead of fixed before them:
    with the noise of one run divided by the runs).
 3. MSER (White 1997, the marginal standard error rule) picks the truncation d that minimises the
    standard error of the mean of what is left, sum((y_i - mean)^2) / (n - d)^2, over d up to half
-   the blocks; the warm-up is d blocks. A minimum in the last quarter of that search means that
-   the trajectory was still moving when the run ended: the warm-up is not found (the runs are too
-   short for the point), and the point is not citable.
+   the blocks; the warm-up is d blocks. A minimum at the end of that search means that the
+   trajectory was still moving when the run ended: the warm-up is not found (the runs are too
+   short for the point), and the point is not citable. On a settled trajectory (i.i.d. normal
+   blocks, 4,000 series each) that happens by noise to 2.4% of series of 20 blocks and 0.45% of
+   40; MSER is no trend detector (a linear rise of two standard deviations across 40 blocks ends
+   the search at its end in 1% of series): the bias check below is.
 4. The point's warm-up is the largest of its statistics' (every statistic must have levelled off).
 
 Bias check: after the warm-up, the remaining measured flows of every run are split into an earlier
@@ -42,10 +45,9 @@ from pfabric_analysis.runs import AnalysisError
 
 # The statistics whose warm-up and bias are checked: rule (a)'s.
 STEADY_STATISTICS = intervals.CITABLE_STATISTICS
-# A warm-up whose MSER minimum lies past this fraction of the search (which covers the first half
-# of the blocks) was still moving: not found.
+# MSER searches the first half of the blocks; a minimum at the end of the search is a warm-up not
+# found.
 MSER_SEARCH_FRACTION = 0.5
-MSER_UNSETTLED_FRACTION = 0.75
 
 
 @dataclass(frozen=True)
@@ -79,8 +81,7 @@ def block_trajectory(fcts: list[pd.DataFrame], block: int, size_bin: str, statis
 def mser_truncation(values: np.ndarray) -> tuple[int, bool]:
     """MSER's truncation of a sequence: (d, found), d minimising sum((y_i - mean_d)^2) / (n - d)^2
     over the values after the first d, d up to MSER_SEARCH_FRACTION of n; found is False when d
-    lies past MSER_UNSETTLED_FRACTION of that search or the sequence is too short (under 4
-    values) to search. NaN values (a block without the flows a statistic needs) are left out of
+    is the end of that search or the sequence is too short (under 4 values) to search. NaN values (a block without the flows a statistic needs) are left out of
     the sums."""
     n = int(values.size)
     if n < 4:
@@ -95,7 +96,7 @@ def mser_truncation(values: np.ndarray) -> tuple[int, bool]:
             continue
         scores.append(float(((tail - tail.mean()) ** 2).sum()) / tail.size ** 2)
     d = int(np.argmin(scores))
-    return d, d <= most * MSER_UNSETTLED_FRACTION
+    return d, d < most
 
 
 def statistic_warmup(fcts: list[pd.DataFrame], block: int, size_bin: str, statistic: str,
