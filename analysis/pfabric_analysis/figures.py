@@ -325,8 +325,12 @@ def figure_table(groups: dict[tuple[str, str, float], list[SweepRun]], kb: int =
                   "module_version": _joined(run.meta.get("module_version") for run in runs),
                   "ns3_version": _joined(run.meta.get("ns3_version") for run in runs),
                   "git_commit": _joined(run.meta.get("git_commit") for run in runs)}
-        panels = [("fig2", overall_panel[workload],
-                   f"({overall_panel[workload]}) {WORKLOADS[workload]}", "all", "mean")]
+        overall_title = f"({overall_panel[workload]}) {WORKLOADS[workload]}"
+        if point_steady:
+            # the mean over the flows measured: none larger than the window's size limit
+            limit = int(runs[0].meta["parameters"]["measureMaxBytes"])
+            overall_title += f", flows up to {limit / 1e6:g} MB"
+        panels = [("fig2", overall_panel[workload], overall_title, "all", "mean")]
         panels += [(BREAKDOWN_FIGURES[workload], panel, title, size_bin, statistic)
                    for panel, size_bin, statistic, title in BREAKDOWN_PANELS]
         for figure, panel, title, size_bin, statistic in panels:

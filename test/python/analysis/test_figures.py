@@ -709,6 +709,8 @@ def test_steady_state_points_are_measured_after_their_warmup(tmp_path: Path) -> 
         assert row.batches == 20
         level = 1.2 if row.scheme == "pfabric" else 8.0
         assert abs(row.value - level) <= row.ci_halfwidth + 0.002 * level
+    overall = table[table["figure"] == "fig2"]
+    assert set(overall["title"]) == {"(a) Web search workload, flows up to 10 MB"}
     large = table[table["bin"] == "(10MB,inf)"]
     assert large["value"].isna().all() and (large["flows"] == 0).all()
     markdown = figures_module.figures_markdown(table)
