@@ -392,11 +392,11 @@ KolmogorovSmirnovCritical(std::size_t n)
 
 /**
  * The default generator's arrivals are Poisson (Kolmogorov-Smirnov at significance 0.01,
- * critical value 1.628 / sqrt(n), about 0.0258 for 4,000 gaps): the gaps between successive
+ * critical value 1.628 / sqrt(n), 0.0257 for 4,000 gaps): the gaps between successive
  * flows of 4,000 (16 hosts, web search, load 0.6) are exponential of mean 1 / (16 lambda), and
  * each host's gaps, pooled over the hosts, exponential of mean 1 / lambda. The same check refuses
  * gaps of the same mean that are not exponential: constant gaps (D = 1 - 1/e, 0.63) and uniform
- * ones on [0, 2 x mean] (D about 0.13), which every other test here would take.
+ * ones on [0, 2 x mean] (D = 0.154), which every other test here would take.
  */
 class PoissonArrivalsTest : public TestCase
 {
