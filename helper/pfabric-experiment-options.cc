@@ -38,6 +38,7 @@ const PfabricChoices<P::LoadBalancing> P::LOAD_BALANCINGS{{"", PRESET_LB},
 const PfabricChoices<PfabricFlowSizeDistribution::Interpolation> P::SAMPLINGS{
     {"packets", PfabricFlowSizeDistribution::PACKETS},
     {"bytes", PfabricFlowSizeDistribution::BYTES}};
+const PfabricChoices<P::Arrivals> P::ARRIVALS{{"poisson", POISSON}, {"ns2", NS2}};
 const PfabricChoices<PfabricFabricHelper::SwitchMode> P::SWITCH_MODES{
     {"lean", PfabricFabricHelper::LEAN},
     {"ip", PfabricFabricHelper::IP}};
@@ -327,6 +328,38 @@ PfabricExperimentOptions::BuildRun()
                 "flow-size interpolation: packets (ns-2) or bytes",
                 p.sampling,
                 P::SAMPLINGS);
+    t.AddChoice("arrivals",
+                "how generated flows arrive: poisson (every host a Poisson source, destinations "
+                "uniform, from --seed and --run) or ns2 (the original ns-2 scripts' flows: a "
+                "Poisson process and size generator per host pair, ns-2's RNG seeded 17i+1244j "
+                "and 33i+4369j, the same flows for every --seed and --run)",
+                p.arrivals,
+                P::ARRIVALS)
+        .Check([this, &p]() -> std::string {
+            if (p.arrivals != P::NS2)
+            {
+                return "";
+            }
+            if (!p.flowFile.empty())
+            {
+                return "--arrivals=ns2: generates flows; --flowFile replays a list instead";
+            }
+            if (p.sampling != PfabricFlowSizeDistribution::PACKETS)
+            {
+                return "--arrivals=ns2 draws sizes as ns-2 does, in packets: expected "
+                       "--sampling=packets";
+            }
+            for (const auto& feature : m_features)
+            {
+                if (feature->MakesFlows())
+                {
+                    return "--arrivals=ns2: this experiment makes its own flows (--arrivals "
+                           "applies to pfabric-websearch, pfabric-datamining and "
+                           "pfabric-deadlines)";
+                }
+            }
+            return "";
+        });
     t.Add("flowFile", "replay the flows of this CSV (src,dst,size_bytes,start_s)", p.flowFile);
     t.Add("dumpFlows", "write the flows run to this CSV", p.dumpFlows);
     t.Add("flowsOnly",
@@ -464,7 +497,7 @@ PfabricExperimentOptions::OutputDirectoryName() const
     // A feature that makes the flows names them in its part; else the workload's do.
     if (!featureFlows && m_p.flowFile.empty())
     {
-        name << "-load" << Number(m_p.load);
+        name << "-load" << Number(m_p.load) << (m_p.arrivals == P::NS2 ? "-ns2arrivals" : "");
         if (m_window.IsOn())
         {
             name << m_window.GetNamePart();

@@ -56,6 +56,13 @@ struct PfabricExperimentParameters
         RANDOM     //!< random
     };
 
+    /// How generated flows arrive (--arrivals).
+    enum Arrivals
+    {
+        POISSON, //!< poisson: this module's generator (PfabricFlowGenerator), the default
+        NS2      //!< ns2: the original scripts' (PfabricNs2FlowGenerator)
+    };
+
     /// What pFabric's packets carry under deadlines (--priority).
     enum DeadlinePriority
     {
@@ -95,6 +102,7 @@ struct PfabricExperimentParameters
     std::string cdf;                     //!< flow sizes: name or file; empty: workload
     /// how flow sizes are drawn between the CDF's points (packets, as ns-2, or bytes)
     PfabricFlowSizeDistribution::Interpolation sampling = PfabricFlowSizeDistribution::PACKETS;
+    Arrivals arrivals = POISSON;        //!< how generated flows arrive
     std::string flowFile;               //!< replay these flows instead of generating
     std::string dumpFlows;              //!< write the flows run here
     uint32_t seed = 1;                  //!< ns-3 RNG seed
@@ -132,6 +140,7 @@ struct PfabricExperimentParameters
     static const PfabricChoices<LoadBalancing> LOAD_BALANCINGS; //!< --lb
     static const PfabricChoices<PfabricFlowSizeDistribution::Interpolation>
         SAMPLINGS;                                                             //!< --sampling
+    static const PfabricChoices<Arrivals> ARRIVALS;                            //!< --arrivals
     static const PfabricChoices<PfabricFabricHelper::SwitchMode> SWITCH_MODES; //!< --switchMode
     static const PfabricChoices<PfabricFabricHelper::HostStack> HOST_STACKS;   //!< --hostStack
     static const PfabricChoices<PfabricFabricHelper::LinkType> LINK_TYPES;     //!< --linkType

@@ -9,6 +9,7 @@
 
 #include "pfabric-experiment-workload.h"
 
+#include "ns3/pfabric-ns2-flow-generator.h"
 #include "ns3/pfabric-preset.h"
 
 #include <algorithm>
@@ -44,12 +45,12 @@ PfabricExperimentWorkload::MakeFlows(uint32_t hosts,
     {
         // Drawn as the run needs them (Install), from the same process as the list below.
         flows->clear();
-        m_window.SetGenerator(MakeFlowGenerator(m_sizes, m_p.preset, hosts, m_p.load));
+        m_window.SetGenerator(MakeFlowSource(hosts));
     }
     else if (m_p.flowFile.empty())
     {
-        *flows = m_p.flows > 0 ? GenerateFlows(m_sizes, m_p.preset, hosts, m_p.load, m_p.flows)
-                               : std::vector<PfabricFlow>();
+        *flows =
+            m_p.flows > 0 ? MakeFlowSource(hosts)->Next(m_p.flows) : std::vector<PfabricFlow>();
     }
     else
     {
@@ -64,6 +65,30 @@ PfabricExperimentWorkload::MakeFlows(uint32_t hosts,
         }
     }
     return true;
+}
+
+std::unique_ptr<PfabricFlowSource>
+PfabricExperimentWorkload::MakeFlowSource(uint32_t hosts)
+{
+    if (m_p.arrivals == PfabricExperimentParameters::NS2)
+    {
+        // The original scripts' workload; its load formula divides by the run scripts' mean
+        // where they give one (web search, data mining), else by the distribution's.
+        const PfabricPreset& preset = PfabricPreset::Get(m_p.preset);
+        const double original =
+            PfabricNs2FlowGenerator::OriginalMeanBytes(m_p.cdf.empty() ? m_p.workload : m_p.cdf,
+                                                       preset.segmentSize);
+        return std::make_unique<PfabricNs2FlowGenerator>(m_sizes,
+                                                         hosts,
+                                                         preset.hostLinkRate,
+                                                         m_p.load,
+                                                         preset.segmentSize,
+                                                         preset.segmentSize + preset.headerBytes,
+                                                         original > 0 ? original
+                                                                      : m_sizes.GetMean());
+    }
+    return std::make_unique<PfabricFlowGenerator>(
+        MakeFlowGenerator(m_sizes, m_p.preset, hosts, m_p.load));
 }
 
 const PfabricFlowSizeDistribution&

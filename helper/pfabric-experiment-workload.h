@@ -17,6 +17,7 @@
 #include "ns3/pfabric-measurement-window.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,8 @@ namespace ns3
  *
  * The generated flows come from fixed random streams (FLOW_STREAM and the two after it),
  * independent of the scheme, so every scheme of a (workload, load, seed, run) runs the same
- * flows.
+ * flows; with --arrivals=ns2, from the original scripts' per-pair generators
+ * (PfabricNs2FlowGenerator), the same for every seed and run.
  */
 class PfabricExperimentWorkload
 {
@@ -124,6 +126,14 @@ class PfabricExperimentWorkload
                                                   int64_t sizeStream = FLOW_STREAM);
 
   private:
+    /**
+     * @brief The run's generator (--arrivals): this module's Poisson sources
+     * (MakeFlowGenerator) or the original scripts' per-pair processes (PfabricNs2FlowGenerator).
+     * @param hosts number of hosts
+     * @return the generator, drawing from the sizes (LoadSizes)
+     */
+    std::unique_ptr<PfabricFlowSource> MakeFlowSource(uint32_t hosts);
+
     const PfabricExperimentParameters& m_p; //!< the parameters
     PfabricMeasurementWindow& m_window;     //!< the measurement window
     PfabricFlowSizeDistribution m_sizes;    //!< flow sizes (when generating)

@@ -180,7 +180,7 @@ PfabricFlowGenerator::Next()
 }
 
 std::vector<PfabricFlow>
-PfabricFlowGenerator::Next(uint32_t flows)
+PfabricFlowSource::Next(uint32_t flows)
 {
     std::vector<PfabricFlow> list;
     list.reserve(flows);

@@ -41,6 +41,34 @@ struct PfabricFlow
 /**
  * @ingroup pfabric
  *
+ * @brief A workload drawn flow by flow: what a run that draws its flows as it needs them
+ * (PfabricMeasurementWindow) takes, whichever arrival process makes them
+ * (PfabricFlowGenerator, this module's; PfabricNs2FlowGenerator, the original scripts').
+ */
+class PfabricFlowSource
+{
+  public:
+    virtual ~PfabricFlowSource() = default;
+
+    /// @return the next flow: ids 0, 1, ... in start order
+    virtual PfabricFlow Next() = 0;
+
+    /**
+     * @param flows how many
+     * @return the next flows, in start order
+     */
+    std::vector<PfabricFlow> Next(uint32_t flows);
+
+    /// @return the flows drawn so far
+    virtual uint32_t GetDrawn() const = 0;
+
+    /// @return the mean flow size of the distribution, bytes
+    virtual double GetMeanBytes() const = 0;
+};
+
+/**
+ * @ingroup pfabric
+ *
  * @brief The flow-by-flow draw behind PfabricFlowList::Generate: Poisson arrivals at every host,
  * destinations uniform over the other hosts, sizes from a distribution, one flow per Next.
  *
@@ -52,9 +80,11 @@ struct PfabricFlow
  * Sizes use the distribution's own random stream (which must outlive the generator); arrival
  * times use stream, sources and destinations stream + 1.
  */
-class PfabricFlowGenerator
+class PfabricFlowGenerator : public PfabricFlowSource
 {
   public:
+    using PfabricFlowSource::Next;
+
     /**
      * @param sizes the flow-size distribution (streams assigned by the caller; kept by
      *        reference)
@@ -71,20 +101,9 @@ class PfabricFlowGenerator
                          double wireBytesPerPayloadByte,
                          int64_t stream);
 
-    /// @return the next flow: ids 0, 1, ... in start order
-    PfabricFlow Next();
-
-    /**
-     * @param flows how many
-     * @return the next flows, in start order
-     */
-    std::vector<PfabricFlow> Next(uint32_t flows);
-
-    /// @return the flows drawn so far
-    uint32_t GetDrawn() const;
-
-    /// @return the mean flow size of the distribution, bytes
-    double GetMeanBytes() const;
+    PfabricFlow Next() override;
+    uint32_t GetDrawn() const override;
+    double GetMeanBytes() const override;
 
   private:
     const PfabricFlowSizeDistribution* m_sizes; //!< flow sizes

@@ -163,16 +163,16 @@ PfabricMeasurementWindow::AddColumns(PfabricResultsWriter& writer) const
 }
 
 void
-PfabricMeasurementWindow::SetGenerator(PfabricFlowGenerator generator)
+PfabricMeasurementWindow::SetGenerator(std::unique_ptr<PfabricFlowSource> generator)
 {
-    m_generator.emplace(std::move(generator));
+    m_generator = std::move(generator);
     m_next.reset();
 }
 
 bool
 PfabricMeasurementWindow::HasGenerator() const
 {
-    return m_generator.has_value();
+    return m_generator != nullptr;
 }
 
 void

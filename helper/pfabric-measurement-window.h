@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -141,7 +142,7 @@ class PfabricMeasurementWindow
      * experiment hands over a flow file's flows itself).
      * @param generator the workload's generator, no flow drawn yet
      */
-    void SetGenerator(PfabricFlowGenerator generator);
+    void SetGenerator(std::unique_ptr<PfabricFlowSource> generator);
 
     /// @return whether the flows are drawn from a generator (SetGenerator)
     bool HasGenerator() const;
@@ -206,17 +207,17 @@ class PfabricMeasurementWindow
     /// Hand over every flow whose connection opens before the next feeder event; schedule it.
     void FeedDue();
 
-    uint32_t m_warmup;                               //!< W
-    uint32_t m_measure;                              //!< N
-    uint64_t m_maxBytes;                             //!< S, 0: every size
-    std::optional<PfabricFlowGenerator> m_generator; //!< the workload, when drawn lazily
-    std::optional<PfabricFlow> m_next;               //!< the next flow drawn, not handed over
-    Time m_connectLead;                              //!< connections open this long before
-    HandOver m_hand;                                 //!< receives the flows drawn
-    EventId m_feeder;                                //!< the next feeder event
-    uint32_t m_measuredHanded;                       //!< measured flows handed over
-    uint64_t m_measuredBytesHanded;                  //!< their bytes
-    uint32_t m_awaitedHanded;                        //!< awaited flows handed over
+    uint32_t m_warmup;                              //!< W
+    uint32_t m_measure;                             //!< N
+    uint64_t m_maxBytes;                            //!< S, 0: every size
+    std::unique_ptr<PfabricFlowSource> m_generator; //!< the workload, when drawn lazily
+    std::optional<PfabricFlow> m_next;              //!< the next flow drawn, not handed over
+    Time m_connectLead;                             //!< connections open this long before
+    HandOver m_hand;                                //!< receives the flows drawn
+    EventId m_feeder;                               //!< the next feeder event
+    uint32_t m_measuredHanded;                      //!< measured flows handed over
+    uint64_t m_measuredBytesHanded;                 //!< their bytes
+    uint32_t m_awaitedHanded;                       //!< awaited flows handed over
     uint32_t m_measuredDone; //!< measured flows settled (awaited completed, larger handed over)
     uint64_t m_measuredBytesDone; //!< their bytes
     uint32_t m_awaitedDone;       //!< awaited flows completed

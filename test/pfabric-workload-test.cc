@@ -5,17 +5,21 @@
  */
 
 // Flow sizes from empirical CDFs: the shipped files, both file forms, the ns-2 sampling rule,
-// the exact mean, and the one-line errors for malformed files.
+// the exact mean, and the one-line errors for malformed files; flow lists: the default
+// generator's Poisson arrivals, and the original scripts' generator (--arrivals=ns2) against
+// their own flow list.
 
 #include "pfabric-test-cases.h"
 
 #include "ns3/pfabric-experiment.h"
 #include "ns3/pfabric-flow-list.h"
 #include "ns3/pfabric-flow-size-distribution.h"
+#include "ns3/pfabric-ns2-flow-generator.h"
 #include "ns3/rng-seed-manager.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -351,6 +355,347 @@ class FlowGenerationTest : public TestCase
     }
 };
 
+/**
+ * @brief The Kolmogorov-Smirnov statistic of a sample against the exponential distribution of
+ * a given mean: the largest distance between the sample's empirical CDF and 1 - exp(-x / mean).
+ * @param sample the values (copied, sorted)
+ * @param mean the exponential's mean
+ * @return D
+ */
+double
+KolmogorovSmirnovExponential(std::vector<double> sample, double mean)
+{
+    std::sort(sample.begin(), sample.end());
+    const double n = sample.size();
+    double d = 0;
+    for (std::size_t i = 0; i < sample.size(); ++i)
+    {
+        const double f = 1 - std::exp(-sample[i] / mean);
+        d = std::max({d, (i + 1) / n - f, f - i / n});
+    }
+    return d;
+}
+
+/**
+ * @brief The Kolmogorov-Smirnov test's critical value at significance 0.01 for n values,
+ * 1.628 / sqrt(n) (the asymptotic Kolmogorov distribution's 99% quantile; within 0.2% of the
+ * exact one for n in the thousands). A sample of the distribution exceeds it with probability
+ * 0.01; the draws below are fixed streams, so the outcome is the same on every run.
+ * @param n the sample size
+ * @return the largest D the test accepts
+ */
+double
+KolmogorovSmirnovCritical(std::size_t n)
+{
+    return 1.628 / std::sqrt(double(n));
+}
+
+/**
+ * The default generator's arrivals are Poisson (Kolmogorov-Smirnov at significance 0.01,
+ * critical value 1.628 / sqrt(n), 0.0257 for 4,000 gaps): the gaps between successive
+ * flows of 4,000 (16 hosts, web search, load 0.6) are exponential of mean 1 / (16 lambda), and
+ * each host's gaps, pooled over the hosts, exponential of mean 1 / lambda. The same check refuses
+ * gaps of the same mean that are not exponential: constant gaps (D = 1 - 1/e, 0.63) and uniform
+ * ones on [0, 2 x mean] (D = 0.154), which every other test here would take.
+ */
+class PoissonArrivalsTest : public TestCase
+{
+  public:
+    PoissonArrivalsTest()
+        : TestCase("Flow lists: the default generator's gaps are exponential (Kolmogorov-Smirnov), "
+                   "constant or uniform gaps of the same mean are not")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t hosts = 16;
+        const uint32_t n = 4000;
+        const DataRate rate("10Gbps");
+        const double wirePerPayload = 1500.0 / 1460;
+        const double load = 0.6;
+        PfabricFlowSizeDistribution sizes = MustLoad("websearch");
+        sizes.AssignStreams(1);
+        const auto flows =
+            PfabricFlowList::Generate(sizes, hosts, rate, load, n, wirePerPayload, 2);
+        const double lambda =
+            PfabricFlowList::ArrivalRate(sizes.GetMean(), rate, load, wirePerPayload);
+        const double mean = 1 / (hosts * lambda);
+
+        std::vector<double> gaps;
+        std::vector<double> last(hosts, -1);
+        std::vector<double> hostGaps;
+        double previous = 0;
+        for (const PfabricFlow& flow : flows)
+        {
+            const double start = flow.start.GetSeconds();
+            gaps.push_back(start - previous);
+            previous = start;
+            if (last[flow.src] >= 0)
+            {
+                hostGaps.push_back(start - last[flow.src]);
+            }
+            last[flow.src] = start;
+        }
+        const double d = KolmogorovSmirnovExponential(gaps, mean);
+        NS_TEST_ASSERT_MSG_LT(d,
+                              KolmogorovSmirnovCritical(gaps.size()),
+                              "the gaps between flows are exponential of mean 1 / (N lambda)");
+        const double dHost = KolmogorovSmirnovExponential(hostGaps, 1 / lambda);
+        NS_TEST_ASSERT_MSG_LT(dHost,
+                              KolmogorovSmirnovCritical(hostGaps.size()),
+                              "each host's gaps are exponential of mean 1 / lambda");
+
+        // The mutants: the same number of gaps of the same mean, not exponential.
+        const std::vector<double> constant(n, mean);
+        const double dConstant = KolmogorovSmirnovExponential(constant, mean);
+        NS_TEST_ASSERT_MSG_EQ_TOL(dConstant, 1 - std::exp(-1.0), 1e-9, "constant gaps' D");
+        NS_TEST_ASSERT_MSG_GT(dConstant, KolmogorovSmirnovCritical(n), "constant gaps refused");
+        std::vector<double> uniform;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            uniform.push_back(2 * mean * (i + 0.5) / n);
+        }
+        NS_TEST_ASSERT_MSG_GT(KolmogorovSmirnovExponential(uniform, mean),
+                              KolmogorovSmirnovCritical(n),
+                              "uniform gaps refused");
+    }
+};
+
+/// The original scripts' flow list as the test reads it: its columns 1-4 as written.
+struct Ns2ReferenceFlow
+{
+    uint32_t src;      //!< source host
+    uint32_t dst;      //!< destination host
+    uint64_t bytes;    //!< size
+    std::string start; //!< start_time_us as printed ("%.6f" microseconds, from 1 s)
+};
+
+/**
+ * @brief FNV-1a (64 bits) of text, continued from a hash.
+ * @param hash the hash so far (FNV's offset basis to start)
+ * @param text more text
+ * @return the hash
+ */
+uint64_t
+Fnv1a(uint64_t hash, const std::string& text)
+{
+    for (unsigned char c : text)
+    {
+        hash = (hash ^ c) * 0x100000001b3ULL;
+    }
+    return hash;
+}
+
+/// FNV-1a's offset basis.
+constexpr uint64_t FNV_BASIS = 0xcbf29ce484222325ULL;
+
+/**
+ * @brief A flow as the reference prints it: "src,dst,size_bytes,start_time_us".
+ * @param src source
+ * @param dst destination
+ * @param bytes size
+ * @param start start_time_us as printed
+ * @return the line, without a newline
+ */
+std::string
+Ns2Line(uint32_t src, uint32_t dst, uint64_t bytes, const std::string& start)
+{
+    return std::to_string(src) + "," + std::to_string(dst) + "," + std::to_string(bytes) + "," +
+           start;
+}
+
+/**
+ * @brief The original's list's setup: sigcomm13's 144 hosts at 10 Gb/s, web search at load 0.6
+ * with the run scripts' mean (1138 packets), packets of 1460 B payload, 1500 B on the wire.
+ * @param sizes the web search sizes
+ * @return the generator
+ */
+PfabricNs2FlowGenerator
+MakeOriginalWebSearch(const PfabricFlowSizeDistribution& sizes)
+{
+    return PfabricNs2FlowGenerator(sizes,
+                                   144,
+                                   DataRate("10Gbps"),
+                                   0.6,
+                                   MSS,
+                                   MSS + 40,
+                                   PfabricNs2FlowGenerator::OriginalMeanBytes("websearch", MSS));
+}
+
+/**
+ * ns-2's RNG as the scripts seed it: the first draws of MRG32k3a from L'Ecuyer's default seed
+ * (12345 in all six components) are the published ones (RngStream's first stream: 0.1270111220,
+ * 0.3185275653, 0.3091860155); a seed is every component, so the generator seeded s draws the
+ * same as one seeded s again; and "%6e" keeps 7 significant digits.
+ */
+class Ns2RngTest : public TestCase
+{
+  public:
+    Ns2RngTest()
+        : TestCase("ns-2's RNG: MRG32k3a's published first draws, the scripts' seeding, Tcl's "
+                   "7 digits")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PfabricNs2Rng rng(12345);
+        NS_TEST_ASSERT_MSG_EQ_TOL(rng.Uniform(), 0.1270111220, 1e-10, "first draw");
+        NS_TEST_ASSERT_MSG_EQ_TOL(rng.Uniform(), 0.3185275653, 1e-10, "second draw");
+        NS_TEST_ASSERT_MSG_EQ_TOL(rng.Uniform(), 0.3091860155, 1e-10, "third draw");
+        PfabricNs2Rng a(44869);
+        PfabricNs2Rng b(44869);
+        NS_TEST_ASSERT_MSG_EQ(a.Exponential(2.0), b.Exponential(2.0), "same seed, same draw");
+        NS_TEST_ASSERT_MSG_EQ(PfabricNs2FlowGenerator::ArrivalSeed(5, 36), 44869u, "17i + 1244j");
+        NS_TEST_ASSERT_MSG_EQ(PfabricNs2FlowGenerator::SizeSeed(5, 36), 157449u, "33i + 4369j");
+        NS_TEST_ASSERT_MSG_EQ(PfabricNs2FlowGenerator::TclValue(6.9042164e-06),
+                              6.904216e-06,
+                              "7 significant digits");
+        NS_TEST_ASSERT_MSG_EQ(PfabricNs2FlowGenerator::TclValue(327), 327.0, "whole packets");
+    }
+};
+
+/**
+ * --arrivals=ns2 draws the original scripts' own flows: on sigcomm13's 144 hosts (10 Gb/s), web
+ * search at load 0.6 with the scripts' mean (1138 packets), the first 2,000 flows are those of
+ * the original's list (workloads/ns2-websearch-sigcomm13-load0.6-first2000.csv, copied from the
+ * shared reference, an unmodified ns-2.34 run of empirical_search_pfabric.tcl) to the printed
+ * digit: source, destination, size and start_time_us ("%.6f" microseconds from the scripts'
+ * 1 s), and the first 10,000, the whole reference list, hash to its FNV-1a hash of the same
+ * lines. The flows' ns-3 start is the scripts' time less 1 s, rounded to the nanosecond.
+ */
+class Ns2ArrivalsReferenceTest : public TestCase
+{
+  public:
+    Ns2ArrivalsReferenceTest()
+        : TestCase("Flow lists: --arrivals=ns2 draws the original scripts' 10,000 flows exactly")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string cdf = PfabricFlowSizeDistribution::FindShipped("websearch");
+        NS_TEST_ASSERT_MSG_NE(cdf, "", "the shipped workloads");
+        const std::string path =
+            cdf.substr(0, cdf.rfind('/') + 1) + "ns2-websearch-sigcomm13-load0.6-first2000.csv";
+        std::ifstream in(path);
+        NS_TEST_ASSERT_MSG_EQ(in.good(), true, path);
+        std::vector<Ns2ReferenceFlow> reference;
+        for (std::string line; std::getline(in, line);)
+        {
+            if (line.empty() || line[0] == '#' || line.rfind("flow_idx", 0) == 0)
+            {
+                continue;
+            }
+            std::vector<std::string> fields;
+            std::istringstream text(line);
+            for (std::string field; std::getline(text, field, ',');)
+            {
+                fields.push_back(field);
+            }
+            NS_TEST_ASSERT_MSG_EQ(fields.size(), 6u, path << ": " << line);
+            reference.push_back({static_cast<uint32_t>(std::stoul(fields[1])),
+                                 static_cast<uint32_t>(std::stoul(fields[2])),
+                                 std::stoull(fields[3]),
+                                 fields[4]});
+        }
+        NS_TEST_ASSERT_MSG_EQ(reference.size(), 2000u, "the reference's first 2,000 flows");
+
+        PfabricFlowSizeDistribution sizes = MustLoad("websearch");
+        PfabricNs2FlowGenerator generator = MakeOriginalWebSearch(sizes);
+        uint64_t hash = FNV_BASIS;
+        uint32_t differ = 0;
+        for (uint32_t i = 0; i < 10000; ++i)
+        {
+            const PfabricFlow flow = generator.Next();
+            char start[32];
+            std::snprintf(start, sizeof(start), "%.6f", generator.GetLastArrival() * 1e6);
+            const std::string line = Ns2Line(flow.src, flow.dst, flow.bytes, start);
+            hash = Fnv1a(hash, line + "\n");
+            NS_TEST_ASSERT_MSG_EQ(flow.id, i, "ids in order");
+            NS_TEST_ASSERT_MSG_EQ(
+                flow.start,
+                NanoSeconds(std::llround(
+                    (generator.GetLastArrival() - PfabricNs2FlowGenerator::ORIGIN_S) * 1e9)),
+                "the scripts' time less 1 s, to the nanosecond");
+            if (i < reference.size())
+            {
+                const Ns2ReferenceFlow& r = reference[i];
+                const std::string expected = Ns2Line(r.src, r.dst, r.bytes, r.start);
+                differ += line == expected ? 0 : 1;
+                NS_TEST_EXPECT_MSG_EQ(line, expected, "flow " << i);
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(differ, 0u, "flows unlike the reference's among its first 2,000");
+        NS_TEST_ASSERT_MSG_EQ(hash,
+                              0x66a0c8d3003f5900ULL,
+                              "the reference's 10,000 flows (FNV-1a of src,dst,size_bytes,"
+                              "start_time_us lines)");
+        NS_TEST_ASSERT_MSG_EQ(generator.GetDrawn(), 10000u, "flows drawn");
+    }
+};
+
+/**
+ * The original's arrivals, seen through the test the default generator passes: the gaps between
+ * successive flows of its first 4,000 (144 hosts, web search, load 0.6) are far from exponential
+ * (D about 0.29 against a critical value of 0.026): each pair's process is Poisson, but pairs whose
+ * seeds are multiples of one another start flows at multiples of one gap, so runs of flows come
+ * at equal gaps from pairs a fixed step apart. A pair's own gaps are exponential of mean
+ * 143 / lambda (1,500 gaps of each of three pairs, pooled).
+ */
+class Ns2ArrivalsRegularityTest : public TestCase
+{
+  public:
+    Ns2ArrivalsRegularityTest()
+        : TestCase("Flow lists: --arrivals=ns2's merged gaps are not exponential, its pairs' are")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PfabricFlowSizeDistribution sizes = MustLoad("websearch");
+        PfabricNs2FlowGenerator generator = MakeOriginalWebSearch(sizes);
+        const uint32_t hosts = 144;
+        const double lambda =
+            (10e9 * 0.6) /
+            (PfabricNs2FlowGenerator::OriginalMeanBytes("websearch", MSS) * 8.0 / MSS * (MSS + 40));
+        NS_TEST_ASSERT_MSG_EQ_TOL(generator.GetPairMeanGap(),
+                                  (hosts - 1) / lambda,
+                                  1e-12,
+                                  "each pair's mean gap");
+        std::vector<double> gaps;
+        double previous = 0;
+        for (const PfabricFlow& flow : generator.Next(4000))
+        {
+            gaps.push_back(flow.start.GetSeconds() - previous);
+            previous = flow.start.GetSeconds();
+        }
+        NS_TEST_ASSERT_MSG_GT(KolmogorovSmirnovExponential(gaps, 1 / (hosts * lambda)),
+                              KolmogorovSmirnovCritical(gaps.size()),
+                              "successive flows' gaps are not exponential");
+        // One pair's own gaps: seed 17i + 1244j, drawn as the scripts do (each value through
+        // Tcl's 7 digits), are exponential of the pair's mean.
+        std::vector<double> pairGaps;
+        for (uint32_t src : {1u, 7u, 100u})
+        {
+            PfabricNs2Rng rng(PfabricNs2FlowGenerator::ArrivalSeed(src, 143 - src));
+            for (int k = 0; k < 1500; ++k)
+            {
+                pairGaps.push_back(
+                    PfabricNs2FlowGenerator::TclValue(rng.Exponential(generator.GetPairMeanGap())));
+            }
+        }
+        NS_TEST_ASSERT_MSG_LT(KolmogorovSmirnovExponential(pairGaps, generator.GetPairMeanGap()),
+                              KolmogorovSmirnovCritical(pairGaps.size()),
+                              "a pair's own gaps are exponential");
+    }
+};
+
 /// A written flow list reads back exactly; bad flow files and unwritable paths are refused.
 class FlowFileTest : public TestCase
 {
@@ -473,6 +818,10 @@ MakeWorkloadTestCases()
             new FlowSizeNarrowSegmentMeanTest,
             new FlowSizeFileErrorTest,
             new FlowGenerationTest,
+            new PoissonArrivalsTest,
+            new Ns2RngTest,
+            new Ns2ArrivalsReferenceTest,
+            new Ns2ArrivalsRegularityTest,
             new FlowFileTest,
             new ProgressEstimateTest};
 }

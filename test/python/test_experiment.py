@@ -275,6 +275,33 @@ def test_same_seed_same_flows_other_run_other_flows(run_example: RunExample,
     assert texts[0] != texts[2]
 
 
+def test_ns2_arrivals_draw_the_original_scripts_flows_for_every_run(run_example: RunExample,
+                                                                    tmp_path: Path) -> None:
+    """--arrivals=ns2 (doc, "Workloads"): on sigcomm13's 144 hosts at web search load 0.6 the
+    program writes the original scripts' first flows (their list's first three: pairs (5, 36),
+    (10, 72), (15, 108), start_time_us 1000006.904216, ... less the scripts' 1 s), the same for
+    every --seed and --run, others than the default generator's; a run records arrivals in
+    meta.json. (All 10,000: the C++ suite.)"""
+    lists = {}
+    for arrivals, seed, run in (("ns2", 1, 1), ("ns2", 2, 3), ("poisson", 1, 1)):
+        dump = tmp_path / f"{arrivals}-{seed}-{run}.csv"
+        result = run_example("pfabric-websearch", "--preset=sigcomm13", "--load=0.6",
+                             "--flows=3", f"--arrivals={arrivals}", f"--seed={seed}",
+                             f"--run={run}", f"--dumpFlows={dump}", "--flowsOnly")
+        assert result.returncode == 0, result.stderr
+        lists[(arrivals, seed, run)] = dump.read_text()
+    assert lists[("ns2", 1, 1)].splitlines() == [
+        "src,dst,size_bytes,start_s", "5,36,477420,0.000006904", "10,72,26280,0.000013809",
+        "15,108,5454560,0.000020713"]
+    assert lists[("ns2", 2, 3)] == lists[("ns2", 1, 1)]
+    assert lists[("poisson", 1, 1)] != lists[("ns2", 1, 1)]
+    result = run_example("pfabric-websearch", *STAR, "--flows=5", "--load=0.3", "--arrivals=ns2",
+                         f"--out={tmp_path / 'run'}")
+    assert result.returncode == 0, result.stderr
+    meta = json.loads((tmp_path / "run" / "meta.json").read_text())
+    assert meta["parameters"]["arrivals"] == "ns2"
+
+
 def test_event_schedulers_give_the_same_run(run_example: RunExample, tmp_path: Path) -> None:
     # The programs replace ns-3's default MapScheduler with PriorityQueueScheduler for speed;
     # ns-3 orders simultaneous events by insertion on every scheduler, so nothing may change.
@@ -450,7 +477,8 @@ def test_a_window_measures_flows_while_flows_keep_arriving(run_example: RunExamp
     assert len(rows) > 30
     meta = json.loads((out / "meta.json").read_text())
     assert meta["window"] == {"warmup_flows": 10, "measure_flows": 20,
-                              "flows_simulated": len(rows), "arrivals_through_end": True}
+                              "flows_simulated": len(rows), "measure_max_bytes": 0,
+                              "arrivals_through_end": True}
     assert meta["parameters"]["warmupFlows"] == 10 and meta["parameters"]["measureFlows"] == 20
     assert "all                 20" in result.stdout
     # The later flows still open are the window's, not a stall.
@@ -527,6 +555,11 @@ def bad_files(tmp: Path) -> dict[str, Path]:
         (("--connectionPool=1", "--reuseConnections=0"),
          "--connectionPool needs --reuseConnections"),
         (("--hostStack=kernel",), "--hostStack=kernel: expected ns3tcp or lean"),
+        (("--arrivals=uniform",), "--arrivals=uniform: expected poisson or ns2"),
+        (("--arrivals=ns2", "--flowFile={short}"),
+         "--arrivals=ns2: generates flows; --flowFile replays a list instead"),
+        (("--arrivals=ns2", "--sampling=bytes"),
+         "--arrivals=ns2 draws sizes as ns-2 does, in packets: expected --sampling=packets"),
         (("--hostStack=lean", "--scheme=dctcp"),
          "--hostStack=lean runs --scheme=pfabric and linerate only, not dctcp"),
         (("--hostStack=lean", "--connectionPool=2"),

@@ -190,6 +190,18 @@ def test_runs_of_two_host_stacks_are_not_pooled(tmp_path: Path) -> None:
     assert "hostStack" in scheme_parameters(lean.meta)
 
 
+def test_runs_of_two_arrival_processes_are_not_pooled(tmp_path: Path) -> None:
+    """A run written before --arrivals existed drew this module's Poisson flows: it pools with a
+    poisson run, not with one of the original scripts' flows (--arrivals=ns2)."""
+    flows = frame([(1000, 1.0, 1.0, 1)])
+    old = read_run(write_run(tmp_path / "old", flows, run=1))
+    poisson = read_run(write_run(tmp_path / "poisson", flows, run=2, arrivals="poisson"))
+    ns2 = read_run(write_run(tmp_path / "ns2", flows, run=3, arrivals="ns2"))
+    check_poolable([old, poisson])
+    with pytest.raises(AnalysisError, match="parameter arrivals is 'ns2'"):
+        check_poolable([old, poisson, ns2])
+
+
 @pytest.mark.parametrize("scheme, key, value, before", [
     ("linerate", "line_rate_window_segments", 14, 0),
     ("dctcp", "dctcp_min_window_segments", 1, 0),
