@@ -15,6 +15,8 @@ from pfabric_analysis import __version__, git_commit
 from pfabric_analysis.flowcount import WINDOW_WARMUPS
 from pfabric_analysis.runs import (BIN_NAMES, AnalysisError, check_poolable, read_csv_checked,
                                    read_run, summarize)
+from pfabric_analysis.steady import BATCHES as STEADY_BATCHES
+from pfabric_analysis.steady import BLOCK_FLOWS as STEADY_BLOCK_FLOWS
 from pfabric_analysis.sweep import WORKLOADS
 from pfabric_analysis.values import (COUNT, FRACTION, HOSTS, LOAD, PATH, POSITIVE, RATE,
                                      REPLICATIONS, SECONDS, SEED, BadValue)
@@ -129,10 +131,12 @@ def main(argv: list[str] | None = None) -> int:
                                            "intervals, and the bias check")
     steady.add_argument("runs", nargs="+", type=PATH, metavar="RUN_DIR")
     add_kb_option(steady)
-    steady.add_argument("--block", type=COUNT, default=1000, metavar="FLOWS",
-                        help="flows per block of the warm-up's trajectory (default 1000)")
-    steady.add_argument("--batches", type=COUNT, default=10, metavar="B",
-                        help="batches per run of the intervals after the warm-up (default 10)")
+    steady.add_argument("--block", type=COUNT, default=STEADY_BLOCK_FLOWS, metavar="FLOWS",
+                        help="flows per block of the warm-up's trajectory (default "
+                             f"{STEADY_BLOCK_FLOWS})")
+    steady.add_argument("--batches", type=COUNT, default=STEADY_BATCHES, metavar="B",
+                        help="batches per run of the intervals after the warm-up (default "
+                             f"{STEADY_BATCHES})")
     steady.add_argument("--csv", type=PATH, help="also write the table to this CSV file")
     cdf = sub.add_parser("cdf", help="the CDF of FCT / ideal FCT per size bin of several runs on "
                                      "one figure (PNG, PDF, cdf.csv, cdf.json)")

@@ -86,11 +86,9 @@ TABLE_COLUMNS = ["figure", "panel", "title", "workload", "scheme", "label", "loa
                  "ns3_version", "git_commit"]
 # Steady-state points (pfabric_analysis.steady): windowed runs that measure only flows up to a size
 # (--measureMaxBytes). Their statistics are over the flows after the warm-up found from their runs
-# (MSER over blocks of STEADY_BLOCK flows), with STEADY_BATCHES batches per run, and such a point
-# is citable when rule (a) holds, its bias check passes and its warm-up was found. Its table rows
-# gain STEADY_COLUMNS (a table without steady points has none of them).
-STEADY_BLOCK = 1000
-STEADY_BATCHES = 10
+# (MSER over blocks of steady.BLOCK_FLOWS flows), with steady.BATCHES batches per run, and such a
+# point is citable when rule (a) holds, its bias check passes and its warm-up was found. Its table
+# rows gain STEADY_COLUMNS (a table without steady points has none of them).
 STEADY_COLUMNS = ["warmup_flows", "bias", "bias_ok"]
 # The mark of a figures.md cell whose point is not citable by rule (a).
 NOT_CITABLE_MARK = "†"
@@ -278,18 +276,19 @@ def point_statistics(fcts: list[pd.DataFrame], kb: int, batches: int) -> pd.Data
     return table.set_index(["bin", "statistic"])
 
 
-def steady_statistics(fcts: list[pd.DataFrame], kb: int) -> tuple[pd.DataFrame, list[str]]:
+def steady_statistics(fcts: list[pd.DataFrame],
+                      kb: int) -> tuple[pd.DataFrame, list[str], list[pd.DataFrame]]:
     """A steady-state point's statistics (point_statistics over its runs' flows after the
-    warm-up, STEADY_BATCHES batches per run) with STEADY_COLUMNS (the bias for rule (a)'s
-    statistics, NaN for the others), and what keeps it from being citable (steady.citable)."""
-    checked = steady.steady_point(fcts, STEADY_BLOCK, STEADY_BATCHES, kb)
+    warm-up, steady.BATCHES batches per run) with STEADY_COLUMNS (the bias for rule (a)'s
+    statistics, NaN for the others), what keeps it from being citable (steady.citable), and the
+    runs' flows after the warm-up."""
+    checked = steady.steady_point(fcts, steady.BLOCK_FLOWS, steady.BATCHES, kb)
     warmup = int(checked["warmup_flows"].iloc[0])
-    table = point_statistics([steady.after_warmup(fct, warmup) for fct in fcts], kb,
-                             STEADY_BATCHES)
+    kept = [steady.after_warmup(fct, warmup) for fct in fcts]
+    table = point_statistics(kept, kb, steady.BATCHES)
     table["warmup_flows"] = warmup
     bias = checked.set_index(["bin", "statistic"])[["bias", "bias_ok"]]
-    table = table.join(bias)
-    return table, steady.citable(checked)
+    return table.join(bias), steady.citable(checked), kept
 
 
 def figure_table(groups: dict[tuple[str, str, float], list[SweepRun]], kb: int = 1000,
@@ -307,9 +306,7 @@ def figure_table(groups: dict[tuple[str, str, float], list[SweepRun]], kb: int =
         fcts = [run.fct for run in runs]
         point_steady = is_steady(runs[0])
         if point_steady:
-            table, failures = steady_statistics(fcts, kb)
-            warmup = int(table["warmup_flows"].iloc[0])
-            fcts = [steady.after_warmup(fct, warmup) for fct in fcts]
+            table, failures, fcts = steady_statistics(fcts, kb)
             any_steady = True
         else:
             table = point_statistics(fcts, kb, batches)
@@ -675,7 +672,7 @@ def steady_method(table: pd.DataFrame) -> str:
             f"most {sizes} bytes while flows keep arriving (--measureMaxBytes); its statistics "
             "are over each run's flows after the point's warm-up (Points: warm-up), found from "
             "its runs by MSER over the runs' mean trajectory in blocks of "
-            f"{STEADY_BLOCK:,} flows, with {STEADY_BATCHES} batches per run. Citable also needs "
+            f"{steady.BLOCK_FLOWS:,} flows, with {steady.BATCHES} batches per run. Citable also needs "
             "the bias check (half the statistic over the runs' later halves minus over their "
             "earlier halves within the half-width; 'bias' where it fails) and a warm-up found "
             "('warm-up not found': the runs are too short). Larger flows are not measured: "
