@@ -196,6 +196,13 @@ def main(argv: list[str] | None = None) -> int:
     figures.add_argument("sweep", type=PATH, metavar="SWEEP_DIR",
                          help="a sweep directory, or a store (sweep --store)")
     figures.add_argument("--out", type=PATH, metavar="DIR", help="default SWEEP_DIR/figures")
+    figures.add_argument("--large-from", type=PATH, metavar="DIR",
+                         help="with steady-state points (--measureMaxBytes): draw their "
+                              "largest flows' bin from this sweep or store of runs to completion, "
+                              "hollow")
+    figures.add_argument("--ideal-counts", type=PATH, metavar="FLOWCOUNT_CSV",
+                         help="with --large-from: Ideal's mean of the largest flows at the "
+                              "longer counts of this flow-count study (flowcount.csv) beside it")
     add_kb_option(figures)
     add_batches_option(figures)
     add_yscale_option(figures)
@@ -506,7 +513,7 @@ def run_command(args: argparse.Namespace) -> int:
         from pfabric_analysis.figures import write_figures
 
         for path in write_figures(args.sweep, args.out or args.sweep / "figures", args.kb,
-                                  args.batches, args.yscale):
+                                  args.batches, args.yscale, args.large_from, args.ideal_counts):
             print(f"wrote {path}")
         return 0
     if args.command == "figure-table":

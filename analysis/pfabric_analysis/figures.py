@@ -36,7 +36,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullLocator
 from matplotlib.typing import LineStyleType, RcKeyType
 
-from pfabric_analysis import intervals, paper, steady
+from pfabric_analysis import intervals, large_flows, paper, steady
 from pfabric_analysis.files import write_files
 from pfabric_analysis.scales import DEFAULT_Y_SCALE, Y_SCALES
 from pfabric_analysis.runs import (BIN_NAMES, BIN_TITLES, CORE_SECONDS_KEYS, CUSTOM_SCHEME,
@@ -56,6 +56,10 @@ SCHEMES: dict[str, dict[str, str]] = {
 # the next of these colours and markers (none of the paper's), dash-dotted.
 CUSTOM_COLORS = ("#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
 CUSTOM_MARKERS = ("v", "P", "X", "*", "h", "<")
+# Ideal over a longer run to completion (pfabric_analysis.large_flows, the (10MB,inf) panels of a
+# steady-state figure): right after Ideal, in count order, greys getting lighter, dotted.
+IDEAL_COUNT_COLORS = ("0.35", "0.6")
+IDEAL_COUNT_MARKERS = ("+", "d")
 # Workload name in meta.json -> name in the paper, in the order of Figure 2's panels.
 WORKLOADS: dict[str, str] = {"websearch": "Web search workload",
                              "datamining": "Data mining workload"}
@@ -106,6 +110,11 @@ LOG_AXIS_TOP_OF_BOTTOM = 0.95
 CUT_INTERVAL_MARKER = r"$\downarrow$"
 CUT_INTERVAL_MARKER_SIZE = 11  # points: well above a scheme's marker, as the bar runs through it
 CUT_INTERVAL_LABEL = "interval reaches below 0"
+# A page-wide figure's legend holds one row of up to LEGEND_ROW_CHARACTERS characters at STYLE's 8
+# points, an entry's marker and gaps counting as LEGEND_HANDLE_CHARACTERS (the paper's five
+# schemes fill 92).
+LEGEND_ROW_CHARACTERS = 100
+LEGEND_HANDLE_CHARACTERS = 8
 # Readable when the figure is printed at its own size (a column or page of a paper).
 STYLE: dict[RcKeyType, Any] = {"font.size": 9, "axes.titlesize": 9, "axes.labelsize": 9, "xtick.labelsize": 8,
                                 "ytick.labelsize": 8, "legend.fontsize": 8, "lines.linewidth": 1.3,
@@ -130,7 +139,14 @@ def scheme_looks(schemes: Iterable[str]) -> dict[str, dict[str, str]]:
     CUSTOM_MARKERS (so a label keeps its look wherever the same schemes are drawn)."""
     present = set(schemes)
     looks = {scheme: look for scheme, look in SCHEMES.items() if scheme in present}
-    for i, label in enumerate(sorted(present - set(SCHEMES))):
+    counted = sorted((count, scheme) for scheme in present
+                     if (count := large_flows.ideal_count(scheme)) is not None)
+    for i, (count, scheme) in enumerate(counted):
+        looks[scheme] = {"label": large_flows.ideal_count_label(count),
+                         "color": IDEAL_COUNT_COLORS[i % len(IDEAL_COUNT_COLORS)],
+                         "marker": IDEAL_COUNT_MARKERS[i % len(IDEAL_COUNT_MARKERS)],
+                         "linestyle": ":"}
+    for i, label in enumerate(sorted(present - set(SCHEMES) - {scheme for _, scheme in counted})):
         looks[label] = {"label": label, "color": CUSTOM_COLORS[i % len(CUSTOM_COLORS)],
                         "marker": CUSTOM_MARKERS[i % len(CUSTOM_MARKERS)], "linestyle": "-."}
     return looks
@@ -345,7 +361,17 @@ def figure_table(groups: dict[tuple[str, str, float], list[SweepRun]], kb: int =
                             "bias_ok": "" if pd.isna(point["bias_ok"]) else bool(point["bias_ok"])})
             rows.append(row)
     frame = pd.DataFrame(rows, columns=TABLE_COLUMNS + (STEADY_COLUMNS if any_steady else []))
-    order = {"figure": list(FIGURE_FILES), "workload": list(WORKLOADS), "scheme": list(looks)}
+    return sorted_table(frame)
+
+
+def sorted_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The figures' table in its order: figure, panel, scheme (scheme_looks), load; its counts
+    of flows as integers, empty where a row has none (a steady-state table's rows drawn from runs
+    to completion, pfabric_analysis.large_flows)."""
+    order = {"figure": list(FIGURE_FILES), "workload": list(WORKLOADS),
+             "scheme": list(scheme_looks(frame["scheme"]))}
+    frame = frame.astype({column: "Int64" for column in ("flows", "warmup_flows")
+                          if column in frame.columns})
     return frame.sort_values(
         ["figure", "panel", "scheme", "load"],
         key=lambda column: column.map(order[column.name].index) if column.name in order
@@ -353,17 +379,35 @@ def figure_table(groups: dict[tuple[str, str, float], list[SweepRun]], kb: int =
 
 
 def load_sweep(sweep_dir: Path, kb: int = 1000,
-               batches: int = intervals.DEFAULT_BATCHES) -> pd.DataFrame:
+               batches: int = intervals.DEFAULT_BATCHES, large_from: Path | None = None,
+               ideal_counts: Path | None = None) -> pd.DataFrame:
     """Read, check and tabulate a sweep directory, or a store of compact points (figure_table of
-    its runs)."""
+    its runs). With large_from (a sweep or store of runs to completion), a steady-state point's
+    (10MB,inf) rows come from there, and with ideal_counts (a flow-count study's flowcount.csv)
+    Ideal's values at its longer counts are drawn beside them (pfabric_analysis.large_flows)."""
     if kb not in (1000, 1024):
         raise AnalysisError(f"--kb {kb}: must be 1000 or 1024")
     if batches < 1:
         raise AnalysisError(f"--batches {batches}: expected at least 1")
+    if ideal_counts is not None and large_from is None:
+        raise AnalysisError(f"--ideal-counts {ideal_counts}: needs --large-from (the runs to "
+                            "completion it is drawn beside)")
+    counts = None if ideal_counts is None else large_flows.read_flow_counts(ideal_counts)
     runs = [classify(read_run(directory), sweep_dir)
             for directory in find_run_directories(sweep_dir)]
     check_same_experiment(runs)
-    return figure_table(group_replications(runs), kb, batches)
+    table = figure_table(group_replications(runs), kb, batches)
+    if large_from is None:
+        return table
+    if "warmup_flows" not in table.columns:
+        raise AnalysisError(f"--large-from {large_from}: {sweep_dir} has no steady-state points "
+                            "(--measureMaxBytes) whose largest flows' bin it would fill")
+    complete = load_sweep(large_from, kb, batches)
+    table = large_flows.with_runs_to_completion(table, complete, str(large_from))
+    if counts is not None:
+        table = pd.concat([table, large_flows.ideal_count_rows(table, counts, str(ideal_counts))],
+                          ignore_index=True)
+    return sorted_table(table)
 
 
 def _scale_y_axis(ax, yscale: str) -> None:
@@ -445,16 +489,36 @@ def _add_legend(figure: Figure, rows: pd.DataFrame, looks: dict[str, dict[str, s
                for scheme, look in looks.items() if (rows["scheme"] == scheme).any()]
     if not rows["citable"].all():
         handles.append(Line2D([], [], color="0.4", marker="o", markerfacecolor="none",
-                              linestyle="None", label="hollow: not citable (CI > 3%)"))
+                              linestyle="None", label=_hollow_label(rows)))
     if _cuts_an_interval(rows).any():
         handles.append(Line2D([], [], color="0.4", marker=CUT_INTERVAL_MARKER,
                               markersize=CUT_INTERVAL_MARKER_SIZE, linestyle="None",
                               label=CUT_INTERVAL_LABEL))
-    # One row fits a page-wide figure, or two rows filled column by column (a pair of schemes,
-    # then the markers' meanings); a column-wide figure (one workload's Figure 2) fits two columns.
+    # One row fits a page-wide figure when its labels are short enough, else two rows filled
+    # column by column (a pair of schemes, then the markers' meanings); a column-wide figure
+    # (one workload's Figure 2) fits two columns.
     wide = figure.get_figwidth() >= 6
-    columns = (len(handles) if len(handles) <= 5 else math.ceil(len(handles) / 2)) if wide else 2
+    width = sum(len(str(handle.get_label())) + LEGEND_HANDLE_CHARACTERS for handle in handles)
+    one_row = len(handles) <= 5 and width <= LEGEND_ROW_CHARACTERS
+    columns = (len(handles) if one_row else math.ceil(len(handles) / 2)) if wide else 2
     figure.legend(handles=handles, loc="outside upper center", ncols=columns, frameon=False)
+
+
+def _hollow_label(rows: pd.DataFrame) -> str:
+    """The legend's words for a hollow marker: the reasons the figure's points are not citable
+    (rule (a)'s interval, the steady-state tier's bias or warm-up, runs to completion)."""
+    reasons = {reason for text in rows.loc[~rows["citable"].astype(bool), "not_citable"]
+               for reason in text.split(";")}
+    words = []
+    if any(_rule_failure(reason) is not None for reason in reasons):
+        words.append(f"CI > {100 * intervals.CITABLE_RELATIVE:g}%")
+    if any(reason.endswith(" bias") for reason in reasons):
+        words.append("bias")
+    if "warm-up not found" in reasons:
+        words.append("no warm-up found")
+    if large_flows.TO_COMPLETION in reasons:
+        words.append("run to completion")
+    return f"hollow: not citable ({', '.join(words) or 'see figures.md'})"
 
 
 def overall_figure(table: pd.DataFrame, yscale: str = DEFAULT_Y_SCALE) -> Figure:
@@ -488,7 +552,10 @@ def breakdown_figure(table: pd.DataFrame, workload: str,
         figure = _new_figure(7.0, 5.4)
         axes = figure.subplots(2, 2).ravel()
         for ax, (panel, _, _, title) in zip(axes, BREAKDOWN_PANELS):
-            _plot_panel(ax, rows[rows["panel"] == panel], title, loads, looks, yscale)
+            panel_rows = rows[rows["panel"] == panel]
+            # a panel drawn from another tier says so in its rows' title (large_flows)
+            shown = panel_rows["title"].iloc[0] if not panel_rows.empty else title
+            _plot_panel(ax, panel_rows, shown, loads, looks, yscale)
         _add_legend(figure, rows, looks)
     return figure
 
@@ -625,7 +692,9 @@ def points_markdown(table: pd.DataFrame) -> list[str]:
                   + "measured flows | flows simulated | core-hours | citable | lag-1 |",
                   "|---|---:|---:|" + ("---:|" if with_warmup else "")
                   + "---:|---:|---:|---|---:|"]
-        for (_scheme, load), point in rows.groupby(["scheme", "load"], sort=False):
+        for (scheme, load), point in rows.groupby(["scheme", "load"], sort=False):
+            if large_flows.ideal_count(scheme) is not None:
+                continue  # Ideal beside the runs to completion: its own section says what it is
             first = point.iloc[0]
             keyed = point.set_index(["bin", "statistic"])
             if first["citable"]:
@@ -676,7 +745,7 @@ def steady_method(table: pd.DataFrame) -> str:
             "the bias check (half the statistic over the runs' later halves minus over their "
             "earlier halves within the half-width; 'bias' where it fails) and a warm-up found "
             "('warm-up not found': the runs are too short). Larger flows are not measured: "
-            "their bin has no value at this tier.")
+            "their bin has no value at this tier, unless drawn from runs to completion (below).")
 
 
 def figures_markdown(table: pd.DataFrame) -> str:
@@ -723,7 +792,8 @@ def figures_markdown(table: pd.DataFrame) -> str:
                          f"{row.flows + row.unfinished}" for row in unfinished.itertuples()]
                 lines += ["", "Unfinished flows, not in the statistics: " + "; ".join(notes) + "."]
             lines.append("")
-    return "\n".join(lines + paper_markdown(table) + points_markdown(table))
+    return "\n".join(lines + large_flows.distance_markdown(table) + paper_markdown(table)
+                     + points_markdown(table))
 
 
 def _claim_number(low: float, high: float) -> str:
@@ -807,11 +877,14 @@ def write_figure_set(out_dir: Path, name: str, figure: Figure, table: pd.DataFra
 
 def write_figures(sweep_dir: Path, out_dir: Path, kb: int = 1000,
                   batches: int = intervals.DEFAULT_BATCHES,
-                  yscale: str = DEFAULT_Y_SCALE) -> list[Path]:
+                  yscale: str = DEFAULT_Y_SCALE, large_from: Path | None = None,
+                  ideal_counts: Path | None = None) -> list[Path]:
     """Figures 2-4, figures.csv and figures.md of a sweep directory (or a store of compact
-    points) into out_dir; the files written. Everything is read, checked and rendered before
-    out_dir is touched, so bad input leaves no output behind."""
+    points) into out_dir (load_sweep for large_from and ideal_counts); the files written.
+    Everything is read, checked and rendered before out_dir is touched, so bad input leaves no
+    output behind."""
     if yscale not in Y_SCALES:
         raise AnalysisError(f"--yscale {yscale}: expected one of {', '.join(Y_SCALES)}")
-    outputs = render_outputs(load_sweep(sweep_dir, kb, batches), yscale)
+    outputs = render_outputs(load_sweep(sweep_dir, kb, batches, large_from, ideal_counts),
+                             yscale)
     return write_files(out_dir, outputs, owned_names=OUTPUT_NAMES)

@@ -129,10 +129,13 @@ def statistic_values(table: pd.DataFrame, workload: str, size_bin: str, statisti
     return {float(row.load): float(row.value) for row in rows.itertuples()}
 
 
-def loads_not_citable(table: pd.DataFrame, workload: str, scheme: str) -> set[float]:
-    """The loads where a scheme's point misses rule (a) (a point's status is one for all its
-    statistics)."""
-    rows = table[(table["workload"] == workload) & (table["scheme"] == scheme) &
+def loads_not_citable(table: pd.DataFrame, workload: str, size_bin: str, statistic: str,
+                      scheme: str) -> set[float]:
+    """The loads where a scheme's statistic rests on a point not citable: its point misses rule
+    (a), or (the (10MB,inf) bin of a steady-state figure, pfabric_analysis.large_flows) the
+    statistic is drawn from runs to completion."""
+    rows = table[(table["workload"] == workload) & (table["bin"] == size_bin) &
+                 (table["statistic"] == statistic) & (table["scheme"] == scheme) &
                  ~table["citable"].astype(bool)]
     return {float(load) for load in rows["load"]}
 
@@ -140,9 +143,11 @@ def loads_not_citable(table: pd.DataFrame, workload: str, scheme: str) -> set[fl
 def compare(claim: Claim, table: pd.DataFrame, workload: str) -> Comparison:
     """This module's values of a claim in one workload, over the claim's loads (or all)."""
     values = statistic_values(table, workload, claim.size_bin, claim.statistic, claim.scheme)
-    not_citable = loads_not_citable(table, workload, claim.scheme)
+    not_citable = loads_not_citable(table, workload, claim.size_bin, claim.statistic,
+                                    claim.scheme)
     if claim.over:
-        not_citable |= loads_not_citable(table, workload, claim.over)
+        not_citable |= loads_not_citable(table, workload, claim.size_bin, claim.statistic,
+                                         claim.over)
         denominators = statistic_values(table, workload, claim.size_bin, claim.statistic,
                                         claim.over)
         values = {load: value / denominators[load] for load, value in values.items()
