@@ -271,6 +271,27 @@ PfabricExperimentOptions::BuildFabric()
             }
             return "";
         });
+    t.Add("linkDelay",
+          "every link's propagation delay, e.g. 1us; host links keep the preset's extra host "
+          "delay (default: the preset's)",
+          p.linkDelay)
+        .Check([&p]() -> std::string {
+            if (p.linkDelay.empty())
+            {
+                return "";
+            }
+            const double ns = PfabricCommandLine::TimeNanoseconds(p.linkDelay);
+            if (ns < 0)
+            {
+                return "--linkDelay=" + p.linkDelay + ": expected a time such as 400ns";
+            }
+            const std::string wrong = PfabricCommandLine::CheckNanoseconds(ns);
+            if (!wrong.empty())
+            {
+                return "--linkDelay=" + p.linkDelay + ": " + wrong;
+            }
+            return "";
+        });
     t.Add("seed", "ns-3 random seed", p.seed).Check([&p]() -> std::string {
         return p.seed == 0 ? "--seed=0: ns-3 seeds start at 1" : "";
     });

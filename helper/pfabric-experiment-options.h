@@ -99,6 +99,7 @@ struct PfabricExperimentParameters
     LoadBalancing lb = PRESET_LB;        //!< load balancing
     std::string buffer;                  //!< switch buffer; empty: the preset's
     std::string rto;                     //!< MinTCP / LineRate RTO; empty: the preset's
+    std::string linkDelay;               //!< every link's propagation delay; empty: the preset's
     std::string cdf;                     //!< flow sizes: name or file; empty: workload
     /// how flow sizes are drawn between the CDF's points (packets, as ns-2, or bytes)
     PfabricFlowSizeDistribution::Interpolation sampling = PfabricFlowSizeDistribution::PACKETS;

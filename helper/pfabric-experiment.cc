@@ -215,6 +215,10 @@ PfabricExperiment::BuildFabric(std::string* error)
         lb[0] = std::toupper(lb[0]);
         m_fabric->SetSwitchAttribute("LoadBalancing", StringValue(lb));
     }
+    if (!m_p.linkDelay.empty())
+    {
+        m_fabric->SetLinkDelay(Time(m_p.linkDelay));
+    }
     m_fabric->SetSwitchMode(m_p.switchMode);
     m_fabric->SetHostStack(m_p.hostStack);
     m_fabric->SetLinkType(m_p.linkType);

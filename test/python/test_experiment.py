@@ -124,6 +124,36 @@ def test_a_lone_flow_takes_its_ideal_fct(run_example: RunExample, tmp_path: Path
         assert slowdown == pytest.approx(1.0, abs=0.01), (flow, slowdown)
 
 
+def test_link_delay_moves_every_ideal_fct_by_its_round_trip(run_example: RunExample,
+                                                            tmp_path: Path) -> None:
+    """--linkDelay=1us on hotnets12 (400 ns per link by the preset): each lone flow's ideal FCT
+    grows by 600 ns per link, twice (the data's way and the last ACK's): 2 links on the rack
+    path, 6 across the core. LineRate's window of 14 packets (16.8 us of sending) still covers
+    the rack path's round trip, so those flows take their ideal FCT within 1%, but not the core
+    path's (about 19.4 us with 1 us links): flows of 100 packets and more across the core are
+    window-bound, 5-20% over their ideal. meta.json records the option."""
+    ideal = {}
+    for delay in ("", "1us"):
+        out = tmp_path / (delay or "preset")
+        extra = [f"--linkDelay={delay}"] if delay else []
+        result = run_example("pfabric-websearch", "--quiet", "--scheme=linerate",
+                             f"--flowFile={lone_flows(tmp_path / 'f.csv', 'hotnets12')}",
+                             f"--out={out}", *extra)
+        assert result.returncode == 0, result.stderr
+        ideal[delay] = {(int(r["size_bytes"]) // 1460, r["dst"] == "1"):
+                        (float(r["ideal_fct_s"]), float(r["fct_s"])) for r in read_fct(out)}
+    for (packets, rack), (fct_ideal, fct) in ideal["1us"].items():
+        links = 2 if rack else 6
+        grown = fct_ideal - ideal[""][(packets, rack)][0]
+        assert grown == pytest.approx(2 * links * 600e-9, abs=2e-9), (packets, rack)
+        if rack or packets < 100:
+            assert fct / fct_ideal == pytest.approx(1.0, abs=0.01), (packets, rack)
+        else:
+            assert 1.05 < fct / fct_ideal < 1.2, (packets, rack)
+    meta = json.loads((tmp_path / "1us" / "meta.json").read_text())
+    assert meta["parameters"]["linkDelay"] == "1us"
+
+
 @pytest.mark.parametrize("preset", ["hotnets12", "sigcomm13"])
 @pytest.mark.parametrize("scheme", ["pfabric", "linerate"])
 def test_a_lone_flow_takes_its_ideal_fct_on_the_lean_host(run_example: RunExample,
@@ -536,6 +566,7 @@ def bad_files(tmp: Path) -> dict[str, Path]:
          "PfabricFatTreeHelper: k must be even and at least 2, got k = 5"),
         (("--buffer=lots",), "--buffer=lots: expected a positive size such as 22500B or 150p"),
         (("--rto=soon",), "--rto=soon: expected a time such as 40us"),
+        (("--linkDelay=far",), "--linkDelay=far: expected a time such as 400ns"),
         (("--cdf={cdf}",), "{cdf}:2: 'x' is not a number"),
         (("--flowFile={header}",), "{header}:1: the header must be src,dst,size_bytes,start_s"),
         (("--flowFile={negative}",), "{negative}:2: size_bytes '-5' is not a positive integer"),
