@@ -226,8 +226,13 @@ DctcpParts(PfabricCustomScheme& parts)
 std::vector<TestCase*>
 MakeCustomSchemeTestCases()
 {
-    return {new CustomChecksTest,
-            new CustomEqualsBuiltInTest("tcp", TcpParts),
+    return {new CustomChecksTest};
+}
+
+std::vector<TestCase*>
+MakeCustomSchemeExtensiveTestCases()
+{
+    return {new CustomEqualsBuiltInTest("tcp", TcpParts),
             new CustomEqualsBuiltInTest("dctcp", DctcpParts),
             new CustomFqCoDelCubicTest};
 }

@@ -287,10 +287,13 @@ class IncastSchemesTest : public TestCase
 std::vector<TestCase*>
 MakeIncastTestCases()
 {
-    return {new IncastIdealTest,
-            new IncastPlacementTest,
-            new IncastCollectTest,
-            new IncastSchemesTest};
+    return {new IncastIdealTest, new IncastPlacementTest, new IncastCollectTest};
+}
+
+std::vector<TestCase*>
+MakeIncastExtensiveTestCases()
+{
+    return {new IncastSchemesTest};
 }
 
 } // namespace tests

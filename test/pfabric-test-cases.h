@@ -37,8 +37,12 @@ std::vector<TestCase*> MakeQueueDiscTestCases();
 /// @return the PfabricQueueDiscHelper test cases: device queue limit, installation
 std::vector<TestCase*> MakeQueueDiscHelperTestCases();
 
-/// @return the custom scheme test cases: built-in schemes' parts, ns-3's parts, checks
+/// @return the custom scheme test cases: checks
 std::vector<TestCase*> MakeCustomSchemeTestCases();
+
+/// @return the custom scheme test cases that take seconds: built-in schemes' parts flow for flow,
+///         ns-3's parts
+std::vector<TestCase*> MakeCustomSchemeExtensiveTestCases();
 
 /// @return the deadline test cases: EDF against remaining size, terminate, deadline drawing
 std::vector<TestCase*> MakeDeadlinesTestCases();
@@ -49,8 +53,11 @@ std::vector<TestCase*> MakeFabricTestCases();
 /// @return the PfabricFlowApplication test cases
 std::vector<TestCase*> MakeFlowApplicationTestCases();
 
-/// @return the incast test cases: ideal QCT, placement, queries, pFabric against TCP-DropTail
+/// @return the incast test cases: ideal QCT, placement, queries
 std::vector<TestCase*> MakeIncastTestCases();
+
+/// @return the incast test cases that take seconds: pFabric against TCP-DropTail
+std::vector<TestCase*> MakeIncastExtensiveTestCases();
 
 /// @return the lean host test cases: the same segments as ns-3's TCP/IP, lone flows ideal
 std::vector<TestCase*> MakeLeanHostTestCases();
@@ -76,8 +83,13 @@ std::vector<TestCase*> MakeTransportTestCases();
 /// @return the stop report test cases: why a run stopped, what it left unfinished
 std::vector<TestCase*> MakeStopReportTestCases();
 
-/// @return the measurement window test cases: off, same flows, a large flow's FCT, options
+/// @return the measurement window test cases: a large flow's FCT, the size limit's accounting,
+///         options
 std::vector<TestCase*> MakeWindowTestCases();
+
+/// @return the measurement window test cases that take seconds: off, same flows, the size limit
+///         on a run
+std::vector<TestCase*> MakeWindowExtensiveTestCases();
 
 /// @return the workload test cases (flow-size distributions)
 std::vector<TestCase*> MakeWorkloadTestCases();

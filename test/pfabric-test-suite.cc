@@ -32,9 +32,25 @@ RunToCompletion(PfabricExperiment& experiment)
     return meta;
 }
 
+/// The duration parameter's type of a TestCase::AddTestCase member pointer.
+template <typename AddTestCase>
+struct DurationOf;
+
+/// @copydoc DurationOf
+template <typename Class, typename Duration>
+struct DurationOf<void (Class::*)(TestCase*, Duration)>
+{
+    using Type = Duration; ///< the duration type
+};
+
 /**
  * @ingroup pfabric-tests
  * @brief Every test of the pfabric module, as one suite for `./test.py -s pfabric`.
+ *
+ * The cases that run whole experiments for seconds (EXTENSIVE) run only when the test runner is
+ * asked for that fullness: `./pfabric test` and the sanitizer build always ask, `./test.py`
+ * by default does not (its default fullness is QUICK), which keeps an in-tree debug build's run
+ * of the suite to the fast cases; `./test.py -s pfabric -f EXTENSIVE` runs them all.
  */
 class PfabricTestSuite : public TestSuite
 {
@@ -42,6 +58,19 @@ class PfabricTestSuite : public TestSuite
     PfabricTestSuite()
         : TestSuite("pfabric", TestSuite::Type::UNIT)
     {
+        // AddTestCase's duration type: TestCase::TestDuration (ns-3 <= 3.37) or the enum class
+        // TestCase::Duration (later); EXTENSIVE is 2 in both.
+        using Duration = typename DurationOf<decltype(&PfabricTestSuite::AddTestCase)>::Type;
+        const auto extensive = static_cast<Duration>(2);
+        for (auto make : {MakeCustomSchemeExtensiveTestCases,
+                          MakeIncastExtensiveTestCases,
+                          MakeWindowExtensiveTestCases})
+        {
+            for (TestCase* testCase : make())
+            {
+                AddTestCase(testCase, extensive);
+            }
+        }
         for (auto make : {MakeQueueDiscTestCases,
                           MakeQueueDiscHelperTestCases,
                           MakeCustomSchemeTestCases,

@@ -647,12 +647,13 @@ class WindowMaxBytesAccountingTest : public TestCase
 std::vector<TestCase*>
 MakeWindowTestCases()
 {
-    return {new WindowOffTest,
-            new WindowSameFlowsTest,
-            new WindowLargeFlowTest,
-            new WindowMaxBytesTest,
-            new WindowMaxBytesAccountingTest,
-            new WindowOptionsTest};
+    return {new WindowLargeFlowTest, new WindowMaxBytesAccountingTest, new WindowOptionsTest};
+}
+
+std::vector<TestCase*>
+MakeWindowExtensiveTestCases()
+{
+    return {new WindowOffTest, new WindowSameFlowsTest, new WindowMaxBytesTest};
 }
 
 } // namespace tests
