@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import matplotlib
+import numpy as np
 import pandas as pd
 
 # Figures are drawn on Agg canvases directly, never through pyplot: no window, no global state.
@@ -112,8 +113,8 @@ CUT_INTERVAL_MARKER_SIZE = 11  # points: well above a scheme's marker, as the ba
 CUT_INTERVAL_LABEL = "interval reaches below 0"
 # A page-wide figure's legend holds one row of up to LEGEND_ROW_CHARACTERS characters at STYLE's 8
 # points, an entry's marker and gaps counting as LEGEND_HANDLE_CHARACTERS (the paper's five
-# schemes fill 92).
-LEGEND_ROW_CHARACTERS = 100
+# schemes fill 92; 7 inches hold about 120).
+LEGEND_ROW_CHARACTERS = 110
 LEGEND_HANDLE_CHARACTERS = 8
 # Readable when the figure is printed at its own size (a column or page of a paper).
 STYLE: dict[RcKeyType, Any] = {"font.size": 9, "axes.titlesize": 9, "axes.labelsize": 9, "xtick.labelsize": 8,
@@ -498,10 +499,24 @@ def _add_legend(figure: Figure, rows: pd.DataFrame, looks: dict[str, dict[str, s
     # column by column (a pair of schemes, then the markers' meanings); a column-wide figure
     # (one workload's Figure 2) fits two columns.
     wide = figure.get_figwidth() >= 6
-    width = sum(len(str(handle.get_label())) + LEGEND_HANDLE_CHARACTERS for handle in handles)
-    one_row = len(handles) <= 5 and width <= LEGEND_ROW_CHARACTERS
-    columns = (len(handles) if one_row else math.ceil(len(handles) / 2)) if wide else 2
+    labels = [len(str(handle.get_label())) for handle in handles]
+    if not wide:
+        columns = 2
+    elif len(handles) <= 5 and _legend_width(labels, len(handles)) <= LEGEND_ROW_CHARACTERS:
+        columns = len(handles)
+    else:  # two rows, or more when their widest entries do not fit side by side
+        columns = math.ceil(len(handles) / 2)
+        while columns > 1 and _legend_width(labels, columns) > LEGEND_ROW_CHARACTERS:
+            columns -= 1
     figure.legend(handles=handles, loc="outside upper center", ncols=columns, frameon=False)
+
+
+def _legend_width(labels: list[int], columns: int) -> int:
+    """A legend's width in characters with `columns` columns, filled as matplotlib fills them
+    (entries split into columns of nearly equal length, the first ones longer): each column's
+    longest label and its marker."""
+    split = np.array_split(np.array(labels), columns)
+    return sum(int(column.max()) + LEGEND_HANDLE_CHARACTERS for column in split if column.size)
 
 
 def _hollow_label(rows: pd.DataFrame) -> str:
