@@ -111,11 +111,10 @@ def with_runs_to_completion(table: pd.DataFrame, complete: pd.DataFrame,
 
 def _check_same_setup(table: pd.DataFrame, other: pd.DataFrame, source: str) -> None:
     """Refuse a table of runs to completion from another ns-3 version or preset than table's."""
-    for column, name in (("ns3_version", "ns-3 version"),):
-        mine, theirs = set(table[column]), set(other[column])
-        if mine != theirs:
-            raise AnalysisError(f"--large-from {source}: {name} {', '.join(sorted(theirs))}, but "
-                                f"the figures' points have {', '.join(sorted(mine))}")
+    mine, theirs = set(table["ns3_version"]), set(other["ns3_version"])
+    if mine != theirs:
+        raise AnalysisError(f"--large-from {source}: ns-3 version {', '.join(sorted(theirs))}, "
+                            f"but the figures' points have {', '.join(sorted(mine))}")
     presets = {json.loads(text).get("preset") for text in table["parameters"]}
     theirs = {json.loads(text).get("preset") for text in other["parameters"]}
     if presets != theirs:
