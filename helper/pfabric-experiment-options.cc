@@ -63,6 +63,43 @@ PfabricExperimentParameters::UsesPfabricQueues() const
 namespace
 {
 
+/**
+ * @brief The check of a time option given as text, empty for the preset's value: a time with a
+ * unit, a whole number of nanoseconds within ns-3's range, positive when asked.
+ * @param name the option, without its dashes
+ * @param text its value; empty: the preset's
+ * @param example a time of the option, for the message
+ * @param positive whether zero is refused
+ * @return the one-line error, empty when the value is good
+ */
+std::string
+CheckTimeText(const std::string& name,
+              const std::string& text,
+              const std::string& example,
+              bool positive)
+{
+    if (text.empty())
+    {
+        return "";
+    }
+    const std::string option = "--" + name + "=" + text;
+    const double ns = PfabricCommandLine::TimeNanoseconds(text);
+    if (ns < 0)
+    {
+        return option + ": expected a time such as " + example;
+    }
+    const std::string wrong = PfabricCommandLine::CheckNanoseconds(ns);
+    if (!wrong.empty())
+    {
+        return option + ": " + wrong;
+    }
+    if (positive && !Time(text).IsStrictlyPositive())
+    {
+        return option + ": expected a positive time";
+    }
+    return "";
+}
+
 /// A unit a size option takes, and how many of the unit ns-3 keeps it in (packets or bytes) it
 /// is.
 using Unit = std::pair<std::string, double>;
@@ -250,48 +287,12 @@ PfabricExperimentOptions::BuildFabric()
             return "";
         });
     t.Add("rto", "MinTCP/LineRate fixed RTO, e.g. 40us (default: the preset's)", p.rto)
-        .Check([&p]() -> std::string {
-            if (p.rto.empty())
-            {
-                return "";
-            }
-            const double ns = PfabricCommandLine::TimeNanoseconds(p.rto);
-            if (ns < 0)
-            {
-                return "--rto=" + p.rto + ": expected a time such as 40us";
-            }
-            const std::string wrong = PfabricCommandLine::CheckNanoseconds(ns);
-            if (!wrong.empty())
-            {
-                return "--rto=" + p.rto + ": " + wrong;
-            }
-            if (!Time(p.rto).IsStrictlyPositive())
-            {
-                return "--rto=" + p.rto + ": expected a positive time";
-            }
-            return "";
-        });
+        .Check([&p]() { return CheckTimeText("rto", p.rto, "40us", true); });
     t.Add("linkDelay",
           "every link's propagation delay, e.g. 1us; host links keep the preset's extra host "
           "delay (default: the preset's)",
           p.linkDelay)
-        .Check([&p]() -> std::string {
-            if (p.linkDelay.empty())
-            {
-                return "";
-            }
-            const double ns = PfabricCommandLine::TimeNanoseconds(p.linkDelay);
-            if (ns < 0)
-            {
-                return "--linkDelay=" + p.linkDelay + ": expected a time such as 400ns";
-            }
-            const std::string wrong = PfabricCommandLine::CheckNanoseconds(ns);
-            if (!wrong.empty())
-            {
-                return "--linkDelay=" + p.linkDelay + ": " + wrong;
-            }
-            return "";
-        });
+        .Check([&p]() { return CheckTimeText("linkDelay", p.linkDelay, "400ns", false); });
     t.Add("seed", "ns-3 random seed", p.seed).Check([&p]() -> std::string {
         return p.seed == 0 ? "--seed=0: ns-3 seeds start at 1" : "";
     });
