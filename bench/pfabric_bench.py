@@ -28,8 +28,9 @@ Scenarios (--list prints them with their sizes):
                        TCP-DropTail, under the system allocator and under mimalloc in turn,
                        repeated: mimalloc's processor time as a fraction of the system's, and
                        whether every fct.csv is identical
-  host-stack           the same web search flows (sigcomm13, load 0.6), MinTCP+pFabric and
-                       LineRate, on ns-3's TCP/IP and on the lean host (--hostStack), and with
+  host-stack           the same web search flows (sigcomm13, load 0.6), MinTCP+pFabric,
+                       LineRate, TCP-DropTail and DCTCP, on ns-3's TCP/IP and on the lean host
+                       (--hostStack), and with
                        --against DIR on DIR's programs too: the lean host's processor time as a
                        fraction of each, events per packet hop (the target: at most 1.5), and
                        its per-bin FCT/ideal over ns-3's TCP/IP's (the fidelity bounds: means
@@ -100,7 +101,7 @@ ALLOCATORS = ("system", "mimalloc")
 HOST_STACK_FLOWS = {"full": 10000, "quick": 300, "smoke": 20}
 HOST_STACK_REPEATS = {"full": 1, "quick": 1, "smoke": 2}
 HOST_STACKS = ("ns3tcp", "lean")
-HOST_STACK_SCHEMES = ("pfabric", "linerate")
+HOST_STACK_SCHEMES = ("pfabric", "linerate", "tcp", "dctcp")
 # The lean host's fidelity bounds against ns-3's TCP/IP on the same flows (issue 30): per-bin
 # mean FCT/ideal within 2%, the small flows' p99 within 5%.
 MEAN_BOUND = 0.02

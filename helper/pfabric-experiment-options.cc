@@ -434,15 +434,10 @@ PfabricExperimentOptions::BuildRun()
     t.AddChoice("hostStack",
                 "what carries the hosts' flows: ns3tcp (ns-3's TCP/IP stack and "
                 "PfabricTcpSocket, every scheme; the reference) or lean (PfabricHostTransport: "
-                "MinTCP and LineRate without ns-3's TCP/IP, the same segments on the wire; "
-                "pfabric and linerate only)",
+                "every scheme's senders without ns-3's TCP/IP, making ns-3's decisions: the "
+                "same segments on the wire, but for MinTCP's and LineRate's handshakes)",
                 p.hostStack,
-                P::HOST_STACKS)
-        .Check([&p]() -> std::string {
-            return p.hostStack == PfabricFabricHelper::LEAN_HOST && !p.UsesPfabricQueues()
-                       ? "--hostStack=lean runs --scheme=pfabric and linerate only, not " + p.scheme
-                       : "";
-        });
+                P::HOST_STACKS);
     t.AddChoice("linkType",
                 "what joins two nodes: pfabric (PfabricLinkNetDevice: only the packet on the "
                 "wire is past a port's queue disc, one or two events per packet hop) or p2p "

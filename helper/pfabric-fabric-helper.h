@@ -121,7 +121,7 @@ class PfabricFabricHelper
     enum HostStack
     {
         NS3_TCP,  //!< ns-3's internet stack and TCP (PfabricTcpSocket): every scheme
-        LEAN_HOST //!< no IP stack, PfabricHostTransport: MinTCP and LineRate only
+        LEAN_HOST //!< no IP stack, PfabricHostTransport: every scheme's senders
     };
 
     /// @param stack the hosts' stack (before Build; default NS3_TCP)

@@ -411,10 +411,6 @@ PfabricSchemeHelper::Install(NodeContainer hosts, NodeContainer switches) const
     {
         Ptr<Node> node = nodes.Get(n);
         const bool leanHost = node->GetObject<PfabricHostTransport>() != nullptr;
-        NS_ABORT_MSG_IF(leanHost && !UsesPfabricQueues(m_scheme),
-                        "PfabricSchemeHelper: node " << node->GetId() << " is a lean host, "
-                                                     << "which runs pfabric and linerate only, "
-                                                     << "not " << m_scheme);
         if (node->GetObject<Ipv4>() || leanHost)
         {
             // a lean switch has no transport to configure, only its ports

@@ -153,7 +153,7 @@ class PfabricSchemeHelper
 
     /**
      * @brief Install the scheme: a PfabricTcpSocketFactory on every host (a node with an IP stack,
-     * or a lean host: PfabricHostTransport, pfabric and linerate only), the
+     * or a lean host: PfabricHostTransport), the
      * scheme's queue disc on every device other than loopback (nodes need traffic control: the
      * internet stack, or a lean switch's; any root queue disc is replaced).
      * @param nodes hosts and switches

@@ -18,7 +18,10 @@
 
 #include "ns3/enum.h"
 #include "ns3/ipv4-routing-protocol.h"
+#include "ns3/tcp-recovery-ops.h"
+#include "ns3/tcp-socket-state.h"
 
+#include <type_traits>
 #include <utility>
 
 namespace ns3
@@ -44,7 +47,52 @@ MakeEnumAccessorFor(Target target, long) -> decltype(MakeEnumAccessor(target))
     return MakeEnumAccessor(target);
 }
 
+/// TcpRecoveryOps::DoRecovery gained an isDupAck parameter in ns-3.43.
+template <typename Ops>
+auto
+DoRecoveryFor(Ops& ops, Ptr<TcpSocketState> tcb, uint32_t delivered, bool isDupAck, int)
+    -> decltype(ops.DoRecovery(tcb, delivered, isDupAck))
+{
+    return ops.DoRecovery(tcb, delivered, isDupAck);
+}
+
+/// Overload for ns-3 releases before it.
+template <typename Ops>
+auto
+DoRecoveryFor(Ops& ops, Ptr<TcpSocketState> tcb, uint32_t delivered, bool /* isDupAck */, long)
+    -> decltype(ops.DoRecovery(tcb, delivered))
+{
+    return ops.DoRecovery(tcb, delivered);
+}
+
+/// Whether TcpRecoveryOps::DoRecovery takes isDupAck.
+template <typename Ops, typename = void>
+struct RecoveryTakesDupAck : std::false_type
+{
+};
+
+/// It does.
+template <typename Ops>
+struct RecoveryTakesDupAck<
+    Ops,
+    std::void_t<decltype(std::declval<Ops&>()
+                             .DoRecovery(std::declval<Ptr<TcpSocketState>>(), uint32_t{}, bool{}))>>
+    : std::true_type
+{
+};
+
 } // namespace compat
+
+/**
+ * @ingroup pfabric
+ * @brief Whether this ns-3 has the TCP loss recovery of ns-3.43 and later, which the lean host's
+ * senders follow: an ACK counts the bytes it newly delivered, SACKed ones included
+ * (TcpRateOps), not only those it acknowledged cumulatively; fast retransmit resends the
+ * segment at the highest ACK and calls it lost one segment earlier; classic ECN leaves
+ * retransmissions not ECN-capable. The same release gave TcpRecoveryOps::DoRecovery its isDupAck
+ * parameter, which tells the two apart.
+ */
+constexpr bool TCP_RECOVERY_COUNTS_DELIVERED = compat::RecoveryTakesDupAck<TcpRecoveryOps>::value;
 
 /**
  * @ingroup pfabric
@@ -59,6 +107,20 @@ Ptr<const AttributeAccessor>
 MakeEnumAccessorCompat(Target target)
 {
     return compat::MakeEnumAccessorFor<Enum>(target, 0);
+}
+
+/**
+ * @ingroup pfabric
+ * @brief TcpRecoveryOps::DoRecovery on every supported release.
+ * @param ops the recovery algorithm
+ * @param tcb the connection's state
+ * @param delivered the bytes this ACK delivered
+ * @param isDupAck whether the ACK is a duplicate (ignored before ns-3.43)
+ */
+inline void
+DoRecoveryCompat(TcpRecoveryOps& ops, Ptr<TcpSocketState> tcb, uint32_t delivered, bool isDupAck)
+{
+    compat::DoRecoveryFor(ops, tcb, delivered, isDupAck, 0);
 }
 
 /**

@@ -21,6 +21,7 @@
 #include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/simulator.h"
 #include "ns3/tcp-header.h"
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/traffic-control-layer.h"
@@ -128,6 +129,15 @@ PfabricHostTransport::Listen(uint16_t port, Callback<void, uint32_t> received)
     m_received = received;
 }
 
+void
+PfabricHostTransport::SetReceiverSettings(const PfabricLeanReceiver::Settings& settings)
+{
+    NS_ABORT_MSG_UNLESS(m_receivers.empty(),
+                        "PfabricHostTransport: SetReceiverSettings before the first segment "
+                        "arrives");
+    m_receiverSettings = settings;
+}
+
 uint16_t
 PfabricHostTransport::Register(Ptr<PfabricLeanSender> sender)
 {
@@ -138,7 +148,10 @@ PfabricHostTransport::Register(Ptr<PfabricLeanSender> sender)
 }
 
 void
-PfabricHostTransport::Send(Ptr<Packet> segment, const TcpHeader& header, Ipv4Address destination)
+PfabricHostTransport::Send(Ptr<Packet> segment,
+                           const TcpHeader& header,
+                           Ipv4Address destination,
+                           Ipv4Header::EcnType ecn)
 {
     NS_ABORT_MSG_UNLESS(m_device, "PfabricHostTransport: Setup first");
     segment->AddHeader(header);
@@ -151,6 +164,7 @@ PfabricHostTransport::Send(Ptr<Packet> segment, const TcpHeader& header, Ipv4Add
     ip.SetPayloadSize(segment->GetSize());
     ip.SetTtl(DEFAULT_TTL);
     ip.SetIdentification(m_identification++);
+    ip.SetEcn(ecn);
     m_tc->Send(m_device,
                Create<Ipv4QueueDiscItem>(segment,
                                          m_device->GetBroadcast(),
@@ -184,9 +198,21 @@ PfabricHostTransport::Receive(Ptr<NetDevice> /* device */,
                                                              ip.GetSource(),
                                                              tcp.GetSourcePort(),
                                                              port,
-                                                             true);
+                                                             m_receiverSettings);
         }
-        uint32_t delivered = receiver->Receive(p, tcp);
+        if (tcp.GetFlags() & TcpHeader::SYN)
+        {
+            // As ns-3's listening socket, which completes its fork (and answers) in an event
+            // of its own at the same time.
+            Simulator::ScheduleNow(&PfabricLeanReceiver::ReceiveSyn, receiver.get(), tcp);
+            return true;
+        }
+        if (p->GetSize() == 0)
+        {
+            receiver->ReceiveEmpty(tcp, ip.GetEcn()); // the handshake's last ACK
+            return true;
+        }
+        uint32_t delivered = receiver->Receive(p, tcp, ip.GetEcn());
         if (delivered > 0 && !m_received.IsNull())
         {
             m_received(delivered);
@@ -195,7 +221,7 @@ PfabricHostTransport::Receive(Ptr<NetDevice> /* device */,
     }
     if (port >= FIRST_PORT && static_cast<std::size_t>(port - FIRST_PORT) < m_senders.size())
     {
-        m_senders[port - FIRST_PORT]->ReceiveAck(tcp);
+        m_senders[port - FIRST_PORT]->ReceiveAck(tcp, ip.GetEcn());
         return true;
     }
     NS_LOG_LOGIC("no connection for port " << port);

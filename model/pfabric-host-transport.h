@@ -7,8 +7,11 @@
 #ifndef PFABRIC_HOST_TRANSPORT_H
 #define PFABRIC_HOST_TRANSPORT_H
 
+#include "pfabric-lean-receiver.h"
+
 #include "ns3/callback.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
@@ -23,7 +26,6 @@ namespace ns3
 
 class NetDevice;
 class Packet;
-class PfabricLeanReceiver;
 class PfabricLeanSender;
 class TcpHeader;
 class TrafficControlLayer;
@@ -31,8 +33,9 @@ class TrafficControlLayer;
 /**
  * @ingroup pfabric
  *
- * @brief The lean host: a fabric host's transport without ns-3's IP stack, for MinTCP and
- * LineRate (PfabricLeanSender) and their receivers (PfabricLeanReceiver).
+ * @brief The lean host: a fabric host's transport without ns-3's IP stack, for its senders
+ * (PfabricLeanSender: MinTCP, LineRate and the baselines) and their receivers
+ * (PfabricLeanReceiver).
  *
  * Aggregated to a host node that has a TrafficControlLayer and no Ipv4 (the fabric helpers'
  * lean host stack). Segments go to the host's one fabric port with a TCP header and beside an
@@ -73,6 +76,12 @@ class PfabricHostTransport : public Object
      * @param received called with the bytes each segment delivers in order
      */
     void Listen(uint16_t port, Callback<void, uint32_t> received);
+    /**
+     * @brief What this host's receivers are (the receiving socket of its scheme); set before
+     * the first segment arrives.
+     * @param settings their settings
+     */
+    void SetReceiverSettings(const PfabricLeanReceiver::Settings& settings);
 
     /**
      * @brief Give a sender its own port: the ACKs to that port reach it.
@@ -87,8 +96,12 @@ class PfabricHostTransport : public Object
      * @param segment the payload (tags already set)
      * @param header its TCP header
      * @param destination the receiving host
+     * @param ecn the ECN field of its IPv4 header
      */
-    void Send(Ptr<Packet> segment, const TcpHeader& header, Ipv4Address destination);
+    void Send(Ptr<Packet> segment,
+              const TcpHeader& header,
+              Ipv4Address destination,
+              Ipv4Header::EcnType ecn);
 
   protected:
     void DoDispose() override;
@@ -107,13 +120,14 @@ class PfabricHostTransport : public Object
                  uint16_t protocol,
                  const Address& from);
 
-    Ipv4Address m_address;                         //!< the host's address
-    Ptr<NetDevice> m_device;                       //!< the fabric port
-    Ptr<TrafficControlLayer> m_tc;                 //!< where segments are sent
-    uint16_t m_listenPort;                         //!< 0 until Listen
-    Callback<void, uint32_t> m_received;           //!< bytes delivered in order
-    std::vector<Ptr<PfabricLeanSender>> m_senders; //!< by port less the first port
-    uint16_t m_identification;                     //!< the next IPv4 identification
+    Ipv4Address m_address;                            //!< the host's address
+    Ptr<NetDevice> m_device;                          //!< the fabric port
+    Ptr<TrafficControlLayer> m_tc;                    //!< where segments are sent
+    uint16_t m_listenPort;                            //!< 0 until Listen
+    Callback<void, uint32_t> m_received;              //!< bytes delivered in order
+    std::vector<Ptr<PfabricLeanSender>> m_senders;    //!< by port less the first port
+    uint16_t m_identification;                        //!< the next IPv4 identification
+    PfabricLeanReceiver::Settings m_receiverSettings; //!< what its receivers are
     /// Receivers by the sender's address and port.
     std::unordered_map<uint64_t, std::unique_ptr<PfabricLeanReceiver>> m_receivers;
     TracedCallback<Ptr<const Packet>> m_dropTrace; //!< segments no connection takes

@@ -12,6 +12,7 @@
 #include "pfabric-class-tag.h"
 #include "pfabric-flow-sender.h"
 #include "pfabric-host-transport.h"
+#include "pfabric-lean-sender.h"
 #include "pfabric-priority-tag.h"
 
 #include "ns3/packet.h"
@@ -28,13 +29,15 @@ PfabricLeanReceiver::PfabricLeanReceiver(PfabricHostTransport* transport,
                                          Ipv4Address peer,
                                          uint16_t peerPort,
                                          uint16_t localPort,
-                                         bool tagAcks)
+                                         const Settings& settings)
     : m_transport(transport),
       m_peer(peer),
       m_peerPort(peerPort),
       m_localPort(localPort),
-      m_tagAcks(tagAcks),
-      m_rxBuffer(CreateObject<TcpRxBuffer>())
+      m_rxBuffer(CreateObject<TcpRxBuffer>()),
+      m_settings(settings),
+      m_ecnCeSeq(0),
+      m_echoing(false)
 {
     m_rxBuffer->SetMaxBufferSize(PfabricFlowSender::RECEIVE_BUFFER_BYTES);
     // The sender's first byte is 1: its handshake's SYN took 0 (PfabricFlowSender).
@@ -43,13 +46,63 @@ PfabricLeanReceiver::PfabricLeanReceiver(PfabricHostTransport* transport,
 
 PfabricLeanReceiver::~PfabricLeanReceiver() = default;
 
-uint32_t
-PfabricLeanReceiver::Receive(Ptr<Packet> payload, const TcpHeader& header)
+void
+PfabricLeanReceiver::NoteEcn(const TcpHeader& header, Ipv4Header::EcnType ecn)
 {
-    if (std::optional<uint8_t> trafficClass = PfabricClassTag::Find(payload))
+    // TcpSocketBase::ForwardUp, then DoForwardUp's CWR check; TcpDctcp's CE state machine ends
+    // the echo at the first unmarked ECN-capable segment.
+    if (m_settings.echo == NO_ECN)
     {
-        m_trafficClass = trafficClass;
+        return;
     }
+    if (ecn == Ipv4Header::ECN_CE && m_ecnCeSeq < header.GetSequenceNumber())
+    {
+        m_ecnCeSeq = header.GetSequenceNumber();
+        m_echoing = true;
+        return;
+    }
+    if (ecn != Ipv4Header::ECN_NotECT && m_settings.echo == DCTCP_ECN)
+    {
+        m_echoing = false;
+    }
+    if (header.GetFlags() & TcpHeader::CWR)
+    {
+        m_echoing = false;
+    }
+}
+
+void
+PfabricLeanReceiver::ReceiveEmpty(const TcpHeader& header, Ipv4Header::EcnType ecn)
+{
+    NoteEcn(header, ecn);
+}
+
+void
+PfabricLeanReceiver::ReceiveSyn(const TcpHeader& header)
+{
+    const uint8_t ecnSyn = TcpHeader::CWR | TcpHeader::ECE;
+    const bool ecn = m_settings.echo != NO_ECN && (header.GetFlags() & ecnSyn) == ecnSyn;
+    TcpHeader synAck;
+    synAck.SetFlags(ecn ? TcpHeader::SYN | TcpHeader::ACK | TcpHeader::ECE
+                        : TcpHeader::SYN | TcpHeader::ACK);
+    synAck.SetSourcePort(m_localPort);
+    synAck.SetDestinationPort(m_peerPort);
+    synAck.SetSequenceNumber(SequenceNumber32(0));
+    synAck.SetAckNumber(header.GetSequenceNumber() + SequenceNumber32(1));
+    synAck.SetWindowSize(PfabricFlowSender::ADVERTISED_WINDOW);
+    PfabricLeanSender::AddSynOptions(synAck);
+    Ptr<Packet> segment = Create<Packet>();
+    if (m_settings.tagAcks)
+    {
+        PfabricPriorityTag::Set(segment, 0);
+    }
+    m_transport->Send(segment, synAck, m_peer, m_settings.ackEcn);
+}
+
+uint32_t
+PfabricLeanReceiver::Receive(Ptr<Packet> payload, const TcpHeader& header, Ipv4Header::EcnType ecn)
+{
+    NoteEcn(header, ecn);
     uint32_t delivered = 0;
     if (payload->GetSize() > 0 && m_rxBuffer->Add(payload, header))
     {
@@ -61,7 +114,7 @@ PfabricLeanReceiver::Receive(Ptr<Packet> payload, const TcpHeader& header)
     }
     // Every data segment is acknowledged at once, in order or not, new or duplicate.
     TcpHeader ack;
-    ack.SetFlags(TcpHeader::ACK);
+    ack.SetFlags(m_echoing ? TcpHeader::ACK | TcpHeader::ECE : TcpHeader::ACK);
     ack.SetSourcePort(m_localPort);
     ack.SetDestinationPort(m_peerPort);
     ack.SetSequenceNumber(SequenceNumber32(1));
@@ -80,15 +133,15 @@ PfabricLeanReceiver::Receive(Ptr<Packet> payload, const TcpHeader& header)
         ack.AppendOption(option);
     }
     Ptr<Packet> segment = Create<Packet>();
-    if (m_tagAcks)
+    if (m_settings.tagAcks)
     {
         PfabricPriorityTag::Set(segment, 0);
+        if (m_trafficClass)
+        {
+            PfabricClassTag::Set(segment, *m_trafficClass);
+        }
     }
-    if (m_trafficClass)
-    {
-        PfabricClassTag::Set(segment, *m_trafficClass);
-    }
-    m_transport->Send(segment, ack, m_peer);
+    m_transport->Send(segment, ack, m_peer, m_settings.ackEcn);
     return delivered;
 }
 

@@ -8,7 +8,9 @@
 #define PFABRIC_LEAN_RECEIVER_H
 
 #include "ns3/ipv4-address.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/ptr.h"
+#include "ns3/sequence-number.h"
 
 #include <cstdint>
 #include <optional>
@@ -29,25 +31,48 @@ class TcpRxBuffer;
  * ACK and SACK blocks of ns-3's own receive buffer (TcpRxBuffer: the most recent block first, at
  * most four), so that ACKs carry what ns-3's would and have their sizes.
  *
- * ACKs carry priority 0 (PfabricPriorityTag) when the host's senders rank their segments, and
+ * When the host's senders rank their segments, ACKs carry priority 0 (PfabricPriorityTag) and
  * the traffic class (PfabricClassTag) of the last data segment that had one, as an accepted
  * PfabricTcpSocket does.
+ *
+ * With ECN, it echoes congestion marks as an ECN-capable TcpSocketBase without delayed ACKs
+ * does: ECE on every ACK from a CE-marked segment on, until a segment with CWR arrives
+ * unmarked (classic ECN, RFC 3168), or ECE exactly on the ACKs of CE-marked segments (DCTCP's
+ * mode, TcpDctcp's CE state machine), with its ACKs ECN-capable as TcpSocketBase sends them in
+ * that mode. As in ns-3, a mark counts only on a segment above the last marked one.
  */
 class PfabricLeanReceiver
 {
   public:
+    /// How a receiver echoes ECN marks (the receiving socket's ECN mode in ns-3).
+    enum EcnEcho
+    {
+        NO_ECN,      //!< no ECN: marks are not echoed
+        CLASSIC_ECN, //!< RFC 3168: ECE until CWR
+        DCTCP_ECN,   //!< DCTCP: ECE on the ACK of each CE-marked segment
+    };
+
+    /// What the receiving socket of the host's scheme would be.
+    struct Settings
+    {
+        /// ACKs carry priority 0 and the flow's class (the senders rank their segments)
+        bool tagAcks{true};
+        EcnEcho echo{NO_ECN};                               //!< how ECN marks are echoed
+        Ipv4Header::EcnType ackEcn{Ipv4Header::ECN_NotECT}; //!< the ECN field of the ACKs
+    };
+
     /**
      * @param transport the host's transport, which outlives the receiver
      * @param peer the sending host
      * @param peerPort the sender's port
      * @param localPort the listening port
-     * @param tagAcks whether ACKs carry priority 0
+     * @param settings what the receiving socket would be
      */
     PfabricLeanReceiver(PfabricHostTransport* transport,
                         Ipv4Address peer,
                         uint16_t peerPort,
                         uint16_t localPort,
-                        bool tagAcks);
+                        const Settings& settings);
     ~PfabricLeanReceiver();
     PfabricLeanReceiver(const PfabricLeanReceiver&) = delete;
     PfabricLeanReceiver& operator=(const PfabricLeanReceiver&) = delete;
@@ -56,18 +81,42 @@ class PfabricLeanReceiver
      * @brief Take a data segment and acknowledge it.
      * @param payload the segment's payload, its TCP header removed
      * @param header its TCP header
+     * @param ecn the ECN field of its IPv4 header
      * @return the bytes it delivered in order (0 for out-of-order or duplicate data)
      */
-    uint32_t Receive(Ptr<Packet> payload, const TcpHeader& header);
+    uint32_t Receive(Ptr<Packet> payload, const TcpHeader& header, Ipv4Header::EcnType ecn);
+    /**
+     * @brief Answer a SYN with ns-3's SYN-ACK (a listening TcpSocketBase's, ECN agreed when
+     * both ends use it), again for a resent SYN.
+     * @param header the SYN's TCP header
+     */
+    void ReceiveSyn(const TcpHeader& header);
+    /**
+     * @brief Take a segment without data (the handshake's last ACK): nothing to acknowledge,
+     * but its ECN field counts as any segment's.
+     * @param header its TCP header
+     * @param ecn the ECN field of its IPv4 header
+     */
+    void ReceiveEmpty(const TcpHeader& header, Ipv4Header::EcnType ecn);
 
   private:
+    /**
+     * @brief What a segment's ECN field and flags do to the echo (TcpSocketBase::ForwardUp,
+     * DoForwardUp's CWR check, TcpDctcp's CE state machine).
+     * @param header its TCP header
+     * @param ecn the ECN field of its IPv4 header
+     */
+    void NoteEcn(const TcpHeader& header, Ipv4Header::EcnType ecn);
+
     PfabricHostTransport* m_transport;     //!< sends the ACKs
     Ipv4Address m_peer;                    //!< the sending host
     uint16_t m_peerPort;                   //!< the sender's port
     uint16_t m_localPort;                  //!< the listening port
-    bool m_tagAcks;                        //!< ACKs carry priority 0
     Ptr<TcpRxBuffer> m_rxBuffer;           //!< in-order point and SACK blocks
     std::optional<uint8_t> m_trafficClass; //!< the class of the ACKs, if any
+    Settings m_settings;                   //!< what the receiving socket would be
+    SequenceNumber32 m_ecnCeSeq;           //!< the last segment counted as CE-marked
+    bool m_echoing;                        //!< ACKs carry ECE
 };
 
 } // namespace ns3

@@ -13,7 +13,8 @@
 #include "pfabric-dctcp.h"
 #include "pfabric-flow-sender.h"
 #include "pfabric-host-transport.h"
-#include "pfabric-lean-sender.h"
+#include "pfabric-lean-baseline-sender.h"
+#include "pfabric-lean-min-tcp-sender.h"
 #include "pfabric-line-rate-congestion-ops.h"
 #include "pfabric-min-tcp-socket.h"
 #include "pfabric-priority-policy.h"
@@ -35,6 +36,7 @@
 #include "ns3/tcp-dctcp.h"
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/tcp-recovery-ops.h"
+#include "ns3/tcp-socket-state.h"
 #include "ns3/uinteger.h"
 
 #include <limits>
@@ -307,27 +309,86 @@ PfabricTcpSocketFactory::CreateFlowSender()
         m_flowSenderCreatedTrace(sender);
         return sender;
     }
-    NS_ABORT_MSG_UNLESS(m_transport == MIN_TCP || m_transport == LINE_RATE,
-                        "PfabricTcpSocketFactory: node "
-                            << node->GetId()
-                            << " is a lean host, which runs MinTCP and LineRate only");
+    Ptr<PfabricLeanSender> sender = m_transport == MIN_TCP || m_transport == LINE_RATE
+                                        ? CreateLeanMinTcpSender(lean)
+                                        : CreateLeanBaselineSender(lean);
+    sender->SetRestartSsThresh(m_restartSsThresh);
+    m_flowSenderCreatedTrace(sender);
+    return sender;
+}
+
+Ptr<PfabricLeanSender>
+PfabricTcpSocketFactory::CreateLeanMinTcpSender(Ptr<PfabricHostTransport> transport)
+{
     const MinTcpSettings settings = GetMinTcpSettings();
-    auto sender = CreateObject<PfabricLeanSender>();
-    sender->Configure(lean,
+    auto sender = CreateObject<PfabricLeanMinTcpSender>();
+    sender->Configure(transport,
                       m_segmentSize,
                       settings.initialWindow,
-                      settings.maxWindow,
-                      m_rto,
-                      settings.probeAfterTimeouts,
-                      settings.lineRate);
+                      settings.lineRate
+                          ? Ptr<TcpCongestionOps>(CreateObject<PfabricLineRateCongestionOps>())
+                          : Ptr<TcpCongestionOps>(CreateObject<TcpNewReno>()));
+    sender->SetMinTcp(m_rto, settings.maxWindow, settings.probeAfterTimeouts, settings.lineRate);
     sender->SetPriorityPolicy(GetPriorityPolicy(), m_priorityOffset);
     if (settings.paced)
     {
         sender->SetPacingLineRate(GetPacingLineRate(), m_headerBytes);
     }
-    sender->SetRestartSsThresh(m_restartSsThresh);
-    m_flowSenderCreatedTrace(sender);
     return sender;
+}
+
+Ptr<PfabricLeanSender>
+PfabricTcpSocketFactory::CreateLeanBaselineSender(Ptr<PfabricHostTransport> transport) const
+{
+    auto sender = CreateObject<PfabricLeanBaselineSender>();
+    sender->Configure(transport, m_segmentSize, m_initialWindow, CreateBaselineCongestionOps());
+    if (BaselineUsesEcn())
+    {
+        sender->EnableEcn();
+    }
+    sender->SetRetransmissionTimer(m_minRto, m_clockGranularity);
+    // Its SYN's round trip is the RTT estimator's first sample, as on ns-3's sockets.
+    sender->SetHandshake(m_minRto, SYN_RETRIES);
+    if (m_fastRetransmit)
+    {
+        sender->SetDupAckThreshold(m_dupAckThreshold);
+        if (m_dupAckWindowFraction > 0)
+        {
+            sender->SetAdaptiveDupAckThreshold(m_dupAckThreshold, m_dupAckWindowFraction);
+        }
+    }
+    if (m_hostPacing)
+    {
+        sender->SetPacingLineRate(GetPacingLineRate(), m_headerBytes);
+    }
+    return sender;
+}
+
+PfabricLeanReceiver::Settings
+PfabricTcpSocketFactory::GetLeanReceiverSettings() const
+{
+    PfabricLeanReceiver::Settings settings;
+    if (m_transport == MIN_TCP || m_transport == LINE_RATE)
+    {
+        return settings; // ranked senders: ACKs tagged, no ECN
+    }
+    settings.tagAcks = false;
+    // The receiving socket's ECN mode is its congestion control's (TcpDctcp asks for DCTCP's).
+    auto state = CreateObject<TcpSocketState>();
+    CreateBaselineCongestionOps()->Init(state);
+    if (BaselineUsesEcn() || state->m_useEcn == TcpSocketState::On)
+    {
+        if (state->m_ecnMode == TcpSocketState::DctcpEcn)
+        {
+            settings.echo = PfabricLeanReceiver::DCTCP_ECN;
+            settings.ackEcn = static_cast<Ipv4Header::EcnType>(state->m_ectCodePoint);
+        }
+        else
+        {
+            settings.echo = PfabricLeanReceiver::CLASSIC_ECN;
+        }
+    }
+    return settings;
 }
 
 void
@@ -339,6 +400,7 @@ PfabricTcpSocketFactory::ListenForFlows(uint16_t port, Callback<void, uint32_t> 
                     "PfabricTcpSocketFactory: aggregate the factory to a node before use");
     if (Ptr<PfabricHostTransport> lean = node->GetObject<PfabricHostTransport>())
     {
+        lean->SetReceiverSettings(GetLeanReceiverSettings());
         lean->Listen(port, received);
         return;
     }
@@ -442,12 +504,36 @@ PfabricTcpSocketFactory::ConfigureCommon(Ptr<TcpSocketBase> socket,
     socket->SetAttribute("Timestamp", BooleanValue(false));
     socket->SetAttribute("LimitedTransmit", BooleanValue(false));
     socket->SetAttribute("DataRetries", UintegerValue(std::numeric_limits<uint32_t>::max()));
-    // A lost SYN is resent after the data timeout, not ns-3's 3 s (ns-3 doubles it for each
-    // retry; 24 retries outlast any run).
+    // A lost SYN is resent after the data timeout, not ns-3's 3 s.
     socket->SetAttribute("ConnTimeout", TimeValue(initialRtt));
-    socket->SetAttribute("ConnCount", UintegerValue(24));
+    socket->SetAttribute("ConnCount", UintegerValue(SYN_RETRIES));
     socket->SetAttribute("SndBufSize", UintegerValue(std::numeric_limits<uint32_t>::max()));
     socket->SetAttribute("RcvBufSize", UintegerValue(PfabricFlowSender::RECEIVE_BUFFER_BYTES));
+}
+
+Ptr<TcpCongestionOps>
+PfabricTcpSocketFactory::CreateBaselineCongestionOps() const
+{
+    if (m_transport == DCTCP)
+    {
+        auto dctcp = CreateObject<PfabricDctcp>();
+        dctcp->SetAttribute("DctcpShiftG", DoubleValue(m_dctcpG));
+        dctcp->SetAttribute("DctcpAlphaOnInit", DoubleValue(m_dctcpInitialAlpha));
+        return dctcp;
+    }
+    // DynamicCast, not Create<TcpCongestionOps> (which asks the TypeId): ns-3.37's TcpCubic names
+    // TcpSocketBase as its TypeId's parent, though it is a congestion ops.
+    auto ops = DynamicCast<TcpCongestionOps>(m_congestionOps.Create());
+    NS_ABORT_MSG_IF(!ops,
+                    "PfabricTcpSocketFactory: CongestionOps "
+                        << m_congestionOps.GetTypeId().GetName() << " is not a TcpCongestionOps");
+    return ops;
+}
+
+bool
+PfabricTcpSocketFactory::BaselineUsesEcn() const
+{
+    return m_transport == DCTCP || m_ecn;
 }
 
 Ptr<Socket>
@@ -494,28 +580,10 @@ PfabricTcpSocketFactory::CreateTcpSocket()
         auto baseline = CreateObject<PfabricBaselineTcpSocket>();
         // ns-2 started the estimate at the minimum RTO (rtxcur_init_), not at ns-3's 1 s.
         ConfigureCommon(baseline, m_initialWindow, m_minRto);
-        if (m_transport == DCTCP)
+        baseline->SetCongestionControlAlgorithm(CreateBaselineCongestionOps());
+        if (BaselineUsesEcn())
         {
-            auto dctcp = CreateObject<PfabricDctcp>();
-            dctcp->SetAttribute("DctcpShiftG", DoubleValue(m_dctcpG));
-            dctcp->SetAttribute("DctcpAlphaOnInit", DoubleValue(m_dctcpInitialAlpha));
-            baseline->SetCongestionControlAlgorithm(dctcp);
             baseline->SetAttribute("UseEcn", StringValue("On"));
-        }
-        else
-        {
-            // DynamicCast, not Create<TcpCongestionOps> (which asks the TypeId): ns-3.37's
-            // TcpCubic names TcpSocketBase as its TypeId's parent, though it is a congestion ops.
-            auto ops = DynamicCast<TcpCongestionOps>(m_congestionOps.Create());
-            NS_ABORT_MSG_IF(!ops,
-                            "PfabricTcpSocketFactory: CongestionOps "
-                                << m_congestionOps.GetTypeId().GetName()
-                                << " is not a TcpCongestionOps");
-            baseline->SetCongestionControlAlgorithm(ops);
-            if (m_ecn)
-            {
-                baseline->SetAttribute("UseEcn", StringValue("On"));
-            }
         }
         baseline->SetAttribute("MinRto", TimeValue(m_minRto));
         baseline->SetAttribute("ClockGranularity", TimeValue(m_clockGranularity));

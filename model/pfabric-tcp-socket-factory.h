@@ -11,6 +11,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/pfabric-lean-receiver.h"
 #include "ns3/socket-factory.h"
 #include "ns3/traced-callback.h"
 
@@ -20,9 +21,12 @@ namespace ns3
 {
 
 class PfabricFlowSender;
+class PfabricHostTransport;
+class PfabricLeanSender;
 class PfabricPriorityPolicy;
 class PfabricTcpDemux;
 class PfabricTcpSocket;
+class TcpCongestionOps;
 class TcpSocketBase;
 
 /**
@@ -95,8 +99,9 @@ class PfabricTcpSocketFactory : public SocketFactory
 
     /**
      * @brief The sending end of a new connection for PfabricFlowApplication, on the node's host
-     * stack: a PfabricLeanSender configured as a PfabricMinTcpSocket would be when the node has
-     * a PfabricHostTransport (the lean host; MinTCP and LineRate only), else a
+     * stack: when the node has a PfabricHostTransport (the lean host), a PfabricLeanSender
+     * configured as the socket of the transport would be (PfabricLeanMinTcpSender for MinTCP
+     * and LineRate, PfabricLeanBaselineSender for TCP and DCTCP), else a
      * PfabricSocketFlowSender over CreateTcpSocket().
      * @return the sender, not yet connected
      */
@@ -115,6 +120,9 @@ class PfabricTcpSocketFactory : public SocketFactory
 
     /// The fast-retransmit threshold that turns fast retransmit off (ns-2: dynamic_dupack_).
     static constexpr uint32_t NO_FAST_RETRANSMIT = 1000000;
+    /// SYNs a connection sends at most (ns-3's ConnCount); a lost SYN is resent after the
+    /// first RTO, doubled at each retry, so 24 outlast any run.
+    static constexpr uint32_t SYN_RETRIES = 24;
 
   protected:
     void DoDispose() override;
@@ -132,6 +140,26 @@ class PfabricTcpSocketFactory : public SocketFactory
 
     /// @return the settings of this factory's MinTCP or LineRate senders
     MinTcpSettings GetMinTcpSettings() const;
+
+    /// @return a new congestion control of the TCP and DCTCP transports, configured
+    Ptr<TcpCongestionOps> CreateBaselineCongestionOps() const;
+    /// @return whether TCP and DCTCP sockets negotiate ECN
+    bool BaselineUsesEcn() const;
+    /**
+     * @brief A lean sender of the TCP and DCTCP transports, as CreateTcpSocket configures
+     * their sockets.
+     * @param transport the node's lean host transport
+     * @return the sender, not yet connected
+     */
+    Ptr<PfabricLeanSender> CreateLeanBaselineSender(Ptr<PfabricHostTransport> transport) const;
+    /**
+     * @brief A lean sender of MinTCP or LineRate, as CreateTcpSocket configures their sockets.
+     * @param transport the node's lean host transport
+     * @return the sender, not yet connected
+     */
+    Ptr<PfabricLeanSender> CreateLeanMinTcpSender(Ptr<PfabricHostTransport> transport);
+    /// @return what the lean host's receivers are: the receiving socket of this transport
+    PfabricLeanReceiver::Settings GetLeanReceiverSettings() const;
 
     /**
      * @brief The listening socket accepted a connection: read what it receives.

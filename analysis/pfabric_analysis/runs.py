@@ -284,8 +284,8 @@ def scheme_name(meta: dict) -> str | None:
 
 def scheme_parameters(meta: dict) -> set[str]:
     """The parameters that make a run's scheme, which may differ between the schemes of one
-    experiment: scheme, its host stack (the lean host runs pfabric and linerate only, the
-    baselines stay on ns-3's TCP/IP), LineRate's window and DCTCP's floor and initial alpha
+    experiment: scheme, its host stack (a sweep may run some schemes on the lean host and
+    others on ns-3's TCP/IP), LineRate's window and DCTCP's floor and initial alpha
     (RECORDED_NUMBERS), and a custom
     scheme's own (its meta.json lists them)."""
     custom = meta.get(CUSTOM_SCHEME_KEY)

@@ -193,11 +193,11 @@ def test_bench_smoke_writes_every_scenario(tmp_path: Path) -> None:
     host_stack = document["scenarios"]["host-stack"]
     # Two repetitions at the smoke size, the second in the reverse order.
     assert [(r["scheme"], r["host_stack"], r["repetition"]) for r in host_stack["runs"]] == [
-        (scheme, stack, n) for scheme in ("pfabric", "linerate")
+        (scheme, stack, n) for scheme in ("pfabric", "linerate", "tcp", "dctcp")
         for stack, n in (("ns3tcp", 1), ("lean", 1), ("lean", 2), ("ns3tcp", 2))]
     assert all(r["flows"] == 20 for r in host_stack["runs"])
     assert all(f"--hostStack={r['host_stack']}" in r["command"] for r in host_stack["runs"])
-    for scheme in ("pfabric", "linerate"):
+    for scheme in ("pfabric", "linerate", "tcp", "dctcp"):
         summary = host_stack["summary"][scheme]
         repeated = summary["lean_cpu_over_ns3tcp_repetitions"]
         assert len(repeated["by_repetition"]) == 2

@@ -591,8 +591,6 @@ def bad_files(tmp: Path) -> dict[str, Path]:
          "--arrivals=ns2: generates flows; --flowFile replays a list instead"),
         (("--arrivals=ns2", "--sampling=bytes"),
          "--arrivals=ns2 draws sizes as ns-2 does, in packets: expected --sampling=packets"),
-        (("--hostStack=lean", "--scheme=dctcp"),
-         "--hostStack=lean runs --scheme=pfabric and linerate only, not dctcp"),
         (("--hostStack=lean", "--connectionPool=2"),
          "--hostStack=lean has no handshake to model --connectionPool's new connections"),
     ],
