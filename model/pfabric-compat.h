@@ -81,7 +81,36 @@ struct RecoveryTakesDupAck<
 {
 };
 
+/// TcpSocketState::m_isCwndLimited (ns-3.43): set it.
+template <typename State>
+auto
+SetCwndLimitedFor(State& tcb, bool limited, int) -> decltype(tcb.m_isCwndLimited = limited, void())
+{
+    tcb.m_isCwndLimited = limited;
+}
+
+/// Before ns-3.43 there is no such field.
+template <typename State>
+void
+SetCwndLimitedFor(State& /* tcb */, bool /* limited */, long)
+{
+}
+
 } // namespace compat
+
+/**
+ * @ingroup pfabric
+ * @brief Tell congestion controls whether the window limits the sender, as
+ * TcpSocketBase::SendDataPacket does from ns-3.43 (TcpCubic and TcpLinuxReno grow only a window
+ * that limits); nothing before.
+ * @param tcb the connection's state
+ * @param limited whether the window is fully used
+ */
+inline void
+SetCwndLimitedCompat(TcpSocketState& tcb, bool limited)
+{
+    compat::SetCwndLimitedFor(tcb, limited, 0);
+}
 
 /**
  * @ingroup pfabric

@@ -892,6 +892,9 @@ PfabricLeanSender::SendDataPacket(SequenceNumber32 seq, uint32_t maxSize)
     {
         m_tcb->m_highTxMark = seq + size;
     }
+    pfabric::SetCwndLimitedCompat(*m_tcb,
+                                  m_tcb->m_cWnd <
+                                      m_txBuffer->BytesInFlight() + m_tcb->m_segmentSize);
     return size;
 }
 
