@@ -16,6 +16,7 @@
 #include "ns3/error-model.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-l3-protocol.h"
+#include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/loopback-net-device.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
@@ -1128,8 +1129,30 @@ NoteMark(std::vector<uint32_t>* occupancy,
     occupancy->push_back(queueDisc->GetNPackets());
 }
 
+/// An ECN-capable packet a port took: the packets it found there, and whether it left marked.
+struct EcnArrival
+{
+    uint32_t found; //!< packets in the queue when it arrived
+    bool marked;    //!< its IPv4 ECN field is CE
+};
+
+/// Every ECN-capable arrival at a port (read at "Enqueue", after RED's decision).
+void
+NoteEcnArrival(std::vector<EcnArrival>* arrivals,
+               const QueueDisc* queueDisc,
+               Ptr<const QueueDiscItem> item)
+{
+    auto ip = DynamicCast<const Ipv4QueueDiscItem>(item);
+    if (ip && ip->GetHeader().GetEcn() != Ipv4Header::ECN_NotECT)
+    {
+        arrivals->push_back(
+            {queueDisc->GetNPackets() - 1, ip->GetHeader().GetEcn() == Ipv4Header::ECN_CE});
+    }
+}
+
 /**
- * DCTCP: the switch marks only packets that arrive to K = 15 or more packets, and the senders'
+ * DCTCP: the switch marks exactly the packets that arrive to K = 15 or more packets (every one
+ * of them, none below, some at exactly K), and the senders'
  * windows shrink in proportion to the marked fraction (by alpha/2, alpha starting at the
  * original code's 0 and growing with the marks), without a single loss or timeout.
  */
@@ -1137,7 +1160,8 @@ class DctcpTest : public TestCase
 {
   public:
     DctcpTest()
-        : TestCase("DCTCP marks above K and its window reacts to the marked fraction")
+        : TestCase("DCTCP marks every arrival to K or more packets, none below, and its window "
+                   "reacts to the marked fraction")
     {
     }
 
@@ -1147,11 +1171,15 @@ class DctcpTest : public TestCase
         Bed bed(3, "dctcp");
         bed.Install();
         std::vector<uint32_t> occupancy;
+        std::vector<EcnArrival> arrivals;
         for (auto it = bed.queueDiscs.Begin(); it != bed.queueDiscs.End(); ++it)
         {
             (*it)->TraceConnectWithoutContext(
                 "Mark",
                 MakeBoundCallback(&NoteMark, &occupancy, PeekPointer(*it)));
+            (*it)->TraceConnectWithoutContext(
+                "Enqueue",
+                MakeBoundCallback(&NoteEcnArrival, &arrivals, PeekPointer(*it)));
         }
         Flow* a = bed.Add(FlowOf(3000000, 0, 2));
         Flow* b = bed.Add(FlowOf(3000000, 1, 2));
@@ -1162,6 +1190,20 @@ class DctcpTest : public TestCase
         {
             NS_TEST_ASSERT_MSG_GT_OR_EQ(packets, 15, "marked only at K = 15 packets or more");
         }
+        // RED with MinTh = MaxTh = K and QW = 1 marks on the queue it finds, before the packet
+        // joins it: every arrival to K or more packets, none to fewer.
+        std::size_t atK = 0;
+        std::size_t unmarkedAtK = 0;
+        std::size_t markedBelowK = 0;
+        for (const EcnArrival& a : arrivals)
+        {
+            atK += a.marked && a.found == 15 ? 1 : 0;
+            unmarkedAtK += !a.marked && a.found >= 15 ? 1 : 0;
+            markedBelowK += a.marked && a.found < 15 ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_EQ(unmarkedAtK, 0, "every arrival to K or more packets is marked");
+        NS_TEST_ASSERT_MSG_EQ(markedBelowK, 0, "no arrival to fewer than K packets is marked");
+        NS_TEST_ASSERT_MSG_GT(atK, 0, "arrivals to exactly K packets are marked");
         uint64_t drops = 0;
         for (auto it = bed.queueDiscs.Begin(); it != bed.queueDiscs.End(); ++it)
         {
