@@ -68,6 +68,16 @@ PfabricBaselineTcpSocket::SetAdaptiveDupAckThreshold(uint32_t minThreshold, doub
     m_dupAckWindowFraction = windowFraction;
 }
 
+uint32_t
+PfabricBaselineTcpSocket::GetAdaptiveDupAckThreshold(uint32_t minThreshold,
+                                                     double windowFraction,
+                                                     uint32_t cwnd,
+                                                     uint32_t segmentSize)
+{
+    const double windowSegments = static_cast<double>(cwnd) / static_cast<double>(segmentSize);
+    return std::max(minThreshold, static_cast<uint32_t>(windowFraction * windowSegments));
+}
+
 Ptr<TcpSocketBase>
 PfabricBaselineTcpSocket::Fork()
 {
@@ -88,10 +98,10 @@ PfabricBaselineTcpSocket::ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHe
     }
     if (m_dupAckWindowFraction > 0)
     {
-        double windowSegments =
-            static_cast<double>(m_tcb->m_cWnd.Get()) / static_cast<double>(m_tcb->m_segmentSize);
-        auto threshold = std::max(m_minDupAckThreshold,
-                                  static_cast<uint32_t>(m_dupAckWindowFraction * windowSegments));
+        const uint32_t threshold = GetAdaptiveDupAckThreshold(m_minDupAckThreshold,
+                                                              m_dupAckWindowFraction,
+                                                              m_tcb->m_cWnd.Get(),
+                                                              m_tcb->m_segmentSize);
         if (threshold != GetRetxThresh())
         {
             SetRetxThresh(threshold);

@@ -61,6 +61,20 @@ class PfabricBaselineTcpSocket : public PfabricTcpSocket
      */
     void SetAdaptiveDupAckThreshold(uint32_t minThreshold, double windowFraction);
 
+    /**
+     * @brief The adaptive duplicate-ACK threshold, max(minThreshold, windowFraction * cwnd in
+     * segments), for this socket and the lean host's PfabricLeanBaselineSender.
+     * @param minThreshold the smallest threshold, in duplicate ACKs
+     * @param windowFraction the fraction of the congestion window
+     * @param cwnd the congestion window, bytes
+     * @param segmentSize bytes per segment
+     * @return the threshold
+     */
+    static uint32_t GetAdaptiveDupAckThreshold(uint32_t minThreshold,
+                                               double windowFraction,
+                                               uint32_t cwnd,
+                                               uint32_t segmentSize);
+
   protected:
     Ptr<TcpSocketBase> Fork() override;
     void ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader) override;

@@ -9,6 +9,8 @@
 
 #include "pfabric-lean-baseline-sender.h"
 
+#include "pfabric-baseline-tcp-socket.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
@@ -24,6 +26,12 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("PfabricLeanBaselineSender");
 
 NS_OBJECT_ENSURE_REGISTERED(PfabricLeanBaselineSender);
+
+namespace
+{
+/// TcpSocketBase's cap on a backed-off timeout (RFC 6298, 2.5: a maximum of at least 60 s).
+const Time MAX_RTO = Seconds(60);
+} // namespace
 
 TypeId
 PfabricLeanBaselineSender::GetTypeId()
@@ -125,11 +133,11 @@ PfabricLeanBaselineSender::AckAccepted(SequenceNumber32 ack)
     }
     if (m_dupAckWindowFraction > 0)
     {
-        const double windowSegments =
-            static_cast<double>(m_tcb->m_cWnd.Get()) / static_cast<double>(m_tcb->m_segmentSize);
-        const auto threshold =
-            std::max(m_minDupAckThreshold,
-                     static_cast<uint32_t>(m_dupAckWindowFraction * windowSegments));
+        const uint32_t threshold =
+            PfabricBaselineTcpSocket::GetAdaptiveDupAckThreshold(m_minDupAckThreshold,
+                                                                 m_dupAckWindowFraction,
+                                                                 m_tcb->m_cWnd.Get(),
+                                                                 m_tcb->m_segmentSize);
         if (threshold != GetDupAckThreshold())
         {
             SetDupAckThreshold(threshold);
@@ -172,7 +180,7 @@ PfabricLeanBaselineSender::DataTimeout()
 {
     // TcpSocketBase::ReTxTimeout: back off (RFC 6298, 2.5), forget the samples in flight, slow
     // start from one segment.
-    SetRto(Min(GetRto() + GetRto(), Seconds(60)));
+    SetRto(Min(GetRto() + GetRto(), MAX_RTO));
     m_history.clear();
     LossTimeout();
 }

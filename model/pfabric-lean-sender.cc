@@ -59,7 +59,7 @@ PfabricLeanSender::PfabricLeanSender()
       m_port(0),
       m_peerPort(0),
       m_dupAckThreshold(PfabricTcpSocketFactory::NO_FAST_RETRANSMIT),
-      m_rto(MicroSeconds(40)),
+      m_rto(0),
       m_pacing(false),
       m_priorityOffset(1),
       m_restartSsThresh(true),
@@ -837,7 +837,7 @@ PfabricLeanSender::SendDataPacket(SequenceNumber32 seq, uint32_t maxSize)
     {
         priority = m_priorityPolicy->GetSegmentPriority(GetFlowProgress(), m_priorityOffset);
     }
-    const bool startOfTransmission = m_txBuffer->BytesInFlight() == 0;
+    const bool startOfTransmission = m_rateOps && m_txBuffer->BytesInFlight() == 0;
     TcpTxItem* item = m_txBuffer->CopyFromSequence(maxSize, seq);
     if (m_rateOps)
     {
@@ -911,6 +911,7 @@ PfabricLeanSender::StartRetxTimer()
     // each time, as TcpSocketBase does, the deadline moves and the pending event, which fires
     // no later, schedules itself again for it (RetxTimerFired). Only a timer that would now
     // fire too late (the RTO shrank) is scheduled afresh.
+    NS_ASSERT_MSG(m_rto.IsStrictlyPositive(), "PfabricLeanSender: a subclass sets the RTO");
     m_retxDeadline = Simulator::Now() + m_rto;
     if (m_retxEvent.IsExpired() ||
         static_cast<int64_t>(m_retxEvent.GetTs()) > m_retxDeadline.GetTimeStep())
