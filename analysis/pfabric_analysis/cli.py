@@ -63,6 +63,11 @@ def add_sweep_options(parser: argparse.ArgumentParser, required_out: bool) -> No
                         help="where pfabric-websearch/-datamining are (default: $PFABRIC_BUILD_DIR"
                              "/bin, else build/bin of the module)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--host-stack", metavar="STACK",
+                        help="the packet schemes' host stack, the programs' --hostStack (ns3tcp: "
+                             "ns-3's TCP/IP, the programs' default; lean: the lean host, doc 'The "
+                             "lean host'); recorded in each run's meta.json, and runs of two "
+                             "stacks never pool")
     parser.add_argument("--store", type=PATH, metavar="STORE_DIR",
                         help="also write every finished point there, compact (fct.columns.xz of its "
                              "measured flows, meta.json), to commit; a point there is finished, "

@@ -40,7 +40,8 @@ from matplotlib.typing import LineStyleType, RcKeyType
 from pfabric_analysis import intervals, large_flows, paper, steady
 from pfabric_analysis.files import write_files
 from pfabric_analysis.scales import DEFAULT_Y_SCALE, Y_SCALES
-from pfabric_analysis.runs import (BIN_NAMES, BIN_TITLES, CORE_SECONDS_KEYS, CUSTOM_SCHEME,
+from pfabric_analysis.runs import (ADDED_PARAMETERS, BIN_NAMES, BIN_TITLES, CORE_SECONDS_KEYS,
+                                   CUSTOM_SCHEME,
                                    FCT_FILES, AnalysisError, Run, check_poolable, check_same_build,
                                    compared_parameters, core_seconds, read_run, scheme_name,
                                    scheme_parameters, summarize)
@@ -95,6 +96,8 @@ TABLE_COLUMNS = ["figure", "panel", "title", "workload", "scheme", "label", "loa
 # point is citable when rule (a) holds, its bias check passes and its warm-up was found. Its table
 # rows gain STEADY_COLUMNS (a table without steady points has none of them).
 STEADY_COLUMNS = ["warmup_flows", "bias", "bias_ok"]
+# The programs' host stacks (--hostStack) as figures.md names them; another is named as recorded.
+HOST_STACK_NAMES = {"ns3tcp": "ns-3's TCP/IP", "lean": "the lean host (--hostStack=lean)"}
 # The mark of a figures.md cell whose point is not citable by rule (a).
 NOT_CITABLE_MARK = "†"
 # Every file write_figures may write; the ones not written this time are stale and removed.
@@ -763,6 +766,22 @@ def steady_method(table: pd.DataFrame) -> str:
             "their bin has no value at this tier, unless drawn from runs to completion (below).")
 
 
+def host_stack_markdown(table: pd.DataFrame) -> str:
+    """Which host stack each packet scheme's points ran on (meta.json's hostStack; a run written
+    before the option ran on ns-3's TCP/IP), in words: the stacks of one figure may differ by
+    scheme, never within a point (its runs do not pool otherwise)."""
+    packet = table[table["scheme"] != "ideal"]
+    stacks = {row.label: json.loads(row.parameters).get("hostStack", ADDED_PARAMETERS["hostStack"])
+              for row in packet.itertuples()}
+    by_stack: dict[str, list[str]] = {}
+    for label, stack in stacks.items():
+        by_stack.setdefault(HOST_STACK_NAMES.get(stack, stack), []).append(label)
+    if len(by_stack) == 1:
+        return f"Host stack: {next(iter(by_stack))} for every scheme."
+    return "Host stacks: " + "; ".join(f"{', '.join(labels)} on {stack}"
+                                       for stack, labels in by_stack.items()) + "."
+
+
 def figures_markdown(table: pd.DataFrame) -> str:
     """The plotted numbers as markdown: a table per figure panel, schemes by loads, each value
     with its 95% interval and marked when its point is not citable, the unfinished flows (left
@@ -782,6 +801,8 @@ def figures_markdown(table: pd.DataFrame) -> str:
              f"mean is shown with its own interval whatever it is. {NOT_CITABLE_MARK}: the "
              "point is not citable (hollow marker in the figures). Every number, with its runs, "
              "core-hours and parameters, is in figures.csv.", ""]
+    if not table[table["scheme"] != "ideal"].empty:
+        lines += [host_stack_markdown(table), ""]
     if "warmup_flows" in table.columns:
         lines += [steady_method(table), ""]
     for figure in dict.fromkeys(table["figure"]):

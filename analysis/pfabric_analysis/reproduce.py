@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 from pathlib import Path
 
@@ -85,12 +86,13 @@ def tier_spec(scale: str, scales: dict = SCALES, scale_runs: dict = SCALE_RUNS) 
 
 def spec_from_arguments(args: argparse.Namespace) -> SweepSpec:
     if args.command == "reproduce":
-        return tier_spec(scale_of(args))
+        return dataclasses.replace(tier_spec(scale_of(args)), host_stack=args.host_stack)
     workloads = parse_list(args.workloads, "--workloads", str)
     return SweepSpec(workloads, parse_list(args.schemes, "--schemes", str),
                      parse_list(args.loads, "--loads", LOAD), parse_list(args.runs, "--runs", RUN),
                      parse_flows(args.flows, workloads), args.seed, parse_knobs(args.set),
-                     custom_schemes=parse_custom_schemes(args.custom_scheme))
+                     custom_schemes=parse_custom_schemes(args.custom_scheme),
+                     host_stack=args.host_stack)
 
 
 def main(args: argparse.Namespace) -> int:

@@ -59,8 +59,8 @@ from pfabric_analysis import REPOSITORY, allocator
 from pfabric_analysis import store as compact
 from pfabric_analysis.children import run_child
 from pfabric_analysis.lock import sweep_lock
-from pfabric_analysis.runs import (BUILD_KEYS, CUSTOM_SCHEME, RECORDED_NUMBERS, UNFINISHED_MARK,
-                                   AnalysisError, key_name, result_settings)
+from pfabric_analysis.runs import (ADDED_PARAMETERS, BUILD_KEYS, CUSTOM_SCHEME, RECORDED_NUMBERS,
+                                   UNFINISHED_MARK, AnalysisError, key_name, result_settings)
 from pfabric_analysis.values import COUNT, LOAD, POSITIVE, BadValue
 
 WORKLOADS = ("websearch", "datamining")
@@ -73,6 +73,11 @@ LABEL_OPTION = "schemeLabel"
 # Options the sweep sets itself; --set may not override them.
 RESERVED_KNOBS = {"scheme", LABEL_OPTION, "load", "run", "seed", "flows", "out", "flowFile",
                   "dumpFlows", "flowsOnly", "quiet"}
+# The programs' option that picks the packet schemes' host stack (ns3tcp, lean): the sweep sets it
+# from --host-stack on packet points only (Ideal has no hosts), so --set may not.
+HOST_STACK_OPTION = "hostStack"
+# Options of the programs that a sweep option sets instead of --set, by the sweep option's name.
+SWEEP_OPTION_KNOBS = {HOST_STACK_OPTION: "--host-stack"}
 # A custom scheme's label, which names its points' directories: what the programs take too.
 SCHEME_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
 STDERR_TAIL_LINES = 20
@@ -113,6 +118,9 @@ class SweepSpec:
     workload_knobs: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
     # Custom schemes by label, each with its options (--custom-scheme LABEL:KEY=VALUE).
     custom_schemes: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    # The packet schemes' host stack (the programs' --hostStack); None: the programs' default,
+    # ns-3's TCP/IP.
+    host_stack: str | None = None
 
     def flows_of(self, workload: str) -> int:
         return dict(self.flows)[workload]
@@ -130,9 +138,13 @@ class SweepSpec:
         """The programs' options that select a scheme: --scheme, or a custom scheme's options."""
         custom = dict(self.custom_schemes)
         if scheme not in custom:
-            return (f"--scheme={scheme}",)
+            return (f"--scheme={scheme}", *self.host_stack_options())
         return (f"--scheme={CUSTOM_SCHEME}", f"--{LABEL_OPTION}={scheme}",
-                *(f"--{key}={value}" for key, value in custom[scheme]))
+                *(f"--{key}={value}" for key, value in custom[scheme]), *self.host_stack_options())
+
+    def host_stack_options(self) -> tuple[str, ...]:
+        """The programs' option for --host-stack, none for the programs' default."""
+        return () if self.host_stack is None else (f"--{HOST_STACK_OPTION}={self.host_stack}",)
 
     def window_of(self, workload: str) -> tuple[int, int] | None:
         """(warm-up flows, measured flows) of a workload's points, None without the window."""
@@ -148,6 +160,8 @@ class SweepSpec:
             found.pop(key)
             if getattr(self, key):
                 found[key] = {name: dict(knobs) for name, knobs in getattr(self, key)}
+        if self.host_stack is None:
+            found.pop("host_stack")
         return found
 
 
@@ -208,6 +222,9 @@ def parse_knobs(pairs: Iterable[str], reserved: set[str] = RESERVED_KNOBS,
                                 "(e.g. --set ns3::PfabricTcpSocketFactory::LineRateWindow=24)")
         if key in reserved:
             raise AnalysisError(f"{flag}{pair}: {key} is set by {setter}")
+        if key in SWEEP_OPTION_KNOBS:
+            raise AnalysisError(f"{flag}{pair}: use {SWEEP_OPTION_KNOBS[key]} {value}, which sets "
+                                f"{key} on the packet schemes only")
         knobs[key] = value
     return tuple(sorted(knobs.items()))
 
@@ -266,7 +283,7 @@ def check_knobs(knobs: Iterable[tuple[str, str]], program: Path,
             raise AnalysisError(f"--set {key}={value}: unknown option {key} of {program.name} "
                                 f"(its --PrintHelp lists its options)")
     tried = windowless_options(knobs)
-    if not tried:
+    if not tried and not options:
         return
     with tempfile.TemporaryDirectory(prefix="pfabric-knobs-") as scratch:
         result = run_child([str(program), *options, *tried, "--flows=1", "--flowsOnly", "--quiet",
@@ -906,10 +923,10 @@ def sweep(spec: SweepSpec, sweep_dir: Path, bin_dir: Path, jobs: int = 1,
         # A sweep whose every point is in its store needs no program (a fresh clone, unbuilt).
         programs = {w: find_program(bin_dir, f"pfabric-{w}").resolve() for w in spec.workloads}
         for workload, program in programs.items():
-            check_knobs(spec.knobs_of(workload), program)
+            check_knobs(spec.knobs_of(workload), program, spec.host_stack_options())
             for _, knobs in spec.custom_schemes:
                 check_knobs((*spec.knobs_of(workload), *knobs), program,
-                            (f"--scheme={CUSTOM_SCHEME}",))
+                            (f"--scheme={CUSTOM_SCHEME}", *spec.host_stack_options()))
         tasks = plan(spec, sweep_dir, programs, store)
     if store is not None:
         if store.exists() and not store.is_dir():
@@ -974,6 +991,8 @@ def check_store(tasks: list[Task], spec: SweepSpec) -> dict[Path, tuple[str, str
             asked.update({**dict(custom[scheme]), "scheme": CUSTOM_SCHEME, LABEL_OPTION: scheme})
         if window is None:
             asked["flows"] = str(spec.flows_of(workload))
+        if scheme != "ideal":  # Ideal has no hosts; its runs record the programs' default
+            asked[HOST_STACK_OPTION] = spec.host_stack or ADDED_PARAMETERS[HOST_STACK_OPTION]
         recorded_window = meta.get("window")
         if window is not None:
             if not isinstance(recorded_window, dict):
@@ -985,8 +1004,10 @@ def check_store(tasks: list[Task], spec: SweepSpec) -> dict[Path, tuple[str, str
             asked = {k: v for k, v in asked.items() if k not in (WARMUP_KNOB, MEASURE_KNOB)}
         settings = {key: asked.pop(key) for key in list(asked) if NS3_ATTRIBUTE.fullmatch(key)}
         for key, value in sorted(asked.items()):
-            if key in parameters and not same_value(parameters[key], value):
-                raise AnalysisError(f"{meta_path}: parameter {key} is {parameters[key]!r} but "
+            # A point written before a parameter existed ran with its ADDED_PARAMETERS value.
+            found = parameters.get(key, ADDED_PARAMETERS.get(key))
+            if found is not None and not same_value(found, value):
+                raise AnalysisError(f"{meta_path}: parameter {key} is {found!r} but "
                                     f"the sweep asks {value}; another sweep's store")
         check_stored_settings(meta_path, meta, settings)
         stored[meta_path.parent] = (workload, scheme, meta)

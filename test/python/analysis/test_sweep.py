@@ -186,6 +186,8 @@ def test_a_different_grid_in_the_same_directory_is_refused(bin_dir: Path, tmp_pa
     ("--set=flowFile=x", "--set flowFile=x: flowFile is set by the sweep itself"),
     ("--set=reuse-connections=0", "--set reuse-connections=0: the programs' options are "
                                   "camelCase, e.g. --set reuseConnections=0"),
+    ("--set=hostStack=lean", "--set hostStack=lean: use --host-stack lean, which sets hostStack "
+                             "on the packet schemes only"),
 ])
 def test_bad_sweep_options_give_one_line(tmp_path: Path, capsys: pytest.CaptureFixture,
                                          option: str, message: str) -> None:
@@ -200,6 +202,37 @@ def test_bad_sweep_options_give_one_line(tmp_path: Path, capsys: pytest.CaptureF
 FQ_CUBIC = ["--custom-scheme=fq-cubic:portQueueDisc=ns3::FqCoDelQueueDisc",
             "--custom-scheme=fq-cubic:portQueueDiscAttributes=Interval=100us|Target=10us",
             "--custom-scheme=fq-cubic:tcpCongestionOps=ns3::TcpCubic"]
+
+
+def test_the_host_stack_reaches_the_packet_points_only_and_their_figures_say_it(
+        bin_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """--host-stack lean runs every packet scheme, the baselines included, on the lean host and
+    records it per run; Ideal, which has no hosts, is not given it; figures.md names the stack.
+    A stack the programs do not have is refused in one line before anything is written; a sweep
+    without the option keeps the sweep.json it had (and so resumes)."""
+    out, store = tmp_path / "sweep", tmp_path / "store"
+    common = ["sweep", "--schemes=pfabric,tcp,dctcp,ideal", "--loads=0.5", "--flows=12",
+              "--set=topology=star", "--set=hosts=4", "--quiet", "-j", "1",
+              f"--bin-dir={bin_dir}"]
+    assert main([*common, f"--out={out}", "--host-stack=kernel"]) == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "--hostStack=kernel: expected ns3tcp or lean" in error
+    assert not out.exists()
+    assert main([*common, f"--out={out}", f"--store={store}", "--host-stack=lean"]) == 0
+    stacks = {run.name: json.loads((run / "meta.json").read_text())["parameters"]["hostStack"]
+              for run in (out / "runs").iterdir()}
+    assert stacks == {"websearch-pfabric-load0.5-run1": "lean", "websearch-tcp-load0.5-run1": "lean",
+                      "websearch-dctcp-load0.5-run1": "lean",
+                      "websearch-ideal-load0.5-run1": "ns3tcp"}
+    assert json.loads((out / "sweep.json").read_text())["host_stack"] == "lean"
+    assert "host_stack" not in spec().as_json()
+    # The same flows on ns-3's TCP/IP into the same store: refused, not pooled.
+    capsys.readouterr()
+    assert main([*common, f"--out={tmp_path / 'ns3'}", f"--store={store}"]) == 1
+    assert "hostStack" in capsys.readouterr().err
+    assert main(["figures", str(store), "--out", str(tmp_path / "figures")]) == 0
+    markdown = (tmp_path / "figures" / "figures.md").read_text()
+    assert "Host stack: the lean host (--hostStack=lean) for every scheme." in markdown
 
 
 def test_custom_schemes_are_parsed_and_only_their_points_get_their_options(
