@@ -192,7 +192,8 @@ PfabricHostTransport::Receive(Ptr<NetDevice> /* device */,
     {
         const uint64_t key = (uint64_t{ip.GetSource().Get()} << 16) | tcp.GetSourcePort();
         auto& receiver = m_receivers[key];
-        if (!receiver)
+        const bool fork = !receiver;
+        if (fork)
         {
             receiver = std::make_unique<PfabricLeanReceiver>(this,
                                                              ip.GetSource(),
@@ -202,9 +203,16 @@ PfabricHostTransport::Receive(Ptr<NetDevice> /* device */,
         }
         if (tcp.GetFlags() & TcpHeader::SYN)
         {
-            // As ns-3's listening socket, which completes its fork (and answers) in an event
-            // of its own at the same time.
-            Simulator::ScheduleNow(&PfabricLeanReceiver::ReceiveSyn, receiver.get(), tcp);
+            if (fork)
+            {
+                // As ns-3's listening socket, which completes its fork (and answers) in an
+                // event of its own at the same time.
+                Simulator::ScheduleNow(&PfabricLeanReceiver::ReceiveSyn, receiver.get(), tcp);
+            }
+            else
+            {
+                receiver->ReceiveSyn(tcp); // the forked socket answers a resent SYN at once
+            }
             return true;
         }
         if (p->GetSize() == 0)

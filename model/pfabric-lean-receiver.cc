@@ -15,7 +15,9 @@
 #include "pfabric-lean-sender.h"
 #include "pfabric-priority-tag.h"
 
+#include "ns3/log.h"
 #include "ns3/packet.h"
+#include "ns3/simulator.h"
 #include "ns3/tcp-header.h"
 #include "ns3/tcp-option-sack.h"
 #include "ns3/tcp-rx-buffer.h"
@@ -24,6 +26,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("PfabricLeanReceiver");
 
 PfabricLeanReceiver::PfabricLeanReceiver(PfabricHostTransport* transport,
                                          Ipv4Address peer,
@@ -37,14 +41,19 @@ PfabricLeanReceiver::PfabricLeanReceiver(PfabricHostTransport* transport,
       m_rxBuffer(CreateObject<TcpRxBuffer>()),
       m_settings(settings),
       m_ecnCeSeq(0),
-      m_echoing(false)
+      m_echoing(false),
+      m_established(false),
+      m_synAcksLeft(settings.synRetries)
 {
     m_rxBuffer->SetMaxBufferSize(PfabricFlowSender::RECEIVE_BUFFER_BYTES);
     // The sender's first byte is 1: its handshake's SYN took 0 (PfabricFlowSender).
     m_rxBuffer->SetNextRxSequence(SequenceNumber32(1));
 }
 
-PfabricLeanReceiver::~PfabricLeanReceiver() = default;
+PfabricLeanReceiver::~PfabricLeanReceiver()
+{
+    m_synAckEvent.Cancel();
+}
 
 void
 PfabricLeanReceiver::NoteEcn(const TcpHeader& header, Ipv4Header::EcnType ecn)
@@ -72,23 +81,59 @@ PfabricLeanReceiver::NoteEcn(const TcpHeader& header, Ipv4Header::EcnType ecn)
 }
 
 void
+PfabricLeanReceiver::NoteHandshakeAck(const TcpHeader& header)
+{
+    if (!m_established && (header.GetFlags() & TcpHeader::ACK) &&
+        header.GetAckNumber() == SequenceNumber32(1))
+    {
+        m_established = true;
+        m_synAckEvent.Cancel();
+    }
+}
+
+void
 PfabricLeanReceiver::ReceiveEmpty(const TcpHeader& header, Ipv4Header::EcnType ecn)
 {
+    NoteHandshakeAck(header);
     NoteEcn(header, ecn);
 }
 
 void
 PfabricLeanReceiver::ReceiveSyn(const TcpHeader& header)
 {
+    if (m_established)
+    {
+        return; // TcpSocketBase::ProcessEstablished ignores a SYN
+    }
     const uint8_t ecnSyn = TcpHeader::CWR | TcpHeader::ECE;
     const bool ecn = m_settings.echo != NO_ECN && (header.GetFlags() & ecnSyn) == ecnSyn;
+    SendSynAck(ecn ? TcpHeader::SYN | TcpHeader::ACK | TcpHeader::ECE
+                   : TcpHeader::SYN | TcpHeader::ACK,
+               header.GetSequenceNumber());
+}
+
+void
+PfabricLeanReceiver::SendSynAck(uint8_t flags, SequenceNumber32 synSeq)
+{
+    if (m_established)
+    {
+        return;
+    }
+    if (m_synAcksLeft == 0)
+    {
+        // ns-3's socket gives up here and closes; no SYN-ACK more.
+        NS_LOG_WARN("no SYN-ACK left to send to " << m_peer << ":" << m_peerPort);
+        return;
+    }
+    const Time timeout =
+        m_settings.synAckTimeout * (int64_t{1} << (m_settings.synRetries - m_synAcksLeft));
+    --m_synAcksLeft;
     TcpHeader synAck;
-    synAck.SetFlags(ecn ? TcpHeader::SYN | TcpHeader::ACK | TcpHeader::ECE
-                        : TcpHeader::SYN | TcpHeader::ACK);
+    synAck.SetFlags(flags);
     synAck.SetSourcePort(m_localPort);
     synAck.SetDestinationPort(m_peerPort);
     synAck.SetSequenceNumber(SequenceNumber32(0));
-    synAck.SetAckNumber(header.GetSequenceNumber() + SequenceNumber32(1));
+    synAck.SetAckNumber(synSeq + SequenceNumber32(1));
     synAck.SetWindowSize(PfabricFlowSender::ADVERTISED_WINDOW);
     PfabricLeanSender::AddSynOptions(synAck);
     Ptr<Packet> segment = Create<Packet>();
@@ -97,11 +142,17 @@ PfabricLeanReceiver::ReceiveSyn(const TcpHeader& header)
         PfabricPriorityTag::Set(segment, 0);
     }
     m_transport->Send(segment, synAck, m_peer, m_settings.ackEcn);
+    if (m_settings.synAckTimeout.IsStrictlyPositive() && m_synAckEvent.IsExpired())
+    {
+        m_synAckEvent =
+            Simulator::Schedule(timeout, &PfabricLeanReceiver::SendSynAck, this, flags, synSeq);
+    }
 }
 
 uint32_t
 PfabricLeanReceiver::Receive(Ptr<Packet> payload, const TcpHeader& header, Ipv4Header::EcnType ecn)
 {
+    NoteHandshakeAck(header);
     NoteEcn(header, ecn);
     uint32_t delivered = 0;
     if (payload->GetSize() > 0 && m_rxBuffer->Add(payload, header))

@@ -7,8 +7,10 @@
 #ifndef PFABRIC_LEAN_RECEIVER_H
 #define PFABRIC_LEAN_RECEIVER_H
 
+#include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-header.h"
+#include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/sequence-number.h"
 
@@ -59,6 +61,11 @@ class PfabricLeanReceiver
         bool tagAcks{true};
         EcnEcho echo{NO_ECN};                               //!< how ECN marks are echoed
         Ipv4Header::EcnType ackEcn{Ipv4Header::ECN_NotECT}; //!< the ECN field of the ACKs
+        /// The listening socket's ConnTimeout: a SYN-ACK is resent this long after the first,
+        /// doubling with each one sent, until the handshake completes (0: the senders make no
+        /// handshake, so no SYN comes)
+        Time synAckTimeout{0};
+        uint32_t synRetries{0}; //!< the listening socket's ConnCount: SYN-ACKs at most
     };
 
     /**
@@ -87,7 +94,8 @@ class PfabricLeanReceiver
     uint32_t Receive(Ptr<Packet> payload, const TcpHeader& header, Ipv4Header::EcnType ecn);
     /**
      * @brief Answer a SYN with ns-3's SYN-ACK (a listening TcpSocketBase's, ECN agreed when
-     * both ends use it), again for a resent SYN.
+     * both ends use it), again for a resent SYN until the handshake completes; as ns-3's
+     * socket in SYN_RCVD, resend it on a timer of its own too (TcpSocketBase::SendEmptyPacket).
      * @param header the SYN's TCP header
      */
     void ReceiveSyn(const TcpHeader& header);
@@ -100,6 +108,21 @@ class PfabricLeanReceiver
     void ReceiveEmpty(const TcpHeader& header, Ipv4Header::EcnType ecn);
 
   private:
+    /**
+     * @brief Send a SYN-ACK as TcpSocketBase::SendEmptyPacket does: its timeout doubles with
+     * each one sent (ConnTimeout, ConnCount), and a resend is scheduled unless one is pending.
+     * @param flags the SYN-ACK's flags (with ECE when ECN was agreed)
+     * @param synSeq the SYN's sequence number
+     */
+    void SendSynAck(uint8_t flags, SequenceNumber32 synSeq);
+
+    /**
+     * @brief A segment acknowledging the SYN-ACK completes the handshake (TcpSocketBase::
+     * ProcessSynRcvd): no more SYN-ACKs.
+     * @param header the segment's TCP header
+     */
+    void NoteHandshakeAck(const TcpHeader& header);
+
     /**
      * @brief What a segment's ECN field and flags do to the echo (TcpSocketBase::ForwardUp,
      * DoForwardUp's CWR check, TcpDctcp's CE state machine).
@@ -117,6 +140,9 @@ class PfabricLeanReceiver
     Settings m_settings;                   //!< what the receiving socket would be
     SequenceNumber32 m_ecnCeSeq;           //!< the last segment counted as CE-marked
     bool m_echoing;                        //!< ACKs carry ECE
+    bool m_established;                    //!< the handshake completed (or none is made)
+    uint32_t m_synAcksLeft;                //!< SYN-ACKs it may still send (ns-3's m_synCount)
+    EventId m_synAckEvent;                 //!< the next SYN-ACK on the timer
 };
 
 } // namespace ns3

@@ -457,7 +457,16 @@ PfabricLeanSender::ReceiveAck(const TcpHeader& header, Ipv4Header::EcnType ecn)
     }
     if (header.GetFlags() & TcpHeader::SYN)
     {
-        return; // a duplicate SYN-ACK after a resent SYN (rare; ns-3 would restart the window)
+        // A duplicate SYN-ACK (the receiver resent it, or answered a resent SYN): as
+        // TcpSocketBase::DoForwardUp on any SYN, the window starts again from the initial one,
+        // and the highest ACK becomes the SYN-ACK's; ProcessEstablished then ignores it. (ns-3
+        // also takes the SYN-ACK's unscaled window as the peer's until the next ACK updates it;
+        // the lean sender has no peer window: the receivers' buffers never limit.)
+        m_tcb->m_cWnd = m_tcb->m_initialCWnd * m_tcb->m_segmentSize;
+        m_tcb->m_cWndInfl = m_tcb->m_cWnd;
+        m_tcb->m_ssThresh = m_tcb->m_initialSsThresh;
+        m_highRxAckMark = ack;
+        return;
     }
     AckArrived(ack);
     // TcpSocketBase::UpdateWindowSize traces the highest ACK before the ACK is processed.

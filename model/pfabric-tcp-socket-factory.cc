@@ -373,6 +373,10 @@ PfabricTcpSocketFactory::GetLeanReceiverSettings() const
         return settings; // ranked senders: ACKs tagged, no ECN
     }
     settings.tagAcks = false;
+    // The baselines' lean senders make ns-3's handshake (CreateLeanBaselineSender), and the
+    // listening socket's SYN-ACK timer is ConfigureCommon's.
+    settings.synAckTimeout = m_minRto;
+    settings.synRetries = SYN_RETRIES;
     // The receiving socket's ECN mode is its congestion control's (TcpDctcp asks for DCTCP's).
     auto state = CreateObject<TcpSocketState>();
     CreateBaselineCongestionOps()->Init(state);

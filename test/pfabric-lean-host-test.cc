@@ -138,6 +138,54 @@ class SegmentLoss : public ErrorModel
     std::map<uint32_t, uint32_t> m_drops; //!< arrivals left to drop, by first byte
 };
 
+/// Drops the segments carrying exactly the given TCP flags (a SYN, a SYN-ACK) the first N times.
+class HandshakeLoss : public ErrorModel
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::pfabric::tests::HandshakeLoss")
+                                .SetParent<ErrorModel>()
+                                .SetGroupName("Pfabric")
+                                .AddConstructor<HandshakeLoss>();
+        return tid;
+    }
+
+    /**
+     * @param flags the TCP flags of the segments to drop (ECN flags aside)
+     * @param times how many to drop
+     */
+    void Drop(uint8_t flags, uint32_t times)
+    {
+        m_flags = flags;
+        m_left = times;
+    }
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        Ptr<Packet> copy = p->Copy();
+        Ipv4Header ip;
+        copy->RemoveHeader(ip);
+        TcpHeader tcp;
+        copy->RemoveHeader(tcp);
+        const uint8_t ecnFlags = TcpHeader::ECE | TcpHeader::CWR;
+        if (m_left == 0 || (tcp.GetFlags() & ~ecnFlags) != m_flags)
+        {
+            return false;
+        }
+        --m_left;
+        return true;
+    }
+
+    void DoReset() override
+    {
+    }
+
+    uint8_t m_flags{0}; //!< what to drop
+    uint32_t m_left{0}; //!< drops left
+};
+
 /// What one run of flows did.
 struct Outcome
 {
@@ -146,14 +194,15 @@ struct Outcome
     std::map<uint32_t, Time> fct;          //!< by flow id
     std::map<uint32_t, uint64_t> timeouts; //!< by flow id
     std::vector<Time> ideal;               //!< by flow id
+    Time notedFrom{FLOW_START};            //!< segments before this are not noted
 };
 
 void
 NoteSegment(Outcome* outcome, uint32_t host, Ptr<const QueueDiscItem> item)
 {
-    if (Simulator::Now() < FLOW_START)
+    if (Simulator::Now() < outcome->notedFrom)
     {
-        return; // ns-3's handshakes; the lean host has none
+        return; // the handshakes, unless asked for (MinTCP's and LineRate's lean hosts have none)
     }
     Ptr<Packet> p = item->GetPacket()->Copy();
     TcpHeader tcp;
@@ -226,7 +275,9 @@ RunFlows(bool lean,
          const std::string& preset,
          uint32_t hosts,
          const std::vector<FlowSpec>& flows,
-         Ptr<SegmentLoss> loss = nullptr)
+         Ptr<ErrorModel> loss = nullptr,
+         Time notedFrom = FLOW_START,
+         int64_t lossHost = -1)
 {
     Outcome outcome;
     PfabricSingleSwitchHelper fabric(hosts);
@@ -259,9 +310,10 @@ RunFlows(bool lean,
             }
         }
     }
+    outcome.notedFrom = notedFrom;
     if (loss)
     {
-        Ptr<Node> last = fabric.GetHosts().Get(hosts - 1);
+        Ptr<Node> last = fabric.GetHosts().Get(lossHost < 0 ? hosts - 1 : lossHost);
         for (uint32_t d = 0; d < last->GetNDevices(); ++d)
         {
             last->GetDevice(d)->SetAttributeFailSafe("ReceiveErrorModel", PointerValue(loss));
@@ -492,6 +544,49 @@ class LeanIncastTest : public TestCase
     }
 };
 
+/**
+ * A lost SYN or SYN-ACK, once or twice, for the baselines, whose lean hosts make ns-3's
+ * handshake: the same segments at the same times on both stacks, the handshake's included.
+ */
+class LeanHandshakeLossTest : public TestCase
+{
+  public:
+    LeanHandshakeLossTest()
+        : TestCase("Lean host: a lost SYN or SYN-ACK as ns-3's handshake")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string scheme : {"tcp", "dctcp"})
+        {
+            for (uint8_t flags :
+                 {uint8_t{TcpHeader::SYN}, uint8_t{TcpHeader::SYN | TcpHeader::ACK}})
+            {
+                for (uint32_t times : {1, 2})
+                {
+                    std::ostringstream what;
+                    what << scheme << " flags " << uint32_t{flags} << " x" << times;
+                    // A SYN is dropped at the receiver (host 1), a SYN-ACK at the sender (host 0).
+                    const int64_t at = (flags & TcpHeader::ACK) ? 0 : 1;
+                    std::vector<FlowSpec> flows{{0, 1, 20 * MSS, FLOW_START}};
+                    auto ns3Loss = CreateObject<HandshakeLoss>();
+                    ns3Loss->Drop(flags, times);
+                    Outcome ns3 =
+                        RunFlows(false, scheme, "hotnets12", 2, flows, ns3Loss, Time(0), at);
+                    auto leanLoss = CreateObject<HandshakeLoss>();
+                    leanLoss->Drop(flags, times);
+                    Outcome lean =
+                        RunFlows(true, scheme, "hotnets12", 2, flows, leanLoss, Time(0), at);
+                    NS_TEST_ASSERT_MSG_EQ(ns3.fct.size(), 1, what.str() << ": the flow completed");
+                    NS_TEST_EXPECT_MSG_EQ(Difference(ns3, lean), "", what.str());
+                }
+            }
+        }
+    }
+};
+
 void
 NoteAck(std::vector<uint32_t>* acks, SequenceNumber32 ack)
 {
@@ -554,7 +649,11 @@ class LeanStaleAckTest : public TestCase
 std::vector<TestCase*>
 MakeLeanHostTestCases()
 {
-    return {new LeanLoneFlowsTest, new LeanLossTest, new LeanIncastTest, new LeanStaleAckTest};
+    return {new LeanLoneFlowsTest,
+            new LeanLossTest,
+            new LeanIncastTest,
+            new LeanStaleAckTest,
+            new LeanHandshakeLossTest};
 }
 
 } // namespace tests
