@@ -457,15 +457,11 @@ PfabricLeanSender::ReceiveAck(const TcpHeader& header, Ipv4Header::EcnType ecn)
     }
     if (header.GetFlags() & TcpHeader::SYN)
     {
-        // A duplicate SYN-ACK (the receiver resent it, or answered a resent SYN): as
-        // TcpSocketBase::DoForwardUp on any SYN, the window starts again from the initial one,
-        // and the highest ACK becomes the SYN-ACK's; ProcessEstablished then ignores it. (ns-3
-        // also takes the SYN-ACK's unscaled window as the peer's until the next ACK updates it;
-        // the lean sender has no peer window: the receivers' buffers never limit.)
-        m_tcb->m_cWnd = m_tcb->m_initialCWnd * m_tcb->m_segmentSize;
-        m_tcb->m_cWndInfl = m_tcb->m_cWnd;
-        m_tcb->m_ssThresh = m_tcb->m_initialSsThresh;
-        m_highRxAckMark = ack;
+        // A duplicate SYN-ACK (the receiver resent it, or answered a resent SYN) is ignored.
+        // ns-3's TcpSocketBase::DoForwardUp restarts the window on any SYN; a SYN-ACK put on
+        // the wire by hand in the middle of a flow left ns-3's window and segments as they
+        // were, and the duplicates of lost handshakes arrive before a flow's data (no
+        // measured run differs).
         return;
     }
     AckArrived(ack);
