@@ -992,7 +992,7 @@ def check_store(tasks: list[Task], spec: SweepSpec) -> dict[Path, tuple[str, str
         if window is None:
             asked["flows"] = str(spec.flows_of(workload))
         if scheme != "ideal":  # Ideal has no hosts; its runs record the programs' default
-            asked[HOST_STACK_OPTION] = spec.host_stack or ADDED_PARAMETERS[HOST_STACK_OPTION]
+            asked[HOST_STACK_OPTION] = spec.host_stack or str(ADDED_PARAMETERS[HOST_STACK_OPTION])
         recorded_window = meta.get("window")
         if window is not None:
             if not isinstance(recorded_window, dict):
