@@ -125,9 +125,9 @@ PfabricLeanReceiver::SendSynAck(uint8_t flags, SequenceNumber32 synSeq)
         NS_LOG_WARN("no SYN-ACK left to send to " << m_peer << ":" << m_peerPort);
         return;
     }
-    const Time timeout =
-        m_settings.synAckTimeout * (int64_t{1} << (m_settings.synRetries - m_synAcksLeft));
-    --m_synAcksLeft;
+    const Time timeout = PfabricLeanSender::TakeSynTimeout(m_settings.synAckTimeout,
+                                                           m_settings.synRetries,
+                                                           m_synAcksLeft);
     TcpHeader synAck;
     synAck.SetFlags(flags);
     synAck.SetSourcePort(m_localPort);

@@ -239,8 +239,7 @@ PfabricLeanSender::SendSyn()
         NS_LOG_WARN("no SYN left to send: the connection never opens");
         return;
     }
-    const Time timeout = m_connectionTimeout * (int64_t{1} << (m_synRetries - m_synCount));
-    --m_synCount;
+    const Time timeout = TakeSynTimeout(m_connectionTimeout, m_synRetries, m_synCount);
     // The first SYN starts the RTT history; a resent one changes nothing there (ns-3 marks a
     // zero-length entry, which no sequence number falls in).
     SegmentSent(SequenceNumber32(0), 0, m_synRetries - 1 != m_synCount);
@@ -293,6 +292,15 @@ PfabricLeanSender::GetEmptySegmentEcn() const
     return m_tcb->m_ecnMode == TcpSocketState::DctcpEcn
                ? static_cast<Ipv4Header::EcnType>(m_tcb->m_ectCodePoint)
                : Ipv4Header::ECN_NotECT;
+}
+
+Time
+PfabricLeanSender::TakeSynTimeout(Time connectionTimeout, uint32_t retries, uint32_t& left)
+{
+    NS_ASSERT(left > 0 && left <= retries);
+    const Time timeout = connectionTimeout * (int64_t{1} << (retries - left));
+    --left;
+    return timeout;
 }
 
 void

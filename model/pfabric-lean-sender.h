@@ -135,6 +135,17 @@ class PfabricLeanSender : public PfabricFlowSender
      */
     static void AddSynOptions(TcpHeader& header);
 
+    /**
+     * @brief Count one more SYN or SYN-ACK sent and give the timeout before it is resent, as
+     * TcpSocketBase::SendEmptyPacket backs off: the connection timeout doubled for each one sent
+     * before it.
+     * @param connectionTimeout the first timeout (ns-3's ConnTimeout)
+     * @param retries how many may be sent in all (ns-3's ConnCount)
+     * @param left how many may still be sent, at least 1; decremented
+     * @return the timeout after this one
+     */
+    static Time TakeSynTimeout(Time connectionTimeout, uint32_t retries, uint32_t& left);
+
   protected:
     void DoDispose() override;
 
