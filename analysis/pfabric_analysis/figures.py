@@ -769,17 +769,40 @@ def steady_method(table: pd.DataFrame) -> str:
 def host_stack_markdown(table: pd.DataFrame) -> str:
     """Which host stack each packet scheme's points ran on (meta.json's hostStack; a run written
     before the option ran on ns-3's TCP/IP), in words: the stacks of one figure may differ by
-    scheme, never within a point (its runs do not pool otherwise)."""
+    scheme, and a scheme's by workload or load (the lean host serves the baselines where it gives
+    ns-3's flows), never within a point (its runs do not pool otherwise)."""
     packet = table[table["scheme"] != "ideal"]
-    stacks = {row.label: json.loads(row.parameters).get("hostStack", ADDED_PARAMETERS["hostStack"])
+    points = {(row.label, row.workload, float(row.load)):
+              json.loads(row.parameters).get("hostStack", ADDED_PARAMETERS["hostStack"])
               for row in packet.itertuples()}
     by_stack: dict[str, list[str]] = {}
-    for label, stack in stacks.items():
-        by_stack.setdefault(HOST_STACK_NAMES.get(stack, stack), []).append(label)
+    for label in dict.fromkeys(label for label, _, _ in points):
+        for stack, where in _stack_places(label, points):
+            by_stack.setdefault(HOST_STACK_NAMES.get(stack, stack), []).append(where)
     if len(by_stack) == 1:
         return f"Host stack: {next(iter(by_stack))} for every scheme."
-    return "Host stacks: " + "; ".join(f"{', '.join(labels)} on {stack}"
-                                       for stack, labels in by_stack.items()) + "."
+    return "Host stacks: " + "; ".join(f"{', '.join(places)} on {stack}"
+                                       for stack, places in by_stack.items()) + "."
+
+
+def _stack_places(label: str, points: dict[tuple[str, str, float], str]
+                  ) -> list[tuple[str, str]]:
+    """(stack, where) for one scheme's points: the scheme's label alone when one stack ran all
+    of them, else qualified by workload, and by loads within a workload that ran on both."""
+    mine = {(workload, load): stack for (name, workload, load), stack in points.items()
+            if name == label}
+    if len(set(mine.values())) == 1:
+        return [(next(iter(mine.values())), label)]
+    places: list[tuple[str, str]] = []
+    for workload in dict.fromkeys(workload for workload, _ in mine):
+        loads = {load: stack for (name, load), stack in mine.items() if name == workload}
+        name = WORKLOADS.get(workload, workload).removesuffix(" workload").lower()
+        for stack in dict.fromkeys(loads.values()):
+            at = "" if len(set(loads.values())) == 1 else " at " + ", ".join(
+                f"{load:g}" for load, used in sorted(loads.items(), reverse=True)
+                if used == stack)
+            places.append((stack, f"{label} ({name}{at})"))
+    return places
 
 
 def figures_markdown(table: pd.DataFrame) -> str:

@@ -728,3 +728,27 @@ def test_steady_state_points_are_measured_after_their_warmup(tmp_path: Path) -> 
     assert "warm-up not found" in figures_module.figures_markdown(moving)
     outputs = figures_module.render_outputs(moving)
     assert set(outputs) >= {"fig2-overall.png", "fig4-websearch.png", "figures.csv"}
+
+
+def _stack_rows(points: list[tuple[str, str, float, str | None]]) -> pd.DataFrame:
+    """One row per (scheme, workload, load, hostStack; None: a run written before the option)."""
+    return pd.DataFrame([{"scheme": scheme, "label": SCHEMES[scheme]["label"],
+                          "workload": workload, "load": load,
+                          "parameters": json.dumps({} if stack is None else {"hostStack": stack})}
+                         for scheme, workload, load, stack in points])
+
+
+def test_the_host_stack_line_names_each_scheme_workload_and_load_where_stacks_differ() -> None:
+    same = _stack_rows([("tcp", "websearch", 0.8, None), ("pfabric", "websearch", 0.8, "ns3tcp"),
+                        ("ideal", "websearch", 0.8, "ns3tcp")])
+    assert figures_module.host_stack_markdown(same) == \
+        "Host stack: ns-3's TCP/IP for every scheme."
+    mixed = _stack_rows([("tcp", "websearch", 0.8, "ns3tcp"), ("tcp", "websearch", 0.6, "lean"),
+                         ("tcp", "websearch", 0.4, "lean"), ("tcp", "datamining", 0.8, "lean"),
+                         ("dctcp", "datamining", 0.8, "lean"),
+                         ("pfabric", "websearch", 0.8, "ns3tcp"),
+                         ("pfabric", "datamining", 0.8, "ns3tcp")])
+    assert figures_module.host_stack_markdown(mixed) == (
+        "Host stacks: TCP-DropTail (web search at 0.8), MinTCP+pFabric on ns-3's TCP/IP; "
+        "TCP-DropTail (web search at 0.6, 0.4), TCP-DropTail (data mining), DCTCP on the lean "
+        "host (--hostStack=lean).")
