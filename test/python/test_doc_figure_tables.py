@@ -3,30 +3,32 @@ committed figures.csv (doc/figures/standard/), as `pfabric-analysis figure-table
 redraw that moves a number fails here until the doc's table is regenerated with it. And every
 committed figures.csv and figures.md is what `figures` computes from its committed store today,
 so that neither a change of the analysis nor a point added to a store leaves a published number
-stale."""
+stale. The doc's tables of the steady-state tier and of the setup candidates are checked against
+the same data, each number to the decimals it is printed with."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
-
 from pfabric_analysis.cli import main
-from pfabric_analysis.figures import figures_markdown, load_sweep
+from pfabric_analysis.figures import SCHEMES, figures_markdown, load_sweep
+from pfabric_analysis.runs import read_run, summarize
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES_CSV = ROOT / "doc" / "figures" / "standard" / "figures.csv"
 # Each published figure set (figures.csv, figures.md), the store it is drawn from, and for the
 # steady-state tier the runs to completion and flow counts its largest flows' bin is drawn from
 # (REPRODUCE.md entry 24): the commit loop that adds a steady point redraws this set with it.
-FIGURE_SETS: dict[str, tuple[str, str, dict[str, str]]] = {
-    "standard": ("doc/figures/standard", "doc/figures/store", {}),
-    "reproduce-quick": ("doc/figures/reproduce-quick", "doc/figures/reproduce-quick/store", {}),
+FIGURE_SETS: dict[str, tuple[str, str, tuple[str, str] | None]] = {
+    "standard": ("doc/figures/standard", "doc/figures/store", None),
+    "reproduce-quick": ("doc/figures/reproduce-quick", "doc/figures/reproduce-quick/store", None),
     "worked-comparison": ("doc/figures/worked-comparison/figures",
-                          "doc/figures/worked-comparison/store", {}),
+                          "doc/figures/worked-comparison/store", None),
     "steady": ("doc/figures/steady", "doc/figures/store-steady",
-               {"large_from": "doc/figures/store",
-                "ideal_counts": "doc/figures/flowcount-hotnets12-300k.csv"})}
+               ("doc/figures/store", "doc/figures/flowcount-hotnets12-300k.csv"))}
 SECTIONS = {"datamining": "Figure 3 at the standard tier against the paper",
             "websearch": "Figure 4 at the standard tier against the paper"}
 
@@ -55,8 +57,92 @@ def test_every_published_figure_table_is_its_store_recomputed(
     images are drawn from the same table; rendering them is left to the figures' own tests).
     From the clone's root, as REPRODUCE.md's commands run: the table names its sources as given."""
     monkeypatch.chdir(ROOT)
-    figure_set, store, sources = FIGURE_SETS[name]
-    table = load_sweep(Path(store), **{option: Path(path) for option, path in sources.items()})
+    figure_set, store, large = FIGURE_SETS[name]
+    table = (load_sweep(Path(store)) if large is None else
+             load_sweep(Path(store), large_from=Path(large[0]), ideal_counts=Path(large[1])))
     published = ROOT / figure_set
     assert table.to_csv(index=False) == (published / "figures.csv").read_text(encoding="utf-8")
     assert figures_markdown(table) == (published / "figures.md").read_text(encoding="utf-8")
+
+
+# The setup candidates' tables (pfabric.rst, "The setup candidates"; REPRODUCE.md entry 26):
+# each row is one candidate run of doc/figures/candidates/ and, in parentheses, the standard
+# store's run 1 of the same point, on the same flows.
+CANDIDATES_SECTION = "The setup candidates (issue 50), one row each"
+CANDIDATE_RUNS = {"initial window 4": "iw4", "initial window 2": "iw2", "1 us per link": "link1us",
+                  "additive increase": "additive", "most urgent packet": "mosturgent"}
+# The tables' columns after candidate and scheme: (size bin, statistic) of runs.summarize.
+CANDIDATE_COLUMNS = [("(0,100KB]", "mean"), ("(0,100KB]", "p99"), ("(100KB,10MB]", "mean"),
+                     ("(10MB,inf)", "mean")]
+
+
+def rst_table_rows(text: str) -> list[list[str]]:
+    """The body rows of the first simple rst table in text, as cells cut at the border's column
+    spans (a row's continuation lines, as a header's wrapped words, are not body rows)."""
+    lines = text.split("\n")
+    borders = [i for i, line in enumerate(lines) if re.fullmatch(r"=+( +=+)+", line)]
+    starts = [match.start() for match in re.finditer(r"=+", lines[borders[0]])]
+    # Each cell from its column's start to the next column's (the last column's text may run
+    # past its border).
+    ends: list[int | None] = [*starts[1:], None]
+    return [[line[start:end].strip() for start, end in zip(starts, ends, strict=True)]
+            for line in lines[borders[1] + 1:borders[2]] if line.strip()]
+
+
+def as_printed(value: float, printed: str) -> str:
+    """value with as many decimals as the printed number has."""
+    decimals = len(printed.split(".", 1)[1]) if "." in printed else 0
+    return f"{value:.{decimals}f}"
+
+
+def test_the_setup_candidates_tables_are_their_committed_runs() -> None:
+    doc = (ROOT / "doc" / "pfabric.rst").read_text(encoding="utf-8")
+    section = doc.split(CANDIDATES_SECTION, 1)[1].split("\nTests\n=====", 1)[0]
+    web_search, data_mining = section.split("\nOn data mining", 1)
+    labels = {look["label"]: scheme for scheme, look in SCHEMES.items()}
+    checked = 0
+    for workload, table in (("websearch", web_search), ("datamining", data_mining)):
+        for candidate, label, *cells in rst_table_rows(table):
+            scheme = labels[label]
+            point = f"{workload}-{scheme}-load0.8-run1"
+            runs = [ROOT / "doc" / "figures" / "candidates" / f"{point}-{CANDIDATE_RUNS[candidate]}",
+                    ROOT / "doc" / "figures" / "store" / point]
+            summaries = [summarize(read_run(run).fct).set_index("bin") for run in runs]
+            for (size_bin, statistic), cell in zip(CANDIDATE_COLUMNS, cells, strict=True):
+                mine, _, standard = cell.removesuffix(")").partition(" (")
+                assert (as_printed(summaries[0].loc[size_bin, statistic], mine),
+                        as_printed(summaries[1].loc[size_bin, statistic], standard)) == \
+                    (mine, standard), f"{candidate}, {label}, {workload}: {size_bin} {statistic}"
+                checked += 1
+    assert checked == 4 * 13
+
+
+# The steady-state tier's table of its web search points at 0.8 (pfabric.rst, "The points so
+# far"), each against the standard tier's point: the published figures.csv of each tier, which
+# the test above recomputes from its store. Cells: warm-up, then Figure 4's panels (a)-(c) as
+# "value +- half-width" (or the value alone), then the point's core-hours ("-" for Ideal).
+STEADY_SECTION = "The points so far (REPRODUCE.md, entry 24)"
+TIER_FIGURES = {"steady": "doc/figures/steady/figures.csv",
+                "standard": "doc/figures/standard/figures.csv"}
+
+
+def test_the_steady_tier_table_is_the_committed_figures_csv() -> None:
+    doc = (ROOT / "doc" / "pfabric.rst").read_text(encoding="utf-8")
+    tiers = {tier: pd.read_csv(ROOT / path) for tier, path in TIER_FIGURES.items()}
+    schemes = {look["label"].split("+")[0]: scheme for scheme, look in SCHEMES.items()}
+    rows = rst_table_rows(doc.split(STEADY_SECTION, 1)[1])
+    for point, warmup, *panels, core_hours in rows:
+        name, tier = (part.strip() for part in point.split(",")[:2])
+        table = tiers[tier]
+        table = table[(table["figure"] == "fig4") & (table["scheme"] == schemes[name]) &
+                      (table["load"] == 0.8)].set_index("panel")
+        first = table.iloc[0]
+        assert warmup == ("(none)" if tier == "standard" else f"{int(first['warmup_flows']):,}")
+        for panel, cell in zip("abc", panels, strict=True):
+            value, _, halfwidth = cell.partition(" +- ")
+            printed = [as_printed(table.loc[panel, "value"], value)]
+            if halfwidth:
+                printed.append(as_printed(table.loc[panel, "ci_halfwidth"], halfwidth))
+            assert " +- ".join(printed) == cell, f"{point}: panel ({panel})"
+        assert core_hours == ("-" if name == "Ideal" else as_printed(first["core_hours"], "0.00"))
+    assert len(rows) == 2 * len(SCHEMES)
