@@ -146,3 +146,26 @@ def test_the_steady_tier_table_is_the_committed_figures_csv() -> None:
             assert " +- ".join(printed) == cell, f"{point}: panel ({panel})"
         assert core_hours == ("-" if name == "Ideal" else as_printed(first["core_hours"], "0.00"))
     assert len(rows) == 2 * len(SCHEMES)
+
+
+# Ideal's (10MB,inf) means over runs to completion of 10,000, 100,000 and 300,000 flows
+# (pfabric.rst, the steady-state tier; REPRODUCE.md entry 25): the mean over the study's runs
+# at each count, and the distance of 10,000 flows from 300,000 in percent.
+IDEAL_COUNTS_SECTION = "300,000 flows per workload and load; REPRODUCE.md, entry 25)"
+IDEAL_COUNTS = ROOT / "doc" / "figures" / "flowcount-hotnets12-300k.csv"
+
+
+def test_ideals_large_flow_table_is_the_committed_flow_count_study() -> None:
+    doc = (ROOT / "doc" / "pfabric.rst").read_text(encoding="utf-8")
+    study = pd.read_csv(IDEAL_COUNTS)
+    means = (study[study["metric"] == "(10MB,inf) mean"]
+             .groupby(["workload", "load", "count"])["value"].mean())
+    workloads = {"web search": "websearch", "data mining": "datamining"}
+    rows = rst_table_rows(doc.split(IDEAL_COUNTS_SECTION, 1)[1])
+    for workload, load, *values, distance in rows:
+        key = (workloads[workload], float(load))
+        counts = [means[(*key, count)] for count in (10_000, 100_000, 300_000)]
+        assert [as_printed(mean, cell) for mean, cell in zip(counts, values, strict=True)] == \
+            values, f"{workload} {load}"
+        assert f"{100 * (counts[0] / counts[2] - 1):+.1f}%" == distance, f"{workload} {load}"
+    assert len(rows) == 8
