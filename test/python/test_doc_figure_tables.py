@@ -169,3 +169,29 @@ def test_ideals_large_flow_table_is_the_committed_flow_count_study() -> None:
             values, f"{workload} {load}"
         assert f"{100 * (counts[0] / counts[2] - 1):+.1f}%" == distance, f"{workload} {load}"
     assert len(rows) == 8
+
+
+# The original scripts' workload on hotnets12 (pfabric.rst, "The original scripts' workload on
+# this paper's fabric"): one candidate run per scheme (--arrivals=ns2) and, in parentheses, the
+# standard tier's point (figures.csv, Figure 4's panels (a)-(d) at 0.8).
+NS2_SECTION = "REPRODUCE.md entry 26. With ``--arrivals=ns2`` every ``--run`` draws the same flows"
+
+
+def test_the_original_workloads_table_is_its_committed_runs() -> None:
+    doc = (ROOT / "doc" / "pfabric.rst").read_text(encoding="utf-8")
+    standard = pd.read_csv(FIGURES_CSV)
+    standard = standard[(standard["figure"] == "fig4") & (standard["load"] == 0.8)]
+    labels = {look["label"]: scheme for scheme, look in SCHEMES.items()}
+    rows = rst_table_rows(doc.split(NS2_SECTION, 1)[1])
+    for label, *cells in rows:
+        scheme = labels[label]
+        run = ROOT / "doc" / "figures" / "candidates" / f"websearch-{scheme}-load0.8-run1-ns2"
+        summary = summarize(read_run(run).fct).set_index("bin")
+        point = standard[standard["scheme"] == scheme].set_index("panel")
+        for panel, (size_bin, statistic), cell in zip("abcd", CANDIDATE_COLUMNS, cells,
+                                                      strict=True):
+            mine, _, tier = cell.removesuffix(")").partition(" (")
+            assert (as_printed(summary.loc[size_bin, statistic], mine),
+                    as_printed(point.loc[panel, "value"], tier)) == (mine, tier), \
+                f"{label}: {size_bin} {statistic}"
+    assert len(rows) == 4
