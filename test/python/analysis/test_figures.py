@@ -13,8 +13,8 @@ from matplotlib.figure import Figure
 
 from pfabric_analysis import figures as figures_module
 from pfabric_analysis.cli import main
-from pfabric_analysis.figures import (CUSTOM_COLORS, CUSTOM_MARKERS, SCHEMES, breakdown_figure,
-                                      load_sweep, overall_figure, write_figures)
+from pfabric_analysis.figures import breakdown_figure, load_sweep, overall_figure, write_figures
+from pfabric_analysis.plotting import CUSTOM_COLORS, CUSTOM_MARKERS, SCHEMES
 from pfabric_analysis.runs import AnalysisError
 
 WORKLOADS = ("websearch", "datamining")
