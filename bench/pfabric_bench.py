@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import functools
 import json
 import os
 import platform
@@ -159,14 +158,14 @@ def run_measured(command: list[str], work: Path, progress: Callable[[str], None]
     """Run a command; stdout to a file, stderr read line by line (progress lines forwarded at
     most every PROGRESS_EVERY_S); its own rusage from wait4 gives the peak RSS. The environment
     is this process's with the module's allocator preloaded (pfabric_analysis.allocator), unless
-    env is given, and the program's own build's library first (children.program_environment:
+    env is given, and the program's own build's library first (programs.program_environment:
     a copy of a build, --bin-dir COPY/bin, runs its own library, not that of the build it was
     copied from)."""
-    from pfabric_analysis import children
+    from pfabric_analysis import programs
 
     if env is None:
         env = allocator_environment()
-    env = children.program_environment(command[0], env)
+    env = programs.program_environment(command[0], env)
     work.mkdir(parents=True, exist_ok=True)
     out_path = work / f"stdout-{time.monotonic_ns()}.txt"
     began = time.perf_counter()
@@ -348,8 +347,8 @@ class Context:
         """This build's program (or --bin-dir's), or --against's."""
         bin_dir, option = (self.against, "--against") if against else (self.bin_dir, "--bin-dir")
         if bin_dir is not None:
+            from pfabric_analysis.programs import find_program
             from pfabric_analysis.runs import AnalysisError
-            from pfabric_analysis.sweep import find_program
             try:
                 return str(find_program(bin_dir, name))
             except AnalysisError as error:
@@ -368,13 +367,12 @@ class Context:
 DASHED_OPTIONS = {"flowFile": "flow-file", "dumpFlows": "dump-flows"}
 
 
-@functools.lru_cache(maxsize=None)
 def program_help(program: str) -> str:
-    """A program's --PrintHelp (its options), run once per program, on its own build's library."""
-    from pfabric_analysis import children
+    """A program's --PrintHelp (its options), run once per program, on its own build's library
+    (pfabric_analysis.programs.program_help)."""
+    from pfabric_analysis import programs
 
-    process = subprocess.run([program, "--PrintHelp"], capture_output=True, text=True,
-                             env=children.program_environment(program, dict(os.environ)))
+    process = programs.program_help(program)
     return process.stdout + process.stderr
 
 

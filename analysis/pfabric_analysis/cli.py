@@ -531,10 +531,10 @@ def run_command(args: argparse.Namespace) -> int:
 
         program, options = None, []
         if args.preset is not None:
-            from pfabric_analysis.reproduce import default_bin_dir
-            from pfabric_analysis.sweep import check_knobs, find_program, parse_knobs
+            from pfabric_analysis.programs import find_program
+            from pfabric_analysis.sweep import check_knobs, parse_knobs
 
-            program = find_program(args.bin_dir or default_bin_dir(), f"pfabric-{args.workload}")
+            program = find_program(args.bin_dir, f"pfabric-{args.workload}")
             reserved = {"preset", "flowFile", "out", "idealOnly", "flowsOnly", "quiet",
                         "warmupFlows", "measureFlows"}
             knobs = parse_knobs(args.set, reserved, "pfabric-analysis ideal")

@@ -40,7 +40,6 @@ arrivals end before the last measured flow completes.
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import os
@@ -57,8 +56,8 @@ from typing import Any
 
 from pfabric_analysis import REPOSITORY, allocator
 from pfabric_analysis import store as compact
-from pfabric_analysis.children import run_child
 from pfabric_analysis.lock import sweep_lock
+from pfabric_analysis.programs import find_program, program_option_names, run_program
 from pfabric_analysis.runs import (ADDED_PARAMETERS, BUILD_KEYS, CUSTOM_SCHEME, RECORDED_NUMBERS,
                                    UNFINISHED_MARK, AnalysisError, key_name, result_settings)
 from pfabric_analysis.values import COUNT, LOAD, POSITIVE, BadValue
@@ -246,20 +245,6 @@ def parse_custom_schemes(pairs: Iterable[str]) -> tuple[tuple[str, tuple[tuple[s
                         for label, knobs in schemes.items()))
 
 
-@functools.cache
-def program_option_names(program: Path) -> frozenset[str]:
-    """A program's options, as its --PrintHelp lists them (run once per program and process)."""
-    from pfabric_analysis.sem_campaign import program_options
-
-    try:
-        result = run_child([str(program), "--PrintHelp"])
-        if result.returncode != 0:
-            raise AnalysisError(f"exit status {result.returncode}")
-        return frozenset(program_options(result.stdout))
-    except (OSError, AnalysisError) as error:
-        raise AnalysisError(f"{program} --PrintHelp: cannot list its options ({error})") from error
-
-
 def windowless_options(knobs: Iterable[tuple[str, str]]) -> tuple[str, ...]:
     """Knobs as the programs' options, but the measurement window's, which a run outside a
     point's (a flow list alone, a one-flow run) does not take."""
@@ -286,7 +271,7 @@ def check_knobs(knobs: Iterable[tuple[str, str]], program: Path,
     if not tried and not options:
         return
     with tempfile.TemporaryDirectory(prefix="pfabric-knobs-") as scratch:
-        result = run_child([str(program), *options, *tried, "--flows=1", "--flowsOnly", "--quiet",
+        result = run_program([str(program), *options, *tried, "--flows=1", "--flowsOnly", "--quiet",
                             f"--dumpFlows={Path(scratch) / 'flows.csv'}"])
     lines = result.stderr.strip().splitlines() or [f"exit status {result.returncode}"]
     # A list that could not be written (a full disk) says nothing of the values: the sweep's own
@@ -379,18 +364,6 @@ def point_options(load: float, run: int, seed: int, flows: int) -> tuple[str, ..
 
 def flow_list_name(workload: str, load: float, run: int) -> str:
     return f"{workload}-load{load:g}-run{run}"
-
-
-def find_program(bin_dir: Path, name: str) -> Path:
-    """The example program in a standalone build (bin/NAME) or an ns-3 tree (ns3.X-NAME-PROFILE)."""
-    exact = bin_dir / name
-    if exact.is_file():
-        return exact
-    matches = sorted(p for p in bin_dir.rglob(f"*{name}*") if p.is_file() and os.access(p, os.X_OK))
-    if len(matches) != 1:
-        raise AnalysisError(f"--bin-dir {bin_dir}: {'no' if not matches else 'more than one'} "
-                            f"{name} program (standalone: ./pfabric build makes build/bin)")
-    return matches[0]
 
 
 def plan(spec: SweepSpec, sweep_dir: Path, programs: dict[str, Path],
@@ -586,7 +559,7 @@ def run_task(task: Task) -> tuple[bool, str]:
         except AnalysisError as error:
             return False, str(error)
         return True, ""
-    result = run_child(task.command, env=allocator.child_environment())
+    result = run_program(task.command, env=allocator.child_environment())
     if result.returncode == 0:
         return True, ""
     return False, f"exit status {result.returncode}: {stderr_tail(result)}"
@@ -604,11 +577,11 @@ def execute_windowed_ideal(task: Task) -> tuple[bool, str]:
     for doubling in range(IDEAL_LIST_DOUBLINGS + 1):
         if doubling:
             flows *= 2
-            made = run_child(task.list_command + (f"--flows={flows}",))
+            made = run_program(task.list_command + (f"--flows={flows}",))
             if made.returncode != 0:
                 return False, f"flow list of {flows} flows: exit status {made.returncode}: " \
                     + stderr_tail(made)
-        result = run_child(task.command, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+        result = run_program(task.command, env={**os.environ, "PYTHONPATH": os.pathsep.join(
             filter(None, [str(Path(__file__).resolve().parents[1]),
                           os.environ.get("PYTHONPATH")]))})
         if result.returncode == 0:
@@ -1042,7 +1015,7 @@ def program_build(program: Path, options: tuple[str, ...] = ()) -> dict[str, obj
     with tempfile.TemporaryDirectory(prefix="pfabric-build-") as scratch:
         flows, out = Path(scratch) / "flows.csv", Path(scratch) / "run"
         flows.write_text("src,dst,size_bytes,start_s\n0,1,1000,0\n")
-        result = run_child([str(program), *options, f"--flowFile={flows}", f"--out={out}",
+        result = run_program([str(program), *options, f"--flowFile={flows}", f"--out={out}",
                             "--quiet"])
         lines = result.stderr.strip().splitlines() or [f"exit status {result.returncode}"]
         if result.returncode != 0 or not (out / compact.META).is_file():
