@@ -35,7 +35,7 @@ from pfabric_analysis.files import write_file, write_files
 from pfabric_analysis.ideal import (Link, default_cdf, link_from_meta, read_cdf, sample_sizes,
                                     schedule, wire_bytes)
 from pfabric_analysis.runs import AnalysisError, read_csv_checked, read_run
-from pfabric_analysis.sweep import PACKET_SCHEMES
+from pfabric_analysis.sweep_spec import PACKET_SCHEMES
 from pfabric_analysis.theory import (SizeDistribution, bin_means, ps_response_time,
                                      ps_sample_path, srpt_response_time)
 from pfabric_analysis.values import LOAD

@@ -17,7 +17,7 @@ from pfabric_analysis.runs import (BIN_NAMES, AnalysisError, check_poolable, rea
                                    read_run, summarize)
 from pfabric_analysis.steady import BATCHES as STEADY_BATCHES
 from pfabric_analysis.steady import BLOCK_FLOWS as STEADY_BLOCK_FLOWS
-from pfabric_analysis.sweep import WORKLOADS
+from pfabric_analysis.sweep_spec import WORKLOADS
 from pfabric_analysis.values import (COUNT, FRACTION, HOSTS, LOAD, PATH, POSITIVE, RATE,
                                      REPLICATIONS, SECONDS, SEED, BadValue)
 
@@ -532,7 +532,7 @@ def run_command(args: argparse.Namespace) -> int:
         program, options = None, []
         if args.preset is not None:
             from pfabric_analysis.programs import find_program
-            from pfabric_analysis.sweep import check_knobs, parse_knobs
+            from pfabric_analysis.sweep_spec import check_knobs, parse_knobs
 
             program = find_program(args.bin_dir, f"pfabric-{args.workload}")
             reserved = {"preset", "flowFile", "out", "idealOnly", "flowsOnly", "quiet",

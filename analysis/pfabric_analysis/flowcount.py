@@ -43,7 +43,8 @@ from pfabric_analysis.ideal import (Window, ideal_fct, link_from_meta, match_lik
                                     program_ideal, read_flow_list, run_program, window_cut)
 from pfabric_analysis.runs import BIN_NAMES, AnalysisError, core_seconds, read_run, summarize
 from pfabric_analysis.programs import find_program
-from pfabric_analysis.sweep import WORKLOADS, point_options
+from pfabric_analysis.sweep_plan import point_options
+from pfabric_analysis.sweep_spec import WORKLOADS
 from pfabric_analysis.values import COUNT, LOAD, POSITIVE, RUN, parse_list
 
 COUNTS = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)

@@ -9,15 +9,14 @@ from pathlib import Path
 
 from pfabric_analysis.programs import default_bin_dir
 from pfabric_analysis.runs import AnalysisError
-from pfabric_analysis.sweep import (
+from pfabric_analysis.sweep import report, sweep
+from pfabric_analysis.sweep_spec import (
     MEASURE_KNOB,
     PACKET_SCHEMES,
     SweepSpec,
     parse_flows,
     parse_custom_schemes,
     parse_knobs,
-    report,
-    sweep,
 )
 from pfabric_analysis.values import LOAD, RUN, parse_list
 
