@@ -30,12 +30,12 @@ import numpy as np
 import pandas as pd
 
 from pfabric_analysis import module_provenance
-from pfabric_analysis.children import run_child
+from pfabric_analysis.programs import find_program, run_program
 from pfabric_analysis.files import write_file, write_files
 from pfabric_analysis.ideal import (Link, default_cdf, link_from_meta, read_cdf, sample_sizes,
                                     schedule, wire_bytes)
 from pfabric_analysis.runs import AnalysisError, read_csv_checked, read_run
-from pfabric_analysis.sweep import PACKET_SCHEMES, find_program
+from pfabric_analysis.sweep_spec import PACKET_SCHEMES
 from pfabric_analysis.theory import (SizeDistribution, bin_means, ps_response_time,
                                      ps_sample_path, srpt_response_time)
 from pfabric_analysis.values import LOAD
@@ -187,7 +187,7 @@ def simulate(command: list[str], scheme: str) -> float:
     """Run one packet simulation; its wall time in seconds."""
     began = time.perf_counter()
     try:
-        result = run_child(command)
+        result = run_program(command)
     except OSError as error:
         raise AnalysisError(f"{command[0]}: cannot run ({error.strerror or error})") from error
     if result.returncode != 0:
@@ -206,7 +206,7 @@ def check_link(meta: dict, meta_path: Path, link: Link) -> None:
         raise AnalysisError(f"{meta_path}: link {found} but the flows were made for {link}")
 
 
-def run_bottleneck(spec: BottleneckSpec, out: Path, bin_dir: Path, reuse: bool = False,
+def run_bottleneck(spec: BottleneckSpec, out: Path, bin_dir: Path | None, reuse: bool = False,
                    kb: int = 1000, command_line: str = "") -> pd.DataFrame:
     """The `bottleneck` sub-command: flow list, packet runs, comparison table; writes
     OUT/flows.csv, OUT/runs/SCHEME/, OUT/bottleneck.csv and OUT/bottleneck.json."""
@@ -301,13 +301,11 @@ def default_out(spec: BottleneckSpec) -> Path:
 
 def main(args) -> int:
     """Entry point from cli.py."""
-    from pfabric_analysis.reproduce import default_bin_dir
-
     schemes = tuple(s.strip() for s in args.schemes.split(",") if s.strip())
     spec = BottleneckSpec(load=args.load, flows=args.flows, hosts=args.hosts, seed=args.seed,
                           schemes=schemes, cdf=args.cdf or default_cdf())
     out = args.out or default_out(spec)
-    table = run_bottleneck(spec, out, args.bin_dir or default_bin_dir(), args.reuse,
+    table = run_bottleneck(spec, out, args.bin_dir, args.reuse,
                            args.kb, " ".join(sys.argv))
     print(f"bottleneck: {spec.flows} flows into host 0 of a {spec.hosts}-host star, "
           f"load {spec.load:g}, seed {spec.seed}; reported: flows {WARMUP_FRACTION:.0%} to "

@@ -17,10 +17,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from pfabric_analysis.compare import (PANEL_TITLES, _json, _log_axis, _number, binned,
-                                      bin_statistics, flow_difference, in_panel, provenance,
-                                      read_runs, runs_markdown)
-from pfabric_analysis.figures import STYLE, _new_figure, write_figure_set
+from pfabric_analysis.compare import (PANEL_TITLES, binned, bin_statistics, flow_difference,
+                                      in_panel, provenance, read_runs, runs_markdown)
+from pfabric_analysis.plotting import (STYLE, document_bytes, log_axis, new_figure, number,
+                                       write_figure_set)
 from pfabric_analysis.runs import (BIN_NAMES, AnalysisError, Run, check_output_name,
                                    check_same_as_first)
 
@@ -121,7 +121,7 @@ def classes_markdown(table: pd.DataFrame, document: dict) -> str:
                     reference = (float(base.loc[panel, statistic]) if len(base) else math.nan)
                     ratio = (value / reference if reference and not math.isnan(reference)
                              else math.nan)
-                    cells.append(_number(value) + ("" if setting == "one queue"
+                    cells.append(number(value) + ("" if setting == "one queue"
                                                    or math.isnan(ratio) else f" ({ratio:.2f}x)"))
             lines.append(f"| {setting} | {' | '.join(cells)} | {int(stats.loc['all', 'flows'])} "
                          f"| {int(stats.loc['all', 'unfinished'])} |")
@@ -135,7 +135,7 @@ def classes_figure(table: pd.DataFrame, flows: Sequence[int]) -> Figure:
     settings = list(dict.fromkeys(table["setting"]))
     width = 0.8 / max(len(settings), 1)
     with matplotlib.rc_context(STYLE):
-        figure = _new_figure(7.2, 5.6)
+        figure = new_figure(7.2, 5.6)
         axes = figure.subplots(2, 2)
         for row, traffic_class in enumerate(sorted(CLASS_NAMES)):
             of_class = table[table["traffic_class"] == traffic_class]
@@ -149,7 +149,7 @@ def classes_figure(table: pd.DataFrame, flows: Sequence[int]) -> Figure:
                     x = np.arange(len(PANELS_BINS)) + (i - (len(settings) - 1) / 2) * width
                     ax.bar(x, values, width, color=SETTING_COLORS[i % len(SETTING_COLORS)],
                            label=label if row == 0 and column == 0 else None)
-                _log_axis(ax.yaxis)
+                log_axis(ax.yaxis)
                 ax.set_xticks(np.arange(len(PANELS_BINS)), [PANEL_TITLES[b] for b in PANELS_BINS],
                               fontsize=6)
                 ax.set_ylabel("FCT / ideal FCT")
@@ -187,4 +187,4 @@ def write_classes(directories: Sequence[Path], out_dir: Path, name: str = "class
                                         for label, run in zip(labels, runs)})
     figure = classes_figure(table, flows)
     return write_figure_set(out_dir, name, figure, table, classes_markdown(table, document),
-                            _json(document))
+                            document_bytes(document))

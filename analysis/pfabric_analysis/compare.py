@@ -10,7 +10,6 @@ and provenance file gives the count.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,11 +17,11 @@ from pathlib import Path
 import matplotlib
 import numpy as np
 import pandas as pd
-from matplotlib import ticker
 from matplotlib.figure import Figure
 
-from pfabric_analysis.figures import STYLE, _new_figure, _render, scheme_looks
 from pfabric_analysis.files import write_files
+from pfabric_analysis.plotting import (STYLE, document_bytes, log_axis, new_figure, number, render,
+                                       scheme_looks)
 from pfabric_analysis.runs import (BIN_NAMES, BIN_TITLES, CUSTOM_SCHEME_KEY, AnalysisError, Run,
                                    normalise, percentile_nearest_rank, read_run, scheme_name,
                                    scheme_parameters, size_bins)
@@ -150,7 +149,7 @@ def panel_counts(runs: Sequence[Run], panels: Sequence[str], kb: int = 1000
 
 
 def run_styles(runs: Sequence[Run]) -> list[dict[str, str]]:
-    """Colour and line style per run: the figures' look of each scheme (figures.scheme_looks)
+    """Colour and line style per run: the figures' look of each scheme (plotting.scheme_looks)
     when the runs' schemes are distinct and known, else matplotlib's colour cycle."""
     schemes = [scheme for scheme in map(scheme_name, (run.meta for run in runs))
                if scheme is not None]
@@ -160,18 +159,6 @@ def run_styles(runs: Sequence[Run]) -> list[dict[str, str]]:
                 for s in schemes]
     cycle = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
     return [{"color": cycle[i % len(cycle)], "linestyle": "-"} for i in range(len(runs))]
-
-
-def _log_axis(axis) -> None:
-    """A log scale on an axis of a panel, with plain numbers at 1, 2 and 5 times the powers of
-    ten (1, 2, 5, 10 rather than 10^0, 2 x 10^0, ...)."""
-    if axis is axis.axes.xaxis:
-        axis.axes.set_xscale("log")
-    else:
-        axis.axes.set_yscale("log")
-    axis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-    axis.set_major_formatter(ticker.FuncFormatter(lambda value, _: f"{value:g}"))
-    axis.set_minor_formatter(ticker.NullFormatter())
 
 
 def _count_label(label: str, flows: int, unfinished: int) -> str:
@@ -190,7 +177,7 @@ def cdf_figure(table: pd.DataFrame, labels: Sequence[str], panels: Sequence[str]
     low, high = (finite.min(), finite.max()) if not finite.empty else (1.0, 10.0)
     left, right = low / 1.15, max(high * 1.15, low * 2)
     with matplotlib.rc_context(STYLE):
-        figure = _new_figure(3.6 * columns, 2.8 * rows + 0.4)
+        figure = new_figure(3.6 * columns, 2.8 * rows + 0.4)
         axes = figure.subplots(rows, columns, squeeze=False).ravel()
         for ax, panel in zip(axes, panels):
             for i, label in enumerate(labels):
@@ -205,7 +192,7 @@ def cdf_figure(table: pd.DataFrame, labels: Sequence[str], panels: Sequence[str]
                     x = np.r_[finished["slowdown"].iloc[0], finished["slowdown"].to_numpy(), right]
                     y = np.r_[0.0, finished["cdf"].to_numpy(), finished["cdf"].iloc[-1]]
                 ax.step(x, y, where="post", label=legend, **styles[i])
-            _log_axis(ax.xaxis)
+            log_axis(ax.xaxis)
             ax.set_xlim(left, right)
             ax.set_ylim(0, 1.02)
             ax.set_title(PANEL_TITLES[panel])
@@ -286,10 +273,6 @@ def compare_table(runs: Sequence[Run], labels: Sequence[str], same_flows: Sequen
     return pd.DataFrame(rows, columns=COMPARE_COLUMNS)
 
 
-def _number(value: float) -> str:
-    return "n/a" if math.isnan(value) else f"{value:.3f}"
-
-
 def _times(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{value:.2f}x"
 
@@ -314,9 +297,9 @@ def compare_markdown(table: pd.DataFrame, provenance: dict) -> str:
               "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for row in table.itertuples():
         lines.append(f"| {row.bin} | {row.label} | {row.flows} | {row.unfinished} | "
-                     f"{row.timeouts} | {_number(row.mean)} | {_times(row.mean_vs_baseline)} | "
-                     f"{_number(row.median)} | {_times(row.median_vs_baseline)} | "
-                     f"{_number(row.p99)} | {_times(row.p99_vs_baseline)} |")
+                     f"{row.timeouts} | {number(row.mean)} | {_times(row.mean_vs_baseline)} | "
+                     f"{number(row.median)} | {_times(row.median_vs_baseline)} | "
+                     f"{number(row.p99)} | {_times(row.p99_vs_baseline)} |")
     return "\n".join(lines + runs_markdown(provenance))
 
 
@@ -344,7 +327,7 @@ def compare_figure(table: pd.DataFrame, labels: Sequence[str],
     low = min(1.0, finite.min()) / 1.3 if finite.size else 0.5
     high = max(2.0, finite.max()) * 1.6 if finite.size else 10.0
     with matplotlib.rc_context(STYLE):
-        figure = _new_figure(7.2, 3.2)
+        figure = new_figure(7.2, 3.2)
         axes = figure.subplots(1, 2)
         for ax, statistic, title in zip(axes, ("mean", "p99"),
                                         ("Mean", "99th percentile (nearest rank)")):
@@ -360,7 +343,7 @@ def compare_figure(table: pd.DataFrame, labels: Sequence[str],
                     ax.text(xi, 1.02 * max(height, 1) if not math.isnan(height) else 1.02,
                             "n/a" if math.isnan(height) else f"{height:.2f}", ha="center",
                             va="bottom", fontsize=5.5, rotation=90)
-            _log_axis(ax.yaxis)
+            log_axis(ax.yaxis)
             ax.set_ylim(low, high)
             ax.axhline(1, color="black", linewidth=0.6)
             ax.set_xticks(np.arange(len(panels)),
@@ -400,10 +383,6 @@ def provenance(runs: Sequence[Run], labels: Sequence[str], command: str,
     return {"command": command, "versions": versions, "kb": kb, "runs": entries, **extra}
 
 
-def _json(document: dict) -> bytes:
-    return (json.dumps(document, indent=2, default=str) + "\n").encode()
-
-
 def write_cdf(directories: Sequence[Path], out_dir: Path, labels: str | None = None,
               bins: str = "small,medium,large,all", kb: int = 1000, command: str = "",
               versions: dict[str, str] | None = None) -> list[Path]:
@@ -418,8 +397,8 @@ def write_cdf(directories: Sequence[Path], out_dir: Path, labels: str | None = N
     document = provenance(runs, names, command, versions or {}, kb, bins=panels,
                           counts={name: count for name, count in zip(names, counts)},
                           same_flows_as_first=dict(zip(names, same)))
-    outputs = {"cdf.png": _render(figure, "png"), "cdf.pdf": _render(figure, "pdf"),
-               "cdf.csv": table.to_csv(index=False).encode(), "cdf.json": _json(document)}
+    outputs = {"cdf.png": render(figure, "png"), "cdf.pdf": render(figure, "pdf"),
+               "cdf.csv": table.to_csv(index=False).encode(), "cdf.json": document_bytes(document)}
     return write_files(out_dir, outputs, owned_names=CDF_NAMES)
 
 
@@ -434,8 +413,8 @@ def write_compare(directories: Sequence[Path], out_dir: Path, labels: str | None
     document = provenance(runs, names, command, versions or {}, kb, baseline=names[0],
                           same_flows_as_baseline=dict(zip(names, same)))
     figure = compare_figure(table, names, run_styles(runs))
-    outputs = {"compare.png": _render(figure, "png"), "compare.pdf": _render(figure, "pdf"),
+    outputs = {"compare.png": render(figure, "png"), "compare.pdf": render(figure, "pdf"),
                "compare.csv": table.to_csv(index=False).encode(),
                "compare.md": compare_markdown(table, document).encode(),
-               "compare.json": _json(document)}
+               "compare.json": document_bytes(document)}
     return write_files(out_dir, outputs, owned_names=COMPARE_NAMES)

@@ -19,9 +19,9 @@ import pandas as pd
 from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
-from pfabric_analysis.compare import (_json, _log_axis, _number, flow_difference, provenance,
-                                      read_runs, runs_markdown)
-from pfabric_analysis.figures import STYLE, _new_figure, write_figure_set
+from pfabric_analysis.compare import flow_difference, provenance, read_runs, runs_markdown
+from pfabric_analysis.plotting import (STYLE, document_bytes, log_axis, new_figure, number,
+                                       write_figure_set)
 from pfabric_analysis.runs import (BIN_NAMES, SIZE_BIN_EDGES, AnalysisError, Run, check_output_name,
                                    check_same_as_first, normalise, percentile_nearest_rank,
                                    size_text)
@@ -152,8 +152,8 @@ def deadline_markdown(table: pd.DataFrame, document: dict) -> str:
         fraction = "n/a" if math.isnan(row.fraction_met) else f"{row.fraction_met:.3f}"
         lines.append(f"| {row.on_miss} | {row.label} | {row.load:g} | {row.with_deadline} | "
                      f"{row.met} | {fraction} | {row.terminated} | {row.without_deadline} | "
-                     f"{_number(row.without_mean)} | {_number(row.without_median)} | "
-                     f"{_number(row.without_p99)} | {_number(row.small_without_mean)} |")
+                     f"{number(row.without_mean)} | {number(row.without_median)} | "
+                     f"{number(row.without_p99)} | {number(row.small_without_mean)} |")
     return "\n".join(lines + runs_markdown(document))
 
 
@@ -162,7 +162,7 @@ def deadline_figure(table: pd.DataFrame, flows: int, fraction: float) -> Figure:
     ideal FCT of the flows without a deadline (log axis), a line per scheme."""
     modes = sorted(table["on_miss"].unique())
     with matplotlib.rc_context(STYLE):
-        figure = _new_figure(7.2, 2.6 * len(modes) + 0.6)
+        figure = new_figure(7.2, 2.6 * len(modes) + 0.6)
         axes = np.atleast_2d(figure.subplots(len(modes), 2, squeeze=False))
         for row, mode in zip(axes, modes):
             rows = table[table["on_miss"] == mode]
@@ -177,7 +177,7 @@ def deadline_figure(table: pd.DataFrame, flows: int, fraction: float) -> Figure:
             row[0].set_ylabel("Fraction of deadlines met")
             row[0].set_ylim(0, 1.02)
             row[0].set_title(f"Deadlines met (on miss: {mode})")
-            _log_axis(row[1].yaxis)
+            log_axis(row[1].yaxis)
             row[1].set_ylabel("Mean FCT / ideal FCT")
             row[1].set_title(f"Flows without a deadline (on miss: {mode})")
             loads = table["load"]
@@ -215,4 +215,4 @@ def write_deadlines(directories: Sequence[Path], out_dir: Path, name: str = "dea
                                                 "deadlineFraction")})
     figure = deadline_figure(table, flows, float(parameters.get("deadlineFraction", math.nan)))
     return write_figure_set(out_dir, name, figure, table, deadline_markdown(table, document),
-                            _json(document))
+                            document_bytes(document))

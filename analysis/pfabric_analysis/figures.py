@@ -4,7 +4,7 @@ A sweep directory holds run directories (fct.csv + meta.json, anywhere below it)
 (workload, scheme, load) are replications and are pooled; every other run of a workload must be
 the same experiment (same preset, topology, flow count, ...), so that a figure never silently
 mixes setups. A custom scheme (--scheme=custom) is a scheme by its label, drawn after the paper's
-(scheme_looks), and may differ from the others in the parameters that make it. The plotted
+(plotting.scheme_looks), and may differ from the others in the parameters that make it. The plotted
 numbers go to a tidy table (`figures.csv`, with provenance) and a markdown summary
 (`figures.md`), so that every point in a picture can be checked by hand.
 
@@ -16,7 +16,6 @@ a mark for the others.
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import textwrap
@@ -24,21 +23,20 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 import matplotlib
 import numpy as np
 import pandas as pd
 
-# Figures are drawn on Agg canvases directly, never through pyplot: no window, no global state.
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullLocator
-from matplotlib.typing import LineStyleType, RcKeyType
+from matplotlib.typing import LineStyleType
 
 from pfabric_analysis import intervals, large_flows, paper, steady
 from pfabric_analysis.files import write_files
+from pfabric_analysis.plotting import STYLE, SCHEMES, new_figure, number, render, scheme_looks
 from pfabric_analysis.scales import DEFAULT_Y_SCALE, Y_SCALES
 from pfabric_analysis.runs import (ADDED_PARAMETERS, BIN_NAMES, BIN_TITLES, CORE_SECONDS_KEYS,
                                    CUSTOM_SCHEME,
@@ -46,22 +44,6 @@ from pfabric_analysis.runs import (ADDED_PARAMETERS, BIN_NAMES, BIN_TITLES, CORE
                                    compared_parameters, core_seconds, read_run, scheme_name,
                                    scheme_parameters, summarize)
 
-# Scheme name in meta.json -> legend name in the paper, and a fixed look, in the paper's order.
-SCHEMES: dict[str, dict[str, str]] = {
-    "tcp": {"label": "TCP-DropTail", "color": "#1f77b4", "marker": "o", "linestyle": "-"},
-    "dctcp": {"label": "DCTCP", "color": "#d62728", "marker": "s", "linestyle": "-"},
-    "pfabric": {"label": "MinTCP+pFabric", "color": "#2ca02c", "marker": "^", "linestyle": "-"},
-    "linerate": {"label": "LineRate+pFabric", "color": "#9467bd", "marker": "D", "linestyle": "-"},
-    "ideal": {"label": "Ideal", "color": "#000000", "marker": "x", "linestyle": "--"},
-}
-# Custom schemes (--scheme=custom), known by their labels: after the paper's, in label order, each
-# the next of these colours and markers (none of the paper's), dash-dotted.
-CUSTOM_COLORS = ("#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
-CUSTOM_MARKERS = ("v", "P", "X", "*", "h", "<")
-# Ideal over a longer run to completion (pfabric_analysis.large_flows, the (10MB,inf) panels of a
-# steady-state figure): right after Ideal, in count order, greys getting lighter, dotted.
-IDEAL_COUNT_COLORS = ("0.35", "0.6")
-IDEAL_COUNT_MARKERS = ("+", "d")
 # Workload name in meta.json -> name in the paper, in the order of Figure 2's panels.
 WORKLOADS: dict[str, str] = {"websearch": "Web search workload",
                              "datamining": "Data mining workload"}
@@ -119,11 +101,6 @@ CUT_INTERVAL_LABEL = "interval reaches below 0"
 # schemes fill 92; 7 inches hold about 120).
 LEGEND_ROW_CHARACTERS = 110
 LEGEND_HANDLE_CHARACTERS = 8
-# Readable when the figure is printed at its own size (a column or page of a paper).
-STYLE: dict[RcKeyType, Any] = {"font.size": 9, "axes.titlesize": 9, "axes.labelsize": 9, "xtick.labelsize": 8,
-                                "ytick.labelsize": 8, "legend.fontsize": 8, "lines.linewidth": 1.3,
-                                "lines.markersize": 4.5, "axes.grid": True, "grid.alpha": 0.3,
-                                "pdf.fonttype": 42}
 
 
 @dataclass(frozen=True)
@@ -135,25 +112,6 @@ class SweepRun:
     workload: str
     scheme: str
     load: float
-
-
-def scheme_looks(schemes: Iterable[str]) -> dict[str, dict[str, str]]:
-    """Each scheme's legend name and look, in the order figures and tables show them: the paper's
-    schemes as SCHEMES, then custom labels sorted, each with the next CUSTOM_COLORS and
-    CUSTOM_MARKERS (so a label keeps its look wherever the same schemes are drawn)."""
-    present = set(schemes)
-    looks = {scheme: look for scheme, look in SCHEMES.items() if scheme in present}
-    counted = sorted((count, scheme) for scheme in present
-                     if (count := large_flows.ideal_count(scheme)) is not None)
-    for i, (count, scheme) in enumerate(counted):
-        looks[scheme] = {"label": large_flows.ideal_count_label(count),
-                         "color": IDEAL_COUNT_COLORS[i % len(IDEAL_COUNT_COLORS)],
-                         "marker": IDEAL_COUNT_MARKERS[i % len(IDEAL_COUNT_MARKERS)],
-                         "linestyle": ":"}
-    for i, label in enumerate(sorted(present - set(SCHEMES) - {scheme for _, scheme in counted})):
-        looks[label] = {"label": label, "color": CUSTOM_COLORS[i % len(CUSTOM_COLORS)],
-                        "marker": CUSTOM_MARKERS[i % len(CUSTOM_MARKERS)], "linestyle": "-."}
-    return looks
 
 
 def find_run_directories(sweep_dir: Path) -> list[Path]:
@@ -479,12 +437,6 @@ def _mark_cut_intervals(ax, rows: pd.DataFrame, looks: dict[str, dict[str, str]]
                     scaley=False, label="_cut")
 
 
-def _new_figure(width: float, height: float) -> Figure:
-    figure = Figure(figsize=(width, height), layout="constrained")
-    FigureCanvasAgg(figure)
-    return figure
-
-
 def _add_legend(figure: Figure, rows: pd.DataFrame, looks: dict[str, dict[str, str]]) -> None:
     """One legend for the figure, above the panels: the schemes are the same in every panel;
     and, when a point of the figure is not citable, what its hollow marker means."""
@@ -548,7 +500,7 @@ def overall_figure(table: pd.DataFrame, yscale: str = DEFAULT_Y_SCALE) -> Figure
     panels = list(dict.fromkeys(rows["panel"]))
     looks = scheme_looks(table["scheme"])
     with matplotlib.rc_context(STYLE):
-        figure = _new_figure(3.5 * len(panels), 2.9)
+        figure = new_figure(3.5 * len(panels), 2.9)
         axes = figure.subplots(1, len(panels), squeeze=False)[0]
         for ax, panel in zip(axes, panels):
             panel_rows = rows[rows["panel"] == panel]
@@ -567,7 +519,7 @@ def breakdown_figure(table: pd.DataFrame, workload: str,
     loads = sorted(rows["load"].unique())
     looks = scheme_looks(table["scheme"])
     with matplotlib.rc_context(STYLE):
-        figure = _new_figure(7.0, 5.4)
+        figure = new_figure(7.0, 5.4)
         axes = figure.subplots(2, 2).ravel()
         for ax, (panel, _, _, title) in zip(axes, BREAKDOWN_PANELS):
             panel_rows = rows[rows["panel"] == panel]
@@ -578,13 +530,9 @@ def breakdown_figure(table: pd.DataFrame, workload: str,
     return figure
 
 
-def _number(value: float) -> str:
-    return "n/a" if math.isnan(value) else f"{value:.3f}"
-
-
 def _cell(row) -> str:
     """A table cell: the value +- its 95% half-width, marked when the point is not citable."""
-    cell = f"{_number(row.value)} +- {_number(row.ci_halfwidth)}"
+    cell = f"{number(row.value)} +- {number(row.ci_halfwidth)}"
     return cell if row.citable else f"{cell} {NOT_CITABLE_MARK}"
 
 
@@ -728,7 +676,7 @@ def points_markdown(table: pd.DataFrame) -> list[str]:
             lags = [lag for key, lag in keyed["lag1"].items()
                     if key in rule and not math.isnan(lag)]
             lag = max(lags) if lags else math.nan
-            lag_text = _number(lag) + (" (flag)" if lag > intervals.AUTOCORRELATION_FLAG else "")
+            lag_text = number(lag) + (" (flag)" if lag > intervals.AUTOCORRELATION_FLAG else "")
             hours = "n/a" if math.isnan(first["core_hours"]) else f"{first['core_hours']:.2f}"
             warmup = ""
             if with_warmup:
@@ -898,15 +846,6 @@ def paper_markdown(table: pd.DataFrame) -> list[str]:
     return lines + [""]
 
 
-def _render(figure: Figure, fmt: str) -> bytes:
-    """The figure as PNG or PDF bytes, without timestamps, so the same data gives the same file."""
-    metadata = {"CreationDate": None} if fmt == "pdf" else {"Software": None}
-    buffer = io.BytesIO()
-    with matplotlib.rc_context(STYLE):
-        figure.savefig(buffer, format=fmt, dpi=200, metadata=metadata)
-    return buffer.getvalue()
-
-
 def render_outputs(table: pd.DataFrame, yscale: str = DEFAULT_Y_SCALE) -> dict[str, bytes]:
     """Every output file's name and content: figures present in the table, CSV, markdown."""
     outputs: dict[str, bytes] = {}
@@ -918,20 +857,10 @@ def render_outputs(table: pd.DataFrame, yscale: str = DEFAULT_Y_SCALE) -> dict[s
         if figure_id in figures:
             figure = figures[figure_id]()
             for fmt in ("png", "pdf"):
-                outputs[f"{stem}.{fmt}"] = _render(figure, fmt)
+                outputs[f"{stem}.{fmt}"] = render(figure, fmt)
     outputs["figures.csv"] = table.to_csv(index=False).encode()
     outputs["figures.md"] = figures_markdown(table).encode()
     return outputs
-
-
-def write_figure_set(out_dir: Path, name: str, figure: Figure, table: pd.DataFrame,
-                     markdown: str, document: bytes) -> list[Path]:
-    """One sub-command's files into out_dir: NAME.png and NAME.pdf (the figure), NAME.csv (the
-    table), NAME.md (markdown) and NAME.json (the provenance document, already serialised)."""
-    names = [f"{name}.{suffix}" for suffix in ("png", "pdf", "csv", "md", "json")]
-    outputs = dict(zip(names, (_render(figure, "png"), _render(figure, "pdf"),
-                               table.to_csv(index=False).encode(), markdown.encode(), document)))
-    return write_files(out_dir, outputs, owned_names=names)
 
 
 def write_figures(sweep_dir: Path, out_dir: Path, kb: int = 1000,

@@ -42,7 +42,9 @@ from pfabric_analysis.files import write_files
 from pfabric_analysis.ideal import (Window, ideal_fct, link_from_meta, match_like_run,
                                     program_ideal, read_flow_list, run_program, window_cut)
 from pfabric_analysis.runs import BIN_NAMES, AnalysisError, core_seconds, read_run, summarize
-from pfabric_analysis.sweep import WORKLOADS, find_program, point_options
+from pfabric_analysis.programs import find_program
+from pfabric_analysis.sweep_plan import point_options
+from pfabric_analysis.sweep_spec import WORKLOADS
 from pfabric_analysis.values import COUNT, LOAD, POSITIVE, RUN, parse_list
 
 COUNTS = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
@@ -396,7 +398,6 @@ def write_study(out_dir: Path, values: pd.DataFrame, tolerance: float,
 def main(args) -> int:
     """The flow-count sub-command."""
     from pfabric_analysis.ideal import command_line
-    from pfabric_analysis.reproduce import default_bin_dir
 
     workloads = parse_list(args.workloads, "--workloads", str)
     for workload in workloads:
@@ -412,8 +413,7 @@ def main(args) -> int:
                    else parse_list(args.warmup, "--warmup", COUNT))
     elif args.warmup is not None:
         raise AnalysisError("--warmup: needs --window")
-    bin_dir = args.bin_dir or default_bin_dir()
-    programs = {w: find_program(bin_dir, f"pfabric-{w}") for w in workloads}
+    programs = {w: find_program(args.bin_dir, f"pfabric-{w}") for w in workloads}
     costs = [measured_cost(run_dir) for run_dir in args.cost]
     if args.seconds_per_hop is not None:
         costs = [{**cost, "seconds_per_hop": args.seconds_per_hop} for cost in costs]

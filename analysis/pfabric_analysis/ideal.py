@@ -34,7 +34,7 @@ import pandas as pd
 
 from pfabric_analysis import module_provenance
 from pfabric_analysis import allocator
-from pfabric_analysis.children import run_child
+from pfabric_analysis.programs import run_program
 from pfabric_analysis.files import read_text, write_files
 from pfabric_analysis.runs import FCT_COLUMNS, AnalysisError, read_run
 from pfabric_analysis.values import FINITE, LOAD, BadValue
@@ -499,11 +499,11 @@ def like_run_ideal(like_run: Path) -> FabricIdeal:
                        {"like_run": str(like_run.resolve())})
 
 
-def run_program(command: Sequence[str]) -> None:
+def run_checked(command: Sequence[str]) -> None:
     """Run one of the module's programs; on failure, the error is the last line it printed
     (its one-line error) or its exit status."""
     try:
-        result = run_child(command, env=allocator.child_environment())
+        result = run_program(command, env=allocator.child_environment())
     except allocator.AllocatorError as error:
         raise AnalysisError(str(error)) from error
     except OSError as error:
@@ -520,7 +520,7 @@ def program_ideal(program: Path, flow_list: Path, options: Sequence[str]) -> Fab
                *options]
     with tempfile.TemporaryDirectory(prefix="pfabric-ideal-") as scratch:
         out = Path(scratch) / "fabric"
-        run_program([*command, f"--out={out}"])
+        run_checked([*command, f"--out={out}"])
         try:
             fct = pd.read_csv(out / IDEAL_FCT_FILE)
             meta = json.loads((out / "meta.json").read_text())

@@ -20,8 +20,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from pfabric_analysis.compare import _json, _number
-from pfabric_analysis.figures import STYLE, _new_figure, scheme_looks, write_figure_set
+from pfabric_analysis.plotting import (STYLE, document_bytes, new_figure, number, scheme_looks,
+                                       write_figure_set)
 from pfabric_analysis.runs import (AnalysisError, check_output_name, check_same_as_first,
                                    percentile_nearest_rank, read_csv_checked, scheme_name)
 
@@ -112,7 +112,7 @@ def run_key(run: IncastRun) -> tuple[float, str, int]:
 
 def incast_table(runs: Sequence[IncastRun]) -> pd.DataFrame:
     """A row per run: its key and query_statistics; sorted by background, scheme (the paper's
-    order, then custom labels: figures.scheme_looks), workers."""
+    order, then custom labels: plotting.scheme_looks), workers."""
     rows = []
     for run in runs:
         background, scheme, workers = run_key(run)
@@ -157,7 +157,7 @@ def incast_markdown(table: pd.DataFrame, document: dict) -> str:
                     continue
                 r = by_scheme.loc[scheme]
                 note = f" ({int(r['unfinished'])} unfinished)" if r["unfinished"] else ""
-                cells += [f"{_number(r['mean'])} / {_number(r['p99'])}{note}",
+                cells += [f"{number(r['mean'])} / {number(r['p99'])}{note}",
                           f"{r['timeouts_per_query']:.1f}"]
             lines.append("| " + " | ".join(cells) + " |")
         overlapping = group[group["overlapping"] > 0]
@@ -184,7 +184,7 @@ def incast_figure(table: pd.DataFrame, queries: int, response_bytes: int) -> Fig
     looks = scheme_looks(table["scheme"])
     workers = sorted(table["workers"].unique())
     with matplotlib.rc_context(STYLE):
-        figure = _new_figure(max(4.4, 3.4 * len(backgrounds) + 0.4), 6.8)
+        figure = new_figure(max(4.4, 3.4 * len(backgrounds) + 0.4), 6.8)
         axes = figure.subplots(len(ROWS), len(backgrounds), squeeze=False, sharex=True)
         for column, background in enumerate(backgrounds):
             for row, (statistic, label) in enumerate(ROWS):
@@ -251,4 +251,4 @@ def write_incast(directories: Sequence[Path], out_dir: Path, name: str = "incast
                 "response_bytes": response_bytes, "runs": entries}
     figure = incast_figure(table, queries, response_bytes)
     return write_figure_set(out_dir, name, figure, table, incast_markdown(table, document),
-                            _json(document))
+                            document_bytes(document))

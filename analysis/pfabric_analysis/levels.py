@@ -17,10 +17,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from pfabric_analysis.compare import (PANEL_TITLES, _json, _number, binned, bin_statistics,
-                                      flow_difference, in_panel, provenance, read_runs,
-                                      runs_markdown)
-from pfabric_analysis.figures import STYLE, _new_figure, write_figure_set
+from pfabric_analysis.compare import (PANEL_TITLES, binned, bin_statistics, flow_difference,
+                                      in_panel, provenance, read_runs, runs_markdown)
+from pfabric_analysis.plotting import STYLE, document_bytes, new_figure, number, write_figure_set
 from pfabric_analysis.runs import (BIN_NAMES, AnalysisError, Run, check_output_name,
                                    check_same_as_first)
 
@@ -109,7 +108,7 @@ def levels_markdown(table: pd.DataFrame, document: dict) -> str:
             value = float(stats.loc[bin_name, statistic])
             reference = float(base.loc[bin_name, statistic]) if len(base) else math.nan
             ratio = value / reference if reference and not math.isnan(reference) else math.nan
-            cells.append(_number(value) + ("" if levels == 0 or math.isnan(ratio)
+            cells.append(number(value) + ("" if levels == 0 or math.isnan(ratio)
                                            else f" ({ratio:.2f}x)"))
         name = "pFabric" if levels == 0 else f"K = {levels}"
         lines.append(f"| {load:g} | {name} | {' | '.join(cells)} | "
@@ -125,7 +124,7 @@ def levels_figure(table: pd.DataFrame, flows: int) -> Figure:
     ks = sorted(quantised["levels"].unique())
     loads = sorted(table["load"].unique())
     with matplotlib.rc_context(STYLE):
-        figure = _new_figure(7.2, 5.2)
+        figure = new_figure(7.2, 5.2)
         axes = figure.subplots(2, 2).ravel()
         for ax, (bin_name, statistic) in zip(axes, PANELS):
             for i, load in enumerate(loads):
@@ -177,4 +176,4 @@ def write_levels(directories: Sequence[Path], out_dir: Path, name: str = "levels
                               for label, run in zip(labels, runs)})
     figure = levels_figure(table, flows)
     return write_figure_set(out_dir, name, figure, table, levels_markdown(table, document),
-                            _json(document))
+                            document_bytes(document))

@@ -5,23 +5,21 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 from pathlib import Path
 
+from pfabric_analysis.programs import default_bin_dir
 from pfabric_analysis.runs import AnalysisError
-from pfabric_analysis.sweep import (
+from pfabric_analysis.sweep import report, sweep
+from pfabric_analysis.sweep_spec import (
     MEASURE_KNOB,
     PACKET_SCHEMES,
     SweepSpec,
     parse_flows,
     parse_custom_schemes,
     parse_knobs,
-    report,
-    sweep,
 )
 from pfabric_analysis.values import LOAD, RUN, parse_list
 
-MODULE_ROOT = Path(__file__).resolve().parents[2]
 PAPER_LOADS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 ALL_SCHEMES = PACKET_SCHEMES + ("ideal",)
 # Flows per point. quick: a test of the whole pipeline, minutes of processor time (doc, "Figures
@@ -49,11 +47,6 @@ SCALES: dict[str, dict[str, object]] = {
 # takes more runs with `sweep --runs 6,...` into the same store (figures.md says about how many).
 SCALE_RUNS: dict[str, int | None] = {"standard": 5}
 SMOKE_LOADS = (0.1, 0.8)
-
-
-def default_bin_dir() -> Path:
-    build = os.environ.get("PFABRIC_BUILD_DIR")
-    return Path(build) / "bin" if build else MODULE_ROOT / "build" / "bin"
 
 
 def scale_of(args: argparse.Namespace) -> str:

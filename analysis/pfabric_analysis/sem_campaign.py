@@ -19,7 +19,7 @@ How SEM 0.3.9.1 and the programs are made to meet (each checked against ns-3.37)
   git repository, and a contributed module under development leaves it dirty. The program's
   meta.json records the module version and every parameter of each run instead.
 - SEM passes every parameter of a campaign on every run as --name=value. The parameters and
-  their defaults are read from the program's --PrintHelp here (program_options), not by SEM,
+  their defaults are read from the program's --PrintHelp here (programs.program_options), not by SEM,
   whose reading names an option after the last --word: of its line (--flowsOnly's help mentions
   --dumpFlows: SEM's campaign had no flowsOnly and ran every point with --dumpFlows=False, a flow
   list written to a file named False). ns-3.37's CommandLine refuses an empty value
@@ -37,7 +37,6 @@ How SEM 0.3.9.1 and the programs are made to meet (each checked against ns-3.37)
 from __future__ import annotations
 
 import itertools
-import re
 import subprocess
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -45,6 +44,7 @@ from pathlib import Path
 import pandas as pd
 
 from pfabric_analysis.files import write_files
+from pfabric_analysis.programs import parse_value, program_options
 from pfabric_analysis.runs import AnalysisError, read_run, summarize
 from pfabric_analysis.values import RUN, parse_list
 
@@ -54,19 +54,6 @@ SET_BY_CAMPAIGN = ("out", "quiet", "run", "RngRun")
 # Options that make a program write no fct.csv.
 NO_RESULTS = ("flowsOnly", "idealOnly")
 SUMMARY_COLUMNS = ["bin", "flows", "mean", "p99", "unfinished"]
-
-
-def parse_value(text: str) -> int | float | bool | str:
-    """A command-line value as SEM stores it: an integer, a float, a boolean or text."""
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
 
 
 def parse_grid(pairs: Iterable[str], option: str = "--grid") -> dict[str, list]:
@@ -87,25 +74,6 @@ def parse_grid(pairs: Iterable[str], option: str = "--grid") -> dict[str, list]:
             raise AnalysisError(f"{option} {pair}: {key} is given twice")
         grid[key] = [parse_value(item) for item in items]
     return grid
-
-
-def program_options(help_text: str) -> dict[str, object]:
-    """The program's options and defaults from its --PrintHelp: {name: default}, None where no
-    default is printed (an empty one). SEM's own reading takes the last --word: of a line for the
-    option's name, so an option whose help mentions another (--flowsOnly: "with --dumpFlows:
-    ...") was read as that other one; here the name is the line's first word, and numbers stay
-    integers where they are (--flows=2000, not SEM's --flows=2000.0)."""
-    section = re.search(r"^Program (?:Options|Arguments):\n(.*?)(?:^\S|\Z)", help_text,
-                        re.MULTILINE | re.DOTALL)
-    if section is None:
-        raise AnalysisError("--PrintHelp: no 'Program Options:' section")
-    options: dict[str, object] = {}
-    for line in section.group(1).splitlines():
-        match = re.match(r"^\s+--(\w+):(.*?)(?:\[([^\[\]]*)\])?\s*$", line)
-        if match:
-            default = match.group(3)
-            options[match.group(1)] = None if default is None else parse_value(default)
-    return options
 
 
 def campaign_parameters(options: Mapping[str, object], setting: Iterable[str]) -> dict:

@@ -11,7 +11,9 @@ from pathlib import Path
 import pandas as pd
 
 from pfabric_analysis import intervals
-from pfabric_analysis.sweep import SweepSpec, point_name, report, sweep
+from pfabric_analysis.sweep import report, sweep
+from pfabric_analysis.sweep_plan import point_name
+from pfabric_analysis.sweep_spec import SweepSpec
 
 
 @dataclass(frozen=True)
@@ -25,7 +27,7 @@ class MoreRuns:
 
 
 def run_numbers(run_dirs: str, workload: str, scheme: str, load: float) -> set[int]:
-    """The run numbers of a point's runs (figures.csv's run_dirs, named by sweep.point_name)."""
+    """The run numbers of a point's runs (figures.csv's run_dirs, named by sweep_plan.point_name)."""
     prefix = point_name(workload, scheme, load, 0).removesuffix("0")
     return {int(name[len(prefix):]) for name in run_dirs.split(";")
             if name.startswith(prefix) and name[len(prefix):].isdigit()}

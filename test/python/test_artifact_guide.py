@@ -147,8 +147,8 @@ SEGMENT_END = re.compile(r";|&&|\|\||\bdo\b|\bthen\b|\{|\}|\n")
 
 def guide_blocks(text: str) -> list[str]:
     """The guide's sh blocks, continuation lines joined and comments removed."""
-    return [re.sub(r"\s+#.*$", "", block.replace("\\\n", " "), flags=re.M)
-            for block in re.findall(r"^```sh\n(.*?)^```", text, re.S | re.M)]
+    return [re.sub(r"\s+#.*$", "", block.replace("\\\n", " "), flags=re.MULTILINE)
+            for block in re.findall(r"^```sh\n(.*?)^```", text, re.DOTALL | re.MULTILINE)]
 
 
 def program_of(words: list[str]) -> tuple[str, list[str]] | None:
@@ -190,7 +190,7 @@ def invocations(block: str) -> list[tuple[str, str]]:
     return found
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def help_text(program: str, build: str) -> str:
     """What a program lists as its options."""
     if program == "bench":

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import subprocess
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,7 +19,7 @@ QUOTED = re.compile(r"(?<!`)``?((?:ci|release): [a-z0-9][a-z0-9.-]*)``?(?!`)")
 LISTED = re.compile(r"^((?:ci|release): [\w.-]+) \((.*)\): (.+)$")
 
 
-@lru_cache(maxsize=None)
+@cache
 def stages(*flags: str) -> dict[str, str]:
     """{"ci: NAME": command} of `./pfabric check FLAGS --list`, in order."""
     result = subprocess.run([str(ROOT / "pfabric"), "check", *flags, "--list"], cwd=ROOT,

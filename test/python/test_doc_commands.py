@@ -32,8 +32,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -64,7 +63,8 @@ SHELL_START = re.compile(r"^(\./|\.venv/|cd |git |for |python|pfabric-analysis )
 
 def readme_blocks(text: str) -> list[list[str]]:
     """The README's sh blocks, each a list of commands (continuations joined, comments out)."""
-    return [commands(block) for block in re.findall(r"^```sh\n(.*?)^```", text, re.S | re.M)]
+    return [commands(block)
+            for block in re.findall(r"^```sh\n(.*?)^```", text, re.DOTALL | re.MULTILINE)]
 
 
 def doc_blocks(text: str) -> list[list[str]]:
@@ -95,7 +95,7 @@ def commands(block: str) -> list[str]:
     return found
 
 
-@lru_cache(maxsize=None)
+@cache
 def complete(command: str) -> bool:
     """Whether bash parses a command as complete (bash -n: syntax only, nothing runs)."""
     return subprocess.run(["bash", "-n", "-c", command], capture_output=True).returncode == 0
@@ -119,7 +119,7 @@ def not_run_reason(command: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def takes_flows(program: str) -> bool:
     """Whether an example of the build lists --flows in its --PrintHelp."""
     build = os.environ.get("PFABRIC_BUILD_DIR", str(ROOT / "build"))
@@ -127,7 +127,7 @@ def takes_flows(program: str) -> bool:
     if not path.exists():
         return False
     listed = subprocess.run([str(path), "--PrintHelp"], capture_output=True, text=True).stdout
-    return re.search(r"^\s*--flows:", listed, re.M) is not None
+    return re.search(r"^\s*--flows:", listed, re.MULTILINE) is not None
 
 
 def tree_takes_flows(tree: Path, program: str) -> bool:
@@ -140,7 +140,7 @@ def tree_takes_flows(tree: Path, program: str) -> bool:
     libraries = dict(os.environ, LD_LIBRARY_PATH=str(tree / "build" / "lib"))
     listed = subprocess.run([str(found[0]), "--PrintHelp"], capture_output=True, text=True,
                             env=libraries).stdout
-    return re.search(r"^\s*--flows:", listed, re.M) is not None
+    return re.search(r"^\s*--flows:", listed, re.MULTILINE) is not None
 
 
 def shrink(command: str, ns3_tree: str | None = None, flows_option=takes_flows) -> str:

@@ -159,7 +159,7 @@ def prose(text: str) -> str:
             continue
         kept.append("" if in_table or directive is not None else line)
     return re.sub(r"``.*?``", lambda m: "\n" * m.group(0).count("\n"), "\n".join(kept),
-                  flags=re.S)
+                  flags=re.DOTALL)
 
 
 def commits_in_prose(text: str) -> list[tuple[int, str]]:

@@ -25,7 +25,7 @@ COMMIT = re.compile(r"[0-9a-f]{40}(-dirty)?")
 
 def recorded_commit(header: Path) -> str:
     """The PFABRIC_GIT_COMMIT a generated header defines."""
-    (commit,) = re.findall(r'^#define PFABRIC_GIT_COMMIT "(.*)"$', header.read_text(), re.M)
+    (commit,) = re.findall(r'^#define PFABRIC_GIT_COMMIT "(.*)"$', header.read_text(), re.MULTILINE)
     return commit
 
 
@@ -108,8 +108,8 @@ def built_from(build: Path) -> tuple[Path, str]:
     its programs should record: the checkout's, else the PFABRIC_GIT_COMMIT the build was
     given, else unknown."""
     cache = (build / "CMakeCache.txt").read_text()
-    source = Path(re.search(r"^CMAKE_HOME_DIRECTORY:INTERNAL=(.*)$", cache, re.M)[1])
-    given = re.search(r"^PFABRIC_GIT_COMMIT:STRING=(.*)$", cache, re.M)
+    source = Path(re.search(r"^CMAKE_HOME_DIRECTORY:INTERNAL=(.*)$", cache, re.MULTILINE)[1])
+    given = re.search(r"^PFABRIC_GIT_COMMIT:STRING=(.*)$", cache, re.MULTILINE)
     return source, git_commit(source) or (given[1] if given and given[1] else "unknown")
 
 

@@ -10,7 +10,7 @@ import re
 import shlex
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -38,7 +38,7 @@ def options(words: list[str]) -> list[str]:
     return [word.split("=", 1)[0] for word in words if word.startswith("--")]
 
 
-@lru_cache(maxsize=None)
+@cache
 def help_text(*command: str) -> str:
     result = subprocess.run(list(command), capture_output=True, text=True, timeout=120,
                             cwd=ROOT)
@@ -48,7 +48,7 @@ def help_text(*command: str) -> str:
 
 def example_names() -> list[str]:
     return re.findall(r"^\s*NAME\s+(\S+)", (ROOT / "examples" / "CMakeLists.txt").read_text(),
-                      re.M)
+                      re.MULTILINE)
 
 
 def test_the_readme_has_commands_of_each_kind() -> None:
@@ -71,7 +71,7 @@ def test_every_pfabric_run_names_an_example_and_its_options() -> None:
             for option in options(arguments):
                 if option.startswith("--ns3::"):
                     continue
-                assert re.search(rf"^\s*{re.escape(option)}[:=\s]", listed, re.M), \
+                assert re.search(rf"^\s*{re.escape(option)}[:=\s]", listed, re.MULTILINE), \
                     f"{source}: {line}: {name} has no option {option}"
                 checked += 1
     assert checked >= 10
@@ -87,7 +87,7 @@ def test_every_pfabric_analysis_line_names_a_command_and_its_options() -> None:
             command = words[0]
             listed = help_text(analysis, command, "--help")
             for option in options(words[1:]):
-                assert re.search(rf"(^|[\s\[,]){re.escape(option)}\b", listed, re.M), \
+                assert re.search(rf"(^|[\s\[,]){re.escape(option)}\b", listed, re.MULTILINE), \
                     f"{source}: {line}: pfabric-analysis {command} has no option {option}"
                 checked += 1
     assert checked >= 10
@@ -102,7 +102,7 @@ def test_every_bench_and_python_example_line_names_its_options() -> None:
                                 ("examples/pfabric-python.py", example)):
             for words in invocations(line, program):
                 for option in options(words):
-                    assert re.search(rf"(^|[\s\[,]){re.escape(option)}\b", listed, re.M), \
+                    assert re.search(rf"(^|[\s\[,]){re.escape(option)}\b", listed, re.MULTILINE), \
                         f"{source}: {line}: {program} has no option {option}"
                     checked += 1
     assert checked >= 6
@@ -111,8 +111,8 @@ def test_every_bench_and_python_example_line_names_its_options() -> None:
 def test_a_stale_option_would_be_caught() -> None:
     """The checks above fail on an option the program does not have."""
     listed = "  --flowFile:  replay the flows of this CSV\n"
-    assert re.search(r"^\s*--flowFile[:=\s]", listed, re.M)
-    assert not re.search(r"^\s*--flow-file[:=\s]", listed, re.M)
+    assert re.search(r"^\s*--flowFile[:=\s]", listed, re.MULTILINE)
+    assert not re.search(r"^\s*--flow-file[:=\s]", listed, re.MULTILINE)
     assert invocations("for k in 1 2; do ./pfabric run x -- --a=$k --b; done", "./pfabric run") \
         == [["x", "--", "--a=$k", "--b"]]
 
@@ -151,7 +151,7 @@ def test_every_inline_command_names_what_exists() -> None:
         pytest.skip("needs the build and pfabric-analysis: run through ./pfabric test")
     usage = (ROOT / "pfabric").read_text().split('"""')[1]
     bench = help_text(sys.executable, str(ROOT / "bench" / "pfabric_bench.py"), "--help")
-    sub_commands = re.findall(r"^\s+\./pfabric (\w+)", usage, re.M)
+    sub_commands = re.findall(r"^\s+\./pfabric (\w+)", usage, re.MULTILINE)
     checked = 0
     for name, fragment in inline_commands():
         words = fragment.replace("...", " ").split()
@@ -168,7 +168,8 @@ def test_every_inline_command_names_what_exists() -> None:
             listed = help_text(analysis, rest[0], "--help")
             rest = rest[1:]
             # Its sub-commands, as {add,...} or by their metavar (store: add).
-            nested = re.search(r"^usage: \S+ \S+ \[-h\] \{?([\w,-]+)\}? \.\.\.", listed, re.M)
+            nested = re.search(r"^usage: \S+ \S+ \[-h\] \{?([\w,-]+)\}? \.\.\.", listed,
+                               re.MULTILINE)
             if nested and rest and rest[0] in nested.group(1).split(","):
                 # A command of a command (store add): its own options.
                 listed = help_text(analysis, words[1], rest[0], "--help")
@@ -178,7 +179,7 @@ def test_every_inline_command_names_what_exists() -> None:
         else:
             continue  # a file name such as pfabric-python.py or a run directory
         for option in fragment_options(rest):
-            assert re.search(rf"(^|[\s\[,|]){re.escape(option)}[\s:=\],|]", listed, re.M), \
+            assert re.search(rf"(^|[\s\[,|]){re.escape(option)}[\s:=\],|]", listed, re.MULTILINE), \
                 f"{name}: ``{fragment}``: {program} has no option {option}"
             checked += 1
     assert checked >= 30

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import subprocess
-import xml.etree.ElementTree as ElementTree
+from xml.etree import ElementTree
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,7 @@ from test_ns3_versions import key, supported_ns3
 ROOT = Path(__file__).resolve().parents[2]
 BAKE_FILE = ROOT / "bake" / "pfabric.xml"
 # A release heading of CHANGELOG.md: "## [X.Y.Z] - YYYY-MM-DD", or "not yet tagged" before.
-RELEASE_HEADING = re.compile(r"^## \[(?P<version>[^\]]+)\] - (?P<date>\S.*)$", re.M)
+RELEASE_HEADING = re.compile(r"^## \[(?P<version>[^\]]+)\] - (?P<date>\S.*)$", re.MULTILINE)
 UNTAGGED = "not yet tagged"
 # The bake url before the repository is published (a release needs it set).
 URL_PLACEHOLDER = "TO_BE_SET"

@@ -23,12 +23,12 @@ def listed_members(header: str) -> set[str]:
 
 def own_members(headers: list[str]) -> set[str]:
     """Members the module's socket classes declare themselves (outside comments)."""
-    code = "\n".join(re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S) for text in headers)
+    code = "\n".join(re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.DOTALL) for text in headers)
     return set(MEMBER.findall(code))
 
 
 def used_members(sources: list[str]) -> set[str]:
-    code = "\n".join(re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S) for text in sources)
+    code = "\n".join(re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.DOTALL) for text in sources)
     return set(MEMBER.findall(code))
 
 

@@ -43,7 +43,7 @@ def test_clang_format_file_is_ns3s() -> None:
 # A size bin's name as a literal, "(0,100KB]", "(100KB,10MB]" or "(10MB,inf)", whatever the edges.
 SIZE = r"[0-9]+[KM]?B"
 BIN_NAME = re.compile(rf"\(0, ?{SIZE}\]|{SIZE}, ?{SIZE}\]|{SIZE}, ?(inf|\u221e)\)")
-PYTHON_SOURCES = [*sorted((ROOT / "analysis" / "pfabric_analysis").glob("*.py")),
+PYTHON_SOURCES = [*sorted((ROOT / "analysis" / "pfabric_analysis").rglob("*.py")),
                   ROOT / "bench" / "pfabric_bench.py"]
 
 
@@ -76,9 +76,11 @@ def test_size_bins_are_written_only_in_size_bins_txt() -> None:
 
 
 def test_cli_defines_output_options_once() -> None:
-    """--out DIR and --name are defined by cli.add_output_options alone."""
-    calls = [node for node in ast.walk(ast.parse(
-        (ROOT / "analysis" / "pfabric_analysis" / "cli.py").read_text()))
+    """--out DIR and --name are defined by commands.options.add_output_options alone, among the
+    command line (cli.py) and its sub-commands (pfabric_analysis/commands)."""
+    package = ROOT / "analysis" / "pfabric_analysis"
+    sources = [package / "cli.py", *sorted((package / "commands").glob("*.py"))]
+    calls = [node for path in sources for node in ast.walk(ast.parse(path.read_text()))
              if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
              and node.func.attr == "add_argument" and node.args
              and isinstance(node.args[0], ast.Constant)]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pfabric_analysis import allocator
-from pfabric_analysis.sweep import SweepSpec, check_spec
+from pfabric_analysis.sweep_spec import SweepSpec, check_spec
 from pfabric_analysis.runs import AnalysisError
 
 FAKE = Path("/opt/lib/libmimalloc.so.3")

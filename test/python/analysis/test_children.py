@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pfabric_analysis.children import program_environment, run_child
+from pfabric_analysis.programs import program_environment, run_program
 
 
 def test_a_program_beside_the_module_library_gets_it_first(tmp_path: Path) -> None:
@@ -37,7 +37,7 @@ def test_a_copied_build_runs_its_own_library(tmp_path: Path) -> None:
     shutil.copy2(Path(build) / "bin" / "pfabric-websearch", copy / "bin")
     env = {**os.environ, "LD_DEBUG": "libs"}
     env.pop("LD_LIBRARY_PATH", None)
-    result = run_child([str(copy / "bin" / "pfabric-websearch"), "--PrintHelp"], env=env)
+    result = run_program([str(copy / "bin" / "pfabric-websearch"), "--PrintHelp"], env=env)
     # The module's library by its name: a checkout's own path may contain "pfabric" too.
     loaded = [line for line in result.stderr.splitlines()
               if "calling init:" in line and "/libns3-pfabric" in line]

@@ -5,7 +5,8 @@ import pytest
 
 import pfabric_analysis
 from pfabric_analysis import __version__, git_commit
-from pfabric_analysis.cli import main, versions
+from pfabric_analysis.cli import main
+from pfabric_analysis.commands.versions import versions
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 

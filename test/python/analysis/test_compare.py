@@ -17,7 +17,7 @@ from pfabric_analysis.cli import main
 from pfabric_analysis.compare import (cdf_figure, cdf_table, check_same_flows, compare_figure,
                                       compare_table, panel_counts, parse_bins, read_runs,
                                       run_labels, run_styles, step_cdf)
-from pfabric_analysis.figures import CUSTOM_COLORS, SCHEMES
+from pfabric_analysis.plotting import CUSTOM_COLORS, SCHEMES
 from pfabric_analysis.runs import BIN_NAMES, AnalysisError
 
 REPOSITORY = Path(__file__).resolve().parents[3]

@@ -13,8 +13,8 @@ from matplotlib.figure import Figure
 
 from pfabric_analysis import figures as figures_module
 from pfabric_analysis.cli import main
-from pfabric_analysis.figures import (CUSTOM_COLORS, CUSTOM_MARKERS, SCHEMES, breakdown_figure,
-                                      load_sweep, overall_figure, write_figures)
+from pfabric_analysis.figures import breakdown_figure, load_sweep, overall_figure, write_figures
+from pfabric_analysis.plotting import CUSTOM_COLORS, CUSTOM_MARKERS, SCHEMES
 from pfabric_analysis.runs import AnalysisError
 
 WORKLOADS = ("websearch", "datamining")
@@ -214,7 +214,7 @@ def test_an_interval_reaching_below_0_ends_in_an_arrow_at_the_axis(table: pd.Dat
     assert arrow.get_color() == SCHEMES["tcp"]["color"]
     assert arrow.get_marker() not in CUSTOM_MARKERS + tuple(look["marker"] for look in SCHEMES.values())
     assert arrow.get_transform() == figure.axes[0].get_xaxis_transform()  # y 0: the axis foot
-    low, high = figure.axes[0].get_ylim()
+    low, _ = figure.axes[0].get_ylim()
     assert low <= 1.0 and low > 0 if yscale == "log" else low == 0
     legend = [text.get_text() for text in figure.legends[0].get_texts()]
     assert legend == LABELS + [HOLLOW, CUT] and CUT == figures_module.CUT_INTERVAL_LABEL

@@ -27,8 +27,8 @@ def table(values: dict[tuple[str, str, str, str, float], float],
 
 
 def claim(**changes) -> paper.Claim:
-    base = dict(workload="datamining", size_bin=SMALL, statistic="mean", scheme="pfabric",
-                low=1.04, high=1.21, quote="q")
+    base = {"workload": "datamining", "size_bin": SMALL, "statistic": "mean",
+            "scheme": "pfabric", "low": 1.04, "high": 1.21, "quote": "q"}
     return paper.Claim(**{**base, **changes})
 
 

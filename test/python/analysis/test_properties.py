@@ -26,7 +26,10 @@ from pfabric_analysis.ideal import read_cdf, read_flow_list
 from pfabric_analysis.lock import LOCK_NAME, parse_holder, sweep_lock
 from pfabric_analysis.runs import (FCT_COLUMNS, MEASURED_COLUMN, AnalysisError, check_poolable,
                                    read_run)
-from pfabric_analysis.sweep import SweepSpec, Task, check_store, prepare_directory
+from pfabric_analysis.sweep import prepare_directory
+from pfabric_analysis.sweep_checks import check_store
+from pfabric_analysis.sweep_plan import Task
+from pfabric_analysis.sweep_spec import SweepSpec
 
 # Examples per test: enough to find what the hand-made cases missed (each test's first run found
 # its bugs within 100), few enough for the suite's time on a busy 2-core machine;

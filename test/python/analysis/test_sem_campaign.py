@@ -20,12 +20,11 @@ from pfabric_analysis.sem_campaign import (
     grid_points,
     parse_grid,
     parse_runs,
-    parse_value,
     point_rows,
-    program_options,
     results_frame,
     to_xarray,
 )
+from pfabric_analysis.programs import parse_value, program_options
 
 # The shape of ns-3.37's --PrintHelp, with the lines that matter: an option without a printed
 # default, an option whose help names another option, and the general section after.

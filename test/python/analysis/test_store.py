@@ -26,8 +26,11 @@ from pfabric_analysis import columnar, store
 from pfabric_analysis.cli import main
 from pfabric_analysis.figures import write_figures
 from pfabric_analysis.runs import AnalysisError, read_run
-from pfabric_analysis.sweep import (Progress, SweepSpec, Task, check_spec, execute, is_finished,
-                                    plan, program_build, report, run_tasks, sweep)
+from pfabric_analysis.sweep import report, sweep
+from pfabric_analysis.sweep_checks import program_build
+from pfabric_analysis.sweep_execute import Progress, execute, run_tasks
+from pfabric_analysis.sweep_plan import Task, is_finished, plan
+from pfabric_analysis.sweep_spec import SweepSpec, check_spec
 
 HEADER = "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed"
 COMMITTED = Path(__file__).resolve().parents[3] / "doc" / "figures" / "store"

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 import pfabric_analysis
-from pfabric_analysis import columnar, store
+from pfabric_analysis import store
 from pfabric_analysis.cli import main
 from pfabric_analysis.figures import find_run_directories
 from pfabric_analysis.lock import LOCK_NAME, sweep_lock
@@ -334,9 +334,9 @@ def test_without_flock_the_holders_line_decides(tmp_path: Path,
                    f"{dead_pid()} elsewhere.example 2026-11-25T00:00:00+0000"):
         lock.write_text(holder + "\n")
         with pytest.raises(AnalysisError, match=f"^{tmp_path}: another sweep is running there "
-                                                f"\\(pid {holder.split()[0]} on host "):
-            with sweep_lock(tmp_path):
-                pass
+                                                f"\\(pid {holder.split()[0]} on host "), \
+                sweep_lock(tmp_path):
+            pass
         assert lock.read_text() == holder + "\n"  # left to its holder
     ended = dead_pid()
     lock.write_text(f"{ended} {host} 2026-11-25T00:00:00+0000\n")
@@ -356,9 +356,9 @@ def test_without_flock_the_holders_line_decides(tmp_path: Path,
 def test_a_lock_held_in_this_process_refuses_a_second(tmp_path: Path) -> None:
     """flock locks are per open file: a second claim, even from the holder's process, fails."""
     with sweep_lock(tmp_path):
-        with pytest.raises(AnalysisError, match=f"pid {os.getpid()} on host"):
-            with sweep_lock(tmp_path):
-                pass
+        with pytest.raises(AnalysisError, match=f"pid {os.getpid()} on host"), \
+                sweep_lock(tmp_path):
+            pass
         assert (tmp_path / LOCK_NAME).exists()
     assert not (tmp_path / LOCK_NAME).exists()
 
@@ -482,7 +482,7 @@ def test_a_killed_writers_store_copies_are_cleared_and_never_read(tmp_path: Path
         copy.mkdir()
         for name in (store.COMPACT_FCT, store.META):
             (copy / name).write_bytes((point / name).read_bytes())
-    shared = sorted((kept / "columns").iterdir())[0]
+    shared = min((kept / "columns").iterdir())
     ended_column, live_column = (shared.parent / f".{shared.name}.tmp-{host}-{pid}"
                                  for pid in (ended, os.getpid()))
     for copy in (ended_column, live_column):

@@ -13,17 +13,14 @@ import pytest
 
 from pfabric_analysis.cli import main
 from pfabric_analysis.runs import AnalysisError
-from pfabric_analysis.sweep import (
-    IDEAL_LIST_FACTOR_UP_TO,
+from pfabric_analysis.sweep import report, sweep
+from pfabric_analysis.sweep_plan import IDEAL_LIST_FACTOR_UP_TO, plan, plan_windowed
+from pfabric_analysis.sweep_spec import (
     SweepSpec,
     check_spec,
     parse_custom_schemes,
     parse_flows,
     parse_knobs,
-    plan,
-    plan_windowed,
-    report,
-    sweep,
 )
 
 STAR = (("hosts", "4"), ("topology", "star"))
@@ -326,7 +323,8 @@ def test_a_custom_scheme_runs_through_sweep_compare_cdf_and_figures(
 
 
 def test_one_at_a_time_the_next_task_is_the_first_ready_in_plan_order(tmp_path: Path) -> None:
-    from pfabric_analysis.sweep import Progress, plan, run_tasks
+    from pfabric_analysis.sweep_execute import Progress, run_tasks
+    from pfabric_analysis.sweep_plan import plan
 
     programs = {"websearch": tmp_path / "pfabric-websearch"}
     tasks = plan(spec(loads=(0.3, 0.6)), tmp_path, programs)
@@ -348,7 +346,7 @@ def test_one_at_a_time_the_next_task_is_the_first_ready_in_plan_order(tmp_path: 
 
 
 def test_workload_mean_sizes_from_the_shipped_cdfs() -> None:
-    from pfabric_analysis.sweep import cdf_mean_bytes
+    from pfabric_analysis.sweep_plan import cdf_mean_bytes
 
     root = Path(__file__).resolve().parents[3] / "workloads"
     # The doc's means of the piecewise-linear CDFs (Workloads), before rounding to segments.
@@ -363,7 +361,8 @@ def write_flow_list(path: Path, sizes: list[int]) -> None:
 
 
 def test_progress_counts_work_in_bytes_and_refines_estimates(tmp_path: Path) -> None:
-    from pfabric_analysis.sweep import Progress, flow_list_name, plan
+    from pfabric_analysis.sweep_execute import Progress
+    from pfabric_analysis.sweep_plan import flow_list_name, plan
 
     programs = {"websearch": tmp_path / "pfabric-websearch"}
     tasks = plan(spec(loads=(0.3, 0.6)), tmp_path, programs)

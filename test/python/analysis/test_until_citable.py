@@ -14,7 +14,7 @@ import pytest
 from pfabric_analysis.cli import main
 from pfabric_analysis.figures import load_sweep
 from pfabric_analysis.until_citable import MoreRuns, more_runs, spans
-from pfabric_analysis.sweep import SweepSpec
+from pfabric_analysis.sweep_spec import SweepSpec
 
 RULE = (("(0,100KB]", "mean"), ("(0,100KB]", "p99"), ("(100KB,10MB]", "mean"))
 
