@@ -14,7 +14,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from pfabric_analysis.cli import main
-from pfabric_analysis.figures import SCHEMES, figures_markdown, load_sweep
+from pfabric_analysis.figures import figures_markdown, load_sweep
+from pfabric_analysis.plotting import SCHEMES
 from pfabric_analysis.runs import read_run, summarize
 
 ROOT = Path(__file__).resolve().parents[2]
