@@ -73,8 +73,7 @@ PfabricHostTransport::~PfabricHostTransport()
 void
 PfabricHostTransport::DoDispose()
 {
-    m_device = nullptr;
-    m_tc = nullptr;
+    m_port = PfabricQueueDiscPort();
     m_received = MakeNullCallback<void, uint32_t>();
     for (auto& sender : m_senders)
     {
@@ -89,19 +88,19 @@ void
 PfabricHostTransport::Setup(Ipv4Address address, Ptr<NetDevice> device)
 {
     NS_LOG_FUNCTION(this << address << device);
-    NS_ABORT_MSG_IF(m_device, "PfabricHostTransport: Setup was already called");
+    NS_ABORT_MSG_IF(m_port.GetDevice(), "PfabricHostTransport: Setup was already called");
     Ptr<Node> node = GetObject<Node>();
     NS_ABORT_MSG_UNLESS(node, "PfabricHostTransport: aggregate it to its node first");
     NS_ABORT_MSG_IF(node->GetObject<Ipv4>(),
                     "PfabricHostTransport: node " << node->GetId()
                                                   << " has an IP stack; the lean host is for "
                                                      "hosts without one");
-    m_tc = node->GetObject<TrafficControlLayer>();
-    NS_ABORT_MSG_UNLESS(m_tc,
+    Ptr<TrafficControlLayer> tc = node->GetObject<TrafficControlLayer>();
+    NS_ABORT_MSG_UNLESS(tc,
                         "PfabricHostTransport: node " << node->GetId()
                                                       << " has no TrafficControlLayer");
     m_address = address;
-    m_device = device;
+    m_port = PfabricQueueDiscPort(tc, device);
     // Straight from the device, as on a lean switch: no walk of the node's handlers.
     device->SetReceiveCallback(MakeCallback(&PfabricHostTransport::Receive, this));
 }
@@ -115,7 +114,7 @@ PfabricHostTransport::GetAddress() const
 Ptr<NetDevice>
 PfabricHostTransport::GetDevice() const
 {
-    return m_device;
+    return m_port.GetDevice();
 }
 
 void
@@ -153,7 +152,7 @@ PfabricHostTransport::Send(Ptr<Packet> segment,
                            Ipv4Address destination,
                            Ipv4Header::EcnType ecn)
 {
-    NS_ABORT_MSG_UNLESS(m_device, "PfabricHostTransport: Setup first");
+    NS_ABORT_MSG_UNLESS(m_port.GetDevice(), "PfabricHostTransport: Setup first");
     segment->AddHeader(header);
     // The header Ipv4L3Protocol would write; it travels beside the packet in the queue disc
     // item and goes on at dequeue, as on an IP host.
@@ -165,11 +164,8 @@ PfabricHostTransport::Send(Ptr<Packet> segment,
     ip.SetTtl(DEFAULT_TTL);
     ip.SetIdentification(m_identification++);
     ip.SetEcn(ecn);
-    m_tc->Send(m_device,
-               Create<Ipv4QueueDiscItem>(segment,
-                                         m_device->GetBroadcast(),
-                                         Ipv4L3Protocol::PROT_NUMBER,
-                                         ip));
+    m_port.Send(
+        Create<Ipv4QueueDiscItem>(segment, m_port.GetBroadcast(), Ipv4L3Protocol::PROT_NUMBER, ip));
 }
 
 bool

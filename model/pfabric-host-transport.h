@@ -8,6 +8,7 @@
 #define PFABRIC_HOST_TRANSPORT_H
 
 #include "pfabric-lean-receiver.h"
+#include "pfabric-queue-disc-port.h"
 
 #include "ns3/callback.h"
 #include "ns3/ipv4-address.h"
@@ -121,8 +122,7 @@ class PfabricHostTransport : public Object
                  const Address& from);
 
     Ipv4Address m_address;                            //!< the host's address
-    Ptr<NetDevice> m_device;                          //!< the fabric port
-    Ptr<TrafficControlLayer> m_tc;                    //!< where segments are sent
+    PfabricQueueDiscPort m_port;                      //!< the fabric port and its queue disc
     uint16_t m_listenPort;                            //!< 0 until Listen
     Callback<void, uint32_t> m_received;              //!< bytes delivered in order
     std::vector<Ptr<PfabricLeanSender>> m_senders;    //!< by port less the first port

@@ -180,8 +180,8 @@ PfabricSwitch::EnableLeanForwarding()
                     "PfabricSwitch: node " << m_node->GetId()
                                            << " has an IP stack; lean forwarding is for switches "
                                               "without one");
-    m_tc = m_node->GetObject<TrafficControlLayer>();
-    NS_ABORT_MSG_UNLESS(m_tc,
+    Ptr<TrafficControlLayer> tc = m_node->GetObject<TrafficControlLayer>();
+    NS_ABORT_MSG_UNLESS(tc,
                         "PfabricSwitch: node " << m_node->GetId()
                                                << " has no TrafficControlLayer for its ports");
     // The ports deliver straight here: Node::ReceiveFromDevice would walk the node's handler
@@ -190,7 +190,7 @@ PfabricSwitch::EnableLeanForwarding()
     for (uint32_t i = 0; i < m_node->GetNDevices(); ++i)
     {
         Ptr<NetDevice> device = m_node->GetDevice(i);
-        m_ports.push_back({device, device->GetBroadcast()});
+        m_ports.emplace_back(tc, device);
         device->SetReceiveCallback(MakeCallback(&PfabricSwitch::Receive, this));
     }
 }
@@ -298,9 +298,8 @@ PfabricSwitch::Receive(Ptr<NetDevice> device,
         m_noRouteTrace(p, header);
         return true;
     }
-    const Port& out = m_ports[port];
-    m_tc->Send(out.device,
-               Create<Ipv4QueueDiscItem>(p, out.broadcast, Ipv4L3Protocol::PROT_NUMBER, header));
+    PfabricQueueDiscPort& out = m_ports[port];
+    out.Send(Create<Ipv4QueueDiscItem>(p, out.GetBroadcast(), Ipv4L3Protocol::PROT_NUMBER, header));
     return true;
 }
 
@@ -308,7 +307,6 @@ void
 PfabricSwitch::DoDispose()
 {
     m_node = nullptr;
-    m_tc = nullptr;
     m_ports.clear();
     m_random = nullptr;
     Object::DoDispose();

@@ -7,6 +7,8 @@
 #ifndef PFABRIC_SWITCH_H
 #define PFABRIC_SWITCH_H
 
+#include "pfabric-queue-disc-port.h"
+
 #include "ns3/ipv4-header.h"
 #include "ns3/net-device.h"
 #include "ns3/object.h"
@@ -49,9 +51,10 @@ class TrafficControlLayer;
  * both switch modes:
  * - lean (EnableLeanForwarding): the node has no IP stack. Every IPv4 packet a device of the node
  *   receives comes here; its IPv4 header is taken off into an Ipv4QueueDiscItem, as IP
- *   forwarding does, and the item goes to the chosen port through the node's
- *   TrafficControlLayer, so the port's queue disc (any ns-3 QueueDisc) schedules, drops and
- *   marks it with its usual accounting and traces, and puts the header back on the wire.
+ *   forwarding does, and the item goes to the chosen port's queue disc (any ns-3 QueueDisc),
+ *   which schedules, drops and marks it with its usual accounting and traces and puts the
+ *   header back on the wire. A PfabricQueueDiscPort drives the queue disc as the node's
+ *   TrafficControlLayer would, without the layer's per-packet lookups.
  * - IP: the node has ns-3's internet stack, and its PfabricFabricRouting asks SelectPort() for
  *   every packet it forwards.
  * Both make the same choices from the same state, so a run gives the same results in either.
@@ -180,13 +183,6 @@ class PfabricSwitch : public Object
                  uint16_t protocol,
                  const Address& from);
 
-    /// Lean mode: what sending through a port needs, looked up once.
-    struct Port
-    {
-        Ptr<NetDevice> device; //!< the port's device
-        Address broadcast;     //!< its broadcast address (the queue disc item's destination)
-    };
-
     /**
      * @param p a packet whose transport header is at its start
      * @param header its IPv4 header
@@ -202,8 +198,7 @@ class PfabricSwitch : public Object
     uint32_t PickUp(Ptr<const Packet> p, const Ipv4Header& header);
 
     Ptr<Node> m_node;                                   //!< the node this switch is aggregated to
-    Ptr<TrafficControlLayer> m_tc;                      //!< lean mode: the node's traffic control
-    std::vector<Port> m_ports;                          //!< lean mode: the ports, by device index
+    std::vector<PfabricQueueDiscPort> m_ports;          //!< lean mode: the ports, by device index
     Role m_role;                                        //!< where this switch sits
     uint32_t m_pod;                                     //!< its pod (rack and pod switches)
     uint32_t m_rack;                                    //!< its rack (rack switches)
