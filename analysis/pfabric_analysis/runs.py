@@ -425,7 +425,8 @@ def key_name(key: str) -> str:
 
 def check_poolable(runs: list[Run]) -> None:
     """Refuse to pool runs whose parameters differ beyond replication (seed, run, outputs), or
-    whose builds differ (BUILD_KEYS)."""
+    whose builds differ (BUILD_KEYS), or two runs of the same (seed, run): the same replication
+    counted twice (one run directory given twice, or copied), not more data."""
     first = runs[0]
     for run in runs[1:]:
         check_same_build(run, first)
@@ -437,6 +438,13 @@ def check_poolable(runs: list[Run]) -> None:
             if a != b:
                 raise AnalysisError(f"{run.directory}: parameter {key_name(key)} is {b!r}, but "
                                     f"{first.directory} has {a!r}; not the same experiment")
+    seen: dict[tuple[object, object], Run] = {}
+    for run in runs:
+        key = (run.meta["parameters"].get("seed"), run.meta["parameters"].get("run"))
+        if key in seen:
+            raise AnalysisError(f"{run.directory}: the same replication (seed {key[0]}, run "
+                                f"{key[1]}) as {seen[key].directory}")
+        seen[key] = run
 
 
 def check_same_as_first(run, first, keys: list[str], section: str = "parameters",

@@ -175,6 +175,28 @@ def test_a_compact_point_of_a_window_is_checked_against_it(tmp_path: Path) -> No
         read_run(point)
 
 
+# --- one run pooled twice ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", ["summarize", "steady"])
+def test_one_run_given_twice_is_not_pooled(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           command: str) -> None:
+    run = write_run(tmp_path / "run", LINES)
+    assert refused(capsys, command, str(run), str(run)) == (
+        f"{run}: the same replication (seed 1, run 1) as {run}")
+
+
+def test_a_copy_of_a_run_is_not_pooled_with_it(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    run = write_run(tmp_path / "run", LINES)
+    copy = tmp_path / "copy"
+    shutil.copytree(run, copy)
+    other = write_run(tmp_path / "other", LINES, run=2)
+    assert main(["summarize", str(run), str(other)]) == 0  # two replications pool
+    capsys.readouterr()
+    assert refused(capsys, "summarize", str(run), str(other), str(copy)) == (
+        f"{copy}: the same replication (seed 1, run 1) as {run}")
+
+
 # --- the committed data ------------------------------------------------------------------------
 
 def test_every_committed_run_directory_reads() -> None:
