@@ -197,6 +197,31 @@ def test_a_copy_of_a_run_is_not_pooled_with_it(tmp_path: Path,
         f"{copy}: the same replication (seed 1, run 1) as {run}")
 
 
+# --- store add onto a file ---------------------------------------------------------------------
+
+def test_store_add_onto_a_file_is_one_line_and_writes_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = write_run(tmp_path / "run", LINES)
+    target = tmp_path / "store"
+    target.write_text("a file\n")
+    assert refused(capsys, "store", "add", str(run), "--store", str(target)) == (
+        f"--store {target}: not a directory")
+    assert target.read_text() == "a file\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["run", "store"]
+
+
+def test_a_point_written_into_a_file_is_one_line(tmp_path: Path) -> None:
+    """The writer a sweep's --store uses: the shared column it cannot write is named, and the
+    failure is AnalysisError, not the NotADirectoryError of removing its temporary."""
+    from pfabric_analysis import store
+
+    target = tmp_path / "store"
+    target.write_text("a file\n")
+    with pytest.raises(AnalysisError, match=r"^.*store/columns/[0-9a-f]{64}.xz: cannot write the "
+                                            r"shared column \(Not a directory\)$"):
+        store.write_point(write_run(tmp_path / "run", LINES), target)
+
+
 # --- the committed data ------------------------------------------------------------------------
 
 def test_every_committed_run_directory_reads() -> None:
