@@ -191,22 +191,13 @@ def check_same_experiment(runs: list[SweepRun]) -> None:
 
 
 def group_replications(runs: list[SweepRun]) -> dict[tuple[str, str, float], list[SweepRun]]:
-    """Runs per (workload, scheme, load), checked to be poolable replications.
-
-    The same (seed, run) twice is the same replication counted twice, not more data: refused."""
+    """Runs per (workload, scheme, load), checked to be poolable replications (check_poolable:
+    the same (seed, run) twice is refused)."""
     groups: dict[tuple[str, str, float], list[SweepRun]] = {}
     for run in runs:
         groups.setdefault((run.workload, run.scheme, run.load), []).append(run)
     for members in groups.values():
         check_poolable([member.run for member in members])
-        seen: dict[tuple[object, object], SweepRun] = {}
-        for member in members:
-            parameters = member.run.meta["parameters"]
-            key = (parameters.get("seed"), parameters.get("run"))
-            if key in seen:
-                raise AnalysisError(f"{member.run.directory}: the same replication (seed {key[0]}, "
-                                    f"run {key[1]}) as {seen[key].run.directory}")
-            seen[key] = member
     order = list(scheme_looks(key[1] for key in groups))
     return dict(sorted(groups.items(), key=lambda item: (
         list(WORKLOADS).index(item[0][0]), order.index(item[0][1]), item[0][2])))

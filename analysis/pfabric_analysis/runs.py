@@ -152,6 +152,7 @@ def read_run(directory: Path) -> Run:
     if fct.empty:
         raise AnalysisError(f"{fct_path}: no flows (a header alone)")
     check_values(fct, fct_path)
+    check_measurement(fct, fct_path)
     try:
         # utf-8-sig: a byte-order mark (an editor's) is dropped, as files.read_text drops it.
         meta = json.loads(meta_path.read_text(encoding="utf-8-sig"))
@@ -160,6 +161,7 @@ def read_run(directory: Path) -> Run:
     if not isinstance(meta, dict) or not isinstance(meta.get("parameters"), dict):
         raise AnalysisError(f"{meta_path}: no 'parameters' object")
     simulated = flows_simulated(meta, len(fct), meta_path)
+    check_meta_counts(meta, fct, fct_path, meta_path)
     if MEASURED_COLUMN in fct.columns:
         fct = fct[fct[MEASURED_COLUMN] == 1].reset_index(drop=True)
     return Run(directory, fct, {**meta, "parameters": current_names(meta["parameters"])},
@@ -247,10 +249,48 @@ def check_values(fct: pd.DataFrame, path: Path) -> None:
         return
     row, order = min(bad)
     column, expected, _ = VALUE_RULES[order]
-    written = read_fct_csv(path, dtype=str, keep_default_na=False).iloc[row]
+    written = written_row(path, row)
     if not "".join(written.to_numpy()):
         raise AnalysisError(f"{path}:{row + 2}: an empty line")
     raise AnalysisError(f"{path}:{row + 2}: {column} {written[column]!r} is not {expected}")
+
+
+def written_row(path: Path, row: int) -> pd.Series:
+    """Row `row` of fct.csv (line row + 2) as written, for a refusal to quote: read again as
+    text, only when a check has failed."""
+    return read_fct_csv(path, dtype=str, keep_default_na=False).iloc[row]
+
+
+# How far a flow's fct_s may be printed below its ideal_fct_s and still be a measurement, in whole
+# nanoseconds (the difference is rounded to one): one unit of the ninth decimal the programs print
+# times to (std::fixed). A flow completes no faster than alone on an idle fabric, so its FCT is at
+# least its ideal; both are rounded to the nanosecond as printed, and Ideal's FCT is a difference
+# of two such times computed in floating point, so a nanosecond below can be the rounding;
+# anything more is no flow that ran.
+FCT_BELOW_IDEAL_TOLERANCE_NS = 1
+
+
+def check_measurement(fct: pd.DataFrame, path: Path) -> None:
+    """Refuse fct.csv's first line that cannot be a measurement, its values each valid
+    (check_values): a flow id an earlier line has (a run has one row per flow), or an FCT below
+    its ideal by more than FCT_BELOW_IDEAL_TOLERANCE_NS. One line naming the file and the line."""
+    ids = pd.to_numeric(fct["flow_id"])
+    repeated = np.flatnonzero(ids.duplicated().to_numpy())
+    if repeated.size:
+        row = int(repeated[0])
+        first = int(np.flatnonzero((ids == ids.iloc[row]).to_numpy())[0])
+        raise AnalysisError(f"{path}:{row + 2}: flow_id {written_row(path, row)['flow_id']!r} "
+                            f"is line {first + 2}'s too; a run has one line per flow")
+    fct_s, ideal_s = pd.to_numeric(fct["fct_s"]), pd.to_numeric(fct["ideal_fct_s"])
+    below = np.flatnonzero((np.round((ideal_s - fct_s) * 1e9)
+                            > FCT_BELOW_IDEAL_TOLERANCE_NS).to_numpy())
+    if below.size:
+        row = int(below[0])
+        written = written_row(path, row)
+        raise AnalysisError(f"{path}:{row + 2}: fct_s {written['fct_s']!r} is below its "
+                            f"ideal_fct_s {written['ideal_fct_s']!r} by more than "
+                            f"{FCT_BELOW_IDEAL_TOLERANCE_NS} ns (the times' rounding); "
+                            "no flow completes faster than alone on an idle fabric")
 
 
 def flows_simulated(meta: dict, rows: int, meta_path: Path) -> int:
@@ -264,6 +304,52 @@ def flows_simulated(meta: dict, rows: int, meta_path: Path) -> int:
         raise AnalysisError(f"{meta_path}: window.flows_simulated {count!r} is not a count of "
                             f"at least the {rows} rows of its fct file")
     return count
+
+
+def check_meta_counts(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path: Path) -> None:
+    """Refuse a meta.json whose counts contradict its fct file, as when the two files are of two
+    runs: flows_total, flows_completed and flows_unfinished against the file's rows when it holds
+    every flow (a run without a window, or a program's own fct.csv; a compact point of a windowed
+    run keeps its measured rows only), and the measured rows against the window (their flow ids
+    the window's, W to W + N - 1; all N of them when every size is measured, at most
+    measure_max_bytes each otherwise). A count meta.json does not record is not checked (Ideal's
+    and older runs' have fewer)."""
+    window = meta.get("window")
+    if window is None or fct_path.name == FCT_FILES[0]:
+        completed = int((fct["completed"] == 1).sum())
+        for key, count in (("flows_total", len(fct)), ("flows_completed", completed),
+                           ("flows_unfinished", len(fct) - completed)):
+            if key in meta and meta[key] != count:
+                raise AnalysisError(f"{meta_path}: {key} is {meta[key]!r}, but {fct_path} has "
+                                    f"{count}; not the files of one run")
+    if not isinstance(window, dict) or MEASURED_COLUMN not in fct.columns:
+        return
+    first, count = (window_count(window, key, meta_path) for key in ("warmup_flows",
+                                                                      "measure_flows"))
+    # 0 (every size) for a run written before the window had the bound
+    max_bytes = window_count({"measure_max_bytes": 0, **window}, "measure_max_bytes", meta_path)
+    measured = np.flatnonzero((fct[MEASURED_COLUMN] == 1).to_numpy())
+    ids = pd.to_numeric(fct["flow_id"]).to_numpy()[measured]
+    sizes = pd.to_numeric(fct["size_bytes"]).to_numpy()[measured]
+    outside = np.flatnonzero((ids < first) | (ids >= first + count)
+                             | ((sizes > max_bytes) if max_bytes else False))
+    if outside.size:
+        row = int(measured[outside[0]])
+        raise AnalysisError(f"{fct_path}:{row + 2}: flow {int(ids[outside[0]])} of "
+                            f"{int(sizes[outside[0]])} bytes is measured, but {meta_path}'s "
+                            f"window measures flows {first} to {first + count - 1}"
+                            + (f" of at most {max_bytes} bytes" if max_bytes else ""))
+    if not max_bytes and len(measured) != count:
+        raise AnalysisError(f"{fct_path}: {len(measured)} measured flows, but {meta_path}'s "
+                            f"window measures {count}")
+
+
+def window_count(window: dict, key: str, meta_path: Path) -> int:
+    """A count of meta.json's window object, refused in one line unless a whole number >= 0."""
+    value = window.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise AnalysisError(f"{meta_path}: window.{key} {value!r} is not a count")
+    return value
 
 
 def current_names(parameters: dict) -> dict:
@@ -339,7 +425,8 @@ def key_name(key: str) -> str:
 
 def check_poolable(runs: list[Run]) -> None:
     """Refuse to pool runs whose parameters differ beyond replication (seed, run, outputs), or
-    whose builds differ (BUILD_KEYS)."""
+    whose builds differ (BUILD_KEYS), or two runs of the same (seed, run): the same replication
+    counted twice (one run directory given twice, or copied), not more data."""
     first = runs[0]
     for run in runs[1:]:
         check_same_build(run, first)
@@ -351,6 +438,13 @@ def check_poolable(runs: list[Run]) -> None:
             if a != b:
                 raise AnalysisError(f"{run.directory}: parameter {key_name(key)} is {b!r}, but "
                                     f"{first.directory} has {a!r}; not the same experiment")
+    seen: dict[tuple[object, object], Run] = {}
+    for run in runs:
+        key = (run.meta["parameters"].get("seed"), run.meta["parameters"].get("run"))
+        if key in seen:
+            raise AnalysisError(f"{run.directory}: the same replication (seed {key[0]}, run "
+                                f"{key[1]}) as {seen[key].directory}")
+        seen[key] = run
 
 
 def check_same_as_first(run, first, keys: list[str], section: str = "parameters",

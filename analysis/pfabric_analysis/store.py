@@ -38,6 +38,7 @@ import re
 import shutil
 import socket
 import threading
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -181,7 +182,8 @@ def _write_shared(shared: dict[str, bytes], directory: Path) -> None:
             temporary.write_bytes(content)
             os.replace(temporary, final)
         except OSError as error:
-            temporary.unlink(missing_ok=True)
+            with suppress(OSError):  # a store that is a file has no temporary to remove
+                temporary.unlink(missing_ok=True)
             raise AnalysisError(f"{final}: cannot write the shared column "
                                 f"({error.strerror or error})") from error
 
@@ -321,6 +323,8 @@ def add(run_dirs: list[Path], store: Path) -> list[tuple[Path, str]]:
     """`store add`: compact run directories into the store; (point, 'added', 'replaced' or
     'unchanged') for each; a point that holds the same lines and meta.json is unchanged, in
     whichever format it was written. Every run is read and checked before anything is written."""
+    if store.exists() and not store.is_dir():
+        raise AnalysisError(f"--store {store}: not a directory")
     names = [run_dir.resolve().name for run_dir in run_dirs]
     for name, run_dir in zip(names, run_dirs):
         if names.count(name) > 1:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -511,6 +512,7 @@ def windowed_run(directory: Path, scheme: str, load: float, run: int, measured: 
     sizes = np.where(np.arange(total) % small_every == 0, 50_000, 1_000_000)
     slowdown = np.where(sizes == 50_000, rng.normal(1.2, 0.05, total), rng.normal(2, 0.1, total))
     slowdown[:50] = 100.0
+    slowdown = np.maximum(slowdown, 1.0)  # no flow beats its ideal (read_run refuses it)
     fct = pd.DataFrame({"flow_id": np.arange(total), "src": 0, "dst": 1, "size_bytes": sizes,
                         "start_s": np.arange(total) * 1e-5, "fct_s": slowdown * 1e-3,
                         "ideal_fct_s": 1e-3, "timeouts": 0, "completed": 1,
@@ -662,7 +664,9 @@ def test_windowed_ideal_and_packet_runs_compare_by_their_window(tmp_path: Path) 
     meta["parameters"].update({"warmupFlows": 0, "measureFlows": 0, "flows": 123})
     (ideal / "meta.json").write_text(json.dumps(meta))
     assert set(load_sweep(root)["scheme"]) == {"pfabric", "ideal"}
-    meta["window"]["measure_flows"] = 401
+    shutil.rmtree(ideal)  # the same Ideal run, measuring one flow more
+    windowed_run(ideal, "ideal", 0.5, 1, 401, seed=2)
+    meta["window"].update(measure_flows=401, flows_simulated=471)
     (ideal / "meta.json").write_text(json.dumps(meta))
     with pytest.raises(AnalysisError, match="parameter measureFlows is 400, but .* has 401"):
         load_sweep(root)
@@ -677,6 +681,7 @@ def steady_run(directory: Path, scheme: str, run: int, level: float, seed: int,
     ids = np.arange(flows_count)
     sizes = np.where(ids % 2 == 0, 50_000, 1_000_000)
     slowdown = level - (level - 1) * np.exp(-ids / 1_000) + rng.normal(0, 0.05 * level, ids.size)
+    slowdown = np.maximum(slowdown, 1.0)  # no flow beats its ideal (read_run refuses it)
     fct = pd.DataFrame({"flow_id": ids, "src": 0, "dst": 1, "size_bytes": sizes,
                         "start_s": ids * 1e-5, "fct_s": slowdown * 1e-3, "ideal_fct_s": 1e-3,
                         "timeouts": 0, "completed": 1, "measured": 1})

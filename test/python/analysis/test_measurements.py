@@ -1,0 +1,234 @@
+"""What cannot be a measurement is refused (issue 54): an FCT below its ideal beyond the times'
+rounding, a flow id twice, a meta.json whose counts contradict its fct file, one run pooled
+twice; each in one line naming the file (and line), exit status 1. And `store add` onto a file is
+one line, not a traceback. Every run directory committed under doc/figures still reads."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pfabric_analysis import columnar
+from pfabric_analysis.cli import main
+from pfabric_analysis.runs import FCT_BELOW_IDEAL_TOLERANCE_NS, AnalysisError, read_run
+
+HEADER = "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed"
+# Three flows as the programs print them (nine decimals): completed, at their ideal + 1 ns.
+LINES = ["0,0,1,1000,0.000000000,0.000020001,0.000020000,0,1",
+         "1,1,0,2000,0.000001000,0.000030001,0.000030000,0,1",
+         "2,0,1,3000,0.000002000,0.000040001,0.000040000,0,1"]
+FIGURES = Path(__file__).resolve().parents[3] / "doc" / "figures"
+
+
+def write_run(directory: Path, lines: list[str], header: str = HEADER, run: int = 1,
+              **meta: object) -> Path:
+    """A run directory: fct.csv of header and lines, meta.json with its counts as a program
+    writes them (flows_total, flows_completed, flows_unfinished) unless given."""
+    directory.mkdir(parents=True)
+    (directory / "fct.csv").write_text("".join(f"{line}\n" for line in [header, *lines]))
+    completed = sum(line.split(",")[8] == "1" for line in lines)
+    counts = {"flows_total": len(lines), "flows_completed": completed,
+              "flows_unfinished": len(lines) - completed}
+    (directory / "meta.json").write_text(json.dumps(
+        {"workload": "websearch", **counts,
+         "parameters": {"scheme": "pfabric", "load": 0.5, "seed": 1, "run": run}, **meta}))
+    return directory
+
+
+def one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """The one line `pfabric-analysis argv` fails with (exit status 1), less its prefix."""
+    assert main(list(argv)) == 1
+    return one_error_line(capsys).removeprefix("pfabric-analysis: error: ")
+
+
+# --- an FCT below its ideal -------------------------------------------------------------------
+
+def test_the_good_run_reads(tmp_path: Path) -> None:
+    assert len(read_run(write_run(tmp_path / "run", LINES)).fct) == 3
+
+
+def test_an_fct_below_its_ideal_is_refused_naming_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    below = LINES[1].replace("0.000030001,0.000030000", "0.000015000,0.000030000")
+    run = write_run(tmp_path / "run", [LINES[0], below, LINES[2]])
+    assert refused(capsys, "summarize", str(run)) == (
+        f"{run / 'fct.csv'}:3: fct_s '0.000015000' is below its ideal_fct_s '0.000030000' by "
+        "more than 1 ns (the times' rounding); no flow completes faster than alone on an idle "
+        "fabric")
+
+
+def test_an_fct_within_the_rounding_below_its_ideal_reads(tmp_path: Path) -> None:
+    """The tolerance is one unit of the ninth decimal the programs print: 1 ns below reads, 2 ns
+    below is refused."""
+    assert FCT_BELOW_IDEAL_TOLERANCE_NS == 1
+    one = LINES[1].replace("0.000030001,", "0.000029999,")
+    assert len(read_run(write_run(tmp_path / "one", [LINES[0], one])).fct) == 2
+    two = LINES[1].replace("0.000030001,", "0.000029998,")
+    with pytest.raises(AnalysisError, match=r"fct.csv:3: fct_s '0.000029998' is below"):
+        read_run(write_run(tmp_path / "two", [LINES[0], two]))
+
+
+def test_an_fct_below_its_ideal_in_a_compact_point_is_refused(tmp_path: Path) -> None:
+    point = tmp_path / "point"
+    point.mkdir()
+    below = LINES[2].replace("0.000040001,", "0.000004000,")
+    text = "".join(f"{line}\n" for line in [HEADER, LINES[0], LINES[1], below])
+    (point / "fct.columns.xz").write_bytes(columnar.encode(text.encode()))
+    shutil.copy(write_run(tmp_path / "run", LINES) / "meta.json", point)
+    with pytest.raises(AnalysisError, match=r"^.*point/fct.columns.xz:4: fct_s '0.000004000' is "
+                                            "below its ideal_fct_s '0.000040000'"):
+        read_run(point)
+
+
+# --- a flow id twice ---------------------------------------------------------------------------
+
+def test_a_flow_id_twice_is_refused_naming_both_lines(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = write_run(tmp_path / "run", [LINES[0], LINES[1], LINES[1].replace("1,1,0,", "0,1,0,")])
+    assert refused(capsys, "summarize", str(run)) == (
+        f"{run / 'fct.csv'}:4: flow_id '0' is line 2's too; a run has one line per flow")
+
+
+# --- meta.json against its fct file ------------------------------------------------------------
+
+@pytest.mark.parametrize(("key", "value", "count"), [
+    ("flows_total", 4, 3), ("flows_completed", 2, 3), ("flows_unfinished", 1, 0)])
+def test_meta_json_counts_against_fct_csv_are_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str, value: int,
+        count: int) -> None:
+    run = write_run(tmp_path / "run", LINES, **{key: value})
+    assert refused(capsys, "summarize", str(run)) == (
+        f"{run / 'meta.json'}: {key} is {value}, but {run / 'fct.csv'} has {count}; not the "
+        "files of one run")
+
+
+def test_an_unfinished_flow_counts_as_meta_json_says(tmp_path: Path) -> None:
+    unfinished = "3,1,0,4000,0.000003000,,0.000050000,2,0"
+    run = read_run(write_run(tmp_path / "run", [*LINES, unfinished]))
+    assert run.meta["flows_unfinished"] == 1 and len(run.fct) == 4
+
+
+def test_meta_json_without_counts_is_not_checked(tmp_path: Path) -> None:
+    """Runs written before a count was recorded (and hand-made ones) have none to check."""
+    run = write_run(tmp_path / "run", LINES)
+    meta = json.loads((run / "meta.json").read_text())
+    for key in ("flows_total", "flows_completed", "flows_unfinished"):
+        del meta[key]
+    (run / "meta.json").write_text(json.dumps(meta))
+    assert len(read_run(run).fct) == 3
+
+
+WINDOW = {"warmup_flows": 1, "measure_flows": 2, "flows_simulated": 4, "measure_max_bytes": 0,
+          "arrivals_through_end": True}
+# Four flows, the middle two measured (W = 1, N = 2), the last unfinished.
+WINDOWED = [f"{line},{flag}" for line, flag in
+            zip([*LINES, "3,1,0,4000,0.000003000,,0.000050000,0,0"], (0, 1, 1, 0), strict=True)]
+
+
+def test_a_windowed_run_whose_counts_agree_reads_and_compacts(tmp_path: Path) -> None:
+    run = write_run(tmp_path / "run", WINDOWED, HEADER + ",measured", window=WINDOW)
+    assert read_run(run).fct["flow_id"].tolist() == [1, 2]
+    assert main(["store", "add", str(run), "--store", str(tmp_path / "store")]) == 0
+    # the point keeps the measured lines only: its meta.json's flows_total (4) is not its rows
+    assert read_run(tmp_path / "store" / "run").fct["flow_id"].tolist() == [1, 2]
+
+
+@pytest.mark.parametrize(("window", "lines", "error"), [
+    ({**WINDOW, "warmup_flows": 0}, None,
+     "fct.csv:4: flow 2 of 3000 bytes is measured, but {meta}'s window measures flows 0 to 1"),
+    ({**WINDOW, "measure_flows": 3}, None,
+     "fct.csv: 2 measured flows, but {meta}'s window measures 3"),
+    ({**WINDOW, "measure_max_bytes": 2500}, None,
+     ("fct.csv:4: flow 2 of 3000 bytes is measured, but {meta}'s window measures flows 1 to 2 "
+      "of at most 2500 bytes")),
+    (WINDOW, [*WINDOWED[:3], WINDOWED[3][:-1] + "1"],
+     "fct.csv:5: flow 3 of 4000 bytes is measured, but {meta}'s window measures flows 1 to 2"),
+])
+def test_measured_flows_against_the_window_are_refused(
+        tmp_path: Path, window: dict, lines: list[str] | None, error: str) -> None:
+    run = write_run(tmp_path / "run", lines or WINDOWED, HEADER + ",measured", window=window)
+    with pytest.raises(AnalysisError) as refusal:
+        read_run(run)
+    assert str(refusal.value) == f"{run}/" + error.format(meta=run / "meta.json")
+
+
+def test_a_compact_point_of_a_window_is_checked_against_it(tmp_path: Path) -> None:
+    """A store keeps a windowed run's measured lines only: their flows are checked against the
+    window (here a meta.json of another window beside them)."""
+    run = write_run(tmp_path / "run", WINDOWED, HEADER + ",measured", window=WINDOW)
+    assert main(["store", "add", str(run), "--store", str(tmp_path / "store")]) == 0
+    point = tmp_path / "store" / "run"
+    meta = json.loads((point / "meta.json").read_text())
+    meta["window"]["warmup_flows"] = 2
+    (point / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(AnalysisError, match=r"run/fct.columns.xz:2: flow 1 of 2000 bytes is "
+                                            r"measured, but .*'s window measures flows 2 to 3$"):
+        read_run(point)
+
+
+# --- one run pooled twice ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", ["summarize", "steady"])
+def test_one_run_given_twice_is_not_pooled(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           command: str) -> None:
+    run = write_run(tmp_path / "run", LINES)
+    assert refused(capsys, command, str(run), str(run)) == (
+        f"{run}: the same replication (seed 1, run 1) as {run}")
+
+
+def test_a_copy_of_a_run_is_not_pooled_with_it(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    run = write_run(tmp_path / "run", LINES)
+    copy = tmp_path / "copy"
+    shutil.copytree(run, copy)
+    other = write_run(tmp_path / "other", LINES, run=2)
+    assert main(["summarize", str(run), str(other)]) == 0  # two replications pool
+    capsys.readouterr()
+    assert refused(capsys, "summarize", str(run), str(other), str(copy)) == (
+        f"{copy}: the same replication (seed 1, run 1) as {run}")
+
+
+# --- store add onto a file ---------------------------------------------------------------------
+
+def test_store_add_onto_a_file_is_one_line_and_writes_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = write_run(tmp_path / "run", LINES)
+    target = tmp_path / "store"
+    target.write_text("a file\n")
+    assert refused(capsys, "store", "add", str(run), "--store", str(target)) == (
+        f"--store {target}: not a directory")
+    assert target.read_text() == "a file\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["run", "store"]
+
+
+def test_a_point_written_into_a_file_is_one_line(tmp_path: Path) -> None:
+    """The writer a sweep's --store uses: the shared column it cannot write is named, and the
+    failure is AnalysisError, not the NotADirectoryError of removing its temporary."""
+    from pfabric_analysis import store
+
+    target = tmp_path / "store"
+    target.write_text("a file\n")
+    with pytest.raises(AnalysisError, match=r"^.*store/columns/[0-9a-f]{64}.xz: cannot write the "
+                                            r"shared column \(Not a directory\)$"):
+        store.write_point(write_run(tmp_path / "run", LINES), target)
+
+
+# --- the committed data ------------------------------------------------------------------------
+
+def test_every_committed_run_directory_reads() -> None:
+    """Every run directory under doc/figures but its standard store (test_store reads those) is
+    read through every check: no committed measurement is refused."""
+    directories = sorted({path.parent for path in FIGURES.rglob("meta.json")
+                          if FIGURES / "store" not in path.parents})
+    assert len(directories) >= 190
+    for directory in directories:
+        read_run(directory)
