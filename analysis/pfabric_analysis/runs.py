@@ -30,7 +30,7 @@ RENAMED_PARAMETERS = {"flow-file": "flowFile", "dump-flows": "dumpFlows",
 # same experiment.
 ADDED_PARAMETERS = {"connectionPool": 0, "restartSsThresh": True, "warmupFlows": 0,
                     "measureFlows": 0, "hostStack": "ns3tcp", "measureMaxBytes": 0,
-                    "arrivals": "poisson"}
+                    "arrivals": "poisson", "linkDelay": ""}
 # Numbers a run records outside its parameters because no option sets them (a preset's or a
 # model default's), that change its results, each with the value a run written before it recorded
 # them ran with: LineRate's window (written by LineRate runs only; none before hotnets12 took one,

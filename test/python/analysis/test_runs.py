@@ -202,6 +202,19 @@ def test_runs_of_two_arrival_processes_are_not_pooled(tmp_path: Path) -> None:
         check_poolable([old, poisson, ns2])
 
 
+def test_a_run_written_before_link_delay_pools_with_the_presets_delay_only(
+        tmp_path: Path) -> None:
+    """A run written before --linkDelay existed ran with its preset's link delay, which today's
+    runs record as '' (the steady tier's store holds both kinds at one load)."""
+    flows = frame([(1000, 1.0, 1.0, 1)])
+    old = read_run(write_run(tmp_path / "old", flows, run=1))
+    preset = read_run(write_run(tmp_path / "preset", flows, run=2, linkDelay=""))
+    literal = read_run(write_run(tmp_path / "literal", flows, run=3, linkDelay="1us"))
+    check_poolable([old, preset])
+    with pytest.raises(AnalysisError, match="parameter linkDelay is '1us'"):
+        check_poolable([old, preset, literal])
+
+
 @pytest.mark.parametrize("scheme, key, value, before", [
     ("linerate", "line_rate_window_segments", 14, 0),
     ("dctcp", "dctcp_min_window_segments", 1, 0),
