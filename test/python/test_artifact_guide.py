@@ -73,8 +73,8 @@ def dangling(text: str, figures: Path) -> list[tuple[int, str]]:
     """The paths into doc/figures/ that name no committed file, with their lines."""
     return [(number, token) for number, line in enumerate(text.splitlines(), 1)
             for token in TOKEN.findall(line)
-            if token.startswith(("doc/figures/", "figures/")) and figure_pattern(token)
-            and not files_named(figure_pattern(token), figures)]
+            if token.startswith(("doc/figures/", "figures/"))
+            and (pattern := figure_pattern(token)) and not files_named(pattern, figures)]
 
 
 def missing_from_guide(documents: dict[str, str], guide: str, figures: Path) -> list[str]:
@@ -183,7 +183,9 @@ def invocations(block: str) -> list[tuple[str, str]]:
             called: tuple[str, list[str]] | None = (wrappers[words[0]], words[1:])
         else:
             called = program_of(words)
-        for argument in called[1] if called else []:
+        if called is None:
+            continue
+        for argument in called[1]:
             option = re.match(r"--([A-Za-z][\w-]*)(?=[=\s]|$)", argument)
             if option:   # ns-3 attribute paths (--ns3::Type::Name) are not the program's options
                 found.append((called[0], option.group(1)))

@@ -22,6 +22,7 @@ SEGMENT = 1460
 def load_bench():
     path = ROOT / "bench" / "pfabric_bench.py"
     spec = importlib.util.spec_from_file_location("pfabric_bench", path)
+    assert spec is not None and spec.loader is not None, path
     module = importlib.util.module_from_spec(spec)
     sys.modules["pfabric_bench"] = module
     spec.loader.exec_module(module)

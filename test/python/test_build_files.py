@@ -30,6 +30,8 @@ def cmake_calls(path: Path, function: str) -> list[dict[str, list[str]]]:
 class FakeWafEnv:
     """A waf environment: attributes, item access and append_value."""
 
+    DEFINES: list[str]  # what the wscript's append_value("DEFINES", ...) calls gathered
+
     def __init__(self, **values: object) -> None:
         self.__dict__.update(values)
 

@@ -37,7 +37,9 @@ OPTIONS = ["schemeLabel", "portQueueDisc", "portQueueDiscAttributes", "hostQueue
 
 def seconds(text: str) -> float:
     """An ns-3 Time as meta.json records it (e.g. +200000ns), in seconds."""
-    number, unit = re.fullmatch(r"\+?([0-9.e+-]+)(ns|us|ms|s)", text).groups()
+    parsed = re.fullmatch(r"\+?([0-9.e+-]+)(ns|us|ms|s)", text)
+    assert parsed is not None, text
+    number, unit = parsed.groups()
     return float(number) * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[unit]
 
 

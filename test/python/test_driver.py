@@ -104,6 +104,14 @@ def test_every_expected_skip_is_a_reason_a_test_gives() -> None:
         assert reason in sources, reason
 
 
+def test_ruff_and_mypy_check_every_python_file() -> None:
+    """Both static checks run on the package, bench/, the tests and the driver (issue 53)."""
+    assert {"pfabric_analysis", "../bench", "../test/python", "../pfabric"} <= \
+        set(driver.PYTHON_CHECKED)
+    for name, arguments in driver.PYTHON_CHECKS.items():
+        assert arguments[-len(driver.PYTHON_CHECKED):] == driver.PYTHON_CHECKED, name
+
+
 CPP_OUTPUT = """PASS pfabric 12.5 s
     PASS queue disc: the packet of least remaining size leaves first 0.010 s
     PASS window: measured flows are W to W + N - 1 0.250 s

@@ -381,7 +381,7 @@ def test_old_time_spellings_still_run_with_a_notice(run_example: RunExample, tmp
                                                     program: str, old: str, new: str,
                                                     notice: str) -> None:
     small = ["--flows=20"] if program == "pfabric-websearch" else ["--workers=4", "--queries=2"]
-    runs = {}
+    runs: dict[str, tuple[str, bytes, dict]] = {}  # spelling: (stderr, fct.csv, meta.json)
     for spelling in (old, new):
         out = tmp_path / spelling.split("=")[0].lstrip("-") / str(len(runs))
         result = run_example(program, *small, "--quiet", spelling, f"--out={out}")

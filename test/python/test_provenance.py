@@ -108,7 +108,9 @@ def built_from(build: Path) -> tuple[Path, str]:
     its programs should record: the checkout's, else the PFABRIC_GIT_COMMIT the build was
     given, else unknown."""
     cache = (build / "CMakeCache.txt").read_text()
-    source = Path(re.search(r"^CMAKE_HOME_DIRECTORY:INTERNAL=(.*)$", cache, re.MULTILINE)[1])
+    home = re.search(r"^CMAKE_HOME_DIRECTORY:INTERNAL=(.*)$", cache, re.MULTILINE)
+    assert home is not None, f"{build / 'CMakeCache.txt'}: no CMAKE_HOME_DIRECTORY"
+    source = Path(home[1])
     given = re.search(r"^PFABRIC_GIT_COMMIT:STRING=(.*)$", cache, re.MULTILINE)
     return source, git_commit(source) or (given[1] if given and given[1] else "unknown")
 

@@ -43,12 +43,20 @@ def bake_module() -> ElementTree.Element:
 
 
 def bake_source(module: ElementTree.Element) -> dict[str, str]:
-    return {attribute.get("name"): attribute.get("value")
+    return {attribute.attrib["name"]: attribute.attrib["value"]
             for attribute in module.findall("source/attribute")}
 
 
+def bake_child(module: ElementTree.Element, tag: str) -> ElementTree.Element:
+    child = module.find(tag)
+    assert child is not None, f"{BAKE_FILE}: the module has no <{tag}>"
+    return child
+
+
 def cmake_library() -> str:
-    return re.search(r"LIBNAME (\S+)", (ROOT / "CMakeLists.txt").read_text())[1]
+    library = re.search(r"LIBNAME (\S+)", (ROOT / "CMakeLists.txt").read_text())
+    assert library is not None, "CMakeLists.txt names no LIBNAME"
+    return library[1]
 
 
 def oldest_supported_ns3() -> str:
@@ -104,10 +112,10 @@ def test_bake_entry_installs_the_tagged_release_as_contrib_pfabric() -> None:
     module = bake_module()
     source = bake_source(module)
     assert module.get("name") == cmake_library() and module.get("type") == "ns-contrib"
-    assert module.find("source").get("type") == "git"
+    assert bake_child(module, "source").get("type") == "git"
     assert source["revision"] == f"v{version()}"
     assert source["module_directory"] == cmake_library()  # ns-3 builds contrib/<it>
-    assert module.find("build").get("type") == "none"
+    assert bake_child(module, "build").get("type") == "none"
     assert module.get("min_version") == f"ns-{oldest_supported_ns3()}"
 
 

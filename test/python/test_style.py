@@ -30,7 +30,9 @@ def cpp_files() -> list[str]:
 
 @pytest.mark.skipif(clang_format() is None, reason="clang-format not installed")
 def test_cpp_sources_are_clang_formatted() -> None:
-    result = subprocess.run([clang_format(), "--dry-run", "--Werror", *cpp_files()], cwd=ROOT,
+    formatter = clang_format()
+    assert formatter is not None  # the skipif's
+    result = subprocess.run([formatter, "--dry-run", "--Werror", *cpp_files()], cwd=ROOT,
                             capture_output=True, text=True)
     assert result.returncode == 0, "run clang-format -i on:\n" + result.stderr[-3000:]
 
@@ -80,12 +82,14 @@ def test_cli_defines_output_options_once() -> None:
     command line (cli.py) and its sub-commands (pfabric_analysis/commands)."""
     package = ROOT / "analysis" / "pfabric_analysis"
     sources = [package / "cli.py", *sorted((package / "commands").glob("*.py"))]
-    calls = [node for path in sources for node in ast.walk(ast.parse(path.read_text()))
+    # (call, its first argument)
+    calls = [(node, node.args[0]) for path in sources
+             for node in ast.walk(ast.parse(path.read_text()))
              if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
              and node.func.attr == "add_argument" and node.args
              and isinstance(node.args[0], ast.Constant)]
-    names = [call.args[0].value for call in calls]
-    required_dirs = [call for call in calls if call.args[0].value == "--out" and any(
+    names = [first.value for _, first in calls]
+    required_dirs = [call for call, first in calls if first.value == "--out" and any(
         k.arg == "metavar" and isinstance(k.value, ast.Constant) and k.value.value == "DIR"
         for k in call.keywords) and any(k.arg == "required" for k in call.keywords)]
     assert names.count("--name") == 1 and len(required_dirs) == 1

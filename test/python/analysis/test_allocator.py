@@ -96,7 +96,8 @@ def test_command_prints_the_library_or_nothing_or_one_line_error() -> None:
 
 def test_mimalloc_serves_the_program_and_changes_no_result(bin_dir: Path,
                                                             tmp_path: Path) -> None:
-    if allocator.mimalloc_library() is None:
+    library = allocator.mimalloc_library()
+    if library is None:
         pytest.skip("the cmeel-mimalloc wheel is not installed")
     if os.environ.get("PFABRIC_SANITIZE") == "1":
         pytest.skip("nothing may load before a sanitizer build's ASan runtime")
@@ -113,7 +114,7 @@ def test_mimalloc_serves_the_program_and_changes_no_result(bin_dir: Path,
         outputs[choice] = out
     meta = {c: json.loads((o / "meta.json").read_text()) for c, o in outputs.items()}
     assert meta["system"]["allocator"] == "system"
-    version = allocator.mimalloc_library().name  # libmimalloc.so.3: the major version
+    version = library.name  # libmimalloc.so.3: the major version
     assert meta["mimalloc"]["allocator"].startswith(f"mimalloc {version.rsplit('.', 1)[1]}.")
     assert (outputs["system"] / "fct.csv").read_bytes() == \
         (outputs["mimalloc"] / "fct.csv").read_bytes()

@@ -7,11 +7,14 @@ import json
 import re
 import shlex
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.axes import Axes
+from matplotlib.patches import Rectangle
 
 from pfabric_analysis.cli import main
 from pfabric_analysis.compare import (cdf_figure, cdf_table, check_same_flows, compare_figure,
@@ -31,8 +34,8 @@ PFABRIC = ([1, 2, 2, 4, 3, 5, None], [0, 0, 0, 1, 0, 0, 2])
 TCP = ([1, 3, 5, 7, 6, 6, 12], [0, 1, 1, 2, 0, 3, 4])
 
 
-def fct(slowdowns: list[float | None], timeouts: list[int],
-        flows: list[tuple[int, float]] = FLOWS) -> pd.DataFrame:
+def fct(slowdowns: Sequence[float | None], timeouts: Sequence[int],
+        flows: Sequence[tuple[int, float]] = FLOWS) -> pd.DataFrame:
     rows = []
     for i, ((size, start), slowdown, timeout) in enumerate(zip(flows, slowdowns, timeouts)):
         ideal = 1e-4 * (i + 1)
@@ -69,6 +72,12 @@ def steps(table: pd.DataFrame, label: str, size_bin: str) -> list[float]:
 def pairs(*points: tuple[float, float]):
     """Expected steps (slowdown, CDF), flattened as steps() gives them, to float precision."""
     return pytest.approx([float(v) for point in points for v in point])
+
+
+def legend_texts(ax: Axes) -> list[str]:
+    legend = ax.get_legend()
+    assert legend is not None, f"panel {ax.get_title()!r} has no legend"
+    return [text.get_text() for text in legend.get_texts()]
 
 
 def test_step_cdf_counts_unfinished_flows_as_never_finishing() -> None:
@@ -109,17 +118,19 @@ def test_cdf_figure_panels_curves_and_unfinished_in_the_legend(runs: tuple[Path,
         assert ax.get_xscale() == "log"
         assert ax.get_xlabel() == "FCT / ideal FCT (log scale)"
         assert ax.get_ylabel() == "Fraction of flows"
-    assert [t.get_text() for t in axes[1].get_legend().get_texts()] == [
+    assert legend_texts(axes[1]) == [
         "pfabric (1 flows, 1 unfinished)", "tcp (1 flows)"]
-    assert [t.get_text() for t in axes[2].get_legend().get_texts()] == [
+    assert legend_texts(axes[2]) == [
         "pfabric (7 flows, 1 unfinished)", "tcp (7 flows)"]
     # The pfabric curve over all flows stops at 6/7 and stays there to the right edge.
     pf_all = axes[2].get_lines()[0]
-    assert pf_all.get_ydata()[-1] == pytest.approx(6 / 7)
-    assert pf_all.get_xdata()[-1] == pytest.approx(axes[2].get_xlim()[1])
-    assert list(pf_all.get_ydata()[:3]) == pytest.approx([0, 1 / 7, 3 / 7])
+    # np.asarray: Line2D's data as the array it holds (its stub says any ArrayLike).
+    x, y = np.asarray(pf_all.get_xdata()), np.asarray(pf_all.get_ydata())
+    assert y[-1] == pytest.approx(6 / 7)
+    assert x[-1] == pytest.approx(axes[2].get_xlim()[1])
+    assert list(y[:3]) == pytest.approx([0, 1 / 7, 3 / 7])
     # The large bin's pfabric curve has no finished flow: flat at 0.
-    assert set(axes[1].get_lines()[0].get_ydata()) == {0.0}
+    assert set(np.asarray(axes[1].get_lines()[0].get_ydata())) == {0.0}
     # Scheme colours as in Figures 2-4 (MinTCP+pFabric green, TCP-DropTail blue).
     assert [line.get_color() for line in axes[0].get_lines()] == ["#2ca02c", "#1f77b4"]
 
@@ -196,7 +207,9 @@ def test_compare_command_writes_table_markdown_and_figure(runs: tuple[Path, Path
     assert mean.get_yscale() == "log" and mean.get_ylabel() == "FCT / ideal FCT (log scale)"
     assert figure.get_suptitle() == ""
     # Bars rise from 1 to the value: MinTCP's four bins, then TCP's (its large p99 12).
-    tops = [bar.get_y() + bar.get_height() for bar in p99.patches]
+    bars = [bar for bar in p99.patches if isinstance(bar, Rectangle)]
+    assert len(bars) == len(p99.patches)
+    tops = [bar.get_y() + bar.get_height() for bar in bars]
     assert tops == pytest.approx([4, 5, 1, 5, 7, 6, 12, 12])  # MinTCP's large bin: n/a, no bar
     assert [text.get_text() for text in p99.texts][2] == "n/a"
     assert [text.get_text() for text in figure.legends[0].get_texts()] == [

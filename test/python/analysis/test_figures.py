@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from pfabric_analysis import figures as figures_module
 from pfabric_analysis.cli import main
@@ -210,7 +211,9 @@ def test_an_interval_reaching_below_0_ends_in_an_arrow_at_the_axis(table: pd.Dat
               for ax in figure.axes]
     assert [len(lines) for lines in arrows] == [1, 0, 0, 0]
     arrow = arrows[0][0]
-    assert list(arrow.get_xdata()) == [0.2] and list(arrow.get_ydata()) == [0.0]
+    # np.asarray: Line2D's data as the array it holds (its stub says any ArrayLike).
+    assert list(np.asarray(arrow.get_xdata())) == [0.2]
+    assert list(np.asarray(arrow.get_ydata())) == [0.0]
     assert arrow.get_marker() == figures_module.CUT_INTERVAL_MARKER
     assert arrow.get_color() == SCHEMES["tcp"]["color"]
     assert arrow.get_marker() not in CUSTOM_MARKERS + tuple(look["marker"] for look in SCHEMES.values())
@@ -250,6 +253,7 @@ def test_each_scheme_keeps_its_look_across_figures(table: pd.DataFrame) -> None:
                        if line.get_label() == "_marker"}
             assert markers == {look["color"]: look["marker"] for look in SCHEMES.values()}
         for handle, look in zip(figure.legends[0].legend_handles, SCHEMES.values()):
+            assert isinstance(handle, Line2D), handle
             assert (handle.get_color(), handle.get_marker()) == (look["color"], look["marker"])
 
 
@@ -570,7 +574,8 @@ def test_intervals_citable_status_and_provenance_per_point(tmp_path: Path) -> No
     assert np.isnan(few["ci_halfwidth"]) and rows.loc[(0.5, "a"), "ci_halfwidth"] > 0
     figure = breakdown_figure(table, "datamining")
     markers = [line for line in figure.axes[0].get_lines() if line.get_label() == "_marker"]
-    assert [(list(line.get_xdata()), line.get_markerfacecolor()) for line in markers] == [
+    assert [(list(np.asarray(line.get_xdata())), line.get_markerfacecolor())
+            for line in markers] == [
         ([0.2], SCHEMES["pfabric"]["color"]), ([0.5], "none")]
     markdown = figures_markdown(table)
     assert f"| MinTCP+pFabric | {small['value']:.3f} +- {want:.3f} | " in markdown

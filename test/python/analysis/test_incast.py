@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -17,8 +18,8 @@ from pfabric_analysis.runs import AnalysisError
 IDEAL = 1e-4  # s
 
 
-def queries_frame(ratios: list[float | None], timeouts: list[int],
-                  overlaps: list[int] | None = None) -> pd.DataFrame:
+def queries_frame(ratios: Sequence[float | None], timeouts: Sequence[int],
+                  overlaps: Sequence[int] | None = None) -> pd.DataFrame:
     """Queries with these QCT / ideal (None: unfinished) and timeouts."""
     rows = []
     for i, (ratio, count) in enumerate(zip(ratios, timeouts)):

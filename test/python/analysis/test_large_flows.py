@@ -7,6 +7,7 @@ import math
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
@@ -116,7 +117,7 @@ def test_ideal_at_longer_counts_is_drawn_beside_with_its_distance(stores) -> Non
     figure = figures.breakdown_figure(table, "websearch")
     panel_d = figure.axes[3]
     assert panel_d.get_title() == "(d) (10MB, ∞): Avg, 4 flows to completion"
-    drawn = {round(float(line.get_ydata()[0]), 6) for line in panel_d.get_lines()
+    drawn = {round(float(np.asarray(line.get_ydata())[0]), 6) for line in panel_d.get_lines()
              if line.get_label() == "_marker"}
     assert {10.0, 12.5} <= drawn
     legend = [text.get_text() for text in figure.legends[0].get_texts()]

@@ -23,10 +23,11 @@ LINES = ["0,0,1,1000,0.000000000,0.000020001,0.000020000,0,1",
 FIGURES = Path(__file__).resolve().parents[3] / "doc" / "figures"
 
 
-def write_run(directory: Path, lines: list[str], header: str = HEADER, run: int = 1,
+def write_run(directory: Path, lines: list[str], header: str = HEADER, /, run: int = 1,
               **meta: object) -> Path:
     """A run directory: fct.csv of header and lines, meta.json with its counts as a program
-    writes them (flows_total, flows_completed, flows_unfinished) unless given."""
+    writes them (flows_total, flows_completed, flows_unfinished) unless given (positional only
+    before run: no meta key is taken for them)."""
     directory.mkdir(parents=True)
     (directory / "fct.csv").write_text("".join(f"{line}\n" for line in [header, *lines]))
     completed = sum(line.split(",")[8] == "1" for line in lines)

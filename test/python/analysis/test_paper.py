@@ -4,6 +4,7 @@ claim's loads, verdicts, and the section of figures.md, on hand-made figure tabl
 from __future__ import annotations
 
 import math
+from collections.abc import Set as AbstractSet
 
 import pandas as pd
 import pytest
@@ -15,7 +16,7 @@ SMALL, MEDIUM, LARGE = paper.SMALL, paper.MEDIUM, paper.LARGE
 
 
 def table(values: dict[tuple[str, str, str, str, float], float],
-          not_citable: set[tuple[str, str, float]] = frozenset()) -> pd.DataFrame:
+          not_citable: AbstractSet[tuple[str, str, float]] = frozenset()) -> pd.DataFrame:
     """A figure table (the columns paper reads) from {(workload, scheme, bin, statistic, load):
     value}; every point citable but the (workload, scheme, load) in not_citable."""
     labels = {"pfabric": "MinTCP+pFabric", "linerate": "LineRate+pFabric", "tcp": "TCP-DropTail",

@@ -15,6 +15,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import pandas as pd
@@ -24,8 +25,8 @@ from hypothesis import strategies as st
 from pfabric_analysis import columnar, store
 from pfabric_analysis.ideal import read_cdf, read_flow_list
 from pfabric_analysis.lock import LOCK_NAME, parse_holder, sweep_lock
-from pfabric_analysis.runs import (FCT_COLUMNS, MEASURED_COLUMN, AnalysisError, check_poolable,
-                                   read_run)
+from pfabric_analysis.runs import (FCT_COLUMNS, MEASURED_COLUMN, AnalysisError, Run,
+                                   check_poolable, read_run)
 from pfabric_analysis.sweep import prepare_directory
 from pfabric_analysis.sweep_checks import check_store
 from pfabric_analysis.sweep_plan import Task
@@ -73,7 +74,10 @@ def directory() -> Iterator[Path]:
         yield Path(name)
 
 
-def refused_in_one_line(read: Callable[[], object]) -> object | None:
+Result = TypeVar("Result")
+
+
+def refused_in_one_line(read: Callable[[], Result]) -> Result | None:
     """read()'s result, or None if it raised AnalysisError of one non-empty line; any other
     exception fails the test."""
     try:
@@ -94,7 +98,7 @@ def write_run(run_dir: Path, fct: bytes, meta: bytes) -> None:
     (run_dir / "meta.json").write_bytes(meta)
 
 
-def check_valid_run(run) -> None:
+def check_valid_run(run: Run) -> None:
     """What read_run promises of the flows it returns (runs.VALUE_RULES)."""
     fct = run.fct
     assert not fct.empty or MEASURED_COLUMN in fct.columns
@@ -209,7 +213,11 @@ WINDOWED = SweepSpec(workloads=("websearch",), schemes=("pfabric",), loads=(0.5,
 def test_a_sweep_json_of_any_content_resumes_or_is_refused_in_one_line(text: bytes) -> None:
     with directory() as path:
         (path / "sweep.json").write_bytes(text)
-        resumed = refused_in_one_line(lambda: prepare_directory(SPEC, path) or True)
+        def resume() -> bool:
+            prepare_directory(SPEC, path)
+            return True
+
+        resumed = refused_in_one_line(resume)
     if text == json.dumps(SPEC.as_json()).encode():
         assert resumed  # the same sweep resumes
 

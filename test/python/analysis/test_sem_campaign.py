@@ -165,6 +165,7 @@ NS3_TREE = os.environ.get("PFABRIC_NS3_TREE")
                                          "contrib/pfabric: PFABRIC_NS3_TREE (.ci/in-tree sets it)")
 def test_a_campaign_in_an_ns3_tree(tmp_path: Path, capsys) -> None:
     """2 schemes x 2 loads of 30 web search flows on the hotnets12 fat-tree, through the CLI."""
+    assert NS3_TREE is not None  # the skipif's
     campaign = tmp_path / "campaign"
     command = ["sem", "--ns3", NS3_TREE, "--campaign", str(campaign), "--grid",
                "scheme=pfabric,tcp", "--grid", "load=0.5,0.8", "--set", "flows=30", "-j", "2",

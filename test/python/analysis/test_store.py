@@ -466,7 +466,7 @@ def test_a_dctcp_program_records_its_floor_and_alpha(bin_dir: Path) -> None:
     assert (tcp["dctcp_min_window_segments"], tcp["dctcp_initial_alpha"]) == (0, 1.0)
 
 
-def run_two(tmp_path: Path, meanwhile: Callable[[Path, str], None]) -> tuple[list, list[str]]:
+def run_two(tmp_path: Path, meanwhile: Callable[[Path, str], object]) -> tuple[list, list[str]]:
     """Two points of one store run by run_tasks with a stand-in executor; `meanwhile(store,
     name)` acts as another sweep on the second point while the first one runs. The outcomes,
     and the points submitted."""

@@ -8,6 +8,7 @@ leaves nothing half-written. The sweeps run the real programs on a 4-host star
 from __future__ import annotations
 
 import errno
+import io
 import os
 import random
 import re
@@ -178,7 +179,7 @@ def test_a_sweep_killed_at_random_moments_resumes_to_the_uninterrupted_numbers(
     finished) and ends with the reference's bytes."""
     ref, working = reference(tmp_path, bin_dir)
     rng = random.Random(KILL_SEED)
-    finished_at_kill = []
+    finished_at_kill: list[int] = []  # tasks already finished at each kill that landed
     for attempt in range(3 * KILL_POINTS):
         if len(finished_at_kill) == KILL_POINTS:
             break
@@ -340,16 +341,11 @@ def test_without_flock_the_holders_line_decides(tmp_path: Path,
         assert lock.read_text() == holder + "\n"  # left to its holder
     ended = dead_pid()
     lock.write_text(f"{ended} {host} 2026-11-25T00:00:00+0000\n")
-    notices = []
-
-    class Notices:
-        def write(self, text: str) -> None:
-            notices.append(text)
-
-    with sweep_lock(tmp_path, notices=Notices()):
+    notices = io.StringIO()
+    with sweep_lock(tmp_path, notices=notices):
         assert lock.read_text().startswith(f"{os.getpid()} {host} ")
-    assert "".join(notices).startswith(f"pfabric-analysis: note: {lock}: taking over from pid "
-                                       f"{ended} on host {host}")
+    assert notices.getvalue().startswith(f"pfabric-analysis: note: {lock}: taking over from pid "
+                                         f"{ended} on host {host}")
     assert not lock.exists()
 
 
