@@ -36,6 +36,11 @@ PfabricCommandLine::PfabricCommandLine(const std::string& filename)
 namespace
 {
 
+/// ns-3's global values that seed the random streams, and the option of this module that sets
+/// each in a program that has it (PfabricExperiment::BuildFabric).
+const std::vector<std::pair<std::string, std::string>> SEEDING_GLOBALS{{"RngRun", "run"},
+                                                                       {"RngSeed", "seed"}};
+
 /// The units a time option takes, and how many nanoseconds each is (ns-3's Time text).
 const std::vector<std::pair<std::string, double>> TIME_UNITS{{"ns", 1},
                                                              {"us", 1e3},
@@ -387,18 +392,68 @@ PfabricCommandLine::SplitArgument(const std::string& argument,
 }
 
 bool
+PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments,
+                                       std::string* error) const
+{
+    // A program with --seed and --run sets ns-3's RngSeed and RngRun from them
+    // (RngSeedManager::SetSeed, SetRun) after parsing: ns-3's own options would be recorded and
+    // then overwritten, a replication that is a silent copy of run 1. They drive the run as the
+    // module's options instead (SEM numbers its replications by RngRun and passes --run too).
+    for (const auto& [global, own] : SEEDING_GLOBALS)
+    {
+        if (!m_options.count(own))
+        {
+            continue;
+        }
+        std::map<std::string, std::string> given; // name -> the last value given
+        for (std::size_t i = 1; i < arguments.size(); ++i)
+        {
+            std::string name;
+            std::string value;
+            if (arguments[i].rfind("-", 0) == 0 && SplitArgument(arguments[i], &name, &value) &&
+                (name == global || name == own))
+            {
+                given[name] = value;
+                if (name == global)
+                {
+                    // Checked as ns-3's, so that a bad value is refused under the name given.
+                    if (!CheckNs3Argument(arguments[i], name, value, error))
+                    {
+                        return false;
+                    }
+                    arguments[i] = "--" + own + "=" + value;
+                }
+            }
+        }
+        if (given.size() == 2 && given[global] != given[own])
+        {
+            *error = "--" + global + "=" + given[global] + " and --" + own + "=" + given[own] +
+                     ": ns-3's " + global + " is this program's --" + own + "; give one value";
+            return false;
+        }
+    }
+    return true;
+}
+
+bool
 PfabricCommandLine::Parse(int argc, char* argv[], std::string* error)
 {
     std::vector<char*> forNs3{argv, argv + std::min(argc, 1)};
     m_notices.clear();
     m_ns3Settings.clear();
+    std::vector<std::string> arguments{argv, argv + argc};
+    if (!TakeSeedingGlobals(arguments, error))
+    {
+        return false;
+    }
     for (int i = 1; i < argc; ++i)
     {
+        char* argument = arguments[i].data();
         std::string name;
         std::string value;
-        if (argv[i][0] == '-')
+        if (argument[0] == '-')
         {
-            SplitArgument(argv[i], &name, &value);
+            SplitArgument(argument, &name, &value);
             if (m_renamed.count(name))
             {
                 if (!TakeRenamed(name, value, error))
@@ -408,21 +463,21 @@ PfabricCommandLine::Parse(int argc, char* argv[], std::string* error)
                 continue;
             }
         }
-        if (!CheckArgument(argv[i], error))
+        if (!CheckArgument(argument, error))
         {
             return false;
         }
-        if (argv[i][0] == '-' && SplitArgument(argv[i], &name, &value) && m_texts.count(name))
+        if (argument[0] == '-' && SplitArgument(argument, &name, &value) && m_texts.count(name))
         {
             *m_texts[name] = value; // all of it (ns-3 would keep its first word)
             continue;
         }
-        if (argv[i][0] == '-' && SplitArgument(argv[i], &name, &value) && IsNs3Option(name) &&
+        if (argument[0] == '-' && SplitArgument(argument, &name, &value) && IsNs3Option(name) &&
             name.rfind("Print", 0) != 0)
         {
             RecordNs3Setting(name, value);
         }
-        forNs3.push_back(argv[i]);
+        forNs3.push_back(argument);
     }
     CommandLine::Parse(static_cast<int>(forNs3.size()), forNs3.data());
     for (const auto& option : m_numbers)

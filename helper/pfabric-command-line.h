@@ -223,6 +223,16 @@ class PfabricCommandLine : public CommandLine
     static bool IsNs3Option(const std::string& name);
 
     /**
+     * @brief ns-3's RngRun and RngSeed in a program that has --run and --seed: each becomes the
+     * program's own option (so meta.json records it once, as a parameter), refused when both are
+     * given with different values.
+     * @param arguments the command line, rewritten in place
+     * @param error why it is refused
+     * @return false if it is refused
+     */
+    bool TakeSeedingGlobals(std::vector<std::string>& arguments, std::string* error) const;
+
+    /**
      * @brief Check an argument of ns-3's own (IsNs3Option) as ns-3 would take it, without its
      * help dump or abort: an attribute path's type, attribute and value, a global value's value,
      * --PrintAttributes' type.

@@ -567,3 +567,53 @@ def test_a_load_too_low_for_any_flow_to_start_says_so(run_example: RunExample, t
         "pfabric-websearch: warning: stopped at the safety limit (--maxSimTime=100 s) with 5 "
         "flows unfinished: 5 not started"), result.stderr
     assert json.loads((out / "meta.json").read_text())["stop"]["reason"] == "safety limit"
+
+
+# ns-3's RngRun and RngSeed in a program that sets them from --run and --seed: taken alone, they
+# were recorded and then overwritten, a "replication" that was run 1 again (issue 54); now they
+# are the program's --run and --seed.
+SEEDED_PROGRAMS = ["pfabric-websearch", "pfabric-datamining", "pfabric-deadlines",
+                   "pfabric-classes", "pfabric-incast"]
+
+
+@pytest.mark.parametrize("program", SEEDED_PROGRAMS)
+@pytest.mark.parametrize(("argument", "own"), [("--RngRun=7", "--run=3"),
+                                               ("--RngSeed=9", "--seed=2")])
+def test_ns3s_seed_and_run_against_the_programs_own_are_refused(
+        run_example: RunExample, tmp_path, program: str, argument: str, own: str) -> None:
+    out = tmp_path / "run"
+    result = run_example(program, argument, own, f"--out={out}")
+    assert result.returncode == 1, result.stderr
+    global_name, own_name = argument[2:].split("=")[0], own[2:].split("=")[0]
+    assert result.stderr == (f"{program}: error: {argument} and {own}: ns-3's {global_name} is "
+                             f"this program's --{own_name}; give one value\n")
+    assert result.stdout == "" and not out.exists()
+
+
+def flow_list(run_example: RunExample, path, *arguments: str) -> str:
+    """The flows pfabric-websearch draws with these options (50 flows)."""
+    result = run_example("pfabric-websearch", "--flows=50", "--flowsOnly", f"--dumpFlows={path}",
+                         "--quiet", *arguments)
+    assert result.returncode == 0, result.stderr
+    return path.read_text()
+
+
+def test_ns3s_run_and_seed_make_replications_as_the_programs_own(run_example: RunExample,
+                                                                  tmp_path) -> None:
+    """--RngRun=2 draws run 2's flows, not run 1's again, and --RngSeed=3 seed 3's; meta.json
+    records them once, as the run's parameters; a program without --run keeps ns-3's own."""
+    run1 = flow_list(run_example, tmp_path / "1.csv", "--run=1")
+    run2 = flow_list(run_example, tmp_path / "2.csv", "--run=2")
+    assert run1.count("\n") == 51 and run1 != run2
+    assert flow_list(run_example, tmp_path / "ns3-2.csv", "--RngRun=2") == run2
+    assert flow_list(run_example, tmp_path / "same.csv", "--RngRun=2", "--run=2") == run2
+    seed3 = flow_list(run_example, tmp_path / "s3.csv", "--seed=3")
+    assert seed3 != run1 and flow_list(run_example, tmp_path / "ns3-s3.csv", "--RngSeed=3") == seed3
+    out = tmp_path / "meta"
+    result = run_example("pfabric-websearch", "--flows=3", "--quiet", "--RngRun=2",
+                         "--RngSeed=3", f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    meta = json.loads((out / "meta.json").read_text())
+    assert (meta["parameters"]["run"], meta["parameters"]["seed"], meta["ns3_settings"]) == \
+        (2, 3, {})
+    assert run_example("pfabric-fabric", "--RngRun=3", "--k=4").returncode == 0
