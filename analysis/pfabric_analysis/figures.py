@@ -711,6 +711,10 @@ def host_stack_markdown(table: pd.DataFrame) -> str:
     scheme, and a scheme's by workload or load (the lean host serves the baselines where it gives
     ns-3's flows), never within a point (its runs do not pool otherwise)."""
     packet = table[table["scheme"] != "ideal"]
+    if "warmup_flows" in packet.columns:
+        # A steady-state point's own rows: its (10MB,inf) row is drawn from runs to completion
+        # (no warm-up), whose stack steady_method's text names with them.
+        packet = packet[packet["warmup_flows"].notna()]
     points = {(row.label, row.workload, float(row.load)):
               json.loads(row.parameters).get("hostStack", ADDED_PARAMETERS["hostStack"])
               for row in packet.itertuples()}

@@ -762,3 +762,14 @@ def test_the_host_stack_line_names_each_scheme_workload_and_load_where_stacks_di
         "Host stacks: TCP-DropTail (web search at 0.8), MinTCP+pFabric on ns-3's TCP/IP; "
         "TCP-DropTail (web search at 0.6, 0.4), TCP-DropTail (data mining), DCTCP on the lean "
         "host (--hostStack=lean).")
+
+
+def test_a_steady_points_stack_is_its_own_not_that_of_its_runs_to_completion() -> None:
+    """A steady point's (10MB,inf) row comes from runs to completion (no warm-up) on another
+    stack: the line names the stack the point itself ran on."""
+    rows = _stack_rows([("tcp", "websearch", 0.6, "lean"), ("tcp", "websearch", 0.6, "ns3tcp"),
+                        ("pfabric", "websearch", 0.6, "ns3tcp")])
+    rows["warmup_flows"] = [16000, None, 15000]
+    assert figures_module.host_stack_markdown(rows) == (
+        "Host stacks: TCP-DropTail on the lean host (--hostStack=lean); MinTCP+pFabric on ns-3's "
+        "TCP/IP.")
