@@ -51,7 +51,7 @@ def expected_statements(releases: dict[str, str]) -> list[tuple[str, str]]:
         ("doc/pfabric.rst", f"(CMake for ns-{cmake[0]} and later, waf up to {waf[-1]})"),
         ("test/python/test_build_files.py", f"(ns-3 >= {cmake[0]} and standalone)"),
         ("test/python/test_build_files.py", f"(waf, ns-3 <= {waf[-1]})"),
-        ("analysis/pfabric_analysis/cli.py", f"(CMake, {cmake[0]} or later)"),
+        ("analysis/pfabric_analysis/commands/sem.py", f"(CMake, {cmake[0]} or later)"),
     ]
 
 
