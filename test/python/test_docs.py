@@ -4,7 +4,8 @@ directly by its own subsection is fine). An empty section is a heading left behi
 
 And a moved section takes its citations along: every `doc/<file>.rst, "Title"` of the repository
 names a section of that file, and inside doc/ a section of another document is cited with that
-document's name."""
+document's name. The walk-through of doc/pfabric.rst names only classes, members and files
+that the module has."""
 
 from __future__ import annotations
 
@@ -476,3 +477,77 @@ def test_a_title_of_another_document_without_it_is_caught() -> None:
           f'document' for line in (8, 23))]
     assert len(uncited_titles(documents)) == 5
 
+
+# The walk-through of doc/pfabric.rst: the classes a packet meets, in order. Every class of the
+# module it names (``PfabricName``, ``PfabricName::Member``) is declared in a header of model/ or
+# helper/, with that member, and every path it names (``model/...``) exists.
+WALK_THROUGH = "How a packet's priority travels"
+MODULE_NAME = re.compile(r"(Pfabric\w+)(?:::(\w+))?")
+MODULE_PATH = re.compile(r"(?:model|helper|examples|test|analysis|workloads|bench)/\S+")
+
+
+def section_text(text: str, title: str) -> str:
+    """The text of the section of that title, its subsections included."""
+    lines = section_lines(text, title)
+    return "\n".join(text.split("\n")[lines.start - 1:lines.stop - 1])
+
+
+def declarations(root: Path) -> dict[str, str]:
+    """The module's classes and structs, each with the text of the header that declares it
+    (a forward declaration, `class X;`, declares nothing)."""
+    found = {}
+    for header in sorted([*(root / "model").glob("*.h"), *(root / "helper").glob("*.h")]):
+        text = header.read_text()
+        for name in re.findall(r"^\s*(?:class|struct)\s+(Pfabric\w+)\b(?!\s*;)", text,
+                               re.MULTILINE):
+            found[name] = text
+    return found
+
+
+def missing_names(section: str, root: Path) -> list[str]:
+    """One line per class, member or path that the section names and the module lacks."""
+    declared = declarations(root)
+    missing = []
+    for literal in sorted(set(re.findall(r"``(.+?)``", section, re.DOTALL))):
+        literal = " ".join(literal.split())
+        if MODULE_PATH.fullmatch(literal):
+            if not list(root.glob(literal)):
+                missing.append(f"{literal}: no such file")
+        elif (match := MODULE_NAME.fullmatch(literal)):
+            name, member = match.groups()
+            if name not in declared:
+                missing.append(f"{literal}: no header of model/ or helper/ declares {name}")
+            elif member and not re.search(rf"\b{member}\b", declared[name]):
+                missing.append(f"{literal}: the header of {name} declares no {member}")
+    return missing
+
+
+def test_the_walk_through_names_what_exists() -> None:
+    """Every class, member and file that the walk-through names is the module's: a class
+    renamed or split (as PfabricFlowSender took the sockets' place) fails here."""
+    section = section_text((ROOT / "doc" / "pfabric.rst").read_text(), WALK_THROUGH)
+    named = {match.group(1) for match in MODULE_NAME.finditer(section)}
+    assert {"PfabricFlowApplication", "PfabricFlowSender", "PfabricTcpSocket",
+            "PfabricQueueDisc", "PfabricSwitch", "PfabricTcpDemux"} <= named
+    assert len(named) >= 25
+    missing = missing_names(section, ROOT)
+    assert not missing, "\n".join(f'doc/pfabric.rst, "{WALK_THROUGH}": {line}'
+                                  for line in missing)
+
+
+def test_a_name_the_module_lacks_is_caught(tmp_path: Path) -> None:
+    """A class with no header, a forward declaration only, a member its header lacks and a
+    missing file are reported; ns-3's classes and other literals are not checked."""
+    (tmp_path / "model").mkdir()
+    (tmp_path / "helper").mkdir()
+    (tmp_path / "model" / "pfabric-a.h").write_text(
+        "class PfabricB;\nclass PfabricA : public Object\n{\n    void Start();\n};\n")
+    (tmp_path / "helper" / "pfabric-c.h").write_text("struct PfabricC\n{\n};\n")
+    section = ("``PfabricA::Start`` and ``PfabricA::Stop``, ``PfabricB``, ``PfabricC``,\n"
+               "``PfabricD``, ``model/pfabric-a.h``, ``helper/pfabric-e.h``, ``TcpSocketBase``,\n"
+               "``--flows``.")
+    assert missing_names(section, tmp_path) == [
+        "PfabricA::Stop: the header of PfabricA declares no Stop",
+        "PfabricB: no header of model/ or helper/ declares PfabricB",
+        "PfabricD: no header of model/ or helper/ declares PfabricD",
+        "helper/pfabric-e.h: no such file"]
