@@ -12,7 +12,7 @@
 // streams of their own: every scheme of a (load, seed, run) gets the same flows and deadlines.
 // --priority=edf|remaining picks what pFabric's packets carry; --onMiss=continue|terminate what
 // a late flow does. fct.csv gains deadline_s, met and terminated; the summary adds the share of
-// deadlines met. Every knob: --PrintHelp; doc/pfabric.rst, "Deadlines".
+// deadlines met. Every knob: --PrintHelp; doc/experiments.rst, "Deadlines".
 //
 //   ./pfabric run pfabric-deadlines -- --flows=300 --load=0.6 --priority=remaining
 //   ./pfabric run pfabric-deadlines -- --scheme=tcp --deadlineFraction=0.5 --onMiss=terminate

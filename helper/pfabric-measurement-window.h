@@ -39,7 +39,7 @@ namespace ns3
  * With --measureMaxBytes=S (S > 0) only the window's flows of at most S bytes are measured and
  * awaited: the run stops once those have completed, and the larger flows of the window need not
  * finish (at high load the largest flows' backlog grows for as long as arrivals go on, so no
- * run of hours sees them all complete while flows keep arriving; doc/pfabric.rst, "The
+ * run of hours sees them all complete while flows keep arriving; doc/results.rst, "The
  * steady-state tier"). Their rows, finished or not, have measured = 0.
  *
  * Off (N = 0, the default) it changes nothing: the experiment runs its list to completion.

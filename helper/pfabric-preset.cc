@@ -59,7 +59,7 @@ MakeHotnets12()
     // pFabric defers keeps sending packets that die downstream, and data mining's large flows
     // fall behind MinTCP's, where the paper has them within ~10% of Ideal and ahead of MinTCP.
     // Every agent of the original scripts has a window of the buffer in packets less one (at
-    // least the initial window): 14 here. Measured: doc/pfabric.rst, "LineRate's window".
+    // least the initial window): 14 here. Measured: doc/results.rst, "LineRate's window".
     p.lineRateWindow = 14;
     p.probeMode = false;
     p.probeAfterTimeouts = 5;

@@ -531,7 +531,7 @@ def _percent(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{100 * value:.1f}%"
 
 
-# doc/pfabric.rst's tables of Figures 3 and 4 (rst_table): the width of a value +- half-width
+# doc/results.rst's tables of Figures 3 and 4 (rst_table): the width of a value +- half-width
 # cell and of the scheme column, whose pFabric schemes go by their host half ("MinTCP"), the
 # section saying that both run over pFabric switches.
 RST_CELL_WIDTH = 16
@@ -551,7 +551,7 @@ def _rst_cell(value: float, halfwidth: float) -> str:
 
 def rst_table(table: pd.DataFrame, workload: str) -> str:
     """A workload's Figure 3 or 4 numbers (the figures' table, figures.csv) as the reStructuredText
-    table doc/pfabric.rst shows: a row per scheme (in figures.md's order) and load, each panel's
+    table doc/results.rst shows: a row per scheme (in figures.md's order) and load, each panel's
     value +- 95% half-width and the point's core-hours ("-" below 0.005, Ideal's seconds);
     NOT_CITABLE_MARK after the scheme of a point that misses rule (a)."""
     rows = table[(table["figure"] == BREAKDOWN_FIGURES[workload]) &

@@ -1,12 +1,12 @@
 """The artifact guide, REPRODUCE.md, cannot fall behind the documents: every file of doc/figures/
-that README.md, doc/pfabric.rst or doc/performance.rst names (a figure, a table's data, a run's
-meta.json) is named in the guide too, where its command, core-hours and tolerance are given. A
-name may be a path (doc/figures/x.json; an image's figures/x.png), a bare file name of
-doc/figures/, a brace list (x.{png,pdf}), a glob (x-*.json) or an elision (...-run2.json); each
-is resolved to the committed files it names, and the documents' and the guide's sets of files
-are compared. And every option the guide's commands pass is one their program takes (its
---PrintHelp, or the analysis sub-command's or the benchmark's --help), so that a renamed option
-cannot leave a command behind."""
+that README.md or a document of doc/ (pfabric.rst, the documents beside it, performance.rst) names
+(a figure, a table's data, a run's meta.json) is named in the guide too, where its command,
+core-hours and tolerance are given. A name may be a path (doc/figures/x.json; an image's
+figures/x.png), a bare file name of doc/figures/, a brace list (x.{png,pdf}), a glob (x-*.json)
+or an elision (...-run2.json); each is resolved to the committed files it names, and the
+documents' and the guide's sets of files are compared. And every option the guide's commands
+pass is one their program takes (its --PrintHelp, or the analysis sub-command's or the
+benchmark's --help), so that a renamed option cannot leave a command behind."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "doc" / "figures"
 GUIDE = "REPRODUCE.md"
-DOCUMENTS = ("README.md", "doc/pfabric.rst", "doc/performance.rst")
+DOCUMENTS = ("README.md",
+             *(f"doc/{path.name}" for path in sorted((ROOT / "doc").glob("*.rst"))))
 # A name in running text: path characters, with brace lists kept whole.
 TOKEN = re.compile(r"(?:[\w.*+-]|\{[\w.,+-]*\}|/)+")
 # A bare name (no directory) of a file of doc/figures/: with an extension, or elided ("...-x").

@@ -1,4 +1,4 @@
-"""doc/pfabric.rst's tables of Figures 3 and 4 at the standard tier are the numbers of the
+"""doc/results.rst's tables of Figures 3 and 4 at the standard tier are the numbers of the
 committed figures.csv (doc/figures/standard/), as `pfabric-analysis figure-table` prints them: a
 redraw that moves a number fails here until the doc's table is regenerated with it. And every
 committed figures.csv and figures.md is what `figures` computes from its committed store today,
@@ -19,6 +19,10 @@ from pfabric_analysis.plotting import SCHEMES
 from pfabric_analysis.runs import read_run, summarize
 
 ROOT = Path(__file__).resolve().parents[2]
+# The document of the tiers' narratives and the figures against the paper.
+RESULTS = ROOT / "doc" / "results.rst"
+# A Section heading of it (a title underlined with *): where a section ends.
+NEXT_SECTION = re.compile(r"\n[^\n]+\n\*{3,}\n")
 FIGURES_CSV = ROOT / "doc" / "figures" / "standard" / "figures.csv"
 # Each published figure set (figures.csv, figures.md), the store it is drawn from, and for the
 # steady-state tier the runs to completion and flow counts its largest flows' bin is drawn from
@@ -39,7 +43,7 @@ def test_the_doc_table_is_the_committed_figures_csv(workload: str,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["figure-table", str(FIGURES_CSV), "--workload", workload]) == 0
     table = capsys.readouterr().out
-    doc = (ROOT / "doc" / "pfabric.rst").read_text(encoding="utf-8")
+    doc = RESULTS.read_text(encoding="utf-8")
     section = doc.split(f"\n{SECTIONS[workload]}\n", 1)[1]
     assert table.count("\n") > 20 and f"\n\n{table}\n" in section.split("\n****", 1)[0]
 
@@ -66,7 +70,7 @@ def test_every_published_figure_table_is_its_store_recomputed(
     assert figures_markdown(table) == (published / "figures.md").read_text(encoding="utf-8")
 
 
-# The setup candidates' tables (pfabric.rst, "The setup candidates"; REPRODUCE.md entry 26):
+# The setup candidates' tables (results.rst, "The setup candidates"; REPRODUCE.md entry 26):
 # each row is one candidate run of doc/figures/candidates/ and, in parentheses, the standard
 # store's run 1 of the same point, on the same flows.
 CANDIDATES_SECTION = "The setup candidates (issue 50), one row each"
@@ -97,8 +101,8 @@ def as_printed(value: float, printed: str) -> str:
 
 
 def test_the_setup_candidates_tables_are_their_committed_runs() -> None:
-    doc = (ROOT / "doc" / "pfabric.rst").read_text(encoding="utf-8")
-    section = doc.split(CANDIDATES_SECTION, 1)[1].split("\nTests\n=====", 1)[0]
+    doc = RESULTS.read_text(encoding="utf-8")
+    section = NEXT_SECTION.split(doc.split(CANDIDATES_SECTION, 1)[1], maxsplit=1)[0]
     web_search, data_mining = section.split("\nOn data mining", 1)
     labels = {look["label"]: scheme for scheme, look in SCHEMES.items()}
     checked = 0
@@ -118,7 +122,7 @@ def test_the_setup_candidates_tables_are_their_committed_runs() -> None:
     assert checked == 4 * 13
 
 
-# The steady-state tier's table of its web search points at 0.8 (pfabric.rst, "The points so
+# The steady-state tier's table of its web search points at 0.8 (results.rst, "The points so
 # far"), each against the standard tier's point: the published figures.csv of each tier, which
 # the test above recomputes from its store. Cells: warm-up, then Figure 4's panels (a)-(c) as
 # "value +- half-width" (or the value alone), then the point's core-hours ("-" for Ideal).
@@ -128,7 +132,7 @@ TIER_FIGURES = {"steady": "doc/figures/steady/figures.csv",
 
 
 def test_the_steady_tier_table_is_the_committed_figures_csv() -> None:
-    doc = (ROOT / "doc" / "pfabric.rst").read_text(encoding="utf-8")
+    doc = RESULTS.read_text(encoding="utf-8")
     tiers = {tier: pd.read_csv(ROOT / path) for tier, path in TIER_FIGURES.items()}
     schemes = {look["label"].split("+")[0]: scheme for scheme, look in SCHEMES.items()}
     rows = rst_table_rows(doc.split(STEADY_SECTION, 1)[1])
@@ -150,14 +154,14 @@ def test_the_steady_tier_table_is_the_committed_figures_csv() -> None:
 
 
 # Ideal's (10MB,inf) means over runs to completion of 10,000, 100,000 and 300,000 flows
-# (pfabric.rst, the steady-state tier; REPRODUCE.md entry 25): the mean over the study's runs
+# (results.rst, the steady-state tier; REPRODUCE.md entry 25): the mean over the study's runs
 # at each count, and the distance of 10,000 flows from 300,000 in percent.
 IDEAL_COUNTS_SECTION = "300,000 flows per workload and load; REPRODUCE.md, entry 25)"
 IDEAL_COUNTS = ROOT / "doc" / "figures" / "flowcount-hotnets12-300k.csv"
 
 
 def test_ideals_large_flow_table_is_the_committed_flow_count_study() -> None:
-    doc = (ROOT / "doc" / "pfabric.rst").read_text(encoding="utf-8")
+    doc = RESULTS.read_text(encoding="utf-8")
     study = pd.read_csv(IDEAL_COUNTS)
     means = (study[study["metric"] == "(10MB,inf) mean"]
              .groupby(["workload", "load", "count"])["value"].mean())
@@ -172,14 +176,14 @@ def test_ideals_large_flow_table_is_the_committed_flow_count_study() -> None:
     assert len(rows) == 8
 
 
-# The original scripts' workload on hotnets12 (pfabric.rst, "The original scripts' workload on
+# The original scripts' workload on hotnets12 (results.rst, "The original scripts' workload on
 # this paper's fabric"): one candidate run per scheme (--arrivals=ns2) and, in parentheses, the
 # standard tier's point (figures.csv, Figure 4's panels (a)-(d) at 0.8).
 NS2_SECTION = "REPRODUCE.md entry 26. With ``--arrivals=ns2`` every ``--run`` draws the same flows"
 
 
 def test_the_original_workloads_table_is_its_committed_runs() -> None:
-    doc = (ROOT / "doc" / "pfabric.rst").read_text(encoding="utf-8")
+    doc = RESULTS.read_text(encoding="utf-8")
     standard = pd.read_csv(FIGURES_CSV)
     standard = standard[(standard["figure"] == "fig4") & (standard["load"] == 0.8)]
     labels = {look["label"]: scheme for scheme, look in SCHEMES.items()}

@@ -1,10 +1,17 @@
 """The reStructuredText documents have no empty sections: every heading of doc/*.rst is followed
 by some text of its own before the next heading of the same or a higher level (a heading followed
-directly by its own subsection is fine). An empty section is a heading left behind by a move."""
+directly by its own subsection is fine). An empty section is a heading left behind by a move.
+
+And a moved section takes its citations along: every `doc/<file>.rst, "Title"` of the repository
+names a section of that file, and inside doc/ a section of another document is cited with that
+document's name. The walk-through of doc/pfabric.rst names only classes, members and files
+that the module has."""
 
 from __future__ import annotations
 
+import bisect
 import re
+import subprocess
 from pathlib import Path
 from typing import NamedTuple
 
@@ -183,3 +190,364 @@ def test_a_commit_in_prose_is_caught() -> None:
             ".. list-table:: Changes\n\n   * - c0b66e3\n\nAgainst 52be8f3, not 1234567 or "
             "decade.\n")
     assert commits_in_prose(text) == [(1, "6e11c08"), (13, "52be8f3")]
+
+
+# Citations of a document's sections, the repository's way of pointing into the docs:
+# `doc/pfabric.rst, "Title"` (or ``pfabric.rst``, "Title", "Other title"; [`doc/x.rst`](...),
+# "Title"; doc/x.rst, under "Title"; doc/x.rst ("Title")) and `"Title" in doc/x.rst` or
+# `"Title" (x.rst)`. A title names a heading of that document, the start of one ("Custom
+# schemes" for "Custom schemes: ns-3 parts by name"), or the run-in title a paragraph or list
+# item begins with ("Host pacing" for "**Host pacing** (``HostPacing``...", "Which build runs
+# the figure" for "Which build runs the figure. The runs..."). CHANGELOG.md is history: its
+# entries cite the documents as they were. This file's examples cite documents and titles that
+# do not exist.
+CITED_DOC = r"(?:``|`)?(?:doc/)?(?P<doc>[a-z][\w-]*)\.rst(?:``|`)?(?:\]\([^)\s]*\))?"
+QUOTED = r'"[^"\s](?:[^"]*[^"\s])?"'
+FORWARD = re.compile(CITED_DOC + rf"(?:,\s+|\s+\()(?:under\s+)?"
+                     rf"(?P<titles>{QUOTED}(?:,\s+{QUOTED})*)")
+BACKWARD = re.compile(rf"(?P<titles>{QUOTED})\s+(?:in\s+|\(){CITED_DOC}")
+# README.md's own short form: "the doc is `doc/pfabric.rst` unless named" (its Features table).
+README_SHORT = re.compile(rf"(?<![\w/.`])doc,\s+(?P<titles>{QUOTED}(?:,\s+{QUOTED})*)")
+# A quoted title after another file's name cites that file (``CONTRIBUTING.md``, "Title").
+OTHER_FILE = re.compile(rf"(?:``|`)?[\w./-]+\.md(?:``|`)?(?:,\s+|\s+\()(?:{QUOTED}(?:,\s+)?)+")
+NOT_CITING = {"CHANGELOG.md", "test/python/test_docs.py"}  # history; this file's examples
+# A comment's leading marker on a continued line (C++, Python, shell, CMake).
+COMMENT_MARKER = re.compile(r"^\s*(?:///?!?|#+|\*(?!\*)|--)?\s*")
+
+
+class Citation(NamedTuple):
+    source: str  # the citing file, relative to the repository
+    line: int    # 1-based line where the citation starts
+    doc: str     # the cited document's name, without .rst
+    title: str
+
+
+def flatten(text: str, code: bool) -> tuple[str, list[int]]:
+    """The text as one line, each line's comment marker and indentation removed, with the
+    offset at which each original line starts: citations wrap across lines and comments. In
+    code, escaped quotes are unescaped and string literals continued on the next line joined
+    first (the quotes that close and reopen them become spaces), so that a citation in a
+    message or help text reads as written."""
+    if code:
+        text = text.replace('\\"', '"')
+        text = re.sub(r'"([ \t]*\n[ \t]*)"', lambda m: f" {m.group(1)} ", text)
+    starts, flat, offset = [], [], 0
+    for line in text.split("\n"):
+        piece = COMMENT_MARKER.sub("", line, count=1)
+        starts.append(offset)
+        flat.append(piece)
+        offset += len(piece) + 1
+    return " ".join(flat), starts
+
+
+def citations_in(source: str, text: str) -> list[Citation]:
+    """Every citation of a document's section in a file's text (code unless Markdown or rst)."""
+    flat, starts = flatten(text, code=not source.endswith((".md", ".rst")))
+    found = []
+    for pattern in (FORWARD, BACKWARD):
+        for match in pattern.finditer(flat):
+            line = bisect.bisect_right(starts, match.start())
+            for title in re.findall(QUOTED, match.group("titles")):
+                found.append(Citation(source, line, match.group("doc"),
+                                      re.sub(r"\s+", " ", title[1:-1])))
+    if source == "README.md":
+        for match in README_SHORT.finditer(flat):
+            line = bisect.bisect_right(starts, match.start())
+            found += [Citation(source, line, "pfabric", re.sub(r"\s+", " ", title[1:-1]))
+                      for title in re.findall(QUOTED, match.group("titles"))]
+    return sorted(found)
+
+
+def run_in_titles(text: str) -> list[str]:
+    """The first words of every paragraph and list item, flattened to one line each, with a
+    leading bullet or bold marker removed: where a run-in title ("**Host pacing** (...", "Which
+    build runs the figure. The runs ...") stands."""
+    starts = []
+    for paragraph in re.split(r"\n[ \t]*\n", text):
+        items = re.split(r"\n[ \t]*(?=[*-] |#\. )", paragraph.strip())
+        for item in items:
+            words = " ".join(item.split())
+            starts.append(re.sub(r"^(?:[*-] |#\. )?(?:\*\*)?", "", words))
+    return starts
+
+
+def names_title(title: str, text: str) -> bool:
+    """Whether title is a heading of text, the start of one (up to ':', ',' or ' ('), or a
+    run-in title of a paragraph or list item (followed by '.', ':', ' (' or nothing)."""
+    def starts(whole: str, enders: tuple[str, ...]) -> bool:
+        return whole == title or (whole.startswith(title) and
+                                  whole[len(title):].removeprefix("**").startswith(enders))
+    return (any(starts(heading.title, (":", ",", " (")) for heading in headings(text))
+            or any(starts(start, (".", ":", " (")) for start in run_in_titles(text)))
+
+
+def tracked_text_files() -> dict[str, str]:
+    """Every tracked file of the repository but the committed data of doc/figures/ and binary
+    files, by path: the files that may cite a document."""
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, check=True, capture_output=True,
+                            text=True).stdout.split()
+    texts = {}
+    for name in listed:
+        if name.startswith("doc/figures/") or not (ROOT / name).is_file():
+            continue
+        try:
+            texts[name] = (ROOT / name).read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+    return texts
+
+
+def broken_citations(texts: dict[str, str]) -> list[str]:
+    """One line per citation whose title is not a section (or run-in title) of the document it
+    names, or whose document does not exist."""
+    documents = {Path(name).stem: text for name, text in texts.items()
+                 if name.startswith("doc/") and name.endswith(".rst") and name.count("/") == 1}
+    broken = []
+    for source, text in texts.items():
+        if source in NOT_CITING:
+            continue
+        for citation in citations_in(source, text):
+            cited = documents.get(citation.doc)
+            if cited is None or not names_title(citation.title, cited):
+                what = "no document" if cited is None else "not a section of it"
+                broken.append(f'{source}:{citation.line}: doc/{citation.doc}.rst, '
+                              f'"{citation.title}": {what}')
+    return broken
+
+
+def test_every_citation_names_a_section_of_its_document() -> None:
+    """Every `doc/<file>.rst, "Title"` of the repository (code comments, messages, README.md,
+    REPRODUCE.md, the docs themselves) names a section that the file has: a section moved to
+    another document takes its citations along."""
+    broken = broken_citations(tracked_text_files())
+    assert not broken, "\n".join(broken)
+
+
+def test_the_citations_are_found() -> None:
+    """The parser finds the repository's citations, in each of their forms (a parser that found
+    none would pass above)."""
+    found = [citation for source, text in tracked_text_files().items()
+             for citation in citations_in(source, text)]
+    sources = {Path(citation.source).suffix or citation.source for citation in found}
+    assert {".md", ".rst", ".py", ".h", ".cc", "pfabric"} <= sources
+    assert len(found) >= 80
+
+
+CITING = """\
+// The presets (doc/pfabric.rst, "Presets"); the window, doc/experiments.rst, "The
+// steady-state window".
+help="stages (doc/pfabric.rst, "
+     "\\"Releases and citation\\")"
+See ``pfabric.rst``, "Gone", "Presets"; "Host pacing" in ``doc/pfabric.rst``, and
+[`doc/testing.rst`](doc/testing.rst), "Fuzzing"; "Nowhere" (experiments.rst), and
+doc/missing.rst, "Presets". doc, "Presets" is README.md's; doc/pfabric.rst ("Presets").
+"""
+DOCUMENTS = {
+    "doc/pfabric.rst": "Model\n*****\n\nPresets\n=======\n\nText.\n\n* **Host pacing** (on). "
+                       "Text.\n\nReleases and citation\n=====================\n\nText.\n",
+    "doc/experiments.rst": "The steady-state window\n=======================\n\nText.\n",
+    "doc/testing.rst": "Fuzzing: the parsers\n====================\n\nText.\n",
+}
+
+
+def test_a_citation_of_a_missing_section_is_caught() -> None:
+    """Each form of citation is parsed, across lines and comment markers and in a continued
+    string literal; a missing title, a missing document and README.md's short form are
+    reported with their line, and heading prefixes and run-in titles count as sections."""
+    assert [(c.line, c.doc, c.title) for c in citations_in("x.h", CITING)] == [
+        (1, "experiments", "The steady-state window"), (1, "pfabric", "Presets"),
+        (3, "pfabric", "Releases and citation"), (5, "pfabric", "Gone"),
+        (5, "pfabric", "Host pacing"), (5, "pfabric", "Presets"), (6, "experiments", "Nowhere"),
+        (6, "testing", "Fuzzing"), (7, "missing", "Presets"), (7, "pfabric", "Presets")]
+    # README.md's short form: a second citation on line 7, of pfabric.rst.
+    assert [c for c in citations_in("README.md", CITING) if c.line == 7 and c.doc == "pfabric"] \
+        == [("README.md", 7, "pfabric", "Presets")] * 2
+    assert broken_citations({**DOCUMENTS, "x.h": CITING, "README.md": CITING}) == [
+        f'{source}:{line}: doc/{doc}.rst, "{title}": {what}' for source in ("x.h", "README.md")
+        for line, doc, title, what in ((5, "pfabric", "Gone", "not a section of it"),
+                                       (6, "experiments", "Nowhere", "not a section of it"),
+                                       (7, "missing", "Presets", "no document"))]
+    assert not names_title("Fuzz", DOCUMENTS["doc/testing.rst"])
+
+
+def blank_literals(text: str) -> str:
+    """The text with inline literals (``...``) blanked, offsets kept: quotes in them are code."""
+    return re.sub(r"``.*?``", lambda match: " " * len(match.group(0)), text)
+
+
+def paragraphs(text: str) -> list[tuple[int, str]]:
+    """The text's paragraphs (blank lines apart; a table or a list is one), with the 1-based
+    line each starts on."""
+    found, start, lines = [], 0, text.split("\n")
+    for index, line in enumerate([*lines, ""]):
+        if not line.strip():
+            if index > start:
+                found.append((start + 1, "\n".join(lines[start:index])))
+            start = index + 1
+    return found
+
+
+# Sections whose quoted titles are not checked, by (document, title): "The steady-state tier"
+# moved from pfabric.rst to results.rst while its text was being extended elsewhere, and was
+# moved unchanged. Name the documents of the sections it cites, then empty this set
+# (test_the_unchecked_sections_still_need_it says when).
+UNCHECKED_SECTIONS = {("results", "The steady-state tier")}
+
+
+def section_lines(text: str, title: str) -> range:
+    """The lines (1-based) of the section of that title, its subsections included."""
+    found = headings(text)
+    for heading, *after in (found[index:] for index in range(len(found))):
+        if heading.title == title:
+            stop = next((h.line for h in after if h.level <= heading.level),
+                        len(text.split("\n")) + 1)
+            return range(heading.line, stop)
+    return range(0)
+
+
+def uncited_titles(documents: dict[str, str],
+                   unchecked: frozenset[tuple[str, str]] = frozenset()) -> list[str]:
+    """One line per quoted title in a document of doc/ that is a section of another document
+    but not of its own, nor (for the others, whose introductions say so) of pfabric.rst, nor of
+    a document its paragraph names: a citation that a move left without its document."""
+    found = []
+    model = documents.get("pfabric", "")
+    for name, text in documents.items():
+        skipped = [section_lines(text, title) for doc, title in unchecked if doc == name]
+        for first, paragraph in paragraphs(text):
+            if any(first in lines for lines in skipped):
+                continue
+            flat, starts = flatten(paragraph, False)
+            cited = [range(*match.span()) for pattern in (FORWARD, BACKWARD, OTHER_FILE)
+                     for match in pattern.finditer(flat)]
+            named = [documents.get(doc, "") for doc in re.findall(CITED_DOC, flat)]
+            for match in re.finditer(r'"([^"]+)"', blank_literals(flat)):
+                title = " ".join(match.group(1).split())
+                if (not re.search(r"[A-Za-z]", title)
+                        or any(match.start() in span for span in cited)
+                        or any(names_title(title, its) for its in [text, *named])
+                        or (name != "pfabric" and names_title(title, model))):
+                    continue
+                elsewhere = [other for other, its in documents.items()
+                             if other != name and names_title(title, its)]
+                if elsewhere:
+                    line = first - 1 + bisect.bisect_right(starts, match.start())
+                    found.append(f'doc/{name}.rst:{line}: "{title}" is a section of '
+                                 f'{", ".join(f"doc/{other}.rst" for other in elsewhere)}: '
+                                 f'name the document')
+    return found
+
+
+def test_a_title_of_another_document_names_it() -> None:
+    """Inside doc/, a section of another document is cited with that document's name: the
+    documents say that the titles they name without one are their own or the model's."""
+    documents = {path.stem: path.read_text() for path in rst_files()}
+    uncited = uncited_titles(documents, frozenset(UNCHECKED_SECTIONS))
+    assert not uncited, "\n".join(uncited)
+
+
+@pytest.mark.parametrize("section", sorted(UNCHECKED_SECTIONS), ids=" ".join)
+def test_the_unchecked_sections_still_need_it(section: tuple[str, str]) -> None:
+    """An unchecked section still cites another document's title without naming it: once it
+    names them all, its exemption goes."""
+    documents = {path.stem: path.read_text() for path in rst_files()}
+    name, title = section
+    lines = section_lines(documents[name], title)
+    inside = [line for line in uncited_titles(documents)
+              if line.startswith(f"doc/{name}.rst:") and int(line.split(":")[1]) in lines]
+    assert inside, f'doc/{name}.rst, "{title}" names its documents now: remove it from ' \
+                   f"UNCHECKED_SECTIONS"
+
+
+def test_a_title_of_another_document_without_it_is_caught() -> None:
+    """A bare title of another document is reported with its line, unless its paragraph names
+    that document; a title of the document itself, or of pfabric.rst for the others, is fine;
+    an unchecked section is skipped, its subsections too."""
+    documents = {
+        "pfabric": "Model\n=====\n\nSee \"Incast\" and \"Model\".\n\n"
+                   "See doc/experiments.rst, \"Incast\"; ``\"Incast\"`` is code.\n",
+        "experiments": "Incast\n======\n\nSee \"Model\" and \"Incast\".\n\n"
+                       "\"Tests\" in doc/testing.rst, and \"Tests\".\n\nA bare \"Tests\".\n\n"
+                       "Old\n===\n\nA bare \"Tests\".\n\nSub\n---\n\n\"Tests\".\n\nNew\n===\n\n"
+                       "\"Tests\".\n",
+        "testing": "Tests\n=====\n\nText.\n"}
+    assert uncited_titles(documents, frozenset({("experiments", "Old")})) == [
+        'doc/pfabric.rst:4: "Incast" is a section of doc/experiments.rst: name the document',
+        *(f'doc/experiments.rst:{line}: "Tests" is a section of doc/testing.rst: name the '
+          f'document' for line in (8, 23))]
+    assert len(uncited_titles(documents)) == 5
+
+
+# The walk-through of doc/pfabric.rst: the classes a packet meets, in order. Every class of the
+# module it names (``PfabricName``, ``PfabricName::Member``) is declared in a header of model/ or
+# helper/, with that member, and every path it names (``model/...``) exists.
+WALK_THROUGH = "How a packet's priority travels"
+MODULE_NAME = re.compile(r"(Pfabric\w+)(?:::(\w+))?")
+MODULE_PATH = re.compile(r"(?:model|helper|examples|test|analysis|workloads|bench)/\S+")
+
+
+def section_text(text: str, title: str) -> str:
+    """The text of the section of that title, its subsections included."""
+    lines = section_lines(text, title)
+    return "\n".join(text.split("\n")[lines.start - 1:lines.stop - 1])
+
+
+def declarations(root: Path) -> dict[str, str]:
+    """The module's classes and structs, each with the text of the header that declares it
+    (a forward declaration, `class X;`, declares nothing)."""
+    found = {}
+    for header in sorted([*(root / "model").glob("*.h"), *(root / "helper").glob("*.h")]):
+        text = header.read_text()
+        for name in re.findall(r"^\s*(?:class|struct)\s+(Pfabric\w+)\b(?!\s*;)", text,
+                               re.MULTILINE):
+            found[name] = text
+    return found
+
+
+def missing_names(section: str, root: Path) -> list[str]:
+    """One line per class, member or path that the section names and the module lacks."""
+    declared = declarations(root)
+    missing = []
+    for literal in sorted(set(re.findall(r"``(.+?)``", section, re.DOTALL))):
+        literal = " ".join(literal.split())
+        if MODULE_PATH.fullmatch(literal):
+            if not list(root.glob(literal)):
+                missing.append(f"{literal}: no such file")
+        elif (match := MODULE_NAME.fullmatch(literal)):
+            name, member = match.groups()
+            if name not in declared:
+                missing.append(f"{literal}: no header of model/ or helper/ declares {name}")
+            elif member and not re.search(rf"\b{member}\b", declared[name]):
+                missing.append(f"{literal}: the header of {name} declares no {member}")
+    return missing
+
+
+def test_the_walk_through_names_what_exists() -> None:
+    """Every class, member and file that the walk-through names is the module's: a class
+    renamed or split (as PfabricFlowSender took the sockets' place) fails here."""
+    section = section_text((ROOT / "doc" / "pfabric.rst").read_text(), WALK_THROUGH)
+    named = {match.group(1) for match in MODULE_NAME.finditer(section)}
+    assert {"PfabricFlowApplication", "PfabricFlowSender", "PfabricTcpSocket",
+            "PfabricQueueDisc", "PfabricSwitch", "PfabricTcpDemux"} <= named
+    assert len(named) >= 25
+    missing = missing_names(section, ROOT)
+    assert not missing, "\n".join(f'doc/pfabric.rst, "{WALK_THROUGH}": {line}'
+                                  for line in missing)
+
+
+def test_a_name_the_module_lacks_is_caught(tmp_path: Path) -> None:
+    """A class with no header, a forward declaration only, a member its header lacks and a
+    missing file are reported; ns-3's classes and other literals are not checked."""
+    (tmp_path / "model").mkdir()
+    (tmp_path / "helper").mkdir()
+    (tmp_path / "model" / "pfabric-a.h").write_text(
+        "class PfabricB;\nclass PfabricA : public Object\n{\n    void Start();\n};\n")
+    (tmp_path / "helper" / "pfabric-c.h").write_text("struct PfabricC\n{\n};\n")
+    section = ("``PfabricA::Start`` and ``PfabricA::Stop``, ``PfabricB``, ``PfabricC``,\n"
+               "``PfabricD``, ``model/pfabric-a.h``, ``helper/pfabric-e.h``, ``TcpSocketBase``,\n"
+               "``--flows``.")
+    assert missing_names(section, tmp_path) == [
+        "PfabricA::Stop: the header of PfabricA declares no Stop",
+        "PfabricB: no header of model/ or helper/ declares PfabricB",
+        "PfabricD: no header of model/ or helper/ declares PfabricD",
+        "helper/pfabric-e.h: no such file"]

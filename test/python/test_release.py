@@ -1,6 +1,6 @@
 """The release files agree with VERSION, the version's one home: CITATION.cff, CHANGELOG.md and
 the bake module configuration (bake/pfabric.xml) each repeat it in a form their readers need,
-and these tests keep the copies equal (doc/pfabric.rst, "Releases and citation")."""
+and these tests keep the copies equal (doc/testing.rst, "Releases and citation")."""
 
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ def register_figure_table(sub: Subcommands) -> None:
     """pfabric-analysis figure-table: a workload's numbers as the doc's table."""
     table = sub.add_parser("figure-table", help="a workload's Figure 3 or 4 numbers, from the "
                                                 "figures.csv that figures wrote, as the "
-                                                "reStructuredText table of doc/pfabric.rst")
+                                                "reStructuredText table of doc/results.rst")
     table.add_argument("csv", type=PATH, metavar="FIGURES_CSV")
     table.add_argument("--workload", choices=WORKLOADS, required=True)
     table.set_defaults(handler=figure_table_command)

@@ -616,7 +616,7 @@ def test_a_point_that_misses_rule_a_says_about_how_many_runs_it_needs() -> None:
 
 
 def test_the_rst_table_of_figure_3() -> None:
-    """doc/pfabric.rst's table of a figure: a row per scheme (figures.md's order) and load, each
+    """doc/results.rst's table of a figure: a row per scheme (figures.md's order) and load, each
     panel's value +- half-width to three or four significant digits, the pFabric schemes by their
     host half, a mark after a point that misses rule (a), "-" for Ideal's seconds, and the size
     bin that does not fit its column wrapped onto a second header line."""

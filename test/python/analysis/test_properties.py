@@ -34,7 +34,7 @@ from pfabric_analysis.sweep_spec import SweepSpec
 
 # Examples per test: enough to find what the hand-made cases missed (each test's first run found
 # its bugs within 100), few enough for the suite's time on a busy 2-core machine;
-# PFABRIC_HYPOTHESIS_EXAMPLES=N for a longer search (doc/pfabric.rst, "Fuzzing").
+# PFABRIC_HYPOTHESIS_EXAMPLES=N for a longer search (doc/testing.rst, "Fuzzing").
 EXAMPLES = settings(max_examples=int(os.environ.get("PFABRIC_HYPOTHESIS_EXAMPLES", "150")),
                     deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
