@@ -387,13 +387,6 @@ def paragraphs(text: str) -> list[tuple[int, str]]:
     return found
 
 
-# Sections whose quoted titles are not checked, by (document, title): "The steady-state tier"
-# moved from pfabric.rst to results.rst while its text was being extended elsewhere, and was
-# moved unchanged. Name the documents of the sections it cites, then empty this set
-# (test_the_unchecked_sections_still_need_it says when).
-UNCHECKED_SECTIONS = {("results", "The steady-state tier")}
-
-
 def section_lines(text: str, title: str) -> range:
     """The lines (1-based) of the section of that title, its subsections included."""
     found = headings(text)
@@ -442,21 +435,8 @@ def test_a_title_of_another_document_names_it() -> None:
     """Inside doc/, a section of another document is cited with that document's name: the
     documents say that the titles they name without one are their own or the model's."""
     documents = {path.stem: path.read_text() for path in rst_files()}
-    uncited = uncited_titles(documents, frozenset(UNCHECKED_SECTIONS))
+    uncited = uncited_titles(documents)
     assert not uncited, "\n".join(uncited)
-
-
-@pytest.mark.parametrize("section", sorted(UNCHECKED_SECTIONS), ids=" ".join)
-def test_the_unchecked_sections_still_need_it(section: tuple[str, str]) -> None:
-    """An unchecked section still cites another document's title without naming it: once it
-    names them all, its exemption goes."""
-    documents = {path.stem: path.read_text() for path in rst_files()}
-    name, title = section
-    lines = section_lines(documents[name], title)
-    inside = [line for line in uncited_titles(documents)
-              if line.startswith(f"doc/{name}.rst:") and int(line.split(":")[1]) in lines]
-    assert inside, f'doc/{name}.rst, "{title}" names its documents now: remove it from ' \
-                   f"UNCHECKED_SECTIONS"
 
 
 def test_a_title_of_another_document_without_it_is_caught() -> None:
