@@ -4,7 +4,7 @@
 """The pfabric benchmark: fixed, seeded scenarios, timed, written as one JSON file.
 
     ./pfabric bench [--quick] [--only NAME[,NAME]] [--out FILE.json] [--bin-dir DIR]
-                    [--against DIR]
+                    [--against DIR [--against-label COMMIT]]
 
 Scenarios (--list prints them with their sizes):
 
@@ -22,7 +22,8 @@ Scenarios (--list prints them with their sizes):
                        fixed load and flows per host, on each host stack the programs have:
                        time per packet hop, its growth from 16 to 432 hosts (the target: at
                        most 1.3-fold), fabric build time
-  memory               one long 144-host run: peak RSS and its growth (meta.json rss_samples)
+  memory               one long 144-host run: peak RSS and its growth (meta.json rss_samples);
+                       the target: under 1 GB (10^9 bytes) at 100,000 flows
   ideal                pfabric-analysis ideal-bench (the flow-level Ideal scheduler)
   allocator            the same web search flows (sigcomm13, load 0.6), MinTCP+pFabric and
                        TCP-DropTail, under the system allocator and under mimalloc in turn,
@@ -30,11 +31,23 @@ Scenarios (--list prints them with their sizes):
                        whether every fct.csv is identical
   host-stack           the same web search flows (sigcomm13, load 0.6), MinTCP+pFabric,
                        LineRate, TCP-DropTail and DCTCP, on ns-3's TCP/IP and on the lean host
-                       (--hostStack), and with
-                       --against DIR on DIR's programs too: the lean host's processor time as a
-                       fraction of each, events per packet hop (the target: at most 1.5), and
+                       (--hostStack), and with --against DIR on DIR's programs too (without
+                       --hostStack: its default stack, an older build's only one): the lean
+                       host's processor time as a fraction of each, events per packet hop, and
                        its per-bin FCT/ideal over ns-3's TCP/IP's (the fidelity bounds: means
-                       within 2%, p99 within 5%)
+                       within 2%, p99 within 5%); the target:
+                       MinTCP+pFabric on the lean host at most 0.25 of 74ef159's processor time
+                       on 2,000 flows (--websearch-flows 2000 --against DIR, DIR a build of
+                       74ef159: --against-label 74ef159 says so when DIR's commit is unknown)
+  datamining-sigcomm13 144-host leaf-spine, data mining, load 0.8, 10,000 flows, MinTCP+pFabric,
+                       LineRate, TCP-DropTail and DCTCP on the lean host, on the same flows, and
+                       with --against DIR on DIR's programs too (on its lean host if it has one):
+                       the target: each scheme within 15 minutes of processor time (stated on an
+                       Intel Xeon)
+
+Targets (issue 51) print a line "target: ...; measured ... on CPU: met | not met | not measured |
+no verdict (why)" and are in the JSON (each scenario's "targets", all of them in "targets"): a
+verdict only at the size the target is for, and for the 74ef159 ratio only against that build.
 
 Every program runs with the allocator the module's runners preload (PFABRIC_ALLOCATOR,
 pfabric_analysis.allocator: mimalloc when its wheel is installed); each run's record says which.
@@ -71,7 +84,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = 1
 SIZES = ("full", "quick", "smoke")  # smoke: seconds, for the Python test of this driver
 SCENARIOS = ("forwarding", "websearch-sigcomm13", "scale", "memory", "ideal", "allocator",
-             "host-stack")
+             "host-stack", "datamining-sigcomm13")
 PROGRESS_EVERY_S = 30  # forward a child's progress line at most this often
 
 
@@ -106,8 +119,12 @@ HOST_STACK_SCHEMES = ("pfabric", "linerate", "tcp", "dctcp")
 # mean FCT/ideal within 2%, the small flows' p99 within 5%.
 MEAN_BOUND = 0.02
 P99_BOUND = 0.05
-# Issue 30's target for the lean host: at most this many events per packet hop.
-EVENTS_PER_HOP_TARGET = 1.5
+# The data mining point: every scheme the lean host runs, on the lean host, at DATAMINING_LOAD.
+# Its flows are heavy-tailed: the quick size's 300 carry 3.7 GB (46 s of processor time for
+# MinTCP+pFabric on the busy 2-core Xeon), the full size's 82 GB.
+DATAMINING_FLOWS = {"full": 10000, "quick": 300, "smoke": 20}
+DATAMINING_LOAD = 0.8
+DATAMINING_SCHEMES = HOST_STACK_SCHEMES
 # scale: (name, preset, fabric options, hosts); flows per host at SCALE_LOAD
 FAT_TREES = [(k, k ** 3 // 4) for k in (4, 6, 8, 12)]
 LEAF_SPINES = [(9, 16, 4), (16, 16, 4), (16, 32, 8), (32, 32, 8)]  # leaves, hosts/leaf, spines
@@ -125,6 +142,21 @@ SCALE_GROWTH_TARGET = 1.3
 SCALE_LOAD = 0.6
 LOAD = 0.6
 SEED = 1
+
+# Issue 51's targets, each reported with the CPU it was measured on (an Intel Xeon and an AMD
+# EPYC differ); a verdict only at the size the target is for.
+# MinTCP+pFabric on the lean host: at most this fraction of BASELINE_COMMIT's processor time on
+# the host-stack scenario's web search flows at BASELINE_RATIO_FLOWS flows (BASELINE_COMMIT
+# predates the lean host: its programs run their only stack, ns-3's TCP/IP).
+BASELINE_COMMIT = "74ef159"
+BASELINE_RATIO_TARGET = 0.25
+BASELINE_RATIO_FLOWS = 2000
+# Every scheme's data mining point (DATAMINING_FLOWS["full"] flows) within this much processor
+# time, stated on this kind of CPU.
+DATAMINING_CPU_TARGET_S = 15 * 60
+DATAMINING_TARGET_CPU = "Intel Xeon"
+# The memory scenario's run (MEMORY_FLOWS["full"] flows): peak RSS under 1 GB, decimal.
+MEMORY_TARGET_BYTES = 10 ** 9
 
 
 def shape_options(shape: str) -> tuple[str, list[str], int]:
@@ -331,6 +363,131 @@ def ratio(numerator: float | None, denominator: float | None) -> float | None:
 
 
 # ---------------------------------------------------------------------------------------------
+# Targets: a measured value against a limit, with the CPU named (unit-tested without the build).
+
+def cpu_kind(model: str | None) -> str | None:
+    """The kind of CPU the targets name (Intel Xeon, AMD EPYC) from /proc/cpuinfo's model name,
+    or None for another."""
+    lowered = (model or "").lower()
+    if "xeon" in lowered:
+        return "Intel Xeon"
+    if "epyc" in lowered:
+        return "AMD EPYC"
+    return None
+
+
+def is_commit(build: str | None, commit: str) -> bool:
+    """Whether a build's name (a commit, full or abbreviated, or a label) is that commit, not a
+    modified checkout of it (meta.json's git_commit ends in -dirty then)."""
+    return (build is not None and len(build) >= len(commit) and not build.endswith("-dirty")
+            and build.lower().startswith(commit.lower()))
+
+
+def build_name(*candidates: str | None) -> str | None:
+    """The first known of a build's names, most telling first (e.g. --against-label, then its
+    meta.json's git_commit, which is "unknown" when it was built from no checkout)."""
+    return next((name for name in candidates if name and name != "unknown"), None)
+
+
+def size_no_verdict(flows: int, target_flows: int) -> str | None:
+    """Why a target for target_flows flows has no verdict on a run of flows, or None."""
+    return None if flows == target_flows else \
+        f"{flows:,} flows, the target is for {target_flows:,}"
+
+
+def baseline_no_verdict(flows: int, against: str | None) -> str | None:
+    """Why the lean host's ratio to --against's processor time has no verdict on BASELINE_RATIO_
+    TARGET, or None: only against a build of BASELINE_COMMIT, on BASELINE_RATIO_FLOWS flows."""
+    if not is_commit(against, BASELINE_COMMIT):
+        return (f"--against is {against or 'a build of unknown commit'}, not {BASELINE_COMMIT}; "
+                f"--against-label {BASELINE_COMMIT} if it is")
+    return size_no_verdict(flows, BASELINE_RATIO_FLOWS)
+
+
+def verdict(measured: float | None, limit: float, *, strictly: bool = False,
+            no_verdict: str | None = None) -> str:
+    """met or not met (measured at most limit, or under it if strictly), not measured, or no
+    verdict (no_verdict says why)."""
+    if measured is None:
+        return "not measured"
+    if no_verdict is not None:
+        return "no verdict"
+    return "met" if (measured < limit if strictly else measured <= limit) else "not met"
+
+
+@dataclass(frozen=True)
+class Target:
+    """A target: a name (the JSON's), what it measures, its limit in unit (fraction, s, bytes),
+    and the kind of CPU it is stated on (None: any)."""
+    name: str
+    what: str
+    limit: float
+    unit: str
+    strictly: bool = False  # under the limit, not at most
+    stated_cpu: str | None = None
+
+
+BASELINE_RATIO = Target(
+    "lean_pfabric_cpu_over_baseline",
+    f"MinTCP+pFabric on the lean host, processor time over {BASELINE_COMMIT}'s, "
+    f"{BASELINE_RATIO_FLOWS:,} web search flows (sigcomm13, load {LOAD})",
+    BASELINE_RATIO_TARGET, "fraction")
+MEMORY_RSS = Target(
+    "memory_peak_rss", f"peak RSS of the {MEMORY_FLOWS['full']:,}-flow memory run",
+    MEMORY_TARGET_BYTES, "bytes", strictly=True)
+
+
+SCHEME_NAMES = {"pfabric": "MinTCP+pFabric", "linerate": "LineRate", "tcp": "TCP-DropTail",
+                "dctcp": "DCTCP"}
+
+
+def datamining_target(scheme: str) -> Target:
+    return Target(f"datamining_{scheme}_cpu",
+                  f"{SCHEME_NAMES[scheme]} on the lean host, processor time of "
+                  f"{DATAMINING_FLOWS['full']:,} data mining flows (sigcomm13, load "
+                  f"{DATAMINING_LOAD})",
+                  DATAMINING_CPU_TARGET_S, "s", stated_cpu=DATAMINING_TARGET_CPU)
+
+
+def target_record(target: Target, measured: float | None, cpu_model: str | None,
+                  no_verdict: str | None = None) -> dict[str, Any]:
+    """A target's entry of the JSON: the limit, the measured value, the verdict (and why there is
+    none, where no_verdict says), the CPU measured on and whether it is the kind the target is
+    stated on."""
+    said = verdict(measured, target.limit, strictly=target.strictly, no_verdict=no_verdict)
+    kind = cpu_kind(cpu_model)
+    return {"target": target.name, "what": target.what,
+            "comparison": "under" if target.strictly else "at most", "limit": target.limit,
+            "unit": target.unit, "measured": measured, "verdict": said,
+            "within_target": {"met": True, "not met": False}.get(said),
+            "no_verdict_reason": None if said in ("met", "not met") else no_verdict,
+            "cpu_model": cpu_model, "cpu_kind": kind, "stated_cpu": target.stated_cpu,
+            "cpu_as_stated": None if target.stated_cpu is None else kind == target.stated_cpu}
+
+
+def in_unit(value: float, unit: str) -> str:
+    if unit == "s":
+        return f"{value:,.1f} s ({value / 60:.1f} min)"
+    if unit == "bytes":
+        return f"{value / 1e9:.3f} GB ({value / 2**20:,.1f} MiB)"
+    return f"{value:.3f}"
+
+
+def target_line(record: dict[str, Any]) -> str:
+    """The printed verdict: target: WHAT: at most LIMIT; measured VALUE on CPU: VERDICT."""
+    measured = "nothing" if record["measured"] is None else \
+        in_unit(record["measured"], record["unit"])
+    line = (f"target: {record['what']}: {record['comparison']} "
+            f"{in_unit(record['limit'], record['unit'])}; measured {measured} on "
+            f"{record['cpu_model'] or 'an unknown CPU'}: {record['verdict']}")
+    if record["no_verdict_reason"]:
+        line += f" ({record['no_verdict_reason']})"
+    if record["cpu_as_stated"] is False:
+        line += f"; the target is stated on an {record['stated_cpu']}, not measured on one"
+    return line
+
+
+# ---------------------------------------------------------------------------------------------
 # Scenarios.
 
 @dataclass
@@ -341,6 +498,9 @@ class Context:
     say: Callable[[str], None]
     bin_dir: Path | None = None
     against: Path | None = None
+    against_label: str | None = None
+    against_checkout: str | None = None  # the commit of the checkout --against is in
+    cpu_model: str | None = None
     websearch_flows: int | None = None
     repeats: int | None = None
     runs_printed: list[dict[str, Any]] = field(default_factory=list)
@@ -395,9 +555,9 @@ def dashed(arguments: list[str]) -> list[str]:
 
 def run_experiment(ctx: Context, name: str, directory: str, arguments: list[str],
                    against: bool = False, env: dict[str, str] | None = None,
-                   **extra: Any) -> dict[str, Any]:
+                   program_name: str = "pfabric-websearch", **extra: Any) -> dict[str, Any]:
     out = ctx.work / directory
-    program = ctx.program("pfabric-websearch", against)
+    program = ctx.program(program_name, against)
     if against and not takes_camel_case_options(program):
         arguments = dashed(arguments)
     process = checked(run_measured([program, *arguments, f"--out={out}"], ctx.work,
@@ -580,7 +740,10 @@ def scenario_memory(ctx: Context) -> dict[str, Any]:
     if ctx.size != "full":
         summary["linear_estimate_full_process_wall_s"] = (
             record["process_wall_s"] * MEMORY_FLOWS["full"] / flows)
-    return {"runs": [record], "summary": summary}
+    target = target_record(MEMORY_RSS, record["peak_rss_bytes"], ctx.cpu_model,
+                           size_no_verdict(flows, MEMORY_FLOWS["full"]))
+    ctx.say("    " + target_line(target))
+    return {"runs": [record], "summary": summary, "targets": [target]}
 
 
 def scenario_ideal(ctx: Context) -> dict[str, Any]:
@@ -731,8 +894,6 @@ def scenario_host_stack(ctx: Context) -> dict[str, Any]:
                                                   records["ns3tcp", 1]["packet_hops"]),
             "lean_fct_over_ns3tcp": ratios,
             "within_fidelity_bounds": within_bounds(ratios),
-            "within_events_target": (events_per_hop is not None and
-                                     events_per_hop <= EVENTS_PER_HOP_TARGET),
             "same_fct_every_repetition": same_fct,
         }
         if ctx.against is not None:
@@ -746,12 +907,114 @@ def scenario_host_stack(ctx: Context) -> dict[str, Any]:
                 f"of ns-3 TCP/IP's{spread}" +
                 (f", {figures['lean_cpu_over_against']:.3f} of --against's"
                  if "lean_cpu_over_against" in figures else "") +
-                f"; {events_per_hop or 0:.4f} events per packet hop (target at most "
-                f"{EVENTS_PER_HOP_TARGET})" +
+                f"; {events_per_hop or 0:.4f} events per packet hop" +
                 "; FCT/ideal over ns-3 TCP/IP's: " +
                 ", ".join(f"{k} {v:.3f}" for k, v in ratios.items()) +
                 ("" if same_fct else "; fct.csv differs between repetitions"))
-    return {"runs": runs, "summary": summary}
+    other = summary["against_build"] = against_build(ctx, runs)
+    target = target_record(BASELINE_RATIO, summary["pfabric"].get("lean_cpu_over_against"),
+                           ctx.cpu_model, "no --against" if ctx.against is None
+                           else baseline_no_verdict(flows, other))
+    ctx.say("    " + target_line(target))
+    return {"runs": runs, "summary": summary, "targets": [target]}
+
+
+def against_build(ctx: Context, runs: list[dict[str, Any]]) -> str | None:
+    """What --against's build is: --against-label, else the git_commit its runs' meta.json
+    records (what it was built from), else the commit of the checkout it is in (which may have
+    moved since); None without --against, or when none of these is known."""
+    if ctx.against is None:
+        return None
+    recorded = [run["_meta"].get("git_commit") for run in runs if run.get("build") == "against"]
+    return build_name(ctx.against_label, *recorded, ctx.against_checkout)
+
+
+def datamining_options(program: str) -> tuple[str, list[str]]:
+    """The host stack a data mining run takes with this program, and the option that says so: the
+    lean host, or the only stack of a build from before it (ns-3's TCP/IP, no option)."""
+    if "--hostStack" in program_help(program):
+        return "lean", ["--hostStack=lean"]
+    return "ns3tcp", []
+
+
+DATAMINING_COMMON = ["--preset=sigcomm13", f"--seed={SEED}", "--run=1",
+                     f"--load={DATAMINING_LOAD}"]
+
+
+def write_datamining_flows(ctx: Context, flows: int) -> Path:
+    """The flow list of the data mining point, as this build's program generates it, written
+    before any run (--flowsOnly) where the program can; else the first run writes it."""
+    flow_file = ctx.work / "datamining-flows.csv"
+    program = ctx.program("pfabric-datamining")
+    if "--flowsOnly" in program_help(program):
+        checked(run_measured([program, *DATAMINING_COMMON, f"--flows={flows}",
+                              f"--dumpFlows={flow_file}", "--flowsOnly", "--quiet"], ctx.work))
+    return flow_file
+
+
+def datamining_run(ctx: Context, scheme: str, flows: int, flow_file: Path,
+                   against: bool) -> dict[str, Any]:
+    """One scheme's data mining run with this build's programs or --against's, replaying the flow
+    list (--flowFile), or generating and writing it (--dumpFlows) if there is none yet."""
+    flow_options = ([f"--flowFile={flow_file}"] if flow_file.exists()
+                    else [f"--flows={flows}", f"--dumpFlows={flow_file}"])
+    stack, stack_options = datamining_options(ctx.program("pfabric-datamining", against))
+    name = f"{scheme}-against" if against else scheme
+    return run_experiment(ctx, name, f"datamining-{name}",
+                          [*DATAMINING_COMMON, f"--scheme={scheme}", *flow_options,
+                           *stack_options],
+                          against=against, program_name="pfabric-datamining",
+                          build="against" if against else "this", scheme=scheme,
+                          host_stack=stack)
+
+
+def datamining_figures(record: dict[str, Any], before: dict[str, Any] | None,
+                       same_fct: bool | None) -> dict[str, Any]:
+    """A scheme's summary: processor time, events per packet hop, and with --against its run's
+    processor time, the ratio and whether the two fct.csv are identical."""
+    figures: dict[str, Any] = {
+        "cpu_s": record["process_cpu_s"], "flows_unfinished": record["flows_unfinished"],
+        "events_per_packet_hop": ratio(record["events"], record["packet_hops"])}
+    if before is not None:
+        figures.update(against_cpu_s=before["process_cpu_s"],
+                       against_host_stack=before["host_stack"],
+                       cpu_over_against=ratio(record["process_cpu_s"], before["process_cpu_s"]),
+                       same_fct_as_against=same_fct)
+    return figures
+
+
+def scenario_datamining(ctx: Context) -> dict[str, Any]:
+    """The data mining point of every scheme on the lean host, the same flows for each (and with
+    --against, each scheme first with the other build's programs)."""
+    flows = DATAMINING_FLOWS[ctx.size]
+    runs: list[dict[str, Any]] = []
+    summary: dict[str, Any] = {"flows": flows, "load": DATAMINING_LOAD}
+    targets = []
+    flow_file = write_datamining_flows(ctx, flows)
+    for scheme in DATAMINING_SCHEMES:
+        before = None
+        if ctx.against is not None:
+            before = datamining_run(ctx, scheme, flows, flow_file, against=True)
+            runs.append(before)
+            ctx.say(row("datamining-sigcomm13", before) + f"  {before['host_stack']}")
+        record = datamining_run(ctx, scheme, flows, flow_file, against=False)
+        runs.append(record)
+        ctx.say(row("datamining-sigcomm13", record) + f"  {record['host_stack']}")
+        same = None if before is None else (
+            (ctx.work / f"datamining-{scheme}" / "fct.csv").read_bytes() ==
+            (ctx.work / f"datamining-{scheme}-against" / "fct.csv").read_bytes())
+        figures = summary[scheme] = datamining_figures(record, before, same)
+        ctx.say(f"    {scheme}: processor time {figures['cpu_s']:,.1f} s, "
+                f"{figures['events_per_packet_hop'] or 0:.4f} events per packet hop" +
+                (f"; {figures['cpu_over_against']:.3f} of --against's "
+                 f"({figures['against_host_stack']}), fct.csv "
+                 f"{'identical' if same else 'different'}" if before is not None else ""))
+        targets.append(target_record(datamining_target(scheme), figures["cpu_s"], ctx.cpu_model,
+                                     size_no_verdict(flows, DATAMINING_FLOWS["full"])))
+        ctx.say("    " + target_line(targets[-1]))
+    if ctx.against is not None:
+        summary["against_build"] = against_build(ctx, runs)
+    return {"runs": runs, "summary": summary, "targets": targets}
 
 
 RUNNERS: dict[str, Callable[[Context], dict[str, Any]]] = {
@@ -762,6 +1025,7 @@ RUNNERS: dict[str, Callable[[Context], dict[str, Any]]] = {
     "ideal": scenario_ideal,
     "allocator": scenario_allocator,
     "host-stack": scenario_host_stack,
+    "datamining-sigcomm13": scenario_datamining,
 }
 
 
@@ -772,12 +1036,20 @@ def describe(size: str) -> str:
         f"websearch-sigcomm13  {WEBSEARCH_FLOWS[size]} flows, load {LOAD}, pfabric then tcp",
         f"scale                {', '.join(SCALE_SHAPES[size])}; "
         f"{SCALE_FLOWS_PER_HOST[size]} flow(s) per host, load {SCALE_LOAD}",
-        f"memory               {MEMORY_FLOWS[size]} flows, sigcomm13, load {LOAD}",
+        f"memory               {MEMORY_FLOWS[size]} flows, sigcomm13, load {LOAD}; target: peak "
+        f"RSS under {MEMORY_TARGET_BYTES / 1e9:g} GB ({MEMORY_TARGET_BYTES:,} bytes) at "
+        f"{MEMORY_FLOWS['full']} flows",
         f"ideal                ideal-bench --flows {IDEAL_FLOWS[size]} --load 0.8",
         f"allocator            {ALLOCATOR_FLOWS[size]} flows, load {LOAD}, pfabric and tcp, "
         f"{' and '.join(ALLOCATORS)} x{ALLOCATOR_REPEATS[size]}",
         f"host-stack           {HOST_STACK_FLOWS[size]} flows, load {LOAD}, "
-        f"{' and '.join(HOST_STACK_SCHEMES)} on {' and '.join(HOST_STACKS)}",
+        f"{' and '.join(HOST_STACK_SCHEMES)} on {' and '.join(HOST_STACKS)}; target: pfabric on "
+        f"lean at most {BASELINE_RATIO_TARGET} of {BASELINE_COMMIT}'s processor time at "
+        f"{BASELINE_RATIO_FLOWS} flows (--websearch-flows {BASELINE_RATIO_FLOWS} --against DIR)",
+        f"datamining-sigcomm13 {DATAMINING_FLOWS[size]} flows, load {DATAMINING_LOAD}, "
+        f"{' and '.join(DATAMINING_SCHEMES)} on lean; target: each at most "
+        f"{DATAMINING_CPU_TARGET_S} s of processor time at {DATAMINING_FLOWS['full']} flows "
+        f"({DATAMINING_TARGET_CPU})",
     ])
 
 
@@ -907,14 +1179,22 @@ def software_info(build: Path, bin_dir: Path | None = None) -> dict[str, Any]:
     }
 
 
-def against_info(against: Path) -> dict[str, Any]:
+def against_info(against: Path, label: str | None = None) -> dict[str, Any]:
     """What --against's programs are: their directory, ns-3 release and profile as an ns-3 tree
-    names its programs, and the commit of the checkout they were built from, where it is one
-    (a standalone build inside its checkout, or an ns-3 tree's contrib/pfabric)."""
+    names its programs, the commit of the checkout they were built from, where it is one
+    (a standalone build inside its checkout, or an ns-3 tree's contrib/pfabric), and the
+    --against-label given."""
     info = {key: value for key, value in software_info(against, against).items()
             if key not in ("module_version", "git_commit", "git_dirty", "bin_dir_git_commit")}
     info["git_commit"] = built_from_commit(against)
+    info["label"] = label
     return info
+
+
+def all_targets(scenarios: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every target the scenarios report, each with its scenario's name, in their order."""
+    return [{"scenario": name, **target} for name, result in scenarios.items()
+            for target in result.get("targets", [])]
 
 
 def strip_private(value: Any) -> Any:
@@ -952,7 +1232,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--against", type=Path, metavar="DIR",
                         help="another build's programs (a standalone build's bin/ or an ns-3 "
                         "tree's build/, e.g. of the previous main): websearch-sigcomm13 runs "
-                        "every scheme with both, on the same flows, and reports the ratio")
+                        "every scheme with both, on the same flows, and reports the ratio "
+                        "(so do host-stack and datamining-sigcomm13)")
+    parser.add_argument("--against-label", metavar="COMMIT",
+                        help="the commit --against's programs were built from, when the bench "
+                        "cannot tell (a copy of a build outside its checkout, and a build older "
+                        f"than meta.json's git_commit, such as {BASELINE_COMMIT}'s): recorded, "
+                        f"and host-stack's target is judged only against {BASELINE_COMMIT}")
     parser.add_argument("--websearch-flows", type=int, metavar="N",
                         help="flows of websearch-sigcomm13 and host-stack instead of the "
                         f"size's ({WEBSEARCH_FLOWS['full']} full, {WEBSEARCH_FLOWS['quick']} "
@@ -969,6 +1255,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args.size = args.size or ("quick" if args.quick else "full")
     if args.repeats is not None and args.repeats < 1:
         parser.error(f"--repeats={args.repeats}: expected at least one repetition")
+    if args.against_label is not None and args.against is None:
+        parser.error("--against-label names the --against build: give --against DIR too")
     if args.websearch_flows is not None and args.websearch_flows < 1:
         parser.error(f"--websearch-flows={args.websearch_flows}: expected at least one flow")
     args.only = SCENARIOS if not args.only else tuple(args.only.split(","))
@@ -1004,18 +1292,21 @@ def main(argv: list[str]) -> int:
     started = dt.datetime.now(dt.UTC)
     out = args.out or ROOT / "results" / "bench" / f"{started:%Y%m%dT%H%M%SZ}.json"
     work = args.work_dir or Path(tempfile.mkdtemp(prefix="pfabric-bench-"))
-    ctx = Context(build=args.build_dir.resolve(), size=args.size, work=work.resolve(), say=say,
-                  bin_dir=bin_dir, against=against, websearch_flows=args.websearch_flows,
-                  repeats=args.repeats)
     machine = machine_info()
+    against_about = against_info(against, args.against_label) if against is not None else None
+    ctx = Context(build=args.build_dir.resolve(), size=args.size, work=work.resolve(), say=say,
+                  bin_dir=bin_dir, against=against, against_label=args.against_label,
+                  against_checkout=against_about["git_commit"] if against_about else None,
+                  cpu_model=machine["cpu_model"], websearch_flows=args.websearch_flows,
+                  repeats=args.repeats)
     document: dict[str, Any] = {
         "benchmark": "pfabric-bench", "schema": SCHEMA, "size": args.size,
         "started": started.isoformat(timespec="seconds"), "finished": None, "complete": False,
         "scenarios_requested": list(args.only), "machine": machine,
         "software": software_info(ctx.build, bin_dir), "scenarios": {},
     }
-    if against is not None:
-        document["against"] = against_info(against)
+    if against_about is not None:
+        document["against"] = against_about
     busy = machine["load_average_start"][0]
     say(f"pfabric bench ({args.size}): {', '.join(args.only)}; {machine['cpu_model']}, "
         f"{machine['cores']} cores, load average {busy:.2f}; results in {out}")
@@ -1040,6 +1331,7 @@ def main(argv: list[str]) -> int:
             result.update(scenario_wall_s=time.perf_counter() - began,
                           load_average_before=load_before, load_average_after=os.getloadavg())
             document["scenarios"][name] = result
+            document["targets"] = all_targets(document["scenarios"])
             write_json(out, document)
     finally:
         if args.work_dir is None:
@@ -1059,6 +1351,8 @@ def main(argv: list[str]) -> int:
             cpu = forwarding["pfabric_over_ns3_per_packet_hop_cpu"][key]
             say(f"forwarding {key}: pfabric / ns-3 per packet hop {value:.3f} (wall), "
                 f"{cpu:.3f} (processor time)")
+    for target in document.get("targets", []):
+        say(target_line(target))
     say(f"results: {out}")
     if failed:
         say(f"failed: {', '.join(failed)}")
