@@ -17,7 +17,7 @@
 //   ./pfabric run pfabric-classes -- --flows=300 --classWeights=3,1
 //   ./pfabric run pfabric-classes -- --flows=300 --classes=strict
 
-#include "pfabric-experiment-program.h"
+#include "ns3/pfabric-experiment-program.h"
 
 int
 main(int argc, char* argv[])

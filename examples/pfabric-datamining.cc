@@ -9,7 +9,7 @@
 //
 //   ./pfabric run pfabric-datamining -- --scheme=linerate --load=0.5
 
-#include "pfabric-experiment-program.h"
+#include "ns3/pfabric-experiment-program.h"
 
 int
 main(int argc, char* argv[])

@@ -17,7 +17,7 @@
 //   ./pfabric run pfabric-deadlines -- --flows=300 --load=0.6 --priority=remaining
 //   ./pfabric run pfabric-deadlines -- --scheme=tcp --deadlineFraction=0.5 --onMiss=terminate
 
-#include "pfabric-experiment-program.h"
+#include "ns3/pfabric-experiment-program.h"
 
 int
 main(int argc, char* argv[])

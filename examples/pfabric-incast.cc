@@ -16,7 +16,7 @@
 
 #include "ns3/pfabric-incast.h"
 
-#include "pfabric-experiment-program.h"
+#include "ns3/pfabric-experiment-program.h"
 
 int
 main(int argc, char* argv[])

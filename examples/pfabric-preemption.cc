@@ -12,7 +12,12 @@
 //   ./pfabric run pfabric-preemption -- --scheme=tcp
 //   ./ns3 run "pfabric-preemption --scheme=linerate --preset=sigcomm13 --shortBytes=50000"
 
-#include "pfabric-preemption-scenario.h"
+#include "ns3/log.h"
+#include "ns3/nstime.h"
+#include "ns3/pfabric-command-line.h"
+#include "ns3/pfabric-preemption-scenario.h"
+#include "ns3/pfabric-scheme-helper.h"
+#include "ns3/queue-size.h"
 
 #include <cstdlib>
 #include <iostream>

@@ -13,7 +13,7 @@
 //   ./pfabric run pfabric-websearch -- --scheme=tcp --load=0.8
 //   ./ns3 run "pfabric-websearch --preset=sigcomm13 --flows=10000"
 
-#include "pfabric-experiment-program.h"
+#include "ns3/pfabric-experiment-program.h"
 
 int
 main(int argc, char* argv[])

@@ -9,8 +9,9 @@
 // starts while it runs. Under MinTCP+pFabric the short flow preempts the long one and finishes
 // at about its stand-alone time; under TCP-DropTail it does not.
 
-#include "../examples/pfabric-preemption-scenario.h"
 #include "pfabric-test-cases.h"
+
+#include "ns3/pfabric-preemption-scenario.h"
 
 #include <string>
 #include <tuple>

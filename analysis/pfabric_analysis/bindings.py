@@ -11,11 +11,12 @@ comes back as a pandas DataFrame::
     bindings.install_scheme(fabric, "pfabric")
     fct = bindings.run_flows(fabric, flows)   # flows: src, dst, size_bytes, start_s[, deadline_s]
 
-The wiring is PfabricExperiment's (helper/pfabric-experiment.cc, Prepare / Install / Run), so
-the same flows on the same fabric, scheme, preset, seed and run give pfabric-websearch's fct.csv
-exactly (test/python/analysis/test_bindings.py checks this). Flow completions are collected in
-C++ (a small collector connected to every host's PfabricFlowApplication FlowCompleted trace,
-holding vectors) and turned into one DataFrame at the end: no Python call per flow during the run.
+The wiring is PfabricExperiment's (helper/experiment/pfabric-experiment.cc, Prepare / Install /
+Run), so the same flows on the same fabric, scheme, preset, seed and run give pfabric-websearch's
+fct.csv exactly (test/python/analysis/test_bindings.py checks this). Flow completions are
+collected in C++ (a small collector connected to every host's PfabricFlowApplication
+FlowCompleted trace, holding vectors) and turned into one DataFrame at the end: no Python call per
+flow during the run.
 
 A fabric runs once: run_flows ends with Simulator::Destroy, which disposes of every node. Build
 a new fabric for the next run (same process is fine, see build_fabric).

@@ -143,6 +143,11 @@ def test_waf_defines_what_cmake_defines(tmp_path: Path) -> None:
     assert defines == set(re.findall(r"(PFABRIC_[A-Z0-9_]+)=", cmake))
 
 
+# Where the library's sources and headers are: the model, the ns-3 helpers that install it, and
+# the experiment harness with its command-line framework.
+LIBRARY_DIRECTORIES = ("model", "helper", "helper/experiment")
+
+
 def files(directory: str, suffix: str) -> set[str]:
     return {str(p.relative_to(ROOT)) for p in (ROOT / directory).glob(f"*{suffix}")}
 
@@ -150,9 +155,35 @@ def files(directory: str, suffix: str) -> set[str]:
 def test_cmake_lists_every_source_header_and_test() -> None:
     (lib,) = cmake_calls(ROOT / "CMakeLists.txt", "build_lib")
     assert lib["LIBNAME"] == ["pfabric"]
-    assert set(lib["SOURCE_FILES"]) == files("model", ".cc") | files("helper", ".cc")
-    assert set(lib["HEADER_FILES"]) == files("model", ".h") | files("helper", ".h")
+    assert set(lib["SOURCE_FILES"]) == {path for directory in LIBRARY_DIRECTORIES
+                                        for path in files(directory, ".cc")}
+    assert set(lib["HEADER_FILES"]) == {path for directory in LIBRARY_DIRECTORIES
+                                        for path in files(directory, ".h")}
     assert set(lib["TEST_SOURCES"]) == files("test", ".cc")
+
+
+def included_module_headers(path: str) -> set[str]:
+    """The module's headers a source file includes, by name."""
+    return set(re.findall(r'^#include\s*"(?:ns3/)?(pfabric-[\w.-]+\.h)"', (ROOT / path).read_text(),
+                          re.MULTILINE))
+
+
+def test_helpers_do_not_use_the_experiment_harness() -> None:
+    """helper/ holds the ns-3 helpers that install the model; the experiment harness and its
+    command-line framework (helper/experiment/) build on them, never the other way round."""
+    harness = {Path(path).name for path in files("helper/experiment", ".h")}
+    users = sorted(f"{path}: {header}" for path in files("helper", ".cc") | files("helper", ".h")
+                   for header in included_module_headers(path) & harness)
+    assert users == []
+
+
+def test_examples_hold_programs_only() -> None:
+    """No library code under examples/: the programs, the Python example and the build files."""
+    build_files = ("CMakeLists.txt", "wscript")
+    others = sorted(p.name for p in (ROOT / "examples").iterdir()
+                    if p.is_file() and p.suffix not in (".cc", ".py")
+                    and p.name not in build_files)
+    assert others == []
 
 
 def test_model_does_not_use_presets() -> None:

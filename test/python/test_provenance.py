@@ -1,6 +1,7 @@
 """What the C++ programs record of the module in meta.json: its version (VERSION) and its git
 commit, found at build time by cmake/pfabric-git-commit.cmake (CMake) or wscript (waf) and
-compiled into helper/pfabric-provenance.cc alone (a new commit recompiles that one file)."""
+compiled into helper/experiment/pfabric-provenance.cc alone (a new commit recompiles that one
+file)."""
 
 from __future__ import annotations
 
@@ -45,11 +46,11 @@ def source_copy(tmp_path: Path) -> Path:
 
 
 def test_only_the_provenance_source_includes_the_generated_header() -> None:
-    sources = [p for directory in ("model", "helper", "examples", "test")
+    sources = [p for directory in ("model", "helper", "helper/experiment", "examples", "test")
                for p in (ROOT / directory).glob("*.[ch]*")]
     including = sorted(str(p.relative_to(ROOT)) for p in sources
                        if f'#include "{GENERATED}"' in p.read_text())
-    assert including == ["helper/pfabric-provenance.cc"]
+    assert including == ["helper/experiment/pfabric-provenance.cc"]
 
 
 @pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout")

@@ -24,8 +24,11 @@ def clang_format() -> str | None:
 def cpp_files() -> list[str]:
     listed = subprocess.run(["git", "ls-files", "*.cc", "*.h"], cwd=ROOT, check=True,
                             capture_output=True, text=True).stdout.split()
-    return listed or [str(p.relative_to(ROOT)) for p in ROOT.glob("*/*.[ch]*")
-                      if p.suffix in (".cc", ".h") and ".venv" not in p.parts]
+    # Without git: the sources one and two directories down (helper/experiment/, test/fuzz/).
+    return listed or [str(p.relative_to(ROOT))
+                      for p in [*ROOT.glob("*/*.[ch]*"), *ROOT.glob("*/*/*.[ch]*")]
+                      if p.suffix in (".cc", ".h") and ".venv" not in p.parts
+                      and not p.relative_to(ROOT).parts[0].startswith("build")]
 
 
 @pytest.mark.skipif(clang_format() is None, reason="clang-format not installed")
@@ -63,7 +66,8 @@ def string_literals(path: Path) -> list[tuple[int, str]]:
 def test_size_bins_are_written_only_in_size_bins_txt() -> None:
     """The bins' edges live in size-bins.txt, which the builds and pfabric_analysis.runs read:
     no Python module writes a bin's name or the large edge itself, and no C++ source but
-    helper/pfabric-size-bins.cc (compiled with the edges) a bin's name or an edge constant."""
+    helper/experiment/pfabric-size-bins.cc (compiled with the edges) a bin's name or an edge
+    constant."""
     found = [f"{path.relative_to(ROOT)}:{line}: {text!r}" for path in PYTHON_SOURCES
              for line, text in string_literals(path) if BIN_NAME.search(text)]
     found += [f"{path.relative_to(ROOT)}:{node.lineno}: {node.value}" for path in PYTHON_SOURCES

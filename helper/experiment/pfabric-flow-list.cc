@@ -9,13 +9,13 @@
 
 #include "pfabric-flow-list.h"
 
-#include "pfabric-atomic-file.h"
 #include "pfabric-command-line.h"
-#include "pfabric-flow-size-distribution.h"
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/pfabric-atomic-file.h"
+#include "ns3/pfabric-flow-size-distribution.h"
 #include "ns3/random-variable-stream.h"
 
 #include <algorithm>

@@ -8,7 +8,7 @@
 #define PFABRIC_PREEMPTION_SCENARIO_H
 
 // The scenario of the pfabric-preemption example, shared with the end-to-end test so that the
-// test checks exactly what the example shows.
+// test checks exactly what the example shows (header only: compiled into the two that include it).
 //
 //   sender 0 ---+
 //               switch --- receiver        all links 10 Gb/s, 1 us
@@ -19,12 +19,23 @@
 // drop-tail, or DCTCP over RED), every number from the chosen preset unless overridden.
 // Completion is measured at the receiver (last byte delivered).
 
-#include "ns3/applications-module.h"
-#include "ns3/core-module.h"
-#include "ns3/internet-module.h"
-#include "ns3/pfabric-module.h"
-#include "ns3/point-to-point-module.h"
-#include "ns3/traffic-control-module.h"
+#include "ns3/address.h"
+#include "ns3/bulk-send-application.h"
+#include "ns3/bulk-send-helper.h"
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
+#include "ns3/packet-sink-helper.h"
+#include "ns3/packet.h"
+#include "ns3/pfabric-scheme-helper.h"
+#include "ns3/pfabric-single-switch-helper.h"
+#include "ns3/queue-disc-container.h"
+#include "ns3/queue-size.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <string>
 #include <utility>
@@ -48,7 +59,7 @@ struct PreemptionParameters
 };
 
 /// One flow and its progress at the receiver.
-struct Flow
+struct PreemptionFlow
 {
     uint32_t sender;               //!< host index of the sender
     uint16_t port;                 //!< receiver port
@@ -64,7 +75,7 @@ struct Flow
  * @param packet the data received
  */
 inline void
-CountReceived(Flow* flow, Ptr<const Packet> packet, const Address& /* from */)
+CountReceived(PreemptionFlow* flow, Ptr<const Packet> packet, const Address& /* from */)
 {
     flow->received += packet->GetSize();
     if (flow->received == flow->bytes)
@@ -97,12 +108,12 @@ RunPreemption(const PreemptionParameters& p, bool withLongFlow)
     Ptr<Node> receiverNode = fabric.GetHosts().Get(2);
     Ipv4Address receiver = fabric.GetHostAddress(2);
 
-    std::vector<Flow> flows{{1, 2000, p.shortBytes, MicroSeconds(p.shortStartUs)}};
+    std::vector<PreemptionFlow> flows{{1, 2000, p.shortBytes, MicroSeconds(p.shortStartUs)}};
     if (withLongFlow)
     {
         flows.push_back({0, 1000, p.longBytes, Seconds(0)});
     }
-    for (Flow& flow : flows) // the vector no longer changes: &flow stays valid
+    for (PreemptionFlow& flow : flows) // the vector no longer changes: &flow stays valid
     {
         PacketSinkHelper sinkHelper(PfabricSchemeHelper::GetSocketFactoryType().GetName(),
                                     InetSocketAddress(Ipv4Address::GetAny(), flow.port));

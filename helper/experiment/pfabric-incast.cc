@@ -8,11 +8,10 @@
 
 #include "pfabric-incast.h"
 
-#include "pfabric-atomic-file.h"
-
 #include "ns3/abort.h"
 #include "ns3/config.h"
 #include "ns3/log.h"
+#include "ns3/pfabric-atomic-file.h"
 #include "ns3/pfabric-flow-size-distribution.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/simulator.h"

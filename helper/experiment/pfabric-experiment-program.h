@@ -8,8 +8,8 @@
 // (ProgramShell: the command line, the event scheduler, what the program adds to meta.json; also
 // pfabric-incast's), and the whole program of pfabric-websearch, pfabric-datamining,
 // pfabric-deadlines and pfabric-classes (RunExperimentProgram: progress lines with an ETA, memory
-// samples, the summary on stdout). The library prints nothing and sets no globals; this file does
-// both, for these programs.
+// samples, the summary on stdout). The library's compiled code prints nothing and sets no
+// globals; this header, compiled only into the programs that include it, does both.
 
 #ifndef PFABRIC_EXPERIMENT_PROGRAM_H
 #define PFABRIC_EXPERIMENT_PROGRAM_H

@@ -9,7 +9,7 @@
 
 #include "pfabric-results-writer.h"
 
-#include "pfabric-atomic-file.h"
+#include "ns3/pfabric-atomic-file.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -10,10 +10,10 @@
 #include "pfabric-ns2-flow-generator.h"
 
 #include "pfabric-command-line.h"
-#include "pfabric-flow-size-distribution.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/pfabric-flow-size-distribution.h"
 
 #include <algorithm>
 #include <cmath>

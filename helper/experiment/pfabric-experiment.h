@@ -47,7 +47,8 @@ namespace ns3
  * the applications, every flow handed to its source's application), then Run (simulates until
  * the last flow completes, or MaxSimTime, in which case unfinished flows are reported with
  * completed = 0) and WriteResults (fct.csv and meta.json). What a program adds around a run,
- * progress lines, memory samples, the event scheduler, is the program's (examples/).
+ * progress lines, memory samples, the event scheduler, is the program's
+ * (pfabric-experiment-program.h).
  *
  * The parts: the options (PfabricExperimentOptions: the typed parameters, their command line,
  * checks, provenance and the run directory's name), the workload (PfabricExperimentWorkload:
