@@ -474,9 +474,9 @@ def section_text(text: str, title: str) -> str:
 
 def declarations(root: Path) -> dict[str, str]:
     """The module's classes and structs, each with the text of the header that declares it
-    (a forward declaration, `class X;`, declares nothing)."""
+    (a forward declaration, `class X;`, declares nothing); helper/ with its subfolders."""
     found = {}
-    for header in sorted([*(root / "model").glob("*.h"), *(root / "helper").glob("*.h")]):
+    for header in sorted([*(root / "model").glob("*.h"), *(root / "helper").rglob("*.h")]):
         text = header.read_text()
         for name in re.findall(r"^\s*(?:class|struct)\s+(Pfabric\w+)\b(?!\s*;)", text,
                                re.MULTILINE):
