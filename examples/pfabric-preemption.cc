@@ -7,7 +7,9 @@
 // pfabric-preemption: pFabric's core effect on one bottleneck (scenario and diagram in
 // pfabric-preemption-scenario.h). A long flow runs; a short flow starts later. The example runs
 // the short flow alone and then with the long one, and prints both flows' completion times and
-// the short flow's slowdown.
+// the short flow's slowdown. A flow that has not completed by --stopS has no completion time: the
+// example says so, and with a warning on stderr exits with status 0, or 3 with --strict (as the
+// FCT programs, pfabric::EXIT_STOPPED_EARLY).
 //
 //   ./pfabric run pfabric-preemption -- --scheme=tcp
 //   ./ns3 run "pfabric-preemption --scheme=linerate --preset=sigcomm13 --shortBytes=50000"
@@ -15,12 +17,14 @@
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/pfabric-command-line.h"
+#include "ns3/pfabric-experiment-program.h"
 #include "ns3/pfabric-preemption-scenario.h"
 #include "ns3/pfabric-scheme-helper.h"
 #include "ns3/queue-size.h"
 
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 using namespace ns3;
@@ -36,6 +40,26 @@ Fail(const std::string& message)
 {
     std::cerr << "pfabric-preemption: error: " << message << std::endl;
     std::exit(1);
+}
+
+/**
+ * @param fct a flow's completion time; negative: it did not complete
+ * @param stopS the simulated-time limit, seconds
+ * @return "completed in <fct>", or that it did not complete by the limit
+ */
+std::string
+DescribeCompletion(Time fct, double stopS)
+{
+    std::ostringstream text;
+    if (fct.IsNegative())
+    {
+        text << "unfinished at --stopS=" << stopS << " s";
+    }
+    else
+    {
+        text << "completed in " << fct.As(Time::US);
+    }
+    return text.str();
 }
 
 } // namespace
@@ -54,6 +78,11 @@ main(int argc, char* argv[])
     cmd.AddValue("shortBytes", "Size of the short flow, bytes", p.shortBytes);
     cmd.AddValue("shortStartUs", "Start of the short flow, microseconds", p.shortStartUs);
     cmd.AddValue("stopS", "Simulated-time limit, seconds", p.stopS);
+    bool strict = false;
+    cmd.AddValue("strict",
+                 "exit with status " + std::to_string(pfabric::EXIT_STOPPED_EARLY) +
+                     " when a flow has not completed by --stopS, instead of 0",
+                 strict);
     std::string parseError;
     if (!cmd.Parse(argc, argv, &parseError))
     {
@@ -88,14 +117,54 @@ main(int argc, char* argv[])
 
     Time alone = pfabric::RunPreemption(p, false).first;
     auto [shortFct, longFct] = pfabric::RunPreemption(p, true);
+    const Time shortStart = MicroSeconds(p.shortStartUs);
     std::cout << "scheme=" << p.scheme << " preset=" << p.preset
               << " buffer=" << (p.buffer.empty() ? "preset" : p.buffer) << "\n"
-              << "long flow:  " << p.longBytes << " B from 0 us, completed in "
-              << longFct.As(Time::US) << "\n"
-              << "short flow: " << p.shortBytes << " B from " << p.shortStartUs
-              << " us, completed in " << shortFct.As(Time::US) << " (alone: " << alone.As(Time::US)
-              << ", slowdown " << shortFct.GetSeconds() / alone.GetSeconds() << ")\n"
-              << "short flow finished first: "
-              << (shortFct + MicroSeconds(p.shortStartUs) < longFct ? "yes" : "no") << std::endl;
+              << "long flow:  " << p.longBytes << " B from 0 us, "
+              << DescribeCompletion(longFct, p.stopS) << "\n"
+              << "short flow: " << p.shortBytes << " B from " << p.shortStartUs << " us, "
+              << DescribeCompletion(shortFct, p.stopS) << " (alone: ";
+    // A time only for a flow that completed (an unfinished one's was -1 s, printed as a result).
+    if (alone.IsNegative())
+    {
+        std::cout << "unfinished";
+    }
+    else
+    {
+        std::cout << alone.As(Time::US);
+    }
+    if (!shortFct.IsNegative() && !alone.IsNegative())
+    {
+        std::cout << ", slowdown " << shortFct.GetSeconds() / alone.GetSeconds();
+    }
+    std::cout << ")\n"
+              << "short flow finished first: ";
+    if (shortFct.IsNegative() && longFct.IsNegative())
+    {
+        std::cout << "neither flow finished";
+    }
+    else
+    {
+        std::cout << (!shortFct.IsNegative() &&
+                              (longFct.IsNegative() || shortStart + shortFct < longFct)
+                          ? "yes"
+                          : "no");
+    }
+    std::cout << std::endl;
+    const int unfinished =
+        int(alone.IsNegative()) + int(shortFct.IsNegative()) + int(longFct.IsNegative());
+    if (unfinished > 0)
+    {
+        std::cout << "unfinished: " << unfinished << " of 3 flows (the short flow alone, then "
+                  << "both), stopped at --stopS=" << p.stopS << " s; exit status "
+                  << (strict
+                          ? std::to_string(pfabric::EXIT_STOPPED_EARLY) + " (--strict)"
+                          : "0 (" + std::to_string(pfabric::EXIT_STOPPED_EARLY) + " with --strict)")
+                  << std::endl;
+        std::cerr << "pfabric-preemption: warning: " << unfinished << " of 3 flows unfinished at "
+                  << "--stopS=" << p.stopS << " s: no completion time for "
+                  << (unfinished == 1 ? "it" : "them") << std::endl;
+        return strict ? pfabric::EXIT_STOPPED_EARLY : 0;
+    }
     return 0;
 }

@@ -4,13 +4,15 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// Writing a file whole or not at all (a temporary name, then a rename).
+// Writing a file whole or not at all (a temporary name, then a rename); reading one whole, in one
+// pass (a pipe too).
 
 #include "pfabric-atomic-file.h"
 
 #include <cstdio>
 #include <fstream>
 #include <sys/stat.h>
+#include <utility>
 
 namespace ns3
 {
@@ -41,6 +43,29 @@ WriteFileAtomically(const std::string& path, const std::string& text, std::strin
         *error = path + ": cannot write the file";
         return false;
     }
+    return true;
+}
+
+bool
+ReadWholeFile(const std::string& path, std::string* text)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        return false;
+    }
+    std::string contents;
+    char buffer[1 << 16];
+    // One pass: read stops at the end (eof and fail) or at an error (bad: a directory's read).
+    while (in.read(buffer, sizeof(buffer)) || in.gcount() > 0)
+    {
+        contents.append(buffer, in.gcount());
+    }
+    if (in.bad())
+    {
+        return false;
+    }
+    *text = std::move(contents);
     return true;
 }
 

@@ -27,9 +27,21 @@ bool WriteFileAtomically(const std::string& path, const std::string& text, std::
 
 /**
  * @ingroup pfabric
+ * @brief Read a file whole, in one pass from its start to its end, without seeking or asking
+ * its size: a pipe (--flowFile=<(...), a FIFO, /dev/stdin) is read as a regular file is, and
+ * can be read only once.
+ * @param path the file
+ * @param[out] text its contents (unchanged on failure)
+ * @return false if the file cannot be opened or read (e.g. a directory)
+ */
+bool ReadWholeFile(const std::string& path, std::string* text);
+
+/**
+ * @ingroup pfabric
  * @brief Skip a UTF-8 byte-order mark at the start of a text file being read (what Windows
  * editors and spreadsheets put there): invisible, it would otherwise spoil the first line.
- * @param in the file, at its start
+ * @param in the file, at its start; a stream that can seek back (a file read whole into an
+ *        std::istringstream, ReadWholeFile: a pipe cannot)
  */
 void SkipByteOrderMark(std::istream& in);
 

@@ -132,12 +132,15 @@ PfabricFlowSizeDistribution::Load(const std::string& path,
             return false;
         }
     }
-    std::ifstream in(file);
-    if (!in)
+    // Read whole first, in one pass: a pipe (--cdf=<(...)) can be read only once, and cannot
+    // seek back past a missing byte-order mark.
+    std::string contents;
+    if (!pfabric::ReadWholeFile(file, &contents))
     {
         *error = file + ": cannot read the file";
         return false;
     }
+    std::istringstream in(contents);
 
     pfabric::SkipByteOrderMark(in);
     std::vector<std::pair<double, double>> points;

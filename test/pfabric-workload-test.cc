@@ -7,7 +7,8 @@
 // Flow sizes from empirical CDFs: the shipped files, both file forms, the ns-2 sampling rule,
 // the exact mean, and the one-line errors for malformed files; flow lists: the default
 // generator's Poisson arrivals, and the original scripts' generator (--arrivals=ns2) against
-// their own flow list.
+// their own flow list; both read from a pipe as from a file; the run directory a failed run
+// leaves as it found it.
 
 #include "pfabric-test-cases.h"
 
@@ -15,14 +16,17 @@
 #include "ns3/pfabric-flow-list.h"
 #include "ns3/pfabric-flow-size-distribution.h"
 #include "ns3/pfabric-ns2-flow-generator.h"
+#include "ns3/pfabric-results-writer.h"
 #include "ns3/rng-seed-manager.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -775,6 +779,188 @@ class FlowFileTest : public TestCase
 };
 
 /**
+ * @brief A pipe holding a text, as the shell's <(...) gives one: its path /dev/fd/N, readable
+ * once (the text fits the pipe's buffer, so it is written before anything reads).
+ */
+class TextPipe
+{
+  public:
+    /// @param text what the pipe holds
+    explicit TextPipe(const std::string& text)
+    {
+        int ends[2];
+        NS_ABORT_MSG_IF(pipe(ends) != 0, "pipe");
+        m_read = ends[0];
+        NS_ABORT_MSG_IF(write(ends[1], text.data(), text.size()) != ssize_t(text.size()),
+                        "write to the pipe");
+        close(ends[1]);
+    }
+
+    ~TextPipe()
+    {
+        close(m_read);
+    }
+
+    TextPipe(const TextPipe&) = delete;
+    TextPipe& operator=(const TextPipe&) = delete;
+
+    /// @return its path, /dev/fd/N
+    std::string GetPath() const
+    {
+        return "/dev/fd/" + std::to_string(m_read);
+    }
+
+  private:
+    int m_read; //!< the read end
+};
+
+/**
+ * @ingroup pfabric-tests
+ * @brief A flow list and a CDF read from a pipe (--flowFile=<(...), --cdf=<(...)) read as the
+ * same text from a file does, with or without a byte-order mark; the reader had checked for the
+ * mark and sought back to the start, which a pipe refuses: a false error on its first line.
+ */
+class PipeInputTest : public TestCase
+{
+  public:
+    PipeInputTest()
+        : TestCase("Flow lists and CDFs: read from a pipe as from a file")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string list = PfabricFlowList::CSV_HEADER + "\n0,1,1000,0\n2,3,5000,0.5\n";
+        const std::string cdf = "# a CDF\n1 0.5\n10 1\n";
+        for (const std::string& mark : {std::string(), std::string("\xEF\xBB\xBF")})
+        {
+            std::string error;
+            TextPipe listPipe(mark + list);
+            std::vector<PfabricFlow> flows;
+            NS_TEST_ASSERT_MSG_EQ(PfabricFlowList::Read(listPipe.GetPath(), 4, &flows, &error),
+                                  true,
+                                  error);
+            NS_TEST_ASSERT_MSG_EQ(flows.size(), 2, "both flows");
+            if (flows.size() == 2) // the runner goes on after a failed check
+            {
+                NS_TEST_ASSERT_MSG_EQ(flows[1].bytes, 5000, "the second flow's size");
+                NS_TEST_ASSERT_MSG_EQ(flows[1].start, MilliSeconds(500), "its start");
+            }
+
+            TextPipe cdfPipe(mark + cdf);
+            PfabricFlowSizeDistribution sizes;
+            NS_TEST_ASSERT_MSG_EQ(
+                sizes.Load(cdfPipe.GetPath(), MSS, PfabricFlowSizeDistribution::PACKETS, &error),
+                true,
+                error);
+            NS_TEST_ASSERT_MSG_EQ(sizes.GetPoints().size(), 2, "both points");
+            NS_TEST_ASSERT_MSG_EQ(sizes.GetPath(), cdfPipe.GetPath(), "its path, as given");
+        }
+        // A pipe's error names its line, as a file's does.
+        TextPipe bad(PfabricFlowList::CSV_HEADER + "\n0,1,1000,0\n0,9,1000,0\n");
+        std::vector<PfabricFlow> flows;
+        std::string error;
+        NS_TEST_ASSERT_MSG_EQ(PfabricFlowList::Read(bad.GetPath(), 4, &flows, &error),
+                              false,
+                              "host 9 refused");
+        NS_TEST_ASSERT_MSG_EQ(error,
+                              bad.GetPath() + ":3: host 9 is outside the fabric (hosts 0 to 3)",
+                              "its message");
+        // A directory cannot be read: said so, not a complaint about its first line.
+        const std::string directory = CreateTempDirFilename("a-directory");
+        std::filesystem::create_directory(directory);
+        NS_TEST_ASSERT_MSG_EQ(PfabricFlowList::Read(directory, 4, &flows, &error),
+                              false,
+                              "a directory refused");
+        NS_TEST_ASSERT_MSG_EQ(error, directory + ": cannot read the file", "its message");
+    }
+};
+
+/**
+ * @ingroup pfabric-tests
+ * @brief A run that fails after its run directory was made (PfabricResultsWriter::Abandon: a
+ * parameter refused after Prepare, a file not written) leaves no directory it created, the
+ * parents --out=a/b/c made included, and no file it wrote; a directory that existed before, and
+ * another's file in one it made, stay.
+ */
+class RunDirectoryAbandonTest : public TestCase
+{
+  public:
+    RunDirectoryAbandonTest()
+        : TestCase("Run directories: a failed run removes every level it created, no other")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        namespace fs = std::filesystem;
+        const fs::path base = CreateTempDirFilename("run-directories");
+        fs::create_directories(base);
+        const fs::path nested = base / "a" / "b" / "c";
+        std::string error;
+
+        // Every level made, every level removed.
+        PfabricResultsWriter writer;
+        NS_TEST_ASSERT_MSG_EQ(writer.Open(nested.string()), "", "opened");
+        NS_TEST_ASSERT_MSG_EQ(fs::is_directory(nested), true, "made");
+        NS_TEST_ASSERT_MSG_EQ(PfabricResultsWriter::GetCreatedDirectories().size(),
+                              3,
+                              "c, b and a made");
+        writer.Abandon();
+        NS_TEST_ASSERT_MSG_EQ(fs::exists(base / "a"), false, "a/b/c, a/b and a removed");
+        NS_TEST_ASSERT_MSG_EQ(PfabricResultsWriter::GetCreatedDirectories().empty(),
+                              true,
+                              "none left to remove");
+
+        // A parent that existed stays; the files written go with the levels made.
+        fs::create_directories(base / "a");
+        PfabricResultsWriter written;
+        NS_TEST_ASSERT_MSG_EQ(written.Open(nested.string() + "/"), "", "opened, trailing slash");
+        PfabricJsonObject meta;
+        NS_TEST_ASSERT_MSG_EQ(written.WriteMeta(meta, &error), true, error);
+        NS_TEST_ASSERT_MSG_EQ(written.WriteFile("queries.csv", "x\n", &error), true, error);
+        written.Abandon();
+        NS_TEST_ASSERT_MSG_EQ(fs::exists(base / "a" / "b"), false, "b, c and their files gone");
+        NS_TEST_ASSERT_MSG_EQ(fs::is_directory(base / "a"), true, "a, there before, stays");
+
+        // A directory that existed is left as it was, but for the files the run wrote.
+        fs::create_directories(nested);
+        std::ofstream(nested / "notes.txt") << "another's";
+        PfabricResultsWriter existing;
+        NS_TEST_ASSERT_MSG_EQ(existing.Open(nested.string()), "", "opened");
+        NS_TEST_ASSERT_MSG_EQ(existing.WriteMeta(meta, &error), true, error);
+        existing.Abandon();
+        NS_TEST_ASSERT_MSG_EQ(fs::exists(nested / "meta.json"), false, "meta.json removed");
+        NS_TEST_ASSERT_MSG_EQ(fs::exists(nested / "notes.txt"), true, "another's file stays");
+        fs::remove_all(base / "a");
+
+        // Another's file in a level the run made: that level and those above it stay.
+        PfabricResultsWriter shared;
+        NS_TEST_ASSERT_MSG_EQ(shared.Open(nested.string()), "", "opened");
+        std::ofstream(base / "a" / "b" / "other.txt") << "another's";
+        shared.Abandon();
+        NS_TEST_ASSERT_MSG_EQ(fs::exists(nested), false, "c removed");
+        NS_TEST_ASSERT_MSG_EQ(fs::exists(base / "a" / "b" / "other.txt"), true, "b kept");
+        fs::remove_all(base / "a");
+
+        // A level that cannot be made (a file in the way): refused, the file left as it was.
+        std::ofstream(base / "file") << "";
+        PfabricResultsWriter blocked;
+        const std::string through = (base / "file" / "z").string();
+        NS_TEST_ASSERT_MSG_EQ(
+            blocked.Open(through).rfind("--out=" + through + ": cannot create the directory", 0),
+            0,
+            "a file in the way refused");
+        NS_TEST_ASSERT_MSG_EQ(fs::is_regular_file(base / "file"), true, "the file stays");
+        NS_TEST_ASSERT_MSG_EQ(PfabricResultsWriter::GetCreatedDirectories().empty(),
+                              true,
+                              "nothing left to remove");
+    }
+};
+
+/**
  * @ingroup pfabric-tests
  * @brief The progress line's ETA follows the bytes delivered, not the flows completed.
  */
@@ -823,6 +1009,8 @@ MakeWorkloadTestCases()
             new Ns2ArrivalsReferenceTest,
             new Ns2ArrivalsRegularityTest,
             new FlowFileTest,
+            new PipeInputTest,
+            new RunDirectoryAbandonTest,
             new ProgressEstimateTest};
 }
 

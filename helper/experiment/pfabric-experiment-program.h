@@ -71,6 +71,26 @@ AllocatorName()
 /// means that the run could not be made (bad input, a file not written).
 constexpr int EXIT_STOPPED_EARLY = 3;
 
+/**
+ * @brief The summary's last line of a run that stopped before its flows were done, e.g.
+ * "unfinished: 17 of 20 flows, stopped at the safety limit (--maxSimTime=0.001 s); exit status 0
+ * (3 with --strict)". The counts are meta.json's flows_unfinished and flows_total.
+ * @param experiment the experiment, after Run
+ * @param strict the program's --strict
+ * @return the line, without a newline
+ */
+inline std::string
+DescribeUnfinished(const PfabricExperiment& experiment, bool strict)
+{
+    const std::size_t flows = experiment.GetResults().size();
+    std::ostringstream text;
+    text << "unfinished: " << flows - experiment.GetFlowsCompleted() << " of " << flows
+         << " flows, " << experiment.GetStopReport().DescribeReason() << "; exit status "
+         << (strict ? std::to_string(EXIT_STOPPED_EARLY) + " (--strict)"
+                    : "0 (" + std::to_string(EXIT_STOPPED_EARLY) + " with --strict)");
+    return text.str();
+}
+
 /// @return the peak resident set size of this process so far, bytes
 inline uint64_t
 PeakRssBytes()
@@ -337,9 +357,12 @@ class ProgramShell
                        "machine)\n";
         std::set_new_handler([]() {
             std::fputs(outOfMemory.c_str(), stderr);
-            // Nothing left behind: the run directory this run made, still empty (rmdir
-            // allocates nothing).
-            rmdir(PfabricResultsWriter::GetCreatedDirectory().c_str());
+            // Nothing left behind: the directories this run made, still empty, the run
+            // directory first (rmdir allocates nothing; a level not empty stays).
+            for (const std::string& level : PfabricResultsWriter::GetCreatedDirectories())
+            {
+                rmdir(level.c_str());
+            }
             std::_Exit(1);
         });
     }
@@ -528,8 +551,9 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
     cmd.AddValue("strict",
                  "exit with status " + std::to_string(EXIT_STOPPED_EARLY) +
                      " when the run stops before its flows are done (the safety limit "
-                     "--maxSimTime, or nothing left to simulate); the files are written either "
-                     "way and meta.json's stop says why",
+                     "--maxSimTime, or nothing left to simulate), instead of 0; either way the "
+                     "files are written, the summary and a warning say how many flows are "
+                     "unfinished, and meta.json's stop says why",
                  strict);
     if (!shell.Parse())
     {
@@ -602,8 +626,13 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
         return shell.Fail(error);
     }
     std::cout << experiment.Summarize();
-    ProgramShell::PrintFiles(out, {"fct.csv", "meta.json"});
     const PfabricStopReport& stop = experiment.GetStopReport();
+    if (stop.IsEarly())
+    {
+        // The summary says it too: its table alone would read as a run's results.
+        std::cout << DescribeUnfinished(experiment, strict) << std::endl;
+    }
+    ProgramShell::PrintFiles(out, {"fct.csv", "meta.json"});
     if (stop.IsEarly())
     {
         // Also under --quiet: fct.csv's empty FCTs alone would read as results.

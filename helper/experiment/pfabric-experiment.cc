@@ -538,7 +538,25 @@ PfabricExperiment::FinishWindow()
 bool
 PfabricExperiment::WriteResults(const PfabricJsonObject& meta, std::string* error)
 {
-    return m_writer.WriteFcts(m_results, error) && m_writer.WriteMeta(meta, error);
+    if (!m_writer.WriteFcts(m_results, error) || !m_writer.WriteMeta(meta, error))
+    {
+        m_writer.Abandon(); // no fct.csv without its meta.json
+        return false;
+    }
+    return true;
+}
+
+bool
+PfabricExperiment::WriteRunFile(const std::string& name,
+                                const std::string& text,
+                                std::string* error)
+{
+    if (!m_writer.WriteFile(name, text, error))
+    {
+        m_writer.Abandon();
+        return false;
+    }
+    return true;
 }
 
 bool
@@ -551,7 +569,12 @@ PfabricExperiment::WriteIdealFcts(const PfabricJsonObject& meta, std::string* er
         ideal.push_back(
             {flow, Seconds(-1), m_fabric->GetIdealFct(flow.src, flow.dst, flow.bytes), 0});
     }
-    return m_writer.WriteIdealFcts(ideal, error) && m_writer.WriteMeta(meta, error);
+    if (!m_writer.WriteIdealFcts(ideal, error) || !m_writer.WriteMeta(meta, error))
+    {
+        m_writer.Abandon();
+        return false;
+    }
+    return true;
 }
 
 const std::vector<PfabricExperiment::Result>&

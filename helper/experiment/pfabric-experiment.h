@@ -190,8 +190,9 @@ class PfabricExperiment
     uint32_t AddFlows(std::vector<PfabricFlow> flows);
 
     /**
-     * @brief After a successful Prepare, when the program refuses a parameter of its own: remove
-     * the run directory if Prepare created it (nothing has been written to it yet).
+     * @brief After a successful Prepare, when the program refuses a parameter of its own or
+     * cannot write a file of its own: remove what the run wrote to its run directory and every
+     * directory level Prepare created (PfabricResultsWriter::Abandon).
      */
     void AbandonRunDirectory();
 
@@ -217,10 +218,21 @@ class PfabricExperiment
     /**
      * @brief After Run: write fct.csv and meta.json to the run directory.
      * @param meta the run's provenance (AddProvenance and whatever the program adds)
-     * @param[out] error on failure to write, one line
+     * @param[out] error on failure to write, one line; then the files the run wrote and the
+     *        directories Prepare created are removed again (AbandonRunDirectory)
      * @return true on success
      */
     bool WriteResults(const PfabricJsonObject& meta, std::string* error);
+
+    /**
+     * @brief After Run: write a program's own file to the run directory (pfabric-incast's
+     * queries.csv), whole or not at all.
+     * @param name the file's name in the run directory
+     * @param text its contents
+     * @param[out] error on failure to write, one line; then, as WriteResults, nothing is left
+     * @return true on success
+     */
+    bool WriteRunFile(const std::string& name, const std::string& text, std::string* error);
 
     /**
      * @brief Instead of Install and Run: every flow's ideal FCT on the idle fabric
@@ -231,7 +243,7 @@ class PfabricExperiment
      * on a flow list alone: the fabric model stays in this one place.
      *
      * @param meta the run's provenance (AddProvenance and whatever the program adds)
-     * @param[out] error on failure to write, one line
+     * @param[out] error on failure to write, one line; then, as WriteResults, nothing is left
      * @return true on success
      */
     bool WriteIdealFcts(const PfabricJsonObject& meta, std::string* error);

@@ -23,7 +23,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 
@@ -253,12 +252,15 @@ PfabricFlowList::Read(const std::string& path,
                       std::vector<PfabricFlow>* flows,
                       std::string* error)
 {
-    std::ifstream in(path);
-    if (!in)
+    // Read whole first, in one pass: a pipe (--flowFile=<(...)) can be read only once, and
+    // cannot seek back past a missing byte-order mark.
+    std::string contents;
+    if (!pfabric::ReadWholeFile(path, &contents))
     {
         *error = path + ": cannot read the file";
         return false;
     }
+    std::istringstream in(contents);
     pfabric::SkipByteOrderMark(in);
     std::string line;
     if (std::getline(in, line) && !line.empty() && line.back() == '\r')

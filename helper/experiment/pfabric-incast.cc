@@ -11,7 +11,6 @@
 #include "ns3/abort.h"
 #include "ns3/config.h"
 #include "ns3/log.h"
-#include "ns3/pfabric-atomic-file.h"
 #include "ns3/pfabric-flow-size-distribution.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/simulator.h"
@@ -356,8 +355,8 @@ PfabricIncast::WriteResults(const PfabricJsonObject& meta, std::string* error)
             << "," << r.responsesCompleted << "," << r.firstFlowId << ","
             << (r.overlapsPrevious ? 1 : 0) << "\n";
     }
-    const std::string directory = m_experiment.GetOutputDirectory();
-    return pfabric::WriteFileAtomically(directory + "/queries.csv", out.str(), error) &&
+    // Any file that cannot be written takes the others with it (PfabricExperiment::WriteResults).
+    return m_experiment.WriteRunFile("queries.csv", out.str(), error) &&
            m_experiment.WriteResults(meta, error);
 }
 

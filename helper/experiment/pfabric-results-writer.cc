@@ -134,8 +134,7 @@ WriteFlowColumns(std::ostream& out, const PfabricFlow& flow)
 } // namespace
 
 PfabricResultsWriter::PfabricResultsWriter()
-    : m_created(false),
-      m_deadlineColumns(false),
+    : m_deadlineColumns(false),
       m_classColumn(false)
 {
 }
@@ -157,17 +156,32 @@ std::string
 PfabricResultsWriter::Open(const std::string& directory, const std::string& option)
 {
     m_directory = directory;
+    m_created.clear();
+    m_written.clear();
     std::error_code code;
     if (!std::filesystem::is_directory(m_directory, code))
     {
+        // The levels missing now, the run directory first: what a failure removes again, and
+        // only those (--out=a/b/c made a and b too, and left them when the run was refused).
+        for (std::filesystem::path level(m_directory);
+             !level.empty() && level != level.root_path() &&
+             !std::filesystem::exists(std::filesystem::symlink_status(level, code));
+             level = level.parent_path())
+        {
+            const std::string name = level.filename().string();
+            if (name != "" && name != "." && name != "..") // "a/b/", "a/./b", "a/../b"
+            {
+                m_created.push_back(level.string());
+            }
+        }
+        CreatedDirectories() = m_created;
         std::filesystem::create_directories(m_directory, code);
         if (code)
         {
+            Abandon(); // the levels it made before it failed
             return option + "=" + m_directory + ": cannot create the directory (" + code.message() +
                    ")";
         }
-        m_created = true;
-        CreatedDirectory() = m_directory;
     }
     std::string probe = m_directory + "/.write-test";
     bool writable = static_cast<bool>(std::ofstream(probe) << "");
@@ -183,26 +197,37 @@ PfabricResultsWriter::Open(const std::string& directory, const std::string& opti
 void
 PfabricResultsWriter::Abandon()
 {
-    if (m_created)
+    for (const std::string& file : m_written)
     {
-        std::error_code code;
-        std::filesystem::remove(m_directory, code);
-        m_created = false;
-        CreatedDirectory().clear();
+        std::remove(file.c_str());
     }
+    m_written.clear();
+    for (const std::string& level : m_created)
+    {
+        // Only an empty directory goes: a level holding another's file stays, and the levels
+        // above it with it. A level never made (create_directories failed below it) is skipped.
+        std::error_code code;
+        std::filesystem::remove(level, code);
+        if (code)
+        {
+            break;
+        }
+    }
+    m_created.clear();
+    CreatedDirectories().clear();
 }
 
-std::string&
-PfabricResultsWriter::CreatedDirectory()
+std::vector<std::string>&
+PfabricResultsWriter::CreatedDirectories()
 {
-    static std::string created;
+    static std::vector<std::string> created;
     return created;
 }
 
-const std::string&
-PfabricResultsWriter::GetCreatedDirectory()
+const std::vector<std::string>&
+PfabricResultsWriter::GetCreatedDirectories()
 {
-    return CreatedDirectory();
+    return CreatedDirectories();
 }
 
 const std::string&
@@ -269,7 +294,7 @@ PfabricResultsWriter::WriteFcts(const std::vector<FlowResult>& results, std::str
         }
         out << "\n";
     }
-    return pfabric::WriteFileAtomically(m_directory + "/fct.csv", out.str(), error);
+    return WriteFile("fct.csv", out.str(), error);
 }
 
 bool
@@ -284,13 +309,27 @@ PfabricResultsWriter::WriteIdealFcts(const std::vector<FlowResult>& results,
         WriteFlowColumns(out, r.flow);
         out << "," << r.idealFct.GetSeconds() << "\n";
     }
-    return pfabric::WriteFileAtomically(m_directory + "/ideal_fct.csv", out.str(), error);
+    return WriteFile("ideal_fct.csv", out.str(), error);
 }
 
 bool
 PfabricResultsWriter::WriteMeta(const PfabricJsonObject& meta, std::string* error) const
 {
-    return pfabric::WriteFileAtomically(m_directory + "/meta.json", meta.Format() + "\n", error);
+    return WriteFile("meta.json", meta.Format() + "\n", error);
+}
+
+bool
+PfabricResultsWriter::WriteFile(const std::string& name,
+                                const std::string& text,
+                                std::string* error) const
+{
+    const std::string path = m_directory + "/" + name;
+    if (!pfabric::WriteFileAtomically(path, text, error))
+    {
+        return false;
+    }
+    m_written.push_back(path);
+    return true;
 }
 
 } // namespace ns3

@@ -139,23 +139,30 @@ class PfabricResultsWriter
     static bool IsDeadlineMet(const FlowResult& result);
 
     /**
-     * @brief Use this run directory: create it if missing and check that it can be written.
+     * @brief Use this run directory: create it if missing, with any missing parent, and check
+     * that it can be written.
      * @param directory the run directory
      * @param option the command-line option that named it, for the error message
-     * @return an empty string, or what is wrong (one line); a directory created here is removed
-     *         again on failure
+     * @return an empty string, or what is wrong (one line); the directories created here are
+     *         removed again on failure
      */
     std::string Open(const std::string& directory, const std::string& option = "--out");
 
-    /// Remove the run directory if Open created it (after a failure, before anything was written).
+    /**
+     * @brief After a failure (a parameter refused after Open, a file that could not be written):
+     * remove the files this writer wrote and every directory level Open created (the run
+     * directory and the parents that were missing; never one that existed before), so that a run
+     * that fails leaves nothing behind.
+     */
     void Abandon();
 
     /**
-     * @brief The run directory that Open last created and no Abandon removed, for a program that
-     * must stop where no writer is at hand (out of memory: its new handler removes it if empty).
-     * @return the directory, or "" if none
+     * @brief The directories that Open last created and no Abandon removed, the run directory
+     * first and its topmost created parent last, for a program that must stop where no writer is
+     * at hand (out of memory: its new handler removes them, those still empty).
+     * @return the directories; empty if none
      */
-    static const std::string& GetCreatedDirectory();
+    static const std::vector<std::string>& GetCreatedDirectories();
 
     /// @return the run directory
     const std::string& GetDirectory() const;
@@ -209,12 +216,23 @@ class PfabricResultsWriter
      */
     bool WriteMeta(const PfabricJsonObject& meta, std::string* error) const;
 
-  private:
-    std::string m_directory; //!< the run directory
-    bool m_created;          //!< Open created it
+    /**
+     * @brief Write another file of the run to the run directory (a program's own, e.g.
+     * pfabric-incast's queries.csv), whole or not at all; Abandon removes it too.
+     * @param name the file's name in the run directory
+     * @param text its contents
+     * @param[out] error on failure, one line
+     * @return true on success
+     */
+    bool WriteFile(const std::string& name, const std::string& text, std::string* error) const;
 
-    /// @return the directory Open last created (GetCreatedDirectory), to set
-    static std::string& CreatedDirectory();
+  private:
+    std::string m_directory;                    //!< the run directory
+    std::vector<std::string> m_created;         //!< what Open created, the run directory first
+    mutable std::vector<std::string> m_written; //!< the files written, for Abandon
+
+    /// @return the directories Open last created (GetCreatedDirectories), to set
+    static std::vector<std::string>& CreatedDirectories();
     bool m_deadlineColumns; //!< fct.csv has deadline_s, met, terminated
     bool m_classColumn;     //!< fct.csv has a traffic_class column
     std::vector<std::pair<std::string, Column>> m_columns; //!< added columns: name, value

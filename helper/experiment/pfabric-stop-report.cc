@@ -77,7 +77,7 @@ PfabricStopReport::GetReasonName() const
 }
 
 std::string
-PfabricStopReport::Describe() const
+PfabricStopReport::DescribeReason() const
 {
     std::ostringstream text;
     if (m_reason == Reason::SAFETY_LIMIT)
@@ -94,7 +94,15 @@ PfabricStopReport::Describe() const
         text << "stopped when its " << (m_reason == Reason::COMPLETED ? "" : "measured ")
              << "flows were done";
     }
-    text << " with " << m_inProgress << " flow" << (m_inProgress == 1 ? "" : "s") << " unfinished";
+    return text.str();
+}
+
+std::string
+PfabricStopReport::Describe() const
+{
+    std::ostringstream text;
+    text << DescribeReason() << " with " << m_inProgress << " flow"
+         << (m_inProgress == 1 ? "" : "s") << " unfinished";
     if (m_inProgress > 0)
     {
         text << ": " << m_notStarted << " not started, " << m_notConnected

@@ -72,6 +72,14 @@ class PfabricStopReport
     std::string Describe() const;
 
     /**
+     * @brief What stopped the run, as Describe starts: e.g. "stopped at the safety limit
+     * (--maxSimTime=0.05 s)", "stopped at 0.2 s with nothing left to simulate (no sender has a
+     * timer running)" or "stopped when its flows were done".
+     * @return the text, without a newline
+     */
+    std::string DescribeReason() const;
+
+    /**
      * @brief Add the "stop" object to meta.json.
      * @param meta the provenance
      */

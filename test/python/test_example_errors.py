@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -617,3 +618,165 @@ def test_ns3s_run_and_seed_make_replications_as_the_programs_own(run_example: Ru
     assert (meta["parameters"]["run"], meta["parameters"]["seed"], meta["ns3_settings"]) == \
         (2, 3, {})
     assert run_example("pfabric-fabric", "--RngRun=3", "--k=4").returncode == 0
+
+
+# Inputs from a pipe (issue 54): --flowFile=<(...) and --cdf=<(...) got a false error on their
+# first line (the reader looked for a byte-order mark and sought back, which a pipe refuses).
+PIPE_FLOWS = "src,dst,size_bytes,start_s\n0,1,1460,0.0001\n2,3,14600,0.0002\n1,0,30000,0.0003\n"
+PIPE_CDF = "# sizes\n1460 0\n14600 0.5\n146000 1\n"
+
+
+def run_with_fifo(bin_dir, tmp_path, text: str, *arguments: str):
+    """Run pfabric-websearch with a FIFO that a thread fills with text ({fifo} in the arguments
+    is its path); the thread is released if the program never opens it."""
+    import subprocess
+    import threading
+
+    fifo = tmp_path / "input.fifo"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with open(fifo, "w") as f:
+            f.write(text)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    result = subprocess.run([str(bin_dir / "pfabric-websearch"),
+                             *(a.replace("{fifo}", str(fifo)) for a in arguments)],
+                            capture_output=True, text=True, timeout=120)
+    if writer.is_alive():  # never opened: open the read end so that the writer finishes
+        with open(fifo) as f:
+            f.read()
+    writer.join(timeout=10)
+    fifo.unlink()
+    return result
+
+
+@pytest.mark.parametrize("option", ["flowFile", "cdf"])
+def test_a_flow_list_or_a_cdf_is_read_from_a_pipe(bin_dir, tmp_path, option: str) -> None:
+    """A process substitution (bash's <(...), /dev/fd/N) and a FIFO give the run that the same
+    text in a file gives: the same fct.csv."""
+    import subprocess
+
+    text = PIPE_FLOWS if option == "flowFile" else PIPE_CDF
+    (tmp_path / "input.txt").write_text(text)
+    common = ["--flows=5", "--quiet", "--topology=star", "--hosts=4"]
+    fct = {}
+    file_run = subprocess.run([str(bin_dir / "pfabric-websearch"), *common,
+                               f"--{option}={tmp_path / 'input.txt'}",
+                               f"--out={tmp_path / 'file'}"],
+                              capture_output=True, text=True, timeout=120)
+    assert file_run.returncode == 0, file_run.stderr
+    fct["file"] = (tmp_path / "file" / "fct.csv").read_bytes()
+    substituted = subprocess.run(
+        ["bash", "-c", f'"$0" "$@" --{option}=<(cat "{tmp_path / "input.txt"}")',
+         str(bin_dir / "pfabric-websearch"), *common, f"--out={tmp_path / 'pipe'}"],
+        capture_output=True, text=True, timeout=120)
+    assert substituted.returncode == 0, substituted.stderr
+    assert substituted.stderr == ""
+    fct["pipe"] = (tmp_path / "pipe" / "fct.csv").read_bytes()
+    fifo_run = run_with_fifo(bin_dir, tmp_path, text, *common, f"--{option}={{fifo}}",
+                             f"--out={tmp_path / 'fifo'}")
+    assert fifo_run.returncode == 0, fifo_run.stderr
+    fct["fifo"] = (tmp_path / "fifo" / "fct.csv").read_bytes()
+    assert fct["pipe"] == fct["file"] and fct["fifo"] == fct["file"]
+    assert fct["file"].count(b"\n") == (4 if option == "flowFile" else 6)
+
+
+def test_an_error_in_a_piped_flow_list_names_its_line(bin_dir, tmp_path) -> None:
+    result = run_with_fifo(bin_dir, tmp_path, PIPE_FLOWS + "0,9,1460,0.0004\n", "--quiet",
+                           "--topology=star", "--hosts=4", "--flowFile={fifo}",
+                           f"--out={tmp_path / 'run'}")
+    assert result.returncode == 1
+    assert result.stderr == (f"pfabric-websearch: error: {tmp_path / 'input.fifo'}:5: host 9 is "
+                             "outside the fabric (hosts 0 to 3)\n")
+    assert not (tmp_path / "run").exists()
+
+
+# A run refused after its run directory was made (a parameter a program checks after the
+# experiment's own, a file it cannot write) removed the run directory only: --out=a/b/c left a
+# and a/b behind (issue 54).
+REFUSED_AFTER_OPEN = [
+    ("pfabric-incast", ("--aggregator=999",), "--aggregator=999: the fabric has 54 hosts"),
+    ("pfabric-websearch", ("--flows=3", "--dumpFlows={tmp}/no-such-directory/flows.csv"),
+     "{tmp}/no-such-directory/flows.csv: cannot write the file"),
+]
+
+
+@pytest.mark.parametrize(("program", "arguments", "message"), REFUSED_AFTER_OPEN)
+def test_a_refused_run_leaves_no_directory_it_created(run_example: RunExample, tmp_path,
+                                                      program: str, arguments: tuple[str, ...],
+                                                      message: str) -> None:
+    arguments = tuple(a.replace("{tmp}", str(tmp_path)) for a in arguments)
+    result = run_example(program, "--quiet", *arguments, f"--out={tmp_path / 'a' / 'b' / 'c'}")
+    assert result.returncode == 1
+    assert result.stderr == f"{program}: error: {message.replace('{tmp}', str(tmp_path))}\n"
+    assert result.stdout == ""
+    assert list(tmp_path.iterdir()) == []
+    # A parent that was there before stays, as it was.
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "notes.txt").write_text("mine\n")
+    result = run_example(program, "--quiet", *arguments, f"--out={tmp_path / 'a' / 'b' / 'c'}")
+    assert result.returncode == 1
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == \
+        [Path("a"), Path("a/notes.txt")]
+
+
+@pytest.mark.parametrize("arguments", [("--idealOnly",), ("--topology=star", "--hosts=4")])
+def test_a_run_whose_meta_json_cannot_be_written_leaves_no_results(run_example: RunExample,
+                                                                   tmp_path,
+                                                                   arguments) -> None:
+    """fct.csv (or ideal_fct.csv) was written, then meta.json failed: a results file without its
+    provenance stayed, to be read as a run. Now the run's files go with the failure."""
+    out = tmp_path / "run"
+    (out / "meta.json").mkdir(parents=True)  # in the way of the file
+    result = run_example("pfabric-websearch", "--flows=3", "--quiet", *arguments, f"--out={out}")
+    assert result.returncode == 1
+    assert result.stderr == (f"pfabric-websearch: error: {out}/meta.json: cannot write the file "
+                             "(not a regular file)\n")
+    assert result.stdout == ""
+    assert sorted(p.name for p in out.iterdir()) == ["meta.json"]
+
+
+def test_the_preemption_example_prints_no_time_for_an_unfinished_flow(
+        run_example: RunExample) -> None:
+    """--stopS before the flows complete: they were reported 'completed in -1e+06us' (the -1 s
+    that stands for none), with a slowdown of 1, and exit status 0. Now each says it did not
+    complete, the summary and a warning count them, and --strict makes it exit status 3."""
+    lenient = run_example("pfabric-preemption", "--stopS=0.001")
+    strict = run_example("pfabric-preemption", "--stopS=0.001", "--strict")
+    assert (lenient.returncode, strict.returncode) == (0, 3), lenient.stderr + strict.stderr
+    assert lenient.stdout.splitlines()[1:] == [
+        "long flow:  5000000 B from 0 us, unfinished at --stopS=0.001 s",
+        "short flow: 100000 B from 1000 us, unfinished at --stopS=0.001 s (alone: unfinished)",
+        "short flow finished first: neither flow finished",
+        "unfinished: 3 of 3 flows (the short flow alone, then both), stopped at --stopS=0.001 s; "
+        "exit status 0 (3 with --strict)"]
+    assert strict.stdout.splitlines()[-1].endswith("; exit status 3 (--strict)")
+    for result in (lenient, strict):
+        assert "-1e+06" not in result.stdout and "slowdown" not in result.stdout
+        assert result.stderr == ("pfabric-preemption: warning: 3 of 3 flows unfinished at "
+                                 "--stopS=0.001 s: no completion time for them\n")
+    # By 1.2 ms the short flow has completed, alone and beside the long one, which has not: the
+    # short flow finished first, its times and slowdown printed, one flow unfinished.
+    partial = run_example("pfabric-preemption", "--stopS=0.0012", "--scheme=tcp")
+    assert partial.returncode == 0, partial.stderr
+    lines = partial.stdout.splitlines()
+    assert lines[1] == "long flow:  5000000 B from 0 us, unfinished at --stopS=0.0012 s"
+    assert re.fullmatch(r"short flow: 100000 B from 1000 us, completed in \+[0-9.]+us "
+                        r"\(alone: \+[0-9.]+us, slowdown [0-9.]+\)", lines[2]), lines[2]
+    assert lines[3:] == ["short flow finished first: yes",
+                         "unfinished: 1 of 3 flows (the short flow alone, then both), stopped at "
+                         "--stopS=0.0012 s; exit status 0 (3 with --strict)"]
+    assert partial.stderr == ("pfabric-preemption: warning: 1 of 3 flows unfinished at "
+                              "--stopS=0.0012 s: no completion time for it\n")
+
+
+def test_a_finished_preemption_run_is_unchanged(run_example: RunExample) -> None:
+    result = run_example("pfabric-preemption", "--strict")
+    assert result.returncode == 0 and result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert len(lines) == 4 and "unfinished" not in result.stdout
+    assert lines[1].startswith("long flow:  5000000 B from 0 us, completed in ")
+    assert ", slowdown " in lines[2]
+    assert lines[3] == "short flow finished first: yes"

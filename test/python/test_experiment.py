@@ -500,11 +500,45 @@ def test_a_buffer_smaller_than_a_packet_stalls_every_flow_and_says_so(
     assert "5 flows unfinished" in strict.stderr.strip().splitlines()[-1]
 
 
+@pytest.mark.parametrize(("arguments", "reason"), [
+    (("--flows=20", "--maxSimTime=1ms"), "stopped at the safety limit (--maxSimTime=0.001 s)"),
+    # Every flow unfinished (none starts before the safety limit): still status 0 unless
+    # --strict, and said so.
+    (("--flows=5", "--load=1e-15"), "stopped at the safety limit (--maxSimTime=100 s)")])
+def test_a_run_with_unfinished_flows_says_so_in_its_summary(run_example: RunExample,
+                                                           tmp_path: Path, arguments,
+                                                           reason: str) -> None:
+    """The summary's table alone read as results (issue 54): its last line says how many flows
+    did not finish (meta.json's flows_unfinished of flows_total), why, and the exit status: 0,
+    or 3 with --strict; the files are the same either way."""
+    results = {}
+    for strict in (False, True):
+        out = tmp_path / ("strict" if strict else "lenient")
+        results[strict] = run_example("pfabric-websearch", *STAR, *arguments, f"--out={out}",
+                                      *(["--strict"] if strict else []))
+    assert (results[False].returncode, results[True].returncode) == (0, 3), results[False].stderr
+    meta = json.loads((tmp_path / "lenient" / "meta.json").read_text())
+    unfinished = meta["flows_unfinished"]
+    assert unfinished > 0 and unfinished == sum(r["completed"] == "0"
+                                                for r in read_fct(tmp_path / "lenient"))
+    line = f"unfinished: {unfinished} of {meta['flows_total']} flows, {reason}; exit status "
+    for strict, status in ((False, "0 (3 with --strict)"), (True, "3 (--strict)")):
+        lines = results[strict].stdout.splitlines()
+        assert lines[-2] == line + status, results[strict].stdout
+        assert lines[-1].startswith("files: ")
+        # The warning on stderr counts them too, and says where the details are.
+        warning = results[strict].stderr.strip().splitlines()[-1]
+        assert f"{reason} with {meta['stop']['flows_in_progress']} flow" in warning
+    assert (tmp_path / "lenient" / "fct.csv").read_bytes() == \
+        (tmp_path / "strict" / "fct.csv").read_bytes()
+
+
 def test_a_run_that_completes_reports_no_early_stop(run_example: RunExample,
                                                     tmp_path: Path) -> None:
     result = run_example("pfabric-websearch", *STAR, "--flows=10", "--strict",
                          f"--out={tmp_path / 'run'}")
     assert result.returncode == 0 and "warning" not in result.stderr
+    assert "unfinished:" not in result.stdout
     stop = json.loads((tmp_path / "run" / "meta.json").read_text())["stop"]
     assert stop == {"reason": "flows completed", "early": False, "end_s": stop["end_s"],
                     "flows_in_progress": 0, "not_started": 0, "not_connected": 0,
