@@ -31,12 +31,6 @@ PfabricBaselineTcpSocket::GetTypeId()
     return tid;
 }
 
-TypeId
-PfabricBaselineTcpSocket::GetInstanceTypeId() const
-{
-    return GetTypeId();
-}
-
 PfabricBaselineTcpSocket::PfabricBaselineTcpSocket()
     : PfabricTcpSocket(),
       m_minDupAckThreshold(3),

@@ -41,7 +41,6 @@ class PfabricBaselineTcpSocket : public PfabricTcpSocket
      * @return the object TypeId
      */
     static TypeId GetTypeId();
-    TypeId GetInstanceTypeId() const override;
 
     PfabricBaselineTcpSocket();
 

@@ -19,6 +19,7 @@
 #include "ns3/enum.h"
 #include "ns3/ipv4-routing-protocol.h"
 #include "ns3/tcp-recovery-ops.h"
+#include "ns3/tcp-socket-base.h"
 #include "ns3/tcp-socket-state.h"
 
 #include <type_traits>
@@ -79,6 +80,32 @@ struct RecoveryTakesDupAck<
                              .DoRecovery(std::declval<Ptr<TcpSocketState>>(), uint32_t{}, bool{}))>>
     : std::true_type
 {
+};
+
+/**
+ * Whether Base declares its own GetInstanceTypeId. TcpSocketBase did up to ns-3.44 (answering
+ * with its own TypeId whatever the object was created as); from ns-3.45 Object's is final and
+ * answers with the TypeId the object was created as.
+ */
+template <typename Base>
+constexpr bool DECLARES_INSTANCE_TYPE_ID =
+    std::is_same_v<decltype(&Base::GetInstanceTypeId), TypeId (Base::*)() const>;
+
+/// Base as it is: nothing hides the created TypeId (ns-3.45 and later).
+template <typename Base, bool = DECLARES_INSTANCE_TYPE_ID<Base>>
+class InstanceTypeIdAsCreated : public Base
+{
+};
+
+/// Base with GetInstanceTypeId answering with the TypeId the object was created as (Object's).
+template <typename Base>
+class InstanceTypeIdAsCreated<Base, true> : public Base
+{
+  public:
+    TypeId GetInstanceTypeId() const override
+    {
+        return Object::GetInstanceTypeId();
+    }
 };
 
 /// TcpSocketState::m_isCwndLimited (ns-3.43): set it.
@@ -151,6 +178,16 @@ DoRecoveryCompat(TcpRecoveryOps& ops, Ptr<TcpSocketState> tcb, uint32_t delivere
 {
     compat::DoRecoveryFor(ops, tcb, delivered, isDupAck, 0);
 }
+
+/**
+ * @ingroup pfabric
+ * @brief TcpSocketBase whose GetInstanceTypeId answers with the TypeId the socket was created as
+ * on every supported release, so that a subclass's attributes get their defaults and its trace
+ * sources and attributes are found by Config paths. Up to ns-3.44 TcpSocketBase answers with its
+ * own TypeId and every subclass had to override it; from ns-3.45 Object::GetInstanceTypeId is
+ * final and does this itself, and an override does not compile.
+ */
+using TcpSocketBaseCompat = compat::InstanceTypeIdAsCreated<TcpSocketBase>;
 
 /**
  * @ingroup pfabric

@@ -40,12 +40,6 @@ PfabricMinTcpSocket::GetTypeId()
     return tid;
 }
 
-TypeId
-PfabricMinTcpSocket::GetInstanceTypeId() const
-{
-    return GetTypeId();
-}
-
 PfabricMinTcpSocket::PfabricMinTcpSocket()
     : PfabricTcpSocket(),
       m_fixedRto(MicroSeconds(40)),

@@ -50,7 +50,6 @@ class PfabricMinTcpSocket : public PfabricTcpSocket
      * @return the object TypeId
      */
     static TypeId GetTypeId();
-    TypeId GetInstanceTypeId() const override;
 
     /**
      * @brief TracedCallback signature of "ProbeMode".

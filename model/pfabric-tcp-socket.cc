@@ -42,14 +42,8 @@ PfabricTcpSocket::GetTypeId()
     return tid;
 }
 
-TypeId
-PfabricTcpSocket::GetInstanceTypeId() const
-{
-    return GetTypeId();
-}
-
 PfabricTcpSocket::PfabricTcpSocket()
-    : TcpSocketBase(),
+    : pfabric::TcpSocketBaseCompat(),
       m_priorityOffset(1),
       m_timeouts(0),
       m_carriedFlow(false),
@@ -62,7 +56,7 @@ PfabricTcpSocket::PfabricTcpSocket()
 }
 
 PfabricTcpSocket::PfabricTcpSocket(const PfabricTcpSocket& sock)
-    : TcpSocketBase(sock),
+    : pfabric::TcpSocketBaseCompat(sock),
       PfabricTcpDemux::Connection(sock),
       m_tagger(sock.m_tagger),
       m_priorityPolicy(sock.m_priorityPolicy),

@@ -9,6 +9,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
+#include "ns3/pfabric-compat.h"
 #include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-tcp-demux.h"
 #include "ns3/pfabric-tcp-tagger.h"
@@ -61,9 +62,9 @@ namespace ns3
  *   m_maxPacingRate, m_paceInitialWindow.
  * - TcpSocketBase virtual functions overridden: AvailableWindow, EstimateRtt, NewAck,
  *   ReTxTimeout, ReceivedAck, ReceivedData, Send, SendDataPacket, SendEmptyPacket, Window,
- *   GetInstanceTypeId, Fork (in the subclasses).
+ *   Fork (in the subclasses); GetInstanceTypeId up to ns-3.44 (TcpSocketBaseCompat).
  */
-class PfabricTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connection
+class PfabricTcpSocket : public pfabric::TcpSocketBaseCompat, public PfabricTcpDemux::Connection
 {
   public:
     /**
@@ -71,11 +72,6 @@ class PfabricTcpSocket : public TcpSocketBase, public PfabricTcpDemux::Connectio
      * @return the object TypeId
      */
     static TypeId GetTypeId();
-    /**
-     * @brief TcpSocketBase answers with its own TypeId; this socket's has its trace sources.
-     * @return the object TypeId
-     */
-    TypeId GetInstanceTypeId() const override;
 
     /**
      * @brief TracedCallback signature of "Timeout".

@@ -20,6 +20,7 @@
 #include "ns3/loopback-net-device.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
+#include "ns3/pfabric-baseline-tcp-socket.h"
 #include "ns3/pfabric-flow-sender.h"
 #include "ns3/pfabric-min-tcp-socket.h"
 #include "ns3/pfabric-preset.h"
@@ -1947,6 +1948,49 @@ class SchemeInstallTest : public TestCase
 };
 
 /**
+ * Each socket class answers GetInstanceTypeId with its own TypeId, so that its attributes get
+ * their defaults and Config finds its trace sources: TcpSocketBase answers with its own up to
+ * ns-3.44, and from ns-3.45 Object's answer is final (pfabric::TcpSocketBaseCompat).
+ */
+class InstanceTypeIdTest : public TestCase
+{
+  public:
+    InstanceTypeIdTest()
+        : TestCase("Sockets: each class answers GetInstanceTypeId with its own TypeId")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Check(CreateObject<PfabricMinTcpSocket>(), PfabricMinTcpSocket::GetTypeId());
+        Check(CreateObject<PfabricBaselineTcpSocket>(), PfabricBaselineTcpSocket::GetTypeId());
+    }
+
+    /**
+     * @brief Check one socket.
+     * @param socket the socket
+     * @param expected the TypeId it was created as
+     */
+    void Check(Ptr<PfabricTcpSocket> socket, TypeId expected)
+    {
+        NS_TEST_ASSERT_MSG_EQ(socket->GetInstanceTypeId().GetName(),
+                              expected.GetName(),
+                              "the TypeId the socket was created as");
+        // A trace source of PfabricTcpSocket's TypeId, found through the instance's.
+        NS_TEST_ASSERT_MSG_EQ(
+            socket->TraceConnectWithoutContext("Timeout", MakeCallback(&IgnoreTimeouts)),
+            true,
+            "the Timeout trace source");
+    }
+
+    /// A Timeout trace sink.
+    static void IgnoreTimeouts(uint64_t /* timeouts */)
+    {
+    }
+};
+
+/**
  * PfabricTcpDemux hands every segment to the socket ns-3's own search would: the same flows,
  * with and without it (HashDemux), send the same segments at the same times and finish at the
  * same instants, on an incast that loses packets under TCP-DropTail. With it, each host's table
@@ -2091,6 +2135,7 @@ MakeTransportTestCases()
             new RestartSsThreshTest(false),
             new HashDemuxTest("pfabric"),
             new HashDemuxTest("tcp"),
+            new InstanceTypeIdTest,
             new SchemeInstallTest};
 }
 
