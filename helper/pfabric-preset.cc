@@ -194,10 +194,11 @@ PfabricPresetAttributes::IsConfigured(const std::string& name) const
     TypeId::AttributeInformation info;
     NS_ABORT_MSG_UNLESS(TypeId::LookupByName(m_type).LookupAttributeByName(name, &info),
                         "preset: " << m_type << " has no attribute " << name);
-    // Config::SetDefault and --ns3::Type::Name change initialValue; the declared default stays
-    // in originalInitialValue.
-    return info.initialValue->SerializeToString(info.checker) !=
-           info.originalInitialValue->SerializeToString(info.checker);
+    // Config::SetDefault and --ns3::Type::Name replace initialValue with a new value; the
+    // declared default stays in originalInitialValue, the object initialValue was until then
+    // (Config::Reset restores it). A default configured to the declared value is configured
+    // too: --ns3::TcpDctcp::DctcpAlphaOnInit=1 beats the dctcp scheme's 0.
+    return info.initialValue != info.originalInitialValue;
 }
 
 std::vector<PfabricPresetAttributes::Value>
@@ -213,6 +214,53 @@ PfabricPresetAttributes::GetValues() const
     }
     values.insert(values.end(), m_values.begin(), m_values.end());
     return values;
+}
+
+bool
+PfabricPresetAttributes::FindFactoryValue(const ObjectFactory& factory,
+                                          const std::string& name,
+                                          std::string* value)
+{
+    // ObjectFactory shows its values only as text, TypeId[Name=value|...] (with a | after the
+    // last one too), a value possibly a factory's text with brackets of its own.
+    std::ostringstream text;
+    text << factory;
+    const std::string all = text.str();
+    const std::size_t open = all.find('[');
+    const std::string values = all.substr(open + 1, all.size() - open - 2);
+    std::string item;
+    int depth = 0;
+    for (std::size_t i = 0; i <= values.size(); ++i)
+    {
+        const char c = i < values.size() ? values[i] : '|';
+        depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+        if (c != '|' || depth > 0)
+        {
+            item += c;
+            continue;
+        }
+        if (item.compare(0, name.size() + 1, name + "=") == 0)
+        {
+            *value = item.substr(name.size() + 1);
+            return true;
+        }
+        item.clear();
+    }
+    return false;
+}
+
+std::string
+PfabricPresetAttributes::GetFactoryValue(const ObjectFactory& factory, const std::string& name)
+{
+    TypeId::AttributeInformation info;
+    if (!factory.GetTypeId().LookupAttributeByName(name, &info))
+    {
+        return "";
+    }
+    std::string value;
+    return FindFactoryValue(factory, name, &value)
+               ? value
+               : info.initialValue->SerializeToString(info.checker);
 }
 
 void

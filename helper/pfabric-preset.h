@@ -112,8 +112,8 @@ struct PfabricPreset
  * Highest first:
  * 1. a value set through the helper (SetValue, behind the helper's Set*Attribute);
  * 2. a default the user configured (Config::SetDefault, or --ns3::Type::Attribute=value on the
- *    command line): a preset value is left out when the attribute's default differs from the
- *    one its TypeId declares;
+ *    command line, even to the value the TypeId declares): a preset value is left out when the
+ *    attribute's default was configured;
  * 3. the preset's value (SetPresetValue).
  *
  * Whether a default was configured is read when the values are applied (GetValues, Apply), so
@@ -164,10 +164,31 @@ class PfabricPresetAttributes
      */
     void Apply(ObjectFactory& factory) const;
 
+    /**
+     * @brief The value an object a factory creates gets for an attribute, as text: the
+     * factory's, else the attribute's default (as configured). Reads attributes without a
+     * getter too (TcpSocketBase's UseEcn, TcpDctcp's DctcpAlphaOnInit).
+     * @param factory the factory
+     * @param name an attribute of its type
+     * @return the value; "" if the type has no such attribute
+     */
+    static std::string GetFactoryValue(const ObjectFactory& factory, const std::string& name);
+
+    /**
+     * @brief Whether a factory sets an attribute, and to what.
+     * @param factory the factory
+     * @param name an attribute of its type
+     * @param[out] value the value it sets, as text
+     * @return whether it sets one
+     */
+    static bool FindFactoryValue(const ObjectFactory& factory,
+                                 const std::string& name,
+                                 std::string* value);
+
   private:
     /**
      * @param name an attribute of the type
-     * @return true if the user configured its default (it differs from the declared one)
+     * @return true if the user configured its default (Config::SetDefault set it)
      */
     bool IsConfigured(const std::string& name) const;
 

@@ -22,6 +22,8 @@
 #include "ns3/object-factory.h"
 #include "ns3/pfabric-class-queue-disc.h"
 #include "ns3/pfabric-host-transport.h"
+#include "ns3/pfabric-line-rate-tcp-socket.h"
+#include "ns3/pfabric-min-tcp-socket.h"
 #include "ns3/pfabric-priority-levels.h"
 #include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-queue-disc.h"
@@ -44,20 +46,34 @@ NS_LOG_COMPONENT_DEFINE("PfabricSchemeHelper");
 namespace
 {
 
-/// A scheme and its end-host transport.
+/// A scheme and its end hosts' sockets.
 struct Scheme
 {
-    const char* name;      //!< command-line name
-    const char* transport; //!< PfabricTcpSocketFactory::Transport value
+    const char* name;       //!< command-line name
+    const char* socketType; //!< the PfabricTcpSocketFactory's SocketType
 };
 
+constexpr const char* BASELINE_SOCKET = "ns3::PfabricBaselineTcpSocket";
+
 constexpr Scheme SCHEMES[] = {
-    {"pfabric", "MinTcp"},
-    {"linerate", "LineRate"},
-    {"tcp", "Tcp"},
-    {"dctcp", "Dctcp"},
-    {PfabricSchemeHelper::CUSTOM, "Tcp"},
+    {"pfabric", "ns3::PfabricMinTcpSocket"},
+    {"linerate", "ns3::PfabricLineRateTcpSocket"},
+    {"tcp", BASELINE_SOCKET},
+    {"dctcp", BASELINE_SOCKET},
+    {PfabricSchemeHelper::CUSTOM, BASELINE_SOCKET},
 };
+
+/// DCTCP's marked-fraction estimate of a new connection: the original ns-2 code's
+/// ecnhat_alpha_ (ns-3's TcpDctcp and Linux start at 1, halving a new flow's window at its
+/// first marks).
+constexpr double DCTCP_INITIAL_ALPHA = 0;
+
+/// @return whether a TypeId is a class or one of its subclasses
+bool
+IsA(TypeId tid, TypeId base)
+{
+    return tid == base || tid.IsChildOf(base);
+}
 
 /// @return whether a TypeId (or a parent) has an attribute of that name
 bool
@@ -108,7 +124,8 @@ PfabricSchemeHelper::UsesPfabricQueues(const std::string& scheme)
 
 PfabricSchemeHelper::PfabricSchemeHelper(const std::string& scheme, const std::string& preset)
     : m_preset(nullptr),
-      m_socketAttributes("ns3::PfabricTcpSocketFactory"),
+      m_socketFactoryAttributes("ns3::PfabricTcpSocketFactory"),
+      m_socketAttributes(SCHEMES[0].socketType),
       m_queueDiscAttributes("ns3::PfabricQueueDisc"),
       m_customQueueDisc(CUSTOM_QUEUE_DISC),
       m_hostQueueDiscAttributes(CUSTOM_QUEUE_DISC),
@@ -146,7 +163,29 @@ PfabricSchemeHelper::GetPreset() const
 void
 PfabricSchemeHelper::SetSocketFactoryAttribute(const std::string& name, const AttributeValue& value)
 {
+    m_socketFactoryAttributes.SetValue(name, value);
+}
+
+void
+PfabricSchemeHelper::SetSocketAttribute(const std::string& name, const AttributeValue& value)
+{
     m_socketAttributes.SetValue(name, value);
+}
+
+void
+PfabricSchemeHelper::SetSocketType(const std::string& type)
+{
+    NS_ABORT_MSG_UNLESS(m_scheme == CUSTOM,
+                        "PfabricSchemeHelper: SetSocketType needs the custom scheme, not "
+                            << m_scheme);
+    m_customSocketType = type;
+}
+
+std::string
+PfabricSchemeHelper::GetSocketTypeName() const
+{
+    return m_scheme == CUSTOM && !m_customSocketType.empty() ? m_customSocketType
+                                                             : FindScheme(m_scheme).socketType;
 }
 
 void
@@ -262,27 +301,66 @@ ObjectFactory
 PfabricSchemeHelper::GetSocketFactoryFactory() const
 {
     const PfabricPreset& p = *m_preset;
-    PfabricPresetAttributes transport = m_socketAttributes;
+    PfabricPresetAttributes transport = m_socketFactoryAttributes;
     transport.SetPresetValue("SegmentSize", UintegerValue(p.segmentSize))
         .SetPresetValue("HeaderBytes", UintegerValue(p.headerBytes + p.linkHeaderBytes))
         .SetPresetValue("InitialWindow", UintegerValue(p.initialWindow))
-        .SetPresetValue("MaxWindow", UintegerValue(p.minTcpMaxWindow))
-        .SetPresetValue("LineRateWindow", UintegerValue(p.lineRateWindow))
-        .SetPresetValue("Rto", TimeValue(p.minTcpRto))
-        .SetPresetValue("ProbeMode", BooleanValue(p.probeMode))
-        .SetPresetValue("ProbeAfterTimeouts", UintegerValue(p.probeAfterTimeouts))
-        .SetPresetValue("PriorityOffset", UintegerValue(p.priorityOffset))
-        .SetPresetValue("HostPacing", BooleanValue(p.hostPacing))
-        .SetPresetValue("MinRto", TimeValue(p.baselineMinRto))
-        .SetPresetValue("ClockGranularity", TimeValue(p.clockGranularity))
-        .SetPresetValue("FastRetransmit", BooleanValue(p.baselineFastRetransmit))
-        .SetPresetValue("DupAckThreshold", UintegerValue(p.dupAckThreshold))
-        .SetPresetValue("DupAckWindowFraction", DoubleValue(p.dupAckWindowFraction))
-        .SetPresetValue("DctcpG", DoubleValue(p.dctcpG));
+        .SetPresetValue("HostPacing", BooleanValue(p.hostPacing));
     ObjectFactory socketFactory("ns3::PfabricTcpSocketFactory");
-    socketFactory.Set("Transport", StringValue(FindScheme(m_scheme).transport));
+    // The scheme's sockets, whatever SocketType's configured default.
+    socketFactory.Set("SocketType", ObjectFactoryValue(GetSocketTypeFactory()));
     transport.Apply(socketFactory);
     return socketFactory;
+}
+
+ObjectFactory
+PfabricSchemeHelper::GetSocketTypeFactory() const
+{
+    const PfabricPreset& p = *m_preset;
+    const std::string type = GetSocketTypeName();
+    const TypeId tid = TypeId::LookupByName(type);
+    PfabricPresetAttributes socket = m_socketAttributes;
+    socket.SetTypeId(type);
+    // The preset's numbers of the transport the socket class is.
+    if (IsA(tid, PfabricMinTcpSocket::GetTypeId()))
+    {
+        socket.SetPresetValue("Rto", TimeValue(p.minTcpRto))
+            .SetPresetValue("ProbeMode", BooleanValue(p.probeMode))
+            .SetPresetValue("ProbeAfterTimeouts", UintegerValue(p.probeAfterTimeouts))
+            .SetPresetValue("PriorityOffset", UintegerValue(p.priorityOffset));
+        if (IsA(tid, PfabricLineRateTcpSocket::GetTypeId()))
+        {
+            socket.SetPresetValue("Window", UintegerValue(p.lineRateWindow));
+        }
+        else
+        {
+            socket.SetPresetValue("MaxWindow", UintegerValue(p.minTcpMaxWindow));
+        }
+    }
+    else
+    {
+        socket.SetPresetValue("MinRto", TimeValue(p.baselineMinRto))
+            .SetPresetValue("ClockGranularity", TimeValue(p.clockGranularity))
+            .SetPresetValue("FastRetransmit", BooleanValue(p.baselineFastRetransmit))
+            .SetPresetValue("DupAckThreshold", UintegerValue(p.dupAckThreshold))
+            .SetPresetValue("DupAckWindowFraction", DoubleValue(p.dupAckWindowFraction));
+    }
+    ObjectFactory factory(type);
+    if (m_scheme == "dctcp")
+    {
+        // What makes the baseline DCTCP, whatever the configured defaults: ns-3's DCTCP with a
+        // floor under its cut, and ECN. Its numbers are TcpDctcp's own attributes, the preset's
+        // gain and the original code's initial alpha, unless configured.
+        PfabricPresetAttributes dctcp("ns3::PfabricDctcp");
+        dctcp.SetPresetValue("DctcpShiftG", DoubleValue(p.dctcpG))
+            .SetPresetValue("DctcpAlphaOnInit", DoubleValue(DCTCP_INITIAL_ALPHA));
+        ObjectFactory congestionControl("ns3::PfabricDctcp");
+        dctcp.Apply(congestionControl);
+        factory.Set("CongestionControl", ObjectFactoryValue(congestionControl));
+        factory.Set("UseEcn", StringValue("On"));
+    }
+    socket.Apply(factory);
+    return factory;
 }
 
 PfabricPresetAttributes
@@ -361,8 +439,7 @@ PfabricSchemeHelper::GetSenderPriorityOffset() const
     // The ports find a segment's level by the offset its sender added: take the senders' own,
     // whichever of preset, configured default or override set it.
     UintegerValue offset;
-    GetSocketFactoryFactory().Create<PfabricTcpSocketFactory>()->GetAttribute("PriorityOffset",
-                                                                              offset);
+    GetSocketTypeFactory().Create()->GetAttribute("PriorityOffset", offset);
     return offset;
 }
 

@@ -29,20 +29,27 @@ namespace ns3
  * scheme assembled from ns-3 parts, on a set of nodes, every number taken from a preset
  * (PfabricPreset).
  *
- * | scheme   | end hosts (PfabricTcpSocketFactory) | every port, host NICs included       |
- * |----------|-------------------------------------|--------------------------------------|
- * | pfabric  | MinTCP                              | PfabricQueueDisc                     |
- * | linerate | LineRate                            | PfabricQueueDisc                     |
- * | tcp      | TCP (NewReno)                       | FifoQueueDisc (drop-tail)            |
- * | dctcp    | DCTCP (PfabricDctcp, ECN)           | RedQueueDisc marking at K            |
- * | custom   | TCP (its CongestionOps, Ecn)        | SetQueueDisc's (FifoQueueDisc)       |
+ * | scheme   | end hosts (PfabricTcpSocketFactory's SocketType)    | every port, host NICs  |
+ * |----------|-----------------------------------------------------|------------------------|
+ * | pfabric  | PfabricMinTcpSocket (MinTCP)                        | PfabricQueueDisc       |
+ * | linerate | PfabricLineRateTcpSocket (LineRate)                 | PfabricQueueDisc       |
+ * | tcp      | PfabricBaselineTcpSocket (TcpNewReno)               | FifoQueueDisc          |
+ * | dctcp    | PfabricBaselineTcpSocket (PfabricDctcp, UseEcn On)  | RedQueueDisc marking   |
+ * | custom   | PfabricBaselineTcpSocket (any), or SetSocketType's  | SetQueueDisc's         |
+ *
+ * The preset's numbers go where they belong: what every transport shares on the
+ * PfabricTcpSocketFactory (SegmentSize, HeaderBytes, InitialWindow, HostPacing), MinTCP's and
+ * LineRate's on their socket classes (Rto, ProbeMode, ProbeAfterTimeouts, PriorityOffset,
+ * MaxWindow; LineRate's Window), the baselines' on PfabricBaselineTcpSocket (TcpSocketBase's
+ * MinRto and ClockGranularity, FastRetransmit, DupAckThreshold, DupAckWindowFraction) and
+ * DCTCP's gain on its congestion control (TcpDctcp's DctcpShiftG).
  *
  * The custom scheme starts as TCP-DropTail's parts, each replaceable by name: the ports' queue
  * disc (SetQueueDisc, SetQueueDiscAttribute), the host NICs' (SetHostQueueDisc,
- * SetHostQueueDiscAttribute; default: the ports'), and the transport's attributes
- * (SetSocketFactoryAttribute: CongestionOps, Ecn, MinRto, ...). A queue disc with a MaxSize gets
- * the preset's baseline buffer. PfabricCustomScheme builds one from text, with its checks and
- * provenance.
+ * SetHostQueueDiscAttribute; default: the ports'), the sockets (SetSocketType,
+ * SetSocketAttribute: CongestionControl, UseEcn, MinRto, ...) and the factory's common settings
+ * (SetSocketFactoryAttribute). A queue disc with a MaxSize gets the preset's baseline buffer.
+ * PfabricCustomScheme builds one from text, with its checks and provenance.
  *
  * With SetPriorityLevels, pfabric and linerate instead quantise the remaining-size priority into K
  * levels served by K strict-priority FIFO queues per port (PfabricLevelQueueDisc), as a
@@ -51,9 +58,9 @@ namespace ns3
  * pFabric queue per class, configured as the scheme's pFabric port). Every device gets the
  * one-packet device queue of PfabricQueueDiscHelper. Applications create sockets with
  * GetSocketFactoryType(). Every number of the preset is set explicitly; a default the user
- * configured (Config::SetDefault, --ns3::PfabricTcpSocketFactory::Rto=50us) and
- * SetSocketFactoryAttribute / SetQueueDiscAttribute override it, with the precedence of
- * doc/pfabric.rst, "Presets" (PfabricPresetAttributes).
+ * configured (Config::SetDefault, --ns3::PfabricMinTcpSocket::Rto=50us) and
+ * SetSocketFactoryAttribute / SetSocketAttribute / SetQueueDiscAttribute override it, with the
+ * precedence of doc/pfabric.rst, "Presets" (PfabricPresetAttributes).
  */
 class PfabricSchemeHelper
 {
@@ -84,11 +91,31 @@ class PfabricSchemeHelper
     const PfabricPreset& GetPreset() const;
 
     /**
-     * @brief Override an attribute of the nodes' PfabricTcpSocketFactory.
-     * @param name the attribute, e.g. "Rto"
+     * @brief Override an attribute of the nodes' PfabricTcpSocketFactory: what every transport
+     * shares.
+     * @param name the attribute, e.g. "HostPacing"
      * @param value its value
      */
     void SetSocketFactoryAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * @brief Override an attribute of the scheme's sockets (the factory's SocketType: see the
+     * table above); stops the simulation if their class lacks it.
+     * @param name the attribute, e.g. "Rto" (pfabric, linerate) or "MinRto" (tcp, dctcp)
+     * @param value its value
+     */
+    void SetSocketAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * @brief The custom scheme only: the class of the sockets; without it,
+     * ns3::PfabricBaselineTcpSocket (TCP-DropTail's). The preset's numbers of that transport
+     * apply (e.g. MinTCP's for a PfabricMinTcpSocket).
+     * @param type a PfabricTcpSocket TypeId name, e.g. "ns3::PfabricMinTcpSocket"
+     */
+    void SetSocketType(const std::string& type);
+
+    /// @return the TypeId name of the scheme's sockets
+    std::string GetSocketTypeName() const;
 
     /**
      * @brief Override an attribute of the ports' queue discs.
@@ -172,9 +199,16 @@ class PfabricSchemeHelper
 
     /**
      * @return a factory of the PfabricTcpSocketFactory that Install aggregates to every node,
-     *         every value set (preset, configured defaults, overrides)
+     *         every value set (preset, configured defaults, overrides), its SocketType
+     *         GetSocketTypeFactory()
      */
     ObjectFactory GetSocketFactoryFactory() const;
+
+    /**
+     * @return a factory of the scheme's sockets (the PfabricTcpSocketFactory's SocketType),
+     *         every value set (the scheme's, preset, configured defaults, overrides)
+     */
+    ObjectFactory GetSocketTypeFactory() const;
 
     /**
      * @param host the host NICs' queue disc instead of the switch ports'
@@ -237,7 +271,9 @@ class PfabricSchemeHelper
 
     std::string m_scheme;                              //!< pfabric, linerate, tcp, dctcp or custom
     const PfabricPreset* m_preset;                     //!< the preset
-    PfabricPresetAttributes m_socketAttributes;        //!< SetSocketFactoryAttribute's values
+    PfabricPresetAttributes m_socketFactoryAttributes; //!< SetSocketFactoryAttribute's values
+    PfabricPresetAttributes m_socketAttributes;        //!< SetSocketAttribute's values
+    std::string m_customSocketType;                    //!< custom: the sockets; empty: baseline
     PfabricPresetAttributes m_queueDiscAttributes;     //!< SetQueueDiscAttribute's values
     std::string m_customQueueDisc;                     //!< custom: the ports' queue disc
     std::string m_customHostQueueDisc;                 //!< custom: host NICs'; empty: the ports'

@@ -7,6 +7,7 @@
 #ifndef PFABRIC_BASELINE_TCP_SOCKET_H
 #define PFABRIC_BASELINE_TCP_SOCKET_H
 
+#include "ns3/object-factory.h"
 #include "ns3/pfabric-tcp-socket.h"
 
 #include <cstdint>
@@ -17,21 +18,29 @@ namespace ns3
 /**
  * @ingroup pfabric
  *
- * @brief The TCP of the TCP-DropTail and DCTCP baselines: ns-3's TCP whose duplicate-ACK
- * threshold can follow the congestion window.
+ * @brief The TCP of the TCP-DropTail and DCTCP baselines and of the custom scheme: ns-3's TCP
+ * with any congestion control (CongestionControl), whose duplicate-ACK threshold can follow the
+ * congestion window.
  *
  * Per-packet spraying reorders segments, and a fixed threshold of 3 duplicate ACKs then fires
- * spurious fast retransmissions. HotNets 2012 turns fast retransmit off; the SIGCOMM 2013 runs
- * use a threshold of max(MinThreshold, WindowFraction * cwnd) segments, re-evaluated on every
- * ACK. With WindowFraction 0 this socket is ns-3's TcpSocketBase with its ReTxThreshold.
+ * spurious fast retransmissions. HotNets 2012 turns fast retransmit off (FastRetransmit false);
+ * the SIGCOMM 2013 runs use a threshold of max(DupAckThreshold, DupAckWindowFraction * cwnd)
+ * segments, re-evaluated on every ACK. With DupAckWindowFraction 0 the threshold is
+ * DupAckThreshold.
+ *
+ * TcpSocketBase's own attributes set the rest: the minimum RTO (MinRto, also the RTT estimate
+ * before the first sample, as ns-2's rtxcur_init_, and the time before a lost SYN is resent),
+ * the RTO's clock granularity (ClockGranularity) and ECN (UseEcn: On makes the senders
+ * ECN-capable; a congestion control that needs ECN, as TcpDctcp, turns it on itself). DCTCP is
+ * this socket with CongestionControl ns3::PfabricDctcp, its numbers TcpDctcp's own attributes
+ * (DctcpShiftG, DctcpAlphaOnInit), and UseEcn On.
  *
  * The next flow on a reused connection (StartFlow) restarts from the initial window, as
  * PfabricTcpSocket does; kept, as on any persistent connection: the RTT estimate and the RTO
  * derived from it (ns-3 undoes a timeout's back-off at the next new ACK), DCTCP's estimate
  * alpha of the marked fraction and the ECN echo state.
  *
- * Created and configured by PfabricTcpSocketFactory (see there for why the attributes live on
- * the factory).
+ * A PfabricTcpSocketFactory with SocketType ns3::PfabricBaselineTcpSocket creates these sockets.
  */
 class PfabricBaselineTcpSocket : public PfabricTcpSocket
 {
@@ -53,14 +62,6 @@ class PfabricBaselineTcpSocket : public PfabricTcpSocket
     ~PfabricBaselineTcpSocket() override;
 
     /**
-     * @brief Make the duplicate-ACK threshold max(minThreshold, windowFraction * cwnd).
-     * @param minThreshold the smallest threshold, in duplicate ACKs
-     * @param windowFraction the fraction of the congestion window (in segments); 0 keeps the
-     *        threshold fixed at ReTxThreshold
-     */
-    void SetAdaptiveDupAckThreshold(uint32_t minThreshold, double windowFraction);
-
-    /**
      * @brief The adaptive duplicate-ACK threshold, max(minThreshold, windowFraction * cwnd in
      * segments), for this socket and the lean host's PfabricLeanBaselineSender.
      * @param minThreshold the smallest threshold, in duplicate ACKs
@@ -74,13 +75,32 @@ class PfabricBaselineTcpSocket : public PfabricTcpSocket
                                                uint32_t cwnd,
                                                uint32_t segmentSize);
 
+    /// @return a new congestion control of the CongestionControl attribute
+    Ptr<TcpCongestionOps> CreateCongestionOps() const override;
+    /**
+     * @brief The duplicate-ACK threshold (or none), and pacing at the line rate with the
+     * factory's HostPacing.
+     * @param settings the factory's settings
+     */
+    void ConfigureTransport(const FactorySettings& settings) override;
+    /// @return a PfabricLeanBaselineSender with this socket's settings
+    Ptr<PfabricLeanSender> CreateLeanSender(Ptr<PfabricHostTransport> transport,
+                                            const FactorySettings& settings) const override;
+    /// @return receivers that answer the SYN as this socket would and echo ECN as it asks
+    PfabricLeanReceiver::Settings GetLeanReceiverSettings() const override;
+
   protected:
     Ptr<TcpSocketBase> Fork() override;
     void ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader) override;
 
   private:
-    uint32_t m_minDupAckThreshold; //!< smallest adaptive threshold
-    double m_dupAckWindowFraction; //!< fraction of cwnd, 0: fixed threshold
+    /// @return whether the socket negotiates ECN (UseEcn On)
+    bool UsesEcn() const;
+
+    ObjectFactory m_congestionControlFactory; //!< the CongestionControl attribute
+    bool m_fastRetransmit;                    //!< fast retransmit on
+    uint32_t m_minDupAckThreshold;            //!< the (smallest) duplicate-ACK threshold
+    double m_dupAckWindowFraction;            //!< fraction of cwnd, 0: fixed threshold
 };
 
 } // namespace ns3

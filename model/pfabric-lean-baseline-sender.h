@@ -56,7 +56,7 @@ class PfabricLeanBaselineSender : public PfabricLeanSender
     void SetRetransmissionTimer(Time minRto, Time clockGranularity);
     /**
      * @brief Make the duplicate-ACK threshold max(minThreshold, windowFraction * cwnd), as
-     * PfabricBaselineTcpSocket::SetAdaptiveDupAckThreshold.
+     * PfabricBaselineTcpSocket's DupAckThreshold and DupAckWindowFraction.
      * @param minThreshold the smallest threshold, in duplicate ACKs
      * @param windowFraction the fraction of the congestion window (in segments); 0 keeps the
      *        threshold fixed

@@ -13,7 +13,7 @@
 #include "pfabric-compat.h"
 #include "pfabric-host-transport.h"
 #include "pfabric-priority-tag.h"
-#include "pfabric-tcp-socket-factory.h"
+#include "pfabric-tcp-socket.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -58,7 +58,7 @@ PfabricLeanSender::PfabricLeanSender()
       m_connected(false),
       m_port(0),
       m_peerPort(0),
-      m_dupAckThreshold(PfabricTcpSocketFactory::NO_FAST_RETRANSMIT),
+      m_dupAckThreshold(PfabricTcpSocket::NO_FAST_RETRANSMIT),
       m_rto(0),
       m_pacing(false),
       m_priorityOffset(1),

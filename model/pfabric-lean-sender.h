@@ -90,7 +90,7 @@ class PfabricLeanSender : public PfabricFlowSender
     void SetHandshake(Time connectionTimeout, uint32_t synRetries);
     /**
      * @brief The duplicate ACKs that start fast retransmit (TcpSocketBase's ReTxThreshold).
-     * @param threshold the threshold; PfabricTcpSocketFactory::NO_FAST_RETRANSMIT: never
+     * @param threshold the threshold; PfabricTcpSocket::NO_FAST_RETRANSMIT: never
      */
     void SetDupAckThreshold(uint32_t threshold);
     /**

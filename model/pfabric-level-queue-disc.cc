@@ -49,7 +49,7 @@ PfabricLevelQueueDisc::GetTypeId()
                           MakeUintegerAccessor(&PfabricLevelQueueDisc::m_levels),
                           MakeUintegerChecker<uint32_t>(1, 64))
             .AddAttribute("PriorityOffset",
-                          "The senders' PfabricTcpSocketFactory::PriorityOffset: data of level "
+                          "The senders' PfabricMinTcpSocket::PriorityOffset: data of level "
                           "k carries PriorityOffset + k. Default 10, the socket's.",
                           UintegerValue(10),
                           MakeUintegerAccessor(&PfabricLevelQueueDisc::m_priorityOffset),

@@ -17,7 +17,7 @@ namespace ns3
  *
  * @brief No congestion control: the window stays where it started, whatever happens.
  *
- * The congestion control of a LineRate sender (PfabricMinTcpSocket::SetLineRate), which starts
+ * The congestion control of a LineRate sender (PfabricLineRateTcpSocket), which starts
  * with a window larger than any flow and is paced at the NIC's line rate instead.
  */
 class PfabricLineRateCongestionOps : public TcpCongestionOps

@@ -4,15 +4,20 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// PfabricMinTcpSocket: MinTCP and LineRate, pFabric's end hosts, on ns-3's TCP.
+// PfabricMinTcpSocket: MinTCP, pFabric's end host, on ns-3's TCP (and LineRate's base).
 
 #include "pfabric-min-tcp-socket.h"
 
+#include "pfabric-host-transport.h"
+#include "pfabric-lean-min-tcp-sender.h"
+
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-tx-buffer.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 
@@ -31,6 +36,51 @@ PfabricMinTcpSocket::GetTypeId()
             .SetParent<PfabricTcpSocket>()
             .SetGroupName("Pfabric")
             .AddConstructor<PfabricMinTcpSocket>()
+            .AddAttribute("Rto",
+                          "The fixed retransmission timeout (no RTT estimation, no back-off). "
+                          "The default, 40 us, is about three round trips of an idle 10 Gb/s "
+                          "fat-tree (HotNets 2012).",
+                          TimeValue(MicroSeconds(40)),
+                          MakeTimeAccessor(&PfabricMinTcpSocket::m_fixedRto),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("MaxWindow",
+                          "MinTCP: largest congestion window, in segments; 0 (the default): no "
+                          "cap. LineRate's window is fixed (PfabricLineRateTcpSocket::Window) and "
+                          "has no cap.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&PfabricMinTcpSocket::m_maxWindow),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ProbeMode",
+                          "After ProbeAfterTimeouts consecutive timeouts send one-byte probes "
+                          "until an ACK advances (SIGCOMM 2013); off by default, as in HotNets "
+                          "2012.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&PfabricMinTcpSocket::m_probeMode),
+                          MakeBooleanChecker())
+            .AddAttribute("ProbeAfterTimeouts",
+                          "Probe mode: the consecutive timeouts after which probing starts "
+                          "(default 5, SIGCOMM 2013's).",
+                          UintegerValue(5),
+                          MakeUintegerAccessor(&PfabricMinTcpSocket::m_probeAfterTimeouts),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute(
+                "PriorityPolicy",
+                "What a data segment's priority ranks its flow by (a PfabricPriorityPolicy with "
+                "its attributes, e.g. ns3::PfabricBytesSentPriority[Thresholds=10000,100000]): "
+                "PfabricRemainingSizePriority (pFabric's), PfabricFlowSizePriority, "
+                "PfabricBytesSentPriority or PfabricDeadlinePriority.",
+                // Named through GetTypeId, which registers the type: this TypeId may be made
+                // first (files are initialised in no set order).
+                ObjectFactoryValue(
+                    ObjectFactory(PfabricRemainingSizePriority::GetTypeId().GetName())),
+                MakeObjectFactoryAccessor(&PfabricMinTcpSocket::m_priorityPolicyFactory),
+                MakeObjectFactoryChecker())
+            .AddAttribute("PriorityOffset",
+                          "Added to a data segment's rank, so that data never ties with ACKs "
+                          "(priority 0). The default, 10, is the original ns-2 code's constant.",
+                          UintegerValue(10),
+                          MakeUintegerAccessor(&PfabricMinTcpSocket::m_rankOffset),
+                          MakeUintegerChecker<uint64_t>(1))
             .AddTraceSource("ProbeMode",
                             "Probe mode begins (true: ProbeAfterTimeouts "
                             "consecutive timeouts) or ends (false: an ACK "
@@ -40,12 +90,14 @@ PfabricMinTcpSocket::GetTypeId()
     return tid;
 }
 
+// The attributes' defaults replace these initial values on construction.
 PfabricMinTcpSocket::PfabricMinTcpSocket()
     : PfabricTcpSocket(),
       m_fixedRto(MicroSeconds(40)),
       m_maxWindow(0),
-      m_probeAfterTimeouts(0),
-      m_lineRate(false),
+      m_probeMode(false),
+      m_probeAfterTimeouts(5),
+      m_rankOffset(10),
       m_consecutiveTimeouts(0),
       m_probing(false)
 {
@@ -56,8 +108,10 @@ PfabricMinTcpSocket::PfabricMinTcpSocket(const PfabricMinTcpSocket& sock)
     : PfabricTcpSocket(sock),
       m_fixedRto(sock.m_fixedRto),
       m_maxWindow(sock.m_maxWindow),
+      m_probeMode(sock.m_probeMode),
       m_probeAfterTimeouts(sock.m_probeAfterTimeouts),
-      m_lineRate(sock.m_lineRate),
+      m_priorityPolicyFactory(sock.m_priorityPolicyFactory),
+      m_rankOffset(sock.m_rankOffset),
       m_consecutiveTimeouts(0),
       m_probing(false)
 {
@@ -91,15 +145,93 @@ PfabricMinTcpSocket::SetMaxWindow(uint32_t segments)
 void
 PfabricMinTcpSocket::SetProbeAfterTimeouts(uint32_t timeouts)
 {
-    m_probeAfterTimeouts = timeouts;
+    m_probeMode = timeouts > 0;
+    if (m_probeMode)
+    {
+        m_probeAfterTimeouts = timeouts;
+    }
+}
+
+uint32_t
+PfabricMinTcpSocket::GetProbeThreshold() const
+{
+    return m_probeMode ? m_probeAfterTimeouts : 0;
+}
+
+Ptr<PfabricPriorityPolicy>
+PfabricMinTcpSocket::CreatePriorityPolicy() const
+{
+    Ptr<PfabricPriorityPolicy> policy = m_priorityPolicyFactory.Create<PfabricPriorityPolicy>();
+    NS_ABORT_MSG_IF(!policy,
+                    "PfabricMinTcpSocket: PriorityPolicy "
+                        << m_priorityPolicyFactory.GetTypeId().GetName()
+                        << " is not a PfabricPriorityPolicy");
+    return policy;
+}
+
+Time
+PfabricMinTcpSocket::GetInitialRtt() const
+{
+    return m_fixedRto;
+}
+
+Ptr<TcpCongestionOps>
+PfabricMinTcpSocket::CreateCongestionOps() const
+{
+    return CreateObject<TcpNewReno>();
 }
 
 void
-PfabricMinTcpSocket::SetLineRate(DataRate rate, uint32_t overheadBytes)
+PfabricMinTcpSocket::ConfigureTransport(const FactorySettings& settings)
 {
-    NS_LOG_FUNCTION(this << rate << overheadBytes);
-    m_lineRate = true;
-    SetPacingLineRate(rate, overheadBytes);
+    ConfigureMinTcp(settings, settings.hostPacing);
+}
+
+void
+PfabricMinTcpSocket::ConfigureMinTcp(const FactorySettings& settings, bool paced)
+{
+    NS_LOG_FUNCTION(this << paced);
+    SetAttribute("ReTxThreshold", UintegerValue(NO_FAST_RETRANSMIT));
+    // The estimate is never used for the timer, but keep ns-3's RTO arithmetic tame.
+    SetAttribute("MinRto", TimeValue(m_fixedRto));
+    SetAttribute("ClockGranularity", TimeValue(NanoSeconds(1)));
+    SetPriorityPolicy(CreatePriorityPolicy(), m_rankOffset);
+    if (paced)
+    {
+        SetPacingLineRate(settings.lineRate(), settings.headerBytes);
+    }
+}
+
+Ptr<PfabricLeanSender>
+PfabricMinTcpSocket::CreateLeanSender(Ptr<PfabricHostTransport> transport,
+                                      const FactorySettings& settings) const
+{
+    return CreateLeanMinTcpSender(transport, settings, false);
+}
+
+Ptr<PfabricLeanSender>
+PfabricMinTcpSocket::CreateLeanMinTcpSender(Ptr<PfabricHostTransport> transport,
+                                            const FactorySettings& settings,
+                                            bool lineRate) const
+{
+    auto sender = CreateObject<PfabricLeanMinTcpSender>();
+    sender->Configure(transport,
+                      settings.segmentSize,
+                      GetInitialWindow(settings),
+                      CreateCongestionOps());
+    sender->SetMinTcp(m_fixedRto, lineRate ? 0 : m_maxWindow, GetProbeThreshold(), lineRate);
+    sender->SetPriorityPolicy(CreatePriorityPolicy(), m_rankOffset);
+    if (lineRate || settings.hostPacing)
+    {
+        sender->SetPacingLineRate(settings.lineRate(), settings.headerBytes);
+    }
+    return sender;
+}
+
+PfabricLeanReceiver::Settings
+PfabricMinTcpSocket::GetLeanReceiverSettings() const
+{
+    return PfabricLeanReceiver::Settings(); // ranked senders: ACKs tagged, no ECN
 }
 
 void
@@ -191,19 +323,22 @@ PfabricMinTcpSocket::DataTimeout()
     ++m_consecutiveTimeouts;
     NS_LOG_INFO("Timeout " << m_consecutiveTimeouts << " in a row, head "
                            << m_txBuffer->HeadSequence());
-    if (m_probeAfterTimeouts > 0 && m_consecutiveTimeouts >= m_probeAfterTimeouts)
+    const uint32_t probeThreshold = GetProbeThreshold();
+    if (probeThreshold > 0 && m_consecutiveTimeouts >= probeThreshold)
     {
         SetProbing(true);
         SendProbe();
     }
-    else if (m_lineRate)
-    {
-        LineRateTimeout();
-    }
     else
     {
-        PfabricTcpSocket::DataTimeout();
+        LossTimeout();
     }
+}
+
+void
+PfabricMinTcpSocket::LossTimeout()
+{
+    PfabricTcpSocket::DataTimeout();
 }
 
 void
@@ -214,21 +349,6 @@ PfabricMinTcpSocket::SendProbe()
     // after the timeouts that led here) resends what is missing straight away.
     m_txBuffer->SetSentListLost(false);
     SendDataPacket(m_txBuffer->HeadSequence(), 1, m_connected);
-}
-
-void
-PfabricMinTcpSocket::LineRateTimeout()
-{
-    NS_LOG_FUNCTION(this);
-    // What ns-3's timeout does to the scoreboard (everything sent and not selectively
-    // acknowledged is lost and goes again, first), without touching the window.
-    m_dupAckCount = 0;
-    m_txBuffer->SetSentListLost(false);
-    m_recover = m_tcb->m_highTxMark;
-    m_recoverActive = true;
-    m_congestionControl->CongestionStateSet(m_tcb, TcpSocketState::CA_LOSS);
-    m_tcb->m_congState = TcpSocketState::CA_LOSS;
-    SendPendingData(m_connected);
 }
 
 uint32_t

@@ -7,8 +7,8 @@
 #ifndef PFABRIC_MIN_TCP_SOCKET_H
 #define PFABRIC_MIN_TCP_SOCKET_H
 
-#include "ns3/data-rate.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/pfabric-tcp-socket.h"
 
 #include <cstdint>
@@ -19,28 +19,25 @@ namespace ns3
 /**
  * @ingroup pfabric
  *
- * @brief MinTCP and LineRate, the end hosts of pFabric (Alizadeh et al., HotNets 2012), on ns-3's
- * TCP.
+ * @brief MinTCP, the end host of pFabric (Alizadeh et al., HotNets 2012), on ns-3's TCP; the
+ * base of LineRate (PfabricLineRateTcpSocket).
  *
  * MinTCP is TCP "returned to its roots": a large initial window, additive increase per round
- * trip, and one congestion signal, the retransmission timeout. The timeout is fixed (no RTT
+ * trip, and one congestion signal, the retransmission timeout. The timeout is fixed (Rto: no RTT
  * estimation, no back-off); on a timeout the window falls to one segment and slow start resumes
  * with ssthresh halved. Duplicate ACKs are never acted on (the socket is configured with a
- * fast-retransmit threshold no flow reaches). An optional maximum window caps the congestion
- * window, and an optional probe mode (SIGCOMM 2013) sends one-byte probes after a number of
- * consecutive timeouts, until an ACK advances.
+ * fast-retransmit threshold no flow reaches). An optional maximum window (MaxWindow) caps the
+ * congestion window, and an optional probe mode (ProbeMode, SIGCOMM 2013) sends one-byte probes
+ * after ProbeAfterTimeouts consecutive timeouts, until an ACK advances.
  *
- * LineRate (SetLineRate) has no rate control: the window never changes, the sender is paced at
- * the NIC's line rate, and lost segments are resent at the same fixed timeout.
+ * Every segment is tagged with its priority through PfabricTcpSocket's priority policy, made
+ * from PriorityPolicy: pFabric's is the flow's remaining bytes (PfabricRemainingSizePriority) +
+ * PriorityOffset for data segments, first transmissions and retransmissions alike, and 0 for
+ * segments without payload.
  *
- * Every segment is tagged with its priority through PfabricTcpSocket's priority policy:
- * pFabric's is the flow's remaining bytes (PfabricRemainingSizePriority) + PriorityOffset for
- * data segments, first transmissions and retransmissions alike, and 0 for segments without
- * payload.
- *
- * Create these sockets with PfabricTcpSocketFactory, which holds the attributes (ns-3 up to
- * 3.44 reports a TcpSocketBase subclass's TypeId as TcpSocketBase's, hiding its attributes, and
- * from 3.45 that cannot be overridden) and configures each socket through the setters below.
+ * The attributes are this class's (a PfabricTcpSocketFactory with SocketType
+ * ns3::PfabricMinTcpSocket creates these sockets); the setters below set the same values for
+ * programmatic use, before the factory configures the socket.
  */
 class PfabricMinTcpSocket : public PfabricTcpSocket
 {
@@ -68,7 +65,7 @@ class PfabricMinTcpSocket : public PfabricTcpSocket
     ~PfabricMinTcpSocket() override;
 
     /**
-     * @brief Fix the retransmission timeout.
+     * @brief Fix the retransmission timeout (the Rto attribute).
      * @param rto the timeout, strictly positive
      */
     void SetFixedRto(Time rto);
@@ -77,29 +74,17 @@ class PfabricMinTcpSocket : public PfabricTcpSocket
     Time GetFixedRto() const;
 
     /**
-     * @brief Cap the congestion window.
+     * @brief Cap the congestion window (the MaxWindow attribute).
      * @param segments the largest window, in segments; 0 leaves it uncapped
      */
     void SetMaxWindow(uint32_t segments);
 
     /**
-     * @brief Enable probe mode.
+     * @brief Enable probe mode (the ProbeMode and ProbeAfterTimeouts attributes).
      * @param timeouts consecutive timeouts after which one-byte probes replace retransmissions;
      *        0 disables probe mode
      */
     void SetProbeAfterTimeouts(uint32_t timeouts);
-
-    /**
-     * @brief Turn this socket into a LineRate sender: no rate control, paced at line rate.
-     *
-     * Each segment of payload P leaves the socket every (P + overhead) * 8 / rate seconds, the
-     * time the NIC needs to serialise it, so that a lone flow keeps its NIC exactly busy.
-     *
-     * @param rate the NIC's line rate
-     * @param overheadBytes the bytes the network adds to a segment's payload (TCP, IP and link
-     *        headers)
-     */
-    void SetLineRate(DataRate rate, uint32_t overheadBytes);
 
     /// @return true while the socket sends one-byte probes
     bool IsProbing() const override;
@@ -107,14 +92,48 @@ class PfabricMinTcpSocket : public PfabricTcpSocket
     /// @return the timeouts since an ACK last advanced
     uint32_t GetConsecutiveTimeouts() const;
 
+    /// @return the fixed RTO: the estimate is never used for the timer
+    Time GetInitialRtt() const override;
+    /// @return TcpNewReno: MinTCP's window grows as TCP's, and falls only on a timeout
+    Ptr<TcpCongestionOps> CreateCongestionOps() const override;
+    /**
+     * @brief The fixed RTO, no fast retransmit, the priority policy, and pacing at the line rate
+     * with the factory's HostPacing.
+     * @param settings the factory's settings
+     */
+    void ConfigureTransport(const FactorySettings& settings) override;
+    /// @return a PfabricLeanMinTcpSender with this socket's settings
+    Ptr<PfabricLeanSender> CreateLeanSender(Ptr<PfabricHostTransport> transport,
+                                            const FactorySettings& settings) const override;
+    /// @return receivers that tag their ACKs (priority 0, the flow's class), without ECN
+    PfabricLeanReceiver::Settings GetLeanReceiverSettings() const override;
+
   protected:
     /**
      * @brief What PfabricTcpSocket restarts, and: the retransmission timer is the fixed RTO, and
      * the count of consecutive timeouts and probe mode start afresh.
      */
     void RestartForFlow() override;
-    /// Probe, resend at line rate, or MinTCP's (ns-3's) timeout, counting consecutive ones.
+    /// Count consecutive timeouts; probe once ProbeAfterTimeouts of them, else LossTimeout.
     void DataTimeout() override;
+    /// MinTCP's timeout without probing: ns-3's (window to one segment, slow start).
+    virtual void LossTimeout();
+    /**
+     * @brief Configure the socket as ConfigureTransport does, its pacing told.
+     * @param settings the factory's settings
+     * @param paced whether the socket is paced at the line rate
+     */
+    void ConfigureMinTcp(const FactorySettings& settings, bool paced);
+    /**
+     * @brief The lean sender CreateLeanSender makes, its LineRate-ness told.
+     * @param transport the node's lean host transport
+     * @param settings the factory's settings
+     * @param lineRate whether the sender is LineRate's: no window cap, its timeout, paced
+     * @return the sender, not yet connected
+     */
+    Ptr<PfabricLeanSender> CreateLeanMinTcpSender(Ptr<PfabricHostTransport> transport,
+                                                  const FactorySettings& settings,
+                                                  bool lineRate) const;
     Ptr<TcpSocketBase> Fork() override;
     uint32_t SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck) override;
     void EstimateRtt(const TcpHeader& tcpHeader) override;
@@ -132,16 +151,21 @@ class PfabricMinTcpSocket : public PfabricTcpSocket
     /// Re-arm a retransmission timer that ns-3 armed with an estimated timeout.
     void RearmFixedRto();
 
-    /// LineRate's timeout: resend what is not acknowledged, keep the window.
-    void LineRateTimeout();
-
     /// Probe mode's timeout: send one byte at the head of the unacknowledged data.
     void SendProbe();
 
+    /// @return the consecutive timeouts after which it probes; 0: never
+    uint32_t GetProbeThreshold() const;
+
+    /// @return a new priority policy of the PriorityPolicy attribute
+    Ptr<PfabricPriorityPolicy> CreatePriorityPolicy() const;
+
     Time m_fixedRto;                       //!< the retransmission timeout
     uint32_t m_maxWindow;                  //!< congestion window cap in segments, 0: none
-    uint32_t m_probeAfterTimeouts;         //!< consecutive timeouts before probing, 0: never
-    bool m_lineRate;                       //!< LineRate sender
+    bool m_probeMode;                      //!< probe mode on
+    uint32_t m_probeAfterTimeouts;         //!< consecutive timeouts before probing
+    ObjectFactory m_priorityPolicyFactory; //!< the PriorityPolicy attribute
+    uint64_t m_rankOffset;                 //!< the PriorityOffset attribute
     uint32_t m_consecutiveTimeouts;        //!< timeouts since an ACK last advanced
     bool m_probing;                        //!< sending one-byte probes
     TracedCallback<bool> m_probeModeTrace; //!< "ProbeMode"

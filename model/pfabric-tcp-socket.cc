@@ -242,6 +242,18 @@ PfabricTcpSocket::IsProbing() const
     return false;
 }
 
+uint32_t
+PfabricTcpSocket::GetInitialWindow(const FactorySettings& settings) const
+{
+    return settings.initialWindow;
+}
+
+Time
+PfabricTcpSocket::GetInitialRtt() const
+{
+    return GetMinRto();
+}
+
 void
 PfabricTcpSocket::SetPacingLineRate(DataRate rate, uint32_t overheadBytes)
 {

@@ -10,6 +10,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/pfabric-compat.h"
+#include "ns3/pfabric-lean-receiver.h"
 #include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-tcp-demux.h"
 #include "ns3/pfabric-tcp-tagger.h"
@@ -17,10 +18,15 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 namespace ns3
 {
+
+class PfabricHostTransport;
+class PfabricLeanSender;
+class TcpCongestionOps;
 
 /**
  * @ingroup pfabric
@@ -43,8 +49,11 @@ namespace ns3
  * the priority; a receiving connection takes the class of each data segment it receives, so
  * that its ACKs travel in their flow's class.
  *
- * Subclasses: PfabricMinTcpSocket (MinTCP, LineRate) and PfabricBaselineTcpSocket (TCP, DCTCP).
- * Create them with PfabricTcpSocketFactory.
+ * Subclasses, one per transport: PfabricMinTcpSocket (MinTCP), PfabricLineRateTcpSocket
+ * (LineRate) and PfabricBaselineTcpSocket (TCP, DCTCP, the custom scheme's TCP). Each holds its
+ * own settings as attributes and says, through the virtual functions below, how the
+ * PfabricTcpSocketFactory that creates it (its SocketType) configures it and its lean host twin
+ * (PfabricLeanSender, PfabricLeanReceiver): a setting of a transport lives in its class only.
  *
  * @par ns-3 internals these sockets rely on
  * TcpSocketBase offers subclasses no API for what MinTCP changes (a fixed RTO, probe mode, a
@@ -59,7 +68,9 @@ namespace ns3
  *   m_recover and m_recoverActive (recovery ended per flow; DCTCP's CWR exit).
  * - TcpSocketState members (through m_tcb): m_cWnd, m_cWndInfl, m_ssThresh, m_initialCWnd,
  *   m_initialSsThresh, m_segmentSize, m_highTxMark, m_congState, m_pacing, m_pacingRate,
- *   m_maxPacingRate, m_paceInitialWindow.
+ *   m_maxPacingRate, m_paceInitialWindow, m_useEcn (UseEcn's value, which has no getter); and
+ *   of a fresh TcpSocketState that a congestion control's Init fills, the ECN it asks for:
+ *   m_useEcn, m_ecnMode, m_ectCodePoint (PfabricBaselineTcpSocket::GetLeanReceiverSettings).
  * - TcpSocketBase virtual functions overridden: AvailableWindow, EstimateRtt, NewAck,
  *   ReTxTimeout, ReceivedAck, ReceivedData, Send, SendDataPacket, SendEmptyPacket, Window,
  *   Fork (in the subclasses); GetInstanceTypeId up to ns-3.44 (TcpSocketBaseCompat).
@@ -78,6 +89,27 @@ class PfabricTcpSocket : public pfabric::TcpSocketBaseCompat, public PfabricTcpD
      * @param timeouts this connection's timeouts with data outstanding so far, this one included
      */
     typedef void (*TimeoutCallback)(uint64_t timeouts);
+
+    /// The fast-retransmit threshold that turns fast retransmit off (ns-2: dynamic_dupack_).
+    static constexpr uint32_t NO_FAST_RETRANSMIT = 1000000;
+    /// SYNs a connection sends at most (ns-3's ConnCount); a lost SYN is resent after the
+    /// first RTO, doubled at each retry, so 24 outlast any run.
+    static constexpr uint32_t SYN_RETRIES = 24;
+
+    /**
+     * @brief What the PfabricTcpSocketFactory creating a socket gives every transport (its own
+     * attributes), for the virtual functions that configure a socket or its lean twin.
+     */
+    struct FactorySettings
+    {
+        uint32_t segmentSize;   //!< payload bytes per full segment
+        uint32_t headerBytes;   //!< bytes the network adds to a segment's payload
+        uint32_t initialWindow; //!< initial congestion window, segments (InitialWindow)
+        bool hostPacing;        //!< window-based senders paced at the line rate (HostPacing)
+        /// The rate senders are paced at; asked only by a sender that paces (a node may lack
+        /// a NIC with a DataRate when nothing paces)
+        std::function<DataRate()> lineRate;
+    };
 
     PfabricTcpSocket();
 
@@ -179,6 +211,44 @@ class PfabricTcpSocket : public pfabric::TcpSocketBaseCompat, public PfabricTcpD
     /// @return whether the sender is in MinTCP's probe mode (PfabricMinTcpSocket); other
     /// senders never probe
     virtual bool IsProbing() const;
+
+    /**
+     * @brief The initial congestion window of this transport.
+     * @param settings the factory's settings
+     * @return the window, segments: the factory's InitialWindow by default
+     */
+    virtual uint32_t GetInitialWindow(const FactorySettings& settings) const;
+
+    /**
+     * @brief The RTT estimate before the first sample, which is also the time before a lost
+     * SYN is resent (ConnTimeout).
+     * @return the estimate: TcpSocketBase's MinRto by default
+     */
+    virtual Time GetInitialRtt() const;
+
+    /// @return a new congestion control of this transport, configured
+    virtual Ptr<TcpCongestionOps> CreateCongestionOps() const = 0;
+
+    /**
+     * @brief Configure what is this transport's own, once the factory has set what every socket
+     * shares (ConfigureCommon), given it its congestion control (CreateCongestionOps) and
+     * connected it to its node (the tagger a priority policy needs).
+     * @param settings the factory's settings
+     */
+    virtual void ConfigureTransport(const FactorySettings& settings) = 0;
+
+    /**
+     * @brief The sending end of a connection of this transport on the lean host, configured as
+     * ConfigureTransport configures this socket, from the same attribute values.
+     * @param transport the node's lean host transport
+     * @param settings the factory's settings
+     * @return the sender, not yet connected
+     */
+    virtual Ptr<PfabricLeanSender> CreateLeanSender(Ptr<PfabricHostTransport> transport,
+                                                    const FactorySettings& settings) const = 0;
+
+    /// @return what the lean host's receivers are: the receiving socket of this transport
+    virtual PfabricLeanReceiver::Settings GetLeanReceiverSettings() const = 0;
 
     /**
      * @brief Let the socket's segments leave it no faster than its NIC serialises them.

@@ -64,7 +64,7 @@ class CustomEqualsBuiltInTest : public TestCase
 {
   public:
     /**
-     * @param builtIn tcp or dctcp
+     * @param builtIn tcp, dctcp or pfabric
      * @param parts the custom scheme of its parts
      */
     CustomEqualsBuiltInTest(std::string builtIn, std::function<void(PfabricCustomScheme&)> parts)
@@ -99,7 +99,7 @@ class CustomEqualsBuiltInTest : public TestCase
         NS_TEST_ASSERT_MSG_NE(custom.meta.find("\"custom_scheme\""), std::string::npos, "");
     }
 
-    std::string m_builtIn;                             //!< tcp or dctcp
+    std::string m_builtIn;                             //!< tcp, dctcp or pfabric
     std::function<void(PfabricCustomScheme&)> m_parts; //!< its parts, by name
 };
 
@@ -179,7 +179,27 @@ class CustomChecksTest : public TestCase
              "MinRto=soon",
              custom,
              "--tcpAttributes=MinRto=soon: 'soon' is not a value of "
-             "ns3::PfabricTcpSocketFactory::MinRto (ns3::TimeValue)"},
+             "ns3::PfabricBaselineTcpSocket::MinRto (ns3::TimeValue)"},
+            {"tcpAttributes",
+             "InitialWindow=4|Sack=false",
+             custom,
+             "--tcpAttributes=InitialWindow=4|Sack=false: Sack is set by "
+             "ns3::PfabricTcpSocketFactory on every socket"},
+            {"tcpAttributes",
+             "Rto=50us",
+             custom,
+             "--tcpAttributes=Rto=50us: neither ns3::PfabricBaselineTcpSocket nor "
+             "ns3::PfabricTcpSocketFactory has an attribute Rto"},
+            {"tcpAttributes",
+             "SocketType=ns3::TcpSocketBase",
+             custom,
+             "--tcpAttributes=SocketType=ns3::TcpSocketBase: SocketType ns3::TcpSocketBase is "
+             "not a PfabricTcpSocket"},
+            {"tcpAttributes",
+             "CongestionControl=ns3::TcpCubic",
+             custom,
+             "--tcpAttributes=CongestionControl=ns3::TcpCubic: CongestionControl is "
+             "--tcpCongestionOps's"},
             {"tcpCongestionOps",
              "ns3::TcpCubic",
              "tcp",
@@ -210,7 +230,7 @@ TcpParts(PfabricCustomScheme& parts)
 }
 
 /// DCTCP's parts (PfabricSchemeHelper, hotnets12): RED marking at K = 15, PfabricDctcp starting
-/// from the factory's alpha (the original code's 0; ns-3's own default is 1), ECN.
+/// from the scheme's alpha (the original code's 0; ns-3's own default is 1), ECN.
 void
 DctcpParts(PfabricCustomScheme& parts)
 {
@@ -218,7 +238,18 @@ DctcpParts(PfabricCustomScheme& parts)
                            "MinTh=15|MaxTh=15|QW=1|UseEcn=true|UseHardDrop=false|Gentle=false|"
                            "MeanPktSize=1500|LinkBandwidth=10Gbps");
     parts.SetCongestionOps("ns3::PfabricDctcp", "DctcpAlphaOnInit=0");
-    parts.SetTcpAttributes("Ecn=true");
+    parts.SetTcpAttributes("UseEcn=On");
+}
+
+/// pFabric's parts (hotnets12): its queue disc with its buffer and modes, MinTCP's sockets,
+/// which take the preset's MinTCP numbers and have a congestion control of their own.
+void
+PfabricParts(PfabricCustomScheme& parts)
+{
+    parts.SetPortQueueDisc("ns3::PfabricQueueDisc",
+                           "MaxSize=22500B|DequeueMode=EarliestOfMostUrgentFlow|"
+                           "AdmissionMode=Strict");
+    parts.SetTcpAttributes("SocketType=ns3::PfabricMinTcpSocket");
 }
 
 } // namespace
@@ -234,6 +265,7 @@ MakeCustomSchemeExtensiveTestCases()
 {
     return {new CustomEqualsBuiltInTest("tcp", TcpParts),
             new CustomEqualsBuiltInTest("dctcp", DctcpParts),
+            new CustomEqualsBuiltInTest("pfabric", PfabricParts),
             new CustomFqCoDelCubicTest};
 }
 

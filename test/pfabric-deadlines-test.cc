@@ -83,8 +83,7 @@ struct TwoHosts
         fabric.Build();
         if (!policy.empty())
         {
-            helper.SetSocketFactoryAttribute("PriorityPolicy",
-                                             ObjectFactoryValue(ObjectFactory(policy)));
+            helper.SetSocketAttribute("PriorityPolicy", ObjectFactoryValue(ObjectFactory(policy)));
         }
         PfabricSchemeHelper::AssignStreams(
             helper.Install(NodeContainer(fabric.GetHosts(), fabric.GetSwitches())),

@@ -22,6 +22,7 @@
 #include "ns3/packet.h"
 #include "ns3/pfabric-baseline-tcp-socket.h"
 #include "ns3/pfabric-flow-sender.h"
+#include "ns3/pfabric-line-rate-tcp-socket.h"
 #include "ns3/pfabric-min-tcp-socket.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-tag.h"
@@ -36,6 +37,7 @@
 #include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-header.h"
 #include "ns3/tcp-option-sack.h"
 #include "ns3/tcp-socket-base.h"
@@ -521,7 +523,7 @@ class FixedRtoTest : public TestCase
     void DoRun() override
     {
         Bed bed(2, "pfabric", m_preset);
-        bed.scheme.SetSocketFactoryAttribute("ProbeMode", BooleanValue(false));
+        bed.scheme.SetSocketAttribute("ProbeMode", BooleanValue(false));
         bed.Install();
         CutOff(bed, 1, FLOW_START, Seconds(1));
         Flow* flow = bed.Add(FlowOf(5 * MSS));
@@ -1010,7 +1012,7 @@ class LineRateWindowTest : public TestCase
 
 /**
  * DCTCP's cut keeps at least a segment (PfabricDctcp's MinWindow): a short flow that joins a
- * long one at a marking port, starting from ns-3's alpha of 1 (DctcpInitialAlpha), is cut every
+ * long one at a marking port, starting from ns-3's alpha of 1 (DctcpAlphaOnInit), is cut every
  * round trip, and with ns-3's own TcpDctcp (MinWindow 0) falls below one segment, sends nothing
  * with nothing in flight and waits for its retransmission timeout although no packet was lost
  * (the control), and takes more than half as long again. With the floor it never goes below
@@ -1029,7 +1031,8 @@ class DctcpFloorTest : public TestCase
     static Flow ShortFlowWithFloor(uint32_t floor)
     {
         Config::SetDefault("ns3::PfabricDctcp::MinWindow", UintegerValue(floor));
-        Config::SetDefault("ns3::PfabricTcpSocketFactory::DctcpInitialAlpha", DoubleValue(1));
+        // ns-3's own alpha, the attribute's declared default, configured.
+        Config::SetDefault("ns3::TcpDctcp::DctcpAlphaOnInit", DoubleValue(1));
         Bed bed(3, "dctcp");
         bed.Install();
         bed.Add(FlowOf(5000000, 0, 2));
@@ -1278,8 +1281,8 @@ class CongestionControlPacingTest : public TestCase
     void DoRun() override
     {
         Bed bed(3, "tcp");
-        bed.scheme.SetSocketFactoryAttribute("CongestionOps",
-                                             ObjectFactoryValue(ObjectFactory(m_congestionOps)));
+        bed.scheme.SetSocketAttribute("CongestionControl",
+                                      ObjectFactoryValue(ObjectFactory(m_congestionOps)));
         bed.Install();
         Flow* f = bed.Add(FlowOf(3000000, 0, 2));
         Flow* other = bed.Add(FlowOf(3000000, 1, 2));
@@ -1672,7 +1675,8 @@ class RestartSsThreshTest : public TestCase
         Bed bed(2, "dctcp");
         bed.scheme.SetSocketFactoryAttribute("HostPacing", BooleanValue(false));
         bed.scheme.SetSocketFactoryAttribute("RestartSsThresh", BooleanValue(m_restart));
-        bed.scheme.SetSocketFactoryAttribute("DctcpInitialAlpha", DoubleValue(1));
+        ObjectFactory dctcp("ns3::PfabricDctcp"); // ns-3's initial alpha, 1
+        bed.scheme.SetSocketAttribute("CongestionControl", ObjectFactoryValue(dctcp));
         bed.scheme.SetQueueDiscAttribute("MinTh", DoubleValue(1));
         bed.scheme.SetQueueDiscAttribute("MaxTh", DoubleValue(1));
         bed.Install();
@@ -1751,11 +1755,83 @@ AttributeText(Ptr<const Object> object, const std::string& name, const Attribute
 }
 
 /**
+ * Each socket class holds its transport's settings as attributes of its own TypeId: a factory
+ * sets them at construction (ns-3 constructs through GetInstanceTypeId, which TcpSocketBase would
+ * otherwise answer with its own), they read back, and an accepted connection (a copy, as Fork
+ * makes) keeps them and its class.
+ */
+class SocketAttributesTest : public TestCase
+{
+  public:
+    SocketAttributesTest()
+        : TestCase("The socket classes' attributes are set at construction and kept by a fork")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ObjectFactory minTcp("ns3::PfabricMinTcpSocket");
+        minTcp.Set("Rto", TimeValue(MicroSeconds(77)));
+        minTcp.Set("MaxWindow", UintegerValue(9));
+        minTcp.Set("PriorityOffset", UintegerValue(3));
+        ObjectFactory lineRate("ns3::PfabricLineRateTcpSocket");
+        lineRate.Set("Rto", TimeValue(MicroSeconds(77)));
+        lineRate.Set("Window", UintegerValue(5));
+        ObjectFactory baseline("ns3::PfabricBaselineTcpSocket");
+        baseline.Set("CongestionControl",
+                     ObjectFactoryValue(ObjectFactory(TcpNewReno::GetTypeId().GetName())));
+        baseline.Set("DupAckWindowFraction", DoubleValue(0.5));
+        baseline.Set("MinRto", TimeValue(MicroSeconds(300)));
+        using Values = std::vector<std::pair<std::string, Ptr<AttributeValue>>>;
+        const std::map<std::string, Values> expected{
+            {"ns3::PfabricMinTcpSocket",
+             {{"Rto", Create<TimeValue>(MicroSeconds(77))},
+              {"MaxWindow", Create<UintegerValue>(9)},
+              {"PriorityOffset", Create<UintegerValue>(3)},
+              {"ProbeMode", Create<BooleanValue>(false)}}},
+            {"ns3::PfabricLineRateTcpSocket",
+             {{"Rto", Create<TimeValue>(MicroSeconds(77))}, {"Window", Create<UintegerValue>(5)}}},
+            {"ns3::PfabricBaselineTcpSocket",
+             {{"DupAckWindowFraction", Create<DoubleValue>(0.5)},
+              {"MinRto", Create<TimeValue>(MicroSeconds(300))},
+              {"FastRetransmit", Create<BooleanValue>(false)}}}};
+        // Each socket and its copy, as Fork makes an accepted connection.
+        auto m = minTcp.Create<PfabricMinTcpSocket>();
+        auto l = lineRate.Create<PfabricLineRateTcpSocket>();
+        auto b = baseline.Create<PfabricBaselineTcpSocket>();
+        const std::vector<std::pair<std::string, std::vector<Ptr<PfabricTcpSocket>>>> sockets{
+            {minTcp.GetTypeId().GetName(), {m, CopyObject<PfabricMinTcpSocket>(m)}},
+            {lineRate.GetTypeId().GetName(), {l, CopyObject<PfabricLineRateTcpSocket>(l)}},
+            {baseline.GetTypeId().GetName(), {b, CopyObject<PfabricBaselineTcpSocket>(b)}}};
+        for (const auto& [type, pair] : sockets)
+        {
+            for (Ptr<PfabricTcpSocket> s : pair)
+            {
+                NS_TEST_ASSERT_MSG_NE(s, nullptr, type);
+                NS_TEST_ASSERT_MSG_EQ(s->GetInstanceTypeId().GetName(), type, "its own TypeId");
+                for (const auto& [name, value] : expected.at(type))
+                {
+                    NS_TEST_ASSERT_MSG_EQ(AttributeText(s, name),
+                                          AttributeText(s, name, *value),
+                                          type << "::" << name);
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(m->GetFixedRto(),
+                              MicroSeconds(77),
+                              "the timer's RTO is the attribute");
+    }
+};
+
+/**
  * PfabricSchemeHelper puts every preset number where it belongs: the scheme's queue disc with the
- * preset's size on every device of every node, host NICs included, and a socket factory with
- * every one of the preset's transport settings on every node, also where the preset differs from
- * the model's defaults (sigcomm13); the helper's overrides and the user's configured defaults
- * win over the preset, for the socket factory and the queue discs.
+ * preset's size on every device of every node, host NICs included, a socket factory with the
+ * preset's common settings on every host, and as its SocketType the scheme's socket class with
+ * every one of the preset's numbers of that transport (DCTCP's in its congestion control), also
+ * where the preset differs from the model's defaults (sigcomm13); the helper's overrides and the
+ * user's configured defaults win over the preset, for the factory, the sockets and the queue
+ * discs.
  */
 class SchemeInstallTest : public TestCase
 {
@@ -1766,6 +1842,14 @@ class SchemeInstallTest : public TestCase
     }
 
   private:
+    /// The socket a host's factory creates (its SocketType), not configured.
+    static Ptr<Object> SocketOf(Ptr<PfabricTcpSocketFactory> factory)
+    {
+        ObjectFactoryValue socketType;
+        factory->GetAttribute("SocketType", socketType);
+        return socketType.Get().Create();
+    }
+
     void DoRun() override
     {
         struct Expected
@@ -1774,31 +1858,41 @@ class SchemeInstallTest : public TestCase
             std::string preset;
             std::string queueDisc;
             std::string maxSize;
-            std::string transport;
-            Time rto;
+            std::string socketType;
+            /// the preset's numbers that differ from the socket class's defaults
+            std::vector<std::string> notDefault;
         };
 
+        const std::string minTcp = "ns3::PfabricMinTcpSocket";
+        const std::string lineRate = "ns3::PfabricLineRateTcpSocket";
+        const std::string baseline = "ns3::PfabricBaselineTcpSocket";
+        // TcpSocketBase's own defaults (1 s, 1 ms) are not a fabric's.
         for (const Expected& e : std::vector<Expected>{
-                 {"pfabric",
-                  "hotnets12",
-                  "ns3::PfabricQueueDisc",
-                  "22500B",
-                  "MinTcp",
-                  MicroSeconds(40)},
+                 {"pfabric", "hotnets12", "ns3::PfabricQueueDisc", "22500B", minTcp, {}},
                  {"pfabric",
                   "sigcomm13",
                   "ns3::PfabricQueueDisc",
                   "35999B",
-                  "MinTcp",
-                  MicroSeconds(45)},
+                  minTcp,
+                  {"MaxWindow", "ProbeMode", "Rto"}},
                  {"linerate",
                   "sigcomm13",
                   "ns3::PfabricQueueDisc",
                   "35999B",
-                  "LineRate",
-                  MicroSeconds(45)},
-                 {"tcp", "hotnets12", "ns3::FifoQueueDisc", "150p", "Tcp", MicroSeconds(40)},
-                 {"dctcp", "sigcomm13", "ns3::RedQueueDisc", "150p", "Dctcp", MicroSeconds(45)}})
+                  lineRate,
+                  {"ProbeMode", "Rto", "Window"}},
+                 {"tcp",
+                  "hotnets12",
+                  "ns3::FifoQueueDisc",
+                  "150p",
+                  baseline,
+                  {"ClockGranularity", "MinRto"}},
+                 {"dctcp",
+                  "sigcomm13",
+                  "ns3::RedQueueDisc",
+                  "150p",
+                  baseline,
+                  {"ClockGranularity", "DupAckWindowFraction", "FastRetransmit", "MinRto"}}})
         {
             Bed bed(3, e.scheme, e.preset);
             bed.Install();
@@ -1832,58 +1926,92 @@ class SchemeInstallTest : public TestCase
                 bed.fabric.GetSwitches().Get(0)->GetObject<PfabricTcpSocketFactory>(),
                 nullptr,
                 "no transport at a lean switch");
-            // Every number of the preset, attribute by attribute.
-            const std::map<std::string, Ptr<AttributeValue>> presetValues{
+            // Every number of the preset, attribute by attribute, on the class it configures.
+            const std::map<std::string, Ptr<AttributeValue>> common{
                 {"SegmentSize", Create<UintegerValue>(preset.segmentSize)},
                 {"HeaderBytes", Create<UintegerValue>(preset.headerBytes + preset.linkHeaderBytes)},
                 {"InitialWindow", Create<UintegerValue>(preset.initialWindow)},
-                {"MaxWindow", Create<UintegerValue>(preset.minTcpMaxWindow)},
-                {"LineRateWindow", Create<UintegerValue>(preset.lineRateWindow)},
-                {"Rto", Create<TimeValue>(preset.minTcpRto)},
-                {"ProbeMode", Create<BooleanValue>(preset.probeMode)},
-                {"ProbeAfterTimeouts", Create<UintegerValue>(preset.probeAfterTimeouts)},
-                {"PriorityOffset", Create<UintegerValue>(preset.priorityOffset)},
-                {"HostPacing", Create<BooleanValue>(preset.hostPacing)},
-                {"MinRto", Create<TimeValue>(preset.baselineMinRto)},
-                {"ClockGranularity", Create<TimeValue>(preset.clockGranularity)},
-                {"FastRetransmit", Create<BooleanValue>(preset.baselineFastRetransmit)},
-                {"DupAckThreshold", Create<UintegerValue>(preset.dupAckThreshold)},
-                {"DupAckWindowFraction", Create<DoubleValue>(preset.dupAckWindowFraction)},
-                {"DctcpG", Create<DoubleValue>(preset.dctcpG)}};
-            auto defaults = CreateObject<PfabricTcpSocketFactory>();
+                {"HostPacing", Create<BooleanValue>(preset.hostPacing)}};
+            std::map<std::string, Ptr<AttributeValue>> own;
+            if (e.socketType == baseline)
+            {
+                own = {{"MinRto", Create<TimeValue>(preset.baselineMinRto)},
+                       {"ClockGranularity", Create<TimeValue>(preset.clockGranularity)},
+                       {"FastRetransmit", Create<BooleanValue>(preset.baselineFastRetransmit)},
+                       {"DupAckThreshold", Create<UintegerValue>(preset.dupAckThreshold)},
+                       {"DupAckWindowFraction", Create<DoubleValue>(preset.dupAckWindowFraction)}};
+            }
+            else
+            {
+                own = {{"Rto", Create<TimeValue>(preset.minTcpRto)},
+                       {"ProbeMode", Create<BooleanValue>(preset.probeMode)},
+                       {"ProbeAfterTimeouts", Create<UintegerValue>(preset.probeAfterTimeouts)},
+                       {"PriorityOffset", Create<UintegerValue>(preset.priorityOffset)}};
+                if (e.socketType == lineRate)
+                {
+                    own["Window"] = Create<UintegerValue>(preset.lineRateWindow);
+                }
+                else
+                {
+                    own["MaxWindow"] = Create<UintegerValue>(preset.minTcpMaxWindow);
+                }
+            }
+            ObjectFactory defaultSocketType(e.socketType);
+            Ptr<Object> defaultSocket = defaultSocketType.Create();
             for (uint32_t i = 0; i < 3; ++i)
             {
                 Ptr<Node> node = bed.fabric.GetHosts().Get(i);
                 auto factory = node->GetObject<PfabricTcpSocketFactory>();
                 NS_TEST_ASSERT_MSG_NE(factory, nullptr, "a socket factory on node " << i);
-                NS_TEST_ASSERT_MSG_EQ(AttributeText(factory, "Transport"), e.transport, e.scheme);
-                TimeValue rto;
-                factory->GetAttribute("Rto", rto);
-                NS_TEST_ASSERT_MSG_EQ(rto.Get(), e.rto, e.scheme << " " << e.preset);
-                std::vector<std::string> notDefault;
-                for (const auto& [name, value] : presetValues)
+                Ptr<Object> socket = SocketOf(factory);
+                NS_TEST_ASSERT_MSG_EQ(socket->GetInstanceTypeId().GetName(),
+                                      e.socketType,
+                                      e.scheme);
+                for (const auto& [name, value] : common)
                 {
                     NS_TEST_ASSERT_MSG_EQ(AttributeText(factory, name),
                                           AttributeText(factory, name, *value),
                                           e.preset << " " << name);
-                    if (AttributeText(factory, name) != AttributeText(defaults, name))
+                }
+                std::vector<std::string> notDefault;
+                for (const auto& [name, value] : own)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(AttributeText(socket, name),
+                                          AttributeText(socket, name, *value),
+                                          e.preset << " " << name);
+                    if (AttributeText(socket, name) != AttributeText(defaultSocket, name))
                     {
                         notDefault.push_back(name);
                     }
                 }
-                if (e.preset == "sigcomm13")
+                // What makes the check above telling: these differ from the model's defaults.
+                NS_TEST_ASSERT_MSG_EQ((notDefault == e.notDefault),
+                                      true,
+                                      notDefault.size()
+                                          << " numbers of " << e.scheme << " " << e.preset
+                                          << " differ from the model's defaults");
+                if (e.scheme == "dctcp")
                 {
-                    // What makes the check above telling: these differ from the model's defaults.
-                    const std::vector<std::string> differ{"DupAckWindowFraction",
-                                                          "FastRetransmit",
-                                                          "LineRateWindow",
-                                                          "MaxWindow",
-                                                          "ProbeMode",
-                                                          "Rto"};
-                    NS_TEST_ASSERT_MSG_EQ((notDefault == differ),
-                                          true,
-                                          notDefault.size()
-                                              << " numbers differ from the model's defaults");
+                    // DCTCP: its congestion control, with TcpDctcp's own attributes, and ECN.
+                    ObjectFactoryValue ops;
+                    socket->GetAttribute("CongestionControl", ops);
+                    NS_TEST_ASSERT_MSG_EQ(ops.Get().GetTypeId().GetName(),
+                                          "ns3::PfabricDctcp",
+                                          "DCTCP's congestion control");
+                    NS_TEST_ASSERT_MSG_EQ(
+                        PfabricPresetAttributes::GetFactoryValue(ops.Get(), "DctcpShiftG"),
+                        DoubleValue(preset.dctcpG).SerializeToString(MakeDoubleChecker<double>()),
+                        "the preset's gain");
+                    NS_TEST_ASSERT_MSG_EQ(
+                        PfabricPresetAttributes::GetFactoryValue(ops.Get(), "DctcpAlphaOnInit"),
+                        "0",
+                        "the original code's initial alpha");
+                    ObjectFactoryValue socketType;
+                    factory->GetAttribute("SocketType", socketType);
+                    NS_TEST_ASSERT_MSG_EQ(
+                        PfabricPresetAttributes::GetFactoryValue(socketType.Get(), "UseEcn"),
+                        "On",
+                        "ECN");
                 }
             }
             Simulator::Destroy();
@@ -1893,24 +2021,27 @@ class SchemeInstallTest : public TestCase
                               "sigcomm13's buffer is not the model's default");
 
         // Precedence: the helper's override, then a configured default, then the preset.
-        Config::SetDefault("ns3::PfabricTcpSocketFactory::Rto", TimeValue(MicroSeconds(60)));
+        Config::SetDefault("ns3::PfabricMinTcpSocket::Rto", TimeValue(MicroSeconds(60)));
         Config::SetDefault("ns3::PfabricTcpSocketFactory::InitialWindow", UintegerValue(8));
         Config::SetDefault("ns3::PfabricQueueDisc::MaxSize", QueueSizeValue(QueueSize("30000B")));
+        // A default configured to the declared value is configured too.
+        Config::SetDefault("ns3::PfabricMinTcpSocket::ProbeMode", BooleanValue(false));
         for (bool overridden : {true, false})
         {
             Bed bed(2, "pfabric", "sigcomm13");
             if (overridden)
             {
-                bed.scheme.SetSocketFactoryAttribute("Rto", TimeValue(MicroSeconds(50)));
+                bed.scheme.SetSocketAttribute("Rto", TimeValue(MicroSeconds(50)));
                 bed.scheme.SetQueueDiscAttribute("MaxSize", QueueSizeValue(QueueSize("20000B")));
                 // no configured default for these: the override beats the preset itself
-                bed.scheme.SetSocketFactoryAttribute("MaxWindow", UintegerValue(30));
+                bed.scheme.SetSocketAttribute("MaxWindow", UintegerValue(30));
                 bed.scheme.SetQueueDiscAttribute("DequeueMode", StringValue("MostUrgent"));
             }
             bed.Install();
             auto factory = bed.fabric.GetHosts().Get(0)->GetObject<PfabricTcpSocketFactory>();
+            Ptr<Object> socket = SocketOf(factory);
             TimeValue rto;
-            factory->GetAttribute("Rto", rto);
+            socket->GetAttribute("Rto", rto);
             const std::string winner(overridden ? "the helper's override beats the default"
                                                 : "a configured default beats the preset");
             NS_TEST_ASSERT_MSG_EQ(rto.Get(),
@@ -1919,7 +2050,7 @@ class SchemeInstallTest : public TestCase
             NS_TEST_ASSERT_MSG_EQ(bed.queueDiscs.Get(0)->GetMaxSize(),
                                   QueueSize(overridden ? "20000B" : "30000B"),
                                   winner);
-            NS_TEST_ASSERT_MSG_EQ(AttributeText(factory, "MaxWindow"),
+            NS_TEST_ASSERT_MSG_EQ(AttributeText(socket, "MaxWindow"),
                                   (overridden ? "30" : "23"),
                                   "the helper's override beats the preset");
             NS_TEST_ASSERT_MSG_EQ(AttributeText(bed.queueDiscs.Get(0), "DequeueMode"),
@@ -1929,8 +2060,13 @@ class SchemeInstallTest : public TestCase
             factory->GetAttribute("InitialWindow", window);
             NS_TEST_ASSERT_MSG_EQ(window.Get(), 8, "a configured default beats the preset");
             BooleanValue probe;
-            factory->GetAttribute("ProbeMode", probe);
-            NS_TEST_ASSERT_MSG_EQ(probe.Get(), true, "untouched: the preset");
+            socket->GetAttribute("ProbeMode", probe);
+            NS_TEST_ASSERT_MSG_EQ(probe.Get(),
+                                  false,
+                                  "a default configured to the declared value beats the preset");
+            UintegerValue after;
+            socket->GetAttribute("ProbeAfterTimeouts", after);
+            NS_TEST_ASSERT_MSG_EQ(after.Get(), 5, "untouched: the preset");
             Simulator::Destroy();
         }
         {
@@ -1964,6 +2100,7 @@ class InstanceTypeIdTest : public TestCase
     void DoRun() override
     {
         Check(CreateObject<PfabricMinTcpSocket>(), PfabricMinTcpSocket::GetTypeId());
+        Check(CreateObject<PfabricLineRateTcpSocket>(), PfabricLineRateTcpSocket::GetTypeId());
         Check(CreateObject<PfabricBaselineTcpSocket>(), PfabricBaselineTcpSocket::GetTypeId());
     }
 
@@ -2136,6 +2273,7 @@ MakeTransportTestCases()
             new HashDemuxTest("pfabric"),
             new HashDemuxTest("tcp"),
             new InstanceTypeIdTest,
+            new SocketAttributesTest,
             new SchemeInstallTest};
 }
 

@@ -295,13 +295,17 @@ def build_fabric(topology: str = "star", *, hosts: int = 16, k: int | None = Non
 
 def install_scheme(fabric: Any, scheme: str = "pfabric", preset: str = "hotnets12",
                    *, socket_attributes: Mapping[str, Any] | None = None,
+                   socket_factory_attributes: Mapping[str, Any] | None = None,
                    queue_disc_attributes: Mapping[str, Any] | None = None,
                    custom: Mapping[str, object] | None = None) -> Any:
     """Install a scheme (pfabric, linerate, tcp, dctcp or custom; PfabricSchemeHelper) on every
     host and switch of a built fabric, then fix the random streams of its queue discs and of the
     fabric as PfabricExperiment does (PfabricExperiment::AssignStreams). Attribute overrides are
-    ns-3 values, e.g. ``{"Rto": ns.TimeValue(ns.MicroSeconds(50))}``. A custom scheme's parts are
-    the programs' options, by name (PfabricCustomScheme), e.g. ``{"portQueueDisc":
+    ns-3 values: of the scheme's sockets (socket_attributes: the class of the scheme's transport,
+    e.g. ``{"Rto": ns.TimeValue(ns.MicroSeconds(50))}`` for pfabric's PfabricMinTcpSocket), of
+    their PfabricTcpSocketFactory (socket_factory_attributes, what every transport shares, e.g.
+    ``{"HostPacing": ns.BooleanValue(False)}``) and of the ports' queue discs. A custom scheme's
+    parts are the programs' options, by name (PfabricCustomScheme), e.g. ``{"portQueueDisc":
     "ns3::FqCoDelQueueDisc", "tcpCongestionOps": "ns3::TcpCubic"}``, checked as the programs
     check them, and over the attribute overrides. Returns the ports' QueueDiscContainer."""
     ns = _ns()
@@ -318,6 +322,8 @@ def install_scheme(fabric: Any, scheme: str = "pfabric", preset: str = "hotnets1
         raise ValueError(error)
     helper = ns.PfabricSchemeHelper(scheme, preset)
     for name, value in (socket_attributes or {}).items():
+        helper.SetSocketAttribute(name, value)
+    for name, value in (socket_factory_attributes or {}).items():
         helper.SetSocketFactoryAttribute(name, value)
     for name, value in (queue_disc_attributes or {}).items():
         helper.SetQueueDiscAttribute(name, value)

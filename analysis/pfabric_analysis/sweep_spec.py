@@ -36,7 +36,7 @@ SCHEME_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
 # An option name of the programs (ns-3's CommandLine, lowerCamelCase).
 OPTION_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 # An ns-3 attribute's default by its path, as the programs' command lines take it (--set
-# ns3::PfabricTcpSocketFactory::LineRateWindow=24); meta.json records it in ns3_settings.
+# ns3::PfabricLineRateTcpSocket::Window=24); meta.json records it in ns3_settings.
 NS3_ATTRIBUTE = re.compile(r"ns3::[A-Za-z][A-Za-z0-9]*::[A-Za-z][A-Za-z0-9]*")
 # The measurement window's options (the programs' --warmupFlows, --measureFlows and
 # --measureMaxBytes), as knobs.
@@ -133,7 +133,7 @@ def parse_knobs(pairs: Iterable[str], reserved: set[str] = RESERVED_KNOBS,
         if not OPTION_NAME.fullmatch(key) and not NS3_ATTRIBUTE.fullmatch(key):
             raise AnalysisError(f"{flag}{pair}: {key!r} is not an option name (letters and "
                                 "digits, e.g. --set preset=sigcomm13) or an ns-3 attribute "
-                                "(e.g. --set ns3::PfabricTcpSocketFactory::LineRateWindow=24)")
+                                "(e.g. --set ns3::PfabricLineRateTcpSocket::Window=24)")
         if key in reserved:
             raise AnalysisError(f"{flag}{pair}: {key} is set by {setter}")
         if key in SWEEP_OPTION_KNOBS:

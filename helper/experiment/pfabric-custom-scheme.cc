@@ -12,6 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/pfabric-tcp-socket-factory.h"
+#include "ns3/pfabric-tcp-socket.h"
 #include "ns3/queue-disc.h"
 #include "ns3/string.h"
 #include "ns3/tcp-congestion-ops.h"
@@ -21,6 +22,7 @@
 #include <cctype>
 #include <iostream>
 #include <map>
+#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -38,22 +40,38 @@ using AttributeText = std::pair<std::string, std::string>;
 /// The analysis's flow-level scheme, which a label may not take either.
 constexpr const char* IDEAL_SCHEME = "ideal";
 
-/// The type of the hosts' transport, whose attributes --tcpAttributes sets.
+/// The hosts' socket factory, whose attributes (what every transport shares) --tcpAttributes
+/// sets, beside the sockets'.
 constexpr const char* TRANSPORT_TYPE = "ns3::PfabricTcpSocketFactory";
 
-/// The transport attribute that --tcpCongestionOps sets.
-constexpr const char* CONGESTION_OPS_ATTRIBUTE = "CongestionOps";
+/// The sockets of the custom scheme unless --tcpAttributes names SocketType: TCP-DropTail's.
+constexpr const char* SOCKET_TYPE = "ns3::PfabricBaselineTcpSocket";
 
-/// @return the congestion control of the transport's Tcp until CongestionOps is set
+/// The name in --tcpAttributes of the sockets' class (the factory's attribute of that name is
+/// the helper's to set, with the preset's numbers of that class).
+constexpr const char* SOCKET_TYPE_ATTRIBUTE = "SocketType";
+
+/// The socket attribute that --tcpCongestionOps sets.
+constexpr const char* CONGESTION_OPS_ATTRIBUTE = "CongestionControl";
+
+/// @return the sockets' congestion control until CongestionControl is set
 std::string
 DefaultCongestionOps()
 {
     TypeId::AttributeInformation info;
-    TypeId::LookupByName(TRANSPORT_TYPE).LookupAttributeByName(CONGESTION_OPS_ATTRIBUTE, &info);
+    TypeId::LookupByName(SOCKET_TYPE).LookupAttributeByName(CONGESTION_OPS_ATTRIBUTE, &info);
     return DynamicCast<const ObjectFactoryValue>(info.originalInitialValue)
         ->Get()
         .GetTypeId()
         .GetName();
+}
+
+/// @return whether a TypeId (or a parent) has an attribute of that name
+bool
+HasAttribute(TypeId tid, const std::string& name)
+{
+    TypeId::AttributeInformation info;
+    return tid.LookupAttributeByName(name, &info);
 }
 
 /**
@@ -90,6 +108,42 @@ SplitAttributes(const std::string& text)
 }
 
 /**
+ * @brief Check one item of an attribute list against a type.
+ * @param given the message's start: the option as given
+ * @param name the item's attribute ("" for an item without one)
+ * @param value its value
+ * @param tid the type
+ * @return "" or what is wrong, one line starting with given
+ */
+std::string
+CheckAttribute(const std::string& given,
+               const std::string& name,
+               const std::string& value,
+               TypeId tid)
+{
+    TypeId::AttributeInformation info;
+    if (name.empty())
+    {
+        return given + "expected Name=value pairs separated by |, e.g. " +
+               "Interval=100us|Target=10us";
+    }
+    if (!tid.LookupAttributeByName(name, &info))
+    {
+        return given + tid.GetName() + " has no attribute " + name;
+    }
+    if (!(info.flags & TypeId::ATTR_CONSTRUCT))
+    {
+        return given + tid.GetName() + "::" + name + " cannot be set";
+    }
+    if (!PfabricCommandLine::TakesValue(info.checker, value))
+    {
+        return given + "'" + value + "' is not a value of " + tid.GetName() + "::" + name + " (" +
+               info.checker->GetValueTypeName() + ")";
+    }
+    return "";
+}
+
+/**
  * @brief Check an attribute list against a type.
  * @param option the option that gave it, for the message
  * @param text Name=value|Name=value, or ""
@@ -102,24 +156,10 @@ CheckAttributes(const std::string& option, const std::string& text, TypeId tid)
     const std::string given = "--" + option + "=" + text + ": ";
     for (const auto& [name, value] : SplitAttributes(text))
     {
-        TypeId::AttributeInformation info;
-        if (name.empty())
+        std::string error = CheckAttribute(given, name, value, tid);
+        if (!error.empty())
         {
-            return given + "expected Name=value pairs separated by |, e.g. " +
-                   "Interval=100us|Target=10us";
-        }
-        if (!tid.LookupAttributeByName(name, &info))
-        {
-            return given + tid.GetName() + " has no attribute " + name;
-        }
-        if (!(info.flags & TypeId::ATTR_CONSTRUCT))
-        {
-            return given + tid.GetName() + "::" + name + " cannot be set";
-        }
-        if (!PfabricCommandLine::TakesValue(info.checker, value))
-        {
-            return given + "'" + value + "' is not a value of " + tid.GetName() + "::" + name +
-                   " (" + info.checker->GetValueTypeName() + ")";
+            return error;
         }
     }
     return "";
@@ -215,13 +255,19 @@ IsLabel(const std::string& label)
 
 /**
  * @brief A part as created: its TypeId and every attribute that can be read as text (not
- * pointers to other objects, containers or callbacks; not deprecated ones; not those declared
- * readable without a getter, as RED's Alpha), by name.
+ * pointers to other objects, containers or callbacks; not deprecated ones), by name. An
+ * attribute without a getter (declared readable, as RED's Alpha, or not, as TcpSocketBase's
+ * UseEcn) is left out, unless the factory that made the part set it: then its value is the
+ * factory's.
  * @param object the part
+ * @param made the factory that made it, or nullptr
+ * @param leaveOut attributes not to describe (those another part sets on it)
  * @return {"type_id": ..., "attributes": {...}}
  */
 PfabricJsonObject
-Describe(Ptr<Object> object)
+Describe(Ptr<Object> object,
+         const ObjectFactory* made = nullptr,
+         const std::vector<std::string>& leaveOut = {})
 {
     std::map<std::string, std::string> values;
     for (TypeId tid = object->GetInstanceTypeId();; tid = tid.GetParent())
@@ -230,11 +276,20 @@ Describe(Ptr<Object> object)
         {
             TypeId::AttributeInformation info = tid.GetAttribute(i);
             const std::string kind = info.checker->GetValueTypeName();
-            if (!(info.flags & TypeId::ATTR_GET) || !info.accessor->HasGetter() ||
-                info.supportLevel != TypeId::SupportLevel::SUPPORTED ||
+            if (info.supportLevel != TypeId::SupportLevel::SUPPORTED ||
                 kind == "ns3::PointerValue" || kind == "ns3::ObjectPtrContainerValue" ||
-                kind == "ns3::CallbackValue")
+                kind == "ns3::CallbackValue" ||
+                std::find(leaveOut.begin(), leaveOut.end(), info.name) != leaveOut.end())
             {
+                continue;
+            }
+            if (!(info.flags & TypeId::ATTR_GET) || !info.accessor->HasGetter())
+            {
+                std::string text;
+                if (made && PfabricPresetAttributes::FindFactoryValue(*made, info.name, &text))
+                {
+                    values.emplace(info.name, text);
+                }
                 continue;
             }
             Ptr<AttributeValue> value = info.checker->Create();
@@ -287,8 +342,9 @@ const PfabricCustomScheme::Option PfabricCustomScheme::OPTIONS[] = {
      "custom: attributes of --tcpCongestionOps, Name=value|Name=value, e.g. Beta=0.8",
      &PfabricCustomScheme::m_congestionOpsAttributes},
     {"tcpAttributes",
-     "custom: attributes of the hosts' TCP (ns3::PfabricTcpSocketFactory) over the preset's, "
-     "Name=value|Name=value, e.g. Ecn=true|MinRto=1ms",
+     "custom: attributes of the hosts' TCP over the preset's, Name=value|Name=value, e.g. "
+     "UseEcn=On|MinRto=1ms: its sockets' (ns3::PfabricBaselineTcpSocket, or SocketType=a "
+     "PfabricTcpSocket TypeId) or their factory's (ns3::PfabricTcpSocketFactory)",
      &PfabricCustomScheme::m_tcpAttributes},
 };
 
@@ -444,16 +500,7 @@ PfabricCustomScheme::CheckParts() const
     }
     if (error.empty())
     {
-        const std::string option = NameOf(&PfabricCustomScheme::m_tcpAttributes);
-        error = CheckAttributes(option, m_tcpAttributes, TypeId::LookupByName(TRANSPORT_TYPE));
-        for (const auto& [name, value] : SplitAttributes(m_tcpAttributes))
-        {
-            if (error.empty() && name == CONGESTION_OPS_ATTRIBUTE)
-            {
-                error = "--" + option + "=" + m_tcpAttributes + ": " + name + " is --" +
-                        NameOf(&PfabricCustomScheme::m_congestionOps) + "'s";
-            }
-        }
+        error = CheckTcpAttributes();
     }
     // Last: a label made of bad parts' names is no news.
     const std::string label = GetLabel();
@@ -467,6 +514,75 @@ PfabricCustomScheme::CheckParts() const
                 "directory), not a built-in scheme's";
     }
     return error;
+}
+
+std::string
+PfabricCustomScheme::GetSocketType() const
+{
+    for (const auto& [name, value] : SplitAttributes(m_tcpAttributes))
+    {
+        if (name == SOCKET_TYPE_ATTRIBUTE)
+        {
+            return value;
+        }
+    }
+    return SOCKET_TYPE;
+}
+
+std::string
+PfabricCustomScheme::CheckTcpAttributes() const
+{
+    const std::string given =
+        "--" + NameOf(&PfabricCustomScheme::m_tcpAttributes) + "=" + m_tcpAttributes + ": ";
+    const TypeId transport = TypeId::LookupByName(TRANSPORT_TYPE);
+    TypeId socket;
+    const std::string socketType = GetSocketType();
+    if (!TypeId::LookupByNameFailSafe(socketType, &socket) || !socket.HasConstructor() ||
+        !socket.IsChildOf(PfabricTcpSocket::GetTypeId()))
+    {
+        return given + SOCKET_TYPE_ATTRIBUTE + " " + socketType +
+               " is not a PfabricTcpSocket ns-3 can create (e.g. ns3::PfabricMinTcpSocket)";
+    }
+    const auto& common = PfabricTcpSocketFactory::GetCommonSocketAttributes();
+    for (const auto& [name, value] : SplitAttributes(m_tcpAttributes))
+    {
+        if (name == SOCKET_TYPE_ATTRIBUTE)
+        {
+            continue;
+        }
+        if (name == CONGESTION_OPS_ATTRIBUTE)
+        {
+            return given + name + " is --" + NameOf(&PfabricCustomScheme::m_congestionOps) + "'s";
+        }
+        // SegmentSize is the factory's own too, and goes to it.
+        if (!HasAttribute(transport, name) &&
+            std::find(common.begin(), common.end(), name) != common.end())
+        {
+            return given + name + " is set by " + TRANSPORT_TYPE + " on every socket";
+        }
+        if (!name.empty() && !HasAttribute(transport, name) && !HasAttribute(socket, name))
+        {
+            return given + "neither " + socketType + " nor " + TRANSPORT_TYPE +
+                   " has an attribute " + name;
+        }
+        // The factory's attribute of a name, else the sockets'.
+        std::string error =
+            CheckAttribute(given, name, value, HasAttribute(transport, name) ? transport : socket);
+        if (!error.empty())
+        {
+            return error;
+        }
+    }
+    const PfabricCustomScheme defaults;
+    if (!HasAttribute(socket, CONGESTION_OPS_ATTRIBUTE) &&
+        (m_congestionOps != defaults.m_congestionOps ||
+         m_congestionOpsAttributes != defaults.m_congestionOpsAttributes))
+    {
+        return "--" + NameOf(&PfabricCustomScheme::m_congestionOps) + ": " + socketType + " (--" +
+               NameOf(&PfabricCustomScheme::m_tcpAttributes) + ", " + SOCKET_TYPE_ATTRIBUTE +
+               ") has a congestion control of its own";
+    }
+    return "";
 }
 
 std::string
@@ -501,16 +617,37 @@ PfabricCustomScheme::Configure(PfabricSchemeHelper& helper) const
             helper.SetHostQueueDiscAttribute(name, StringValue(value));
         }
     }
+    const TypeId transport = TypeId::LookupByName(TRANSPORT_TYPE);
+    const TypeId socket = TypeId::LookupByName(GetSocketType());
+    if (GetSocketType() != SOCKET_TYPE)
+    {
+        helper.SetSocketType(GetSocketType());
+    }
     for (const auto& [name, value] : SplitAttributes(m_tcpAttributes))
     {
-        helper.SetSocketFactoryAttribute(name, StringValue(value));
+        if (name == SOCKET_TYPE_ATTRIBUTE)
+        {
+            continue;
+        }
+        if (HasAttribute(transport, name))
+        {
+            helper.SetSocketFactoryAttribute(name, StringValue(value));
+        }
+        else
+        {
+            helper.SetSocketAttribute(name, StringValue(value));
+        }
     }
-    ObjectFactory congestionOps(m_congestionOps);
-    for (const auto& [name, value] : SplitAttributes(m_congestionOpsAttributes))
+    // A socket class with a congestion control of its own (MinTCP's, LineRate's) takes none.
+    if (HasAttribute(socket, CONGESTION_OPS_ATTRIBUTE))
     {
-        congestionOps.Set(name, StringValue(value));
+        ObjectFactory congestionOps(m_congestionOps);
+        for (const auto& [name, value] : SplitAttributes(m_congestionOpsAttributes))
+        {
+            congestionOps.Set(name, StringValue(value));
+        }
+        helper.SetSocketAttribute(CONGESTION_OPS_ATTRIBUTE, ObjectFactoryValue(congestionOps));
     }
-    helper.SetSocketFactoryAttribute(CONGESTION_OPS_ATTRIBUTE, ObjectFactoryValue(congestionOps));
 }
 
 void
@@ -532,16 +669,30 @@ PfabricCustomScheme::AddProvenance(PfabricJsonObject& meta, const PfabricSchemeH
     {
         names += (names.empty() ? "" : ", ") + PfabricJsonObject::Quote(option.name);
     }
-    Ptr<Object> transport = helper.GetSocketFactoryFactory().Create();
-    ObjectFactoryValue congestionOps;
-    transport->GetAttribute(CONGESTION_OPS_ATTRIBUTE, congestionOps);
+    // The sockets as their factory creates them (its common settings are its own part), their
+    // congestion control as they create it.
+    const ObjectFactory socketType = helper.GetSocketTypeFactory();
+    Ptr<PfabricTcpSocket> socket = socketType.Create<PfabricTcpSocket>();
+    ObjectFactoryValue congestionOpsValue;
+    const bool ownOps = !HasAttribute(socket->GetInstanceTypeId(), CONGESTION_OPS_ATTRIBUTE);
+    if (!ownOps)
+    {
+        socket->GetAttribute(CONGESTION_OPS_ATTRIBUTE, congestionOpsValue);
+    }
+    const ObjectFactory congestionOps = congestionOpsValue.Get();
     PfabricJsonObject scheme;
     scheme.AddString("label", GetLabel())
         .AddRaw("parameters", "[" + names + "]")
         .AddObject("port_queue_disc", Describe(helper.GetQueueDiscFactory().Create()))
         .AddObject("host_queue_disc", Describe(helper.GetQueueDiscFactory(true).Create()))
-        .AddObject("tcp", Describe(transport))
-        .AddObject("tcp_congestion_ops", Describe(congestionOps.Get().Create()));
+        .AddObject(
+            "tcp",
+            Describe(socket, &socketType, PfabricTcpSocketFactory::GetCommonSocketAttributes()))
+        .AddObject("tcp_socket_factory",
+                   Describe(helper.GetSocketFactoryFactory().Create(), nullptr, {"SocketType"}))
+        .AddObject("tcp_congestion_ops",
+                   ownOps ? Describe(socket->CreateCongestionOps())
+                          : Describe(congestionOps.Create(), &congestionOps));
     meta.AddObject("custom_scheme", scheme);
 }
 

@@ -30,9 +30,12 @@ namespace ns3
  * - --hostQueueDisc, --hostQueueDiscAttributes: every host NIC's (default: the ports', with
  *   their attributes);
  * - --tcpCongestionOps, --tcpCongestionOpsAttributes: the senders' congestion control (default
- *   ns3::TcpNewReno), on the module's TCP (PfabricTcpSocketFactory, Transport Tcp);
- * - --tcpAttributes: attributes of that PfabricTcpSocketFactory (Ecn, MinRto, InitialWindow,
- *   FastRetransmit, ...), over the preset's.
+ *   ns3::TcpNewReno), on the module's TCP (PfabricBaselineTcpSocket's CongestionControl);
+ * - --tcpAttributes: attributes of those sockets (UseEcn, MinRto, FastRetransmit, ...) or of
+ *   their PfabricTcpSocketFactory (InitialWindow, HostPacing, ...), over the preset's; with
+ *   SocketType=a PfabricTcpSocket TypeId (e.g. ns3::PfabricMinTcpSocket), sockets of that class
+ *   with the preset's numbers of its transport (and a congestion control of its own, unless it
+ *   has CongestionControl).
  *
  * With every default the scheme is TCP-DropTail's parts (--scheme=tcp's fct.csv, byte for byte).
  * --schemeLabel names it (default: the parts' short names, e.g. fqcodel-cubic); the label names
@@ -40,8 +43,10 @@ namespace ns3
  * schemeLabel).
  *
  * Check refuses in one line naming the option, before anything is written: a TypeId ns-3 does
- * not know or of the wrong kind, an attribute the type lacks, a value it does not take, a label
- * that cannot name a directory, and these options without --scheme=custom. meta.json records
+ * not know or of the wrong kind, an attribute the type lacks, a value it does not take, a
+ * socket attribute the factory sets on every socket (PfabricTcpSocketFactory::
+ * GetCommonSocketAttributes), a congestion control for sockets with their own, a label that
+ * cannot name a directory, and these options without --scheme=custom. meta.json records
  * the options among the parameters and, in "custom_scheme", every part as the run created it:
  * TypeId and the value of each of its attributes (ns-3's defaults included).
  */
@@ -77,7 +82,8 @@ class PfabricCustomScheme
      */
     void SetCongestionOps(const std::string& type, const std::string& attributes = "");
 
-    /// @param attributes attributes of the hosts' PfabricTcpSocketFactory, Name=value|...
+    /// @param attributes attributes of the hosts' sockets or of their PfabricTcpSocketFactory,
+    /// Name=value|... (SocketType=TypeId: the sockets' class)
     void SetTcpAttributes(const std::string& attributes);
 
     /**
@@ -100,6 +106,10 @@ class PfabricCustomScheme
 
     /// @return the label: --schemeLabel, or the parts' short names, e.g. fqcodel-cubic
     std::string GetLabel() const;
+
+    /// @return the sockets' TypeId name: --tcpAttributes' SocketType, else
+    /// ns3::PfabricBaselineTcpSocket
+    std::string GetSocketType() const;
 
     /**
      * @brief Give a helper of the custom scheme the parts (after Check), over what the helper
@@ -144,6 +154,9 @@ class PfabricCustomScheme
 
     /// @return "" or what is wrong with the parts (Check, custom scheme)
     std::string CheckParts() const;
+
+    /// @return "" or what is wrong with --tcpAttributes (and a congestion control it excludes)
+    std::string CheckTcpAttributes() const;
 
     std::string m_label;                   //!< --schemeLabel
     std::string m_portQueueDisc;           //!< --portQueueDisc

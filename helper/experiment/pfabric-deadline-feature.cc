@@ -148,7 +148,7 @@ PfabricDeadlineFeature::ConfigureScheme(PfabricSchemeHelper& scheme) const
 {
     if (m_p.priority == P::EDF && m_p.UsesPfabricQueues())
     {
-        scheme.SetSocketFactoryAttribute(
+        scheme.SetSocketAttribute(
             "PriorityPolicy",
             ObjectFactoryValue(ObjectFactory("ns3::PfabricDeadlinePriority")));
     }

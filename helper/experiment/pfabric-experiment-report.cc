@@ -13,11 +13,10 @@
 #include "pfabric-experiment.h"
 
 #include "ns3/double.h"
-#include "ns3/pfabric-dctcp.h"
+#include "ns3/pfabric-line-rate-tcp-socket.h"
 #include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-provenance.h"
 #include "ns3/pfabric-size-bins.h"
-#include "ns3/pfabric-tcp-socket-factory.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -170,25 +169,32 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
     {
         // LineRate's window is a preset's number that no option records; a run says which it
         // ran with, so that runs of another window (or none: before hotnets12 had one) do not
-        // pool with it.
-        auto transport = m_scheme->GetSocketFactoryFactory().Create<PfabricTcpSocketFactory>();
-        if (transport->GetTransport() == PfabricTcpSocketFactory::LINE_RATE)
+        // pool with it. Read from a socket made as the hosts make theirs.
+        const ObjectFactory socketType = m_scheme->GetSocketTypeFactory();
+        Ptr<Object> socket = socketType.Create();
+        if (socket->GetInstanceTypeId() == PfabricLineRateTcpSocket::GetTypeId())
         {
             UintegerValue window;
-            transport->GetAttribute("LineRateWindow", window);
+            socket->GetAttribute("Window", window);
             meta.AddInteger("line_rate_window_segments", window.Get());
         }
         // Likewise DCTCP's floor under its cut (none before PfabricDctcp) and the alpha it starts
-        // from (ns-3's 1 before the factory set the original code's). The floor is read from an
-        // object made as the sockets make theirs, not from the TypeId's initial value: ns-3
-        // applies NS_ATTRIBUTE_DEFAULT when it constructs an object, never to the TypeId.
-        if (transport->GetTransport() == PfabricTcpSocketFactory::DCTCP)
+        // from (ns-3's 1 before the scheme set the original code's). Both are read from the
+        // congestion control the sockets make theirs from, not from the TypeId's initial value:
+        // ns-3 applies NS_ATTRIBUTE_DEFAULT when it constructs an object, never to the TypeId;
+        // the alpha, which has no getter, is the factory's value.
+        if (m_p.scheme == "dctcp")
         {
+            ObjectFactoryValue congestionControl;
+            socket->GetAttribute("CongestionControl", congestionControl);
             UintegerValue floor;
-            CreateObject<PfabricDctcp>()->GetAttribute("MinWindow", floor);
+            congestionControl.Get().Create()->GetAttribute("MinWindow", floor);
             meta.AddInteger("dctcp_min_window_segments", floor.Get());
             DoubleValue alpha;
-            transport->GetAttribute("DctcpInitialAlpha", alpha);
+            alpha.DeserializeFromString(
+                PfabricPresetAttributes::GetFactoryValue(congestionControl.Get(),
+                                                         "DctcpAlphaOnInit"),
+                MakeDoubleChecker<double>());
             meta.AddNumber("dctcp_initial_alpha", alpha.Get());
         }
     }

@@ -273,9 +273,14 @@ PfabricExperiment::ConfigureScheme()
     {
         m_scheme->SetQueueDiscAttribute("MaxSize", QueueSizeValue(QueueSize(m_p.buffer)));
     }
-    if (!m_p.rto.empty())
+    // --rto is MinTCP's (and LineRate's) fixed timeout; the other sockets have none.
+    TypeId::AttributeInformation rto;
+    const std::string socketType = m_p.scheme == PfabricSchemeHelper::CUSTOM
+                                       ? m_custom.GetSocketType()
+                                       : m_scheme->GetSocketTypeName();
+    if (!m_p.rto.empty() && TypeId::LookupByName(socketType).LookupAttributeByName("Rto", &rto))
     {
-        m_scheme->SetSocketFactoryAttribute("Rto", TimeValue(Time(m_p.rto)));
+        m_scheme->SetSocketAttribute("Rto", TimeValue(Time(m_p.rto)));
     }
     m_scheme->SetSocketFactoryAttribute("HashDemux", BooleanValue(m_p.hashDemux));
     m_scheme->SetSocketFactoryAttribute("RestartSsThresh", BooleanValue(m_p.restartSsThresh));

@@ -29,7 +29,11 @@ DCTCP_PARTS = ("--scheme=custom", "--portQueueDisc=ns3::RedQueueDisc",
                "--portQueueDiscAttributes=MinTh=15|MaxTh=15|QW=1|UseEcn=true|UseHardDrop=false"
                "|Gentle=false|MeanPktSize=1500|LinkBandwidth=10Gbps",
                "--tcpCongestionOps=ns3::PfabricDctcp",
-               "--tcpCongestionOpsAttributes=DctcpAlphaOnInit=0", "--tcpAttributes=Ecn=true")
+               "--tcpCongestionOpsAttributes=DctcpAlphaOnInit=0", "--tcpAttributes=UseEcn=On")
+# pFabric's parts (hotnets12): its queue disc with its buffer and modes, MinTCP's sockets.
+PFABRIC_PARTS = ("--scheme=custom", "--portQueueDisc=ns3::PfabricQueueDisc",
+                 "--portQueueDiscAttributes=MaxSize=22500B|DequeueMode=EarliestOfMostUrgentFlow"
+                 "|AdmissionMode=Strict", "--tcpAttributes=SocketType=ns3::PfabricMinTcpSocket")
 OPTIONS = ["schemeLabel", "portQueueDisc", "portQueueDiscAttributes", "hostQueueDisc",
            "hostQueueDiscAttributes", "tcpCongestionOps", "tcpCongestionOpsAttributes",
            "tcpAttributes"]
@@ -85,11 +89,16 @@ def test_ns3_parts_run_the_flows_and_meta_json_records_them(run_example: RunExam
     assert custom["host_queue_disc"] == port
     assert custom["tcp_congestion_ops"]["type_id"] == "ns3::TcpCubic"
     assert custom["tcp_congestion_ops"]["attributes"]["Beta"] == "0.8"
+    # The sockets: their class's and TcpSocketBase's attributes (the preset's MinRto, no ECN
+    # set), not those their factory sets on every socket; the factory's common settings.
     tcp = custom["tcp"]["attributes"]
-    assert custom["tcp"]["type_id"] == "ns3::PfabricTcpSocketFactory"
-    assert tcp["Transport"] == "Tcp" and seconds(tcp["MinRto"]) == pytest.approx(200e-6)
-    assert tcp["Ecn"] == "false"
-    assert tcp["CongestionOps"].startswith("ns3::TcpCubic[")
+    assert custom["tcp"]["type_id"] == "ns3::PfabricBaselineTcpSocket"
+    assert seconds(tcp["MinRto"]) == pytest.approx(200e-6) and "UseEcn" not in tcp
+    assert tcp["CongestionControl"].startswith("ns3::TcpCubic[") and "Sack" not in tcp
+    factory = custom["tcp_socket_factory"]
+    assert factory["type_id"] == "ns3::PfabricTcpSocketFactory"
+    assert factory["attributes"]["InitialWindow"] == "12"
+    assert "SocketType" not in factory["attributes"]
 
 
 def test_a_label_names_the_run_directory(run_example: RunExample, tmp_path: Path) -> None:
@@ -108,7 +117,8 @@ def test_a_label_names_the_run_directory(run_example: RunExample, tmp_path: Path
     assert host["type_id"] == "ns3::PfifoFastQueueDisc" and host["attributes"]["MaxSize"] == "150p"
 
 
-@pytest.mark.parametrize(("builtin", "parts"), [("tcp", TCP_PARTS), ("dctcp", DCTCP_PARTS)])
+@pytest.mark.parametrize(("builtin", "parts"), [("tcp", TCP_PARTS), ("dctcp", DCTCP_PARTS),
+                                                ("pfabric", PFABRIC_PARTS)])
 def test_the_built_in_schemes_parts_are_the_built_in_scheme(run_example: RunExample,
                                                             tmp_path: Path, flow_file: Path,
                                                             builtin: str,
@@ -134,7 +144,7 @@ def test_ecn_marks_change_cubic_over_fqcodel(run_example: RunExample, tmp_path: 
     ECN-capable Cubic senders instead of dropping their packets, and the same flows complete at
     other times."""
     events = {}
-    for name, extra in (("drop", ()), ("ecn", ("--tcpAttributes=Ecn=true",))):
+    for name, extra in (("drop", ()), ("ecn", ("--tcpAttributes=UseEcn=On",))):
         out = tmp_path / name
         result = run_example("pfabric-websearch", *STAR, *FQCODEL_CUBIC, *extra,
                              f"--flowFile={flow_file}", f"--out={out}")
@@ -142,7 +152,7 @@ def test_ecn_marks_change_cubic_over_fqcodel(run_example: RunExample, tmp_path: 
         meta = json.loads((out / "meta.json").read_text())
         assert meta["flows_completed"] == 40
         events[name] = (meta["events"], (out / "fct.csv").read_bytes())
-        assert meta["custom_scheme"]["tcp"]["attributes"]["Ecn"] == ("true" if extra else "false")
+        assert meta["custom_scheme"]["tcp"]["attributes"].get("UseEcn") == ("On" if extra else None)
     assert events["drop"] != events["ecn"]
 
 

@@ -147,13 +147,21 @@ CUSTOM_ERRORS = [
      "(ns3::DoubleValue)"),
     ((CUSTOM, "--tcpCongestionOpsAttributes=Beta=0.7"),
      "--tcpCongestionOpsAttributes=Beta=0.7: ns3::TcpNewReno has no attribute Beta"),
-    ((CUSTOM, "--tcpAttributes=UseEcn=On"),
-     "--tcpAttributes=UseEcn=On: ns3::PfabricTcpSocketFactory has no attribute UseEcn"),
-    ((CUSTOM, "--tcpAttributes=MinRto=1ms|Ecn=maybe"),
-     "--tcpAttributes=MinRto=1ms|Ecn=maybe: 'maybe' is not a value of "
-     "ns3::PfabricTcpSocketFactory::Ecn (ns3::BooleanValue)"),
-    ((CUSTOM, "--tcpAttributes=CongestionOps=ns3::TcpCubic"),
-     "--tcpAttributes=CongestionOps=ns3::TcpCubic: CongestionOps is --tcpCongestionOps's"),
+    ((CUSTOM, "--tcpAttributes=Ecn=true"),
+     "--tcpAttributes=Ecn=true: neither ns3::PfabricBaselineTcpSocket nor "
+     "ns3::PfabricTcpSocketFactory has an attribute Ecn"),
+    ((CUSTOM, "--tcpAttributes=MinRto=1ms|UseEcn=maybe"),
+     "--tcpAttributes=MinRto=1ms|UseEcn=maybe: 'maybe' is not a value of "
+     "ns3::PfabricBaselineTcpSocket::UseEcn (ns3::EnumValue"),
+    ((CUSTOM, "--tcpAttributes=CongestionControl=ns3::TcpCubic"),
+     "--tcpAttributes=CongestionControl=ns3::TcpCubic: CongestionControl is "
+     "--tcpCongestionOps's"),
+    ((CUSTOM, "--tcpAttributes=Timestamp=true"),
+     "--tcpAttributes=Timestamp=true: Timestamp is set by ns3::PfabricTcpSocketFactory on every "
+     "socket"),
+    ((CUSTOM, CUBIC, "--tcpAttributes=SocketType=ns3::PfabricMinTcpSocket"),
+     "--tcpCongestionOps: ns3::PfabricMinTcpSocket (--tcpAttributes, SocketType) has a "
+     "congestion control of its own"),
     ((CUSTOM, "--hostQueueDiscAttributes=MaxSize=10p"),
      "--hostQueueDiscAttributes needs --hostQueueDisc"),
     ((CUSTOM, "--portQueueDisc=ns3::PrioQueueDisc", "--buffer=300p"),

@@ -171,7 +171,7 @@ def test_a_lone_flow_takes_its_ideal_fct_on_the_lean_host(run_example: RunExampl
 
 @pytest.mark.parametrize("host_stack", ["ns3tcp", "lean"])
 def test_line_rate_window(run_example: RunExample, tmp_path: Path, host_stack: str) -> None:
-    """LineRateWindow: a window of 24 segments, above hotnets12's bandwidth-delay product (about
+    """LineRate's Window: a window of 24 segments, above hotnets12's bandwidth-delay product (about
     10 segments across the core: 11 is the smallest window that leaves a lone 1,000-segment flow
     there at its ideal FCT, 10 makes it 1.6% slower), leaves every lone flow at its ideal FCT; a window of 2 sends 2 segments
     per round trip, so a flow of n segments takes n / 2 times a one-segment flow's FCT on the same
@@ -181,7 +181,7 @@ def test_line_rate_window(run_example: RunExample, tmp_path: Path, host_stack: s
         flows = lone_flows(tmp_path / "f.csv", "hotnets12")
         result = run_example("pfabric-websearch", "--quiet", "--preset=hotnets12",
                              "--scheme=linerate", f"--hostStack={host_stack}",
-                             f"--ns3::PfabricTcpSocketFactory::LineRateWindow={window}",
+                             f"--ns3::PfabricLineRateTcpSocket::Window={window}",
                              f"--flowFile={flows}", f"--out={out}")
         assert result.returncode == 0, result.stderr
         rows = read_fct(out)

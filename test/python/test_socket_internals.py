@@ -10,7 +10,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = ROOT / "model"
-SOCKETS = ("pfabric-tcp-socket", "pfabric-min-tcp-socket", "pfabric-baseline-tcp-socket")
+SOCKETS = ("pfabric-tcp-socket", "pfabric-min-tcp-socket", "pfabric-line-rate-tcp-socket",
+           "pfabric-baseline-tcp-socket")
 MARK = "@par ns-3 internals"
 MEMBER = re.compile(r"\bm_[A-Za-z]+\b")
 

@@ -37,7 +37,7 @@ def register_sweep(sub: Subcommands) -> None:
                       help="any other option of the programs, by its camelCase name, e.g. --set "
                            "preset=sigcomm13 or --set reuseConnections=0, or an ns-3 attribute "
                            "by its path, e.g. --set "
-                           "ns3::PfabricTcpSocketFactory::LineRateWindow=24 (repeatable)")
+                           "ns3::PfabricLineRateTcpSocket::Window=24 (repeatable)")
     grid.add_argument("--custom-scheme", action="append", default=[],
                       metavar="LABEL:KEY=VALUE",
                       help="a custom scheme of --schemes (the programs' --scheme=custom, ns-3 "

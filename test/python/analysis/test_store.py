@@ -314,7 +314,7 @@ def test_a_store_point_must_have_the_ns3_settings_the_sweep_sets(bin_dir: Path,
     to another value, or does not set it, is refused naming the store point, before anything is
     written. Checked on LineRate, whose window the attribute is: 2 segments slow a 12-flow run
     down against the preset's window."""
-    window = ("ns3::PfabricTcpSocketFactory::LineRateWindow", "2")
+    window = ("ns3::PfabricLineRateTcpSocket::Window", "2")
 
     def linerate(*knobs: tuple[str, str]) -> SweepSpec:
         return SweepSpec(("websearch",), ("linerate", "ideal"), (0.5,), (1,),
@@ -453,14 +453,14 @@ def test_the_standard_tier_and_a_tier_refused_until_set() -> None:
 
 def test_a_dctcp_program_records_its_floor_and_alpha(bin_dir: Path) -> None:
     """DCTCP's floor under its window cut (PfabricDctcp's MinWindow, 1) and its initial alpha
-    (PfabricTcpSocketFactory's DctcpInitialAlpha, 0) are in a DCTCP run's meta.json, as the
+    (TcpDctcp's DctcpAlphaOnInit, the scheme's 0) are in a DCTCP run's meta.json, as the
     sweep's check of a store asks the programs for them, and follow the attributes; another
     scheme's run has neither (compared as the values of the runs before them: 0 and 1)."""
     program = bin_dir / "pfabric-websearch"
     dctcp = program_build(program, ("--scheme=dctcp",))
     assert (dctcp["dctcp_min_window_segments"], dctcp["dctcp_initial_alpha"]) == (1, 0)
     ns3 = program_build(program, ("--scheme=dctcp", "--ns3::PfabricDctcp::MinWindow=0",
-                                  "--ns3::PfabricTcpSocketFactory::DctcpInitialAlpha=1"))
+                                  "--ns3::TcpDctcp::DctcpAlphaOnInit=1"))
     assert (ns3["dctcp_min_window_segments"], ns3["dctcp_initial_alpha"]) == (0, 1)
     tcp = program_build(program, ("--scheme=tcp",))
     assert (tcp["dctcp_min_window_segments"], tcp["dctcp_initial_alpha"]) == (0, 1.0)

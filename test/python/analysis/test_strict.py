@@ -195,15 +195,15 @@ BAD_COMMAND_LINES = [
     (["sweep", "--set=1abc=2"],
      "--set 1abc=2: '1abc' is not an option name (letters and digits, e.g. --set "
      "preset=sigcomm13) or an ns-3 attribute (e.g. --set "
-     "ns3::PfabricTcpSocketFactory::LineRateWindow=24)"),
+     "ns3::PfabricLineRateTcpSocket::Window=24)"),
     (["sweep", "--set=foo.bar=1"],
      "--set foo.bar=1: 'foo.bar' is not an option name (letters and digits, e.g. --set "
      "preset=sigcomm13) or an ns-3 attribute (e.g. --set "
-     "ns3::PfabricTcpSocketFactory::LineRateWindow=24)"),
+     "ns3::PfabricLineRateTcpSocket::Window=24)"),
     (["sweep", "--set=ns3::TcpSocket=1"],
      "--set ns3::TcpSocket=1: 'ns3::TcpSocket' is not an option name (letters and digits, e.g. "
      "--set preset=sigcomm13) or an ns-3 attribute (e.g. --set "
-     "ns3::PfabricTcpSocketFactory::LineRateWindow=24)"),
+     "ns3::PfabricLineRateTcpSocket::Window=24)"),
     (["sweep", "--set=measureFlows=1e3"],
      "--set measureFlows=1e3: expected a whole number of at least 1"),
     (["flow-count", "--tolerance=NaN"], "--tolerance NaN: expected a number in (0, 1)"),
