@@ -90,6 +90,14 @@ main(int argc, char* argv[])
                       << ": expected a positive rate such as 10Gbps" << std::endl;
             return 1;
         }
+        const std::string units =
+            text.empty() ? "" : PfabricCommandLine::CheckUnits(MakeDataRateChecker(), text);
+        if (!units.empty())
+        {
+            std::cerr << "pfabric-fabric: error: --" << name << "=" << text << ": " << units
+                      << std::endl;
+            return 1;
+        }
     }
     if (flowBytes == 0)
     {

@@ -102,6 +102,12 @@ main(int argc, char* argv[])
     {
         Fail("--buffer=" + p.buffer + ": expected a positive size such as 22500B or 15p");
     }
+    const std::string bufferUnits =
+        p.buffer.empty() ? "" : PfabricCommandLine::CheckUnits(MakeQueueSizeChecker(), p.buffer);
+    if (!bufferUnits.empty())
+    {
+        Fail("--buffer=" + p.buffer + ": " + bufferUnits);
+    }
     if (p.longBytes == 0 || p.shortBytes == 0)
     {
         Fail("--longBytes and --shortBytes must be positive");

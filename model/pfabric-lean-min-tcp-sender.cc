@@ -118,7 +118,7 @@ PfabricLeanMinTcpSender::DataTimeout()
 void
 PfabricLeanMinTcpSender::LineRateTimeout()
 {
-    // PfabricMinTcpSocket::LineRateTimeout: ns-3's scoreboard after a timeout, the window kept.
+    // PfabricLineRateTcpSocket::LossTimeout: ns-3's scoreboard after a timeout, the window kept.
     m_dupAckCount = 0;
     m_txBuffer->SetSentListLost(false);
     m_recover = m_tcb->m_highTxMark;

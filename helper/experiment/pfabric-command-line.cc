@@ -47,6 +47,20 @@ const std::vector<std::pair<std::string, double>> TIME_UNITS{{"ns", 1},
                                                              {"ms", 1e6},
                                                              {"s", 1e9}};
 
+/// ns-3's QueueSize units (QueueSize::DoParse) and the packets or bytes each is.
+const std::vector<std::pair<std::string, double>> QUEUE_SIZE_UNITS{{"p", 1},
+                                                                   {"kp", 1e3},
+                                                                   {"Kp", 1e3},
+                                                                   {"Kip", 1024},
+                                                                   {"Mp", 1e6},
+                                                                   {"Mip", 1048576},
+                                                                   {"B", 1},
+                                                                   {"kB", 1e3},
+                                                                   {"KB", 1e3},
+                                                                   {"KiB", 1024},
+                                                                   {"MB", 1e6},
+                                                                   {"MiB", 1048576}};
+
 /// @return whether text is a plain decimal number: digits with at most one point
 bool
 IsBareNumber(const std::string& text)
@@ -54,6 +68,24 @@ IsBareNumber(const std::string& text)
     return text.find_first_of("0123456789") != std::string::npos &&
            text.find_first_not_of("0123456789.") == std::string::npos &&
            std::count(text.begin(), text.end(), '.') <= 1;
+}
+
+/**
+ * @param tid a type
+ * @param attribute an attribute's name
+ * @return whether the type itself declares the attribute (not a parent)
+ */
+bool
+DeclaresAttribute(TypeId tid, const std::string& attribute)
+{
+    for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+    {
+        if (tid.GetAttribute(i).name == attribute)
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 } // namespace
@@ -209,6 +241,58 @@ PfabricCommandLine::TakesValue(Ptr<const AttributeChecker> checker, const std::s
 }
 
 std::string
+PfabricCommandLine::CheckUnits(Ptr<const AttributeChecker> checker, const std::string& text)
+{
+    const std::string type = checker->GetValueTypeName();
+    if (type == "ns3::TimeValue")
+    {
+        const double ns = text == "0" ? 0 : TimeNanoseconds(text);
+        if (ns < 0)
+        {
+            return "expected a time with a unit (ns, us, ms or s), e.g. 40us";
+        }
+        return CheckNanoseconds(ns);
+    }
+    if (type == "ns3::DataRateValue" && IsBareNumber(text))
+    {
+        return "expected a rate with a unit (bps, kbps, Mbps or Gbps), e.g. 10Gbps";
+    }
+    if (type == "ns3::QueueSizeValue")
+    {
+        const std::optional<double> amount = QueueSizeAmount(text);
+        if (amount && *amount != std::floor(*amount))
+        {
+            return "not a whole number of packets or bytes";
+        }
+        if (amount && *amount > MAX_QUEUE_SIZE)
+        {
+            std::ostringstream max;
+            max.precision(10);
+            max << MAX_QUEUE_SIZE;
+            return "larger than ns-3's queue sizes (at most " + max.str() + " packets or bytes)";
+        }
+    }
+    return "";
+}
+
+std::optional<double>
+PfabricCommandLine::QueueSizeAmount(const std::string& text)
+{
+    const std::size_t end = text.find_first_not_of("0123456789.");
+    const std::string number = text.substr(0, end);
+    const std::string unit = end == std::string::npos ? "" : text.substr(end);
+    auto found = std::find_if(QUEUE_SIZE_UNITS.begin(),
+                              QUEUE_SIZE_UNITS.end(),
+                              [&unit](const auto& known) { return known.first == unit; });
+    if (!IsBareNumber(number) || found == QUEUE_SIZE_UNITS.end())
+    {
+        return std::nullopt;
+    }
+    // Digits and a point only: strtod reads all of it (a huge number as infinity, no throw).
+    return std::strtod(number.c_str(), nullptr) * found->second;
+}
+
+std::string
 PfabricCommandLine::FormatTime(Time time)
 {
     const int64_t ns = time.GetNanoSeconds();
@@ -341,6 +425,21 @@ PfabricCommandLine::CheckNs3Argument(const std::string& argument,
             *error = argument + ": " + type + " has no attribute " + attribute;
             return false;
         }
+        // ns-3 sets a default only on the type that declares the attribute (Config::SetDefault
+        // looks at the type's own attributes) and answers a parent's with its whole help.
+        TypeId owner = tid;
+        while (!DeclaresAttribute(owner, attribute))
+        {
+            owner = owner.GetParent();
+        }
+        if (owner != tid)
+        {
+            *error = argument + ": " + attribute + " is an attribute of " + owner.GetName() +
+                     ", which " + type + " inherits, and ns-3 sets defaults on the type that " +
+                     "declares them: --" + owner.GetName() + "::" + attribute + "=" + value +
+                     " (for every " + owner.GetName() + ")";
+            return false;
+        }
         checker = info.checker;
     }
     else
@@ -357,6 +456,12 @@ PfabricCommandLine::CheckNs3Argument(const std::string& argument,
     {
         *error = argument + ": '" + value + "' is not a value of " + name + " (" +
                  checker->GetValueTypeName() + ")";
+        return false;
+    }
+    const std::string units = checker ? CheckUnits(checker, value) : "";
+    if (!units.empty())
+    {
+        *error = argument + ": " + units;
         return false;
     }
     return true;

@@ -15,6 +15,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -197,6 +198,31 @@ class PfabricCommandLine : public CommandLine
      * @return true if ns-3 takes it
      */
     static bool TakesValue(Ptr<const AttributeChecker> checker, const std::string& text);
+
+    /**
+     * @brief The module's rules for a value of ns-3's unit types, which ns-3's parsers take
+     * more loosely: a time needs a unit, ns, us, ms or s (ns-3 reads "1" as one second), and
+     * whole nanoseconds (ns-3 rounds "0.5ns"); a rate needs a unit (ns-3 reads "10" as 10 bit/s);
+     * a queue size is a whole number of packets or bytes (ns-3 reads "1.5p" as one packet) that
+     * ns-3's 32 bits hold. A value of another type, or one ns-3 cannot read at all (TakesValue
+     * says so), passes.
+     * @param checker the checker of the attribute or global value that takes the value
+     * @param text the value as typed
+     * @return "" or what is wrong, e.g. "expected a time with a unit (ns, us, ms or s), e.g. 40us"
+     */
+    static std::string CheckUnits(Ptr<const AttributeChecker> checker, const std::string& text);
+
+    /**
+     * @brief A queue size's packets or bytes as ns-3's QueueSize reads its text (its units: p,
+     * kp, Kp, Kip, Mp, Mip, B, kB, KB, KiB, MB, MiB), without its truncation to 32 bits.
+     * @param text e.g. "22500B", "1.5KB"
+     * @return the packets or bytes, possibly not whole; nothing if the text is not a number
+     *         followed by one of those units
+     */
+    static std::optional<double> QueueSizeAmount(const std::string& text);
+
+    /// The largest queue size ns-3 keeps, in packets or bytes: 32 bits.
+    static constexpr double MAX_QUEUE_SIZE = 4294967295.0;
 
     /**
      * @brief A time as the text a time option shows: in the largest of s, ms, us and ns that

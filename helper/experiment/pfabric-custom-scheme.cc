@@ -141,7 +141,8 @@ CheckAttribute(const std::string& given,
         return given + "'" + value + "' is not a value of " + tid.GetName() + "::" + name + " (" +
                info.checker->GetValueTypeName() + ")";
     }
-    return "";
+    const std::string units = PfabricCommandLine::CheckUnits(info.checker, value);
+    return units.empty() ? "" : given + name + "=" + value + ": " + units;
 }
 
 /**

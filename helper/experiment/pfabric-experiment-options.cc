@@ -13,6 +13,7 @@
 
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-scheme-helper.h"
+#include "ns3/queue-size.h"
 
 #include <algorithm>
 #include <cctype>
@@ -98,48 +99,6 @@ CheckTimeText(const std::string& name,
         return option + ": expected a positive time";
     }
     return "";
-}
-
-/// A unit a size option takes, and how many of the unit ns-3 keeps it in (packets or bytes) it
-/// is.
-using Unit = std::pair<std::string, double>;
-
-/// The units of --buffer (ns-3's QueueSize).
-const std::vector<Unit> BUFFER_UNITS{{"p", 1},
-                                     {"B", 1},
-                                     {"KB", 1e3},
-                                     {"MB", 1e6},
-                                     {"KiB", 1024},
-                                     {"MiB", 1048576}};
-
-/// The largest queue size ns-3 keeps: 32 bits (QueueSize wraps a larger one, to 0p for 2^32p).
-constexpr double MAX_QUEUE_SIZE = 4294967295.0;
-
-/**
- * @brief A number followed by one of the given units.
- * @param text e.g. "22500B"
- * @param units the accepted units, e.g. BUFFER_UNITS
- * @param allowFraction whether the number may have a decimal point
- * @return the quantity in the unit ns-3 keeps (the number times its unit's multiplier), or
- *         nothing if the text is not one
- */
-std::optional<double>
-Quantity(const std::string& text, const std::vector<Unit>& units, bool allowFraction)
-{
-    std::size_t end = text.find_first_not_of(allowFraction ? "0123456789." : "0123456789");
-    std::string number = text.substr(0, end);
-    std::string unit = end == std::string::npos ? "" : text.substr(end);
-    bool digits = number.find_first_of("0123456789") != std::string::npos &&
-                  std::count(number.begin(), number.end(), '.') <= 1;
-    auto found = std::find_if(units.begin(), units.end(), [&unit](const Unit& known) {
-        return known.first == unit;
-    });
-    if (!digits || found == units.end())
-    {
-        return std::nullopt;
-    }
-    // Digits and a point only: strtod reads all of it (a huge number as infinity, no throw).
-    return std::strtod(number.c_str(), nullptr) * found->second;
 }
 
 /// @return a number as the shortest text that reads back the same
@@ -282,17 +241,15 @@ PfabricExperimentOptions::BuildFabric()
             {
                 return "";
             }
-            auto size = Quantity(p.buffer, BUFFER_UNITS, false);
-            if (!size || p.buffer[0] == '0')
+            // ns-3's own QueueSize text, by the module's rules (PfabricCommandLine::CheckUnits).
+            const auto size = PfabricCommandLine::QueueSizeAmount(p.buffer);
+            if (!size || *size < 1)
             {
                 return "--buffer=" + p.buffer + ": expected a positive size such as 22500B or 150p";
             }
-            if (*size > MAX_QUEUE_SIZE)
-            {
-                return "--buffer=" + p.buffer + ": larger than ns-3's queue sizes (at most " +
-                       Number(MAX_QUEUE_SIZE) + " packets or bytes)";
-            }
-            return "";
+            const std::string units =
+                PfabricCommandLine::CheckUnits(MakeQueueSizeChecker(), p.buffer);
+            return units.empty() ? "" : "--buffer=" + p.buffer + ": " + units;
         });
     t.Add("rto", "MinTCP/LineRate fixed RTO, e.g. 40us (default: the preset's)", p.rto)
         .Check([&p]() { return CheckTimeText("rto", p.rto, "40us", true); });

@@ -170,6 +170,18 @@ CUSTOM_ERRORS = [
     ((CUSTOM, "--schemeLabel=runs/fq"), "--schemeLabel=runs/fq: expected a name of letters"),
     (("--scheme=tcp", FQCODEL), "--portQueueDisc needs --scheme=custom"),
     ((CUSTOM, "--priorityLevels=4"), "--priorityLevels needs --scheme=pfabric or linerate"),
+    # Issue 54, deliver 3: ns-3 took these with a unit it chose or a fraction it truncated.
+    ((CUSTOM, "--tcpAttributes=MinRto=1"),
+     "--tcpAttributes=MinRto=1: MinRto=1: expected a time with a unit (ns, us, ms or s), e.g. "
+     "40us"),
+    ((CUSTOM, "--tcpAttributes=MinRto=0.5ns"),
+     "--tcpAttributes=MinRto=0.5ns: MinRto=0.5ns: not a whole number of nanoseconds"),
+    ((CUSTOM, "--portQueueDiscAttributes=MaxSize=1.5p"),
+     "--portQueueDiscAttributes=MaxSize=1.5p: MaxSize=1.5p: not a whole number of packets or "
+     "bytes"),
+    ((CUSTOM, "--portQueueDisc=ns3::RedQueueDisc", "--portQueueDiscAttributes=LinkBandwidth=10"),
+     "--portQueueDiscAttributes=LinkBandwidth=10: LinkBandwidth=10: expected a rate with a unit "
+     "(bps, kbps, Mbps or Gbps), e.g. 10Gbps"),
 ]
 
 
@@ -485,6 +497,33 @@ AUDIT_CASES = [
     ("pfabric-preemption", ("--buffer=15q",),
      "--buffer=15q: expected a positive size such as 22500B or 15p"),
     ("pfabric-preemption", ("--stopS=-1",), "--stopS=-1: expected a positive number of seconds"),
+    # Issue 54, deliver 3: a time, rate or size through an attribute path follows the module's
+    # rules (ns-3 read Rto=1 as one second, 0.5ns as 0 or 1 ns, 10 as 10 bit/s, 1.5p as 1p),
+    # and an inherited attribute, which ns-3 answered with its whole help, is one line.
+    ("pfabric-websearch", ("--ns3::PfabricMinTcpSocket::Rto=1",),
+     "--ns3::PfabricMinTcpSocket::Rto=1: expected a time with a unit (ns, us, ms or s), e.g. "
+     "40us"),
+    ("pfabric-websearch", ("--ns3::PfabricMinTcpSocket::Rto=0.5ns",),
+     "--ns3::PfabricMinTcpSocket::Rto=0.5ns: not a whole number of nanoseconds (ns-3's "
+     "resolution)"),
+    ("pfabric-websearch", ("--ns3::PfabricQueueDisc::MaxSize=1.5p",),
+     "--ns3::PfabricQueueDisc::MaxSize=1.5p: not a whole number of packets or bytes"),
+    ("pfabric-websearch", ("--ns3::PfabricQueueDisc::MaxSize=4294967296p",),
+     "--ns3::PfabricQueueDisc::MaxSize=4294967296p: larger than ns-3's queue sizes (at most "
+     "4294967295 packets or bytes)"),
+    ("pfabric-websearch", ("--ns3::PfabricTcpSocketFactory::LineRate=10",),
+     "--ns3::PfabricTcpSocketFactory::LineRate=10: expected a rate with a unit (bps, kbps, Mbps "
+     "or Gbps), e.g. 10Gbps"),
+    ("pfabric-websearch", ("--ns3::FifoQueueDisc::Quota=10",),
+     "--ns3::FifoQueueDisc::Quota=10: Quota is an attribute of ns3::QueueDisc, which "
+     "ns3::FifoQueueDisc inherits, and ns-3 sets defaults on the type that declares them: "
+     "--ns3::QueueDisc::Quota=10 (for every ns3::QueueDisc)"),
+    ("pfabric-websearch", ("--buffer=1.5p",), "--buffer=1.5p: not a whole number of packets or "
+                                              "bytes"),
+    ("pfabric-preemption", ("--buffer=1.5p",), "--buffer=1.5p: not a whole number of packets or "
+                                               "bytes"),
+    ("pfabric-fabric", ("--hostRate=10",), "--hostRate=10: expected a rate with a unit (bps, "
+                                           "kbps, Mbps or Gbps), e.g. 10Gbps"),
     ("pfabric-preemption", ("--shortStartUs=-1",), "--shortStartUs=-1: must not be negative"),
 ]
 
