@@ -41,7 +41,7 @@ namespace ns3
  * Adding a setting to a scheme touches the class that has the attribute and the recipe that sets
  * it, e.g. in PfabricSchemeRegistry's dctcp entry:
  * @code
- *   dctcp.SetPresetAttribute(PfabricSchemeRecipe::PORT_QUEUE_DISC, "Gentle", BooleanValue(false));
+ *   dctcp.SetPresetAttribute(PfabricSchemeRecipe::PORT_QUEUE_DISC, "ARED", BooleanValue(true));
  * @endcode
  */
 class PfabricSchemeRecipe
