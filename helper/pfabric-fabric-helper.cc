@@ -412,6 +412,24 @@ PfabricFabricHelper::GetHostLinkRate() const
     return m_hostLinkRate;
 }
 
+DataRate
+PfabricFabricHelper::GetFabricLinkRate() const
+{
+    return m_fabricLinkRate;
+}
+
+Time
+PfabricFabricHelper::GetLinkDelay() const
+{
+    return m_linkDelay;
+}
+
+Time
+PfabricFabricHelper::GetHostDelay() const
+{
+    return m_hostDelay;
+}
+
 uint32_t
 PfabricFabricHelper::GetMss() const
 {

@@ -177,6 +177,12 @@ class PfabricFabricHelper
     uint32_t GetNLinks() const;
     /// @return the rate of host links
     DataRate GetHostLinkRate() const;
+    /// @return the switch-to-switch link rate
+    DataRate GetFabricLinkRate() const;
+    /// @return the propagation delay of every link
+    Time GetLinkDelay() const;
+    /// @return the extra delay of host links
+    Time GetHostDelay() const;
     /// @return payload bytes of a full packet (SetPacketSizes)
     uint32_t GetMss() const;
     /// @return the bytes a data packet carries on the wire beyond its payload (headers, framing)

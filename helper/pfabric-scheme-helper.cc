@@ -46,42 +46,8 @@ NS_LOG_COMPONENT_DEFINE("PfabricSchemeHelper");
 namespace
 {
 
-/// A scheme and its end hosts' sockets.
-struct Scheme
-{
-    const char* name;       //!< command-line name
-    const char* socketType; //!< the PfabricTcpSocketFactory's SocketType
-};
-
-constexpr const char* BASELINE_SOCKET = "ns3::PfabricBaselineTcpSocket";
-
-constexpr Scheme SCHEMES[] = {
-    {"pfabric", "ns3::PfabricMinTcpSocket"},
-    {"linerate", "ns3::PfabricLineRateTcpSocket"},
-    {"tcp", BASELINE_SOCKET},
-    {"dctcp", BASELINE_SOCKET},
-    {PfabricSchemeHelper::CUSTOM, BASELINE_SOCKET},
-};
-
-/// DCTCP's marked-fraction estimate of a new connection: the original ns-2 code's
-/// ecnhat_alpha_ (ns-3's TcpDctcp and Linux start at 1, halving a new flow's window at its
-/// first marks).
-constexpr double DCTCP_INITIAL_ALPHA = 0;
-
-/// @return whether a TypeId is a class or one of its subclasses
-bool
-IsA(TypeId tid, TypeId base)
-{
-    return tid == base || tid.IsChildOf(base);
-}
-
-/// @return whether a TypeId (or a parent) has an attribute of that name
-bool
-HasAttribute(const std::string& type, const std::string& name)
-{
-    TypeId::AttributeInformation info;
-    return TypeId::LookupByName(type).LookupAttributeByName(name, &info);
-}
+/// A scheme's part.
+using Part = PfabricSchemeRecipe::Part;
 
 /// @return the names as "a, b or c"
 std::string
@@ -95,23 +61,33 @@ JoinNames(const std::vector<std::string>& names)
     return joined;
 }
 
-const Scheme&
-FindScheme(const std::string& name)
+/**
+ * @brief Add the values set through a helper after a part's own (they win).
+ * @param attributes the part's values
+ * @param overrides the helper's
+ */
+void
+AddOverrides(PfabricPresetAttributes& attributes, const PfabricPresetAttributes& overrides)
 {
-    for (const auto& scheme : SCHEMES)
+    for (const auto& [name, value] : overrides.GetValues())
     {
-        if (name == scheme.name)
+        attributes.SetValue(name, *value);
+    }
+}
+
+/// @return the registered schemes of pFabric's queues, as "a or b"
+std::string
+PfabricQueueSchemes()
+{
+    std::vector<std::string> names;
+    for (const std::string& name : PfabricSchemeRegistry::List())
+    {
+        if (PfabricSchemeRegistry::Get(name).UsesPfabricQueues())
         {
-            return scheme;
+            names.push_back(name);
         }
     }
-    std::ostringstream known;
-    for (const auto& scheme : SCHEMES)
-    {
-        known << " " << scheme.name;
-    }
-    NS_ABORT_MSG("unknown scheme '" << name << "'; known:" << known.str());
-    return SCHEMES[0];
+    return JoinNames(names);
 }
 
 } // namespace
@@ -119,16 +95,29 @@ FindScheme(const std::string& name)
 bool
 PfabricSchemeHelper::UsesPfabricQueues(const std::string& scheme)
 {
-    return scheme == "pfabric" || scheme == "linerate";
+    const PfabricSchemeRecipe* recipe = PfabricSchemeRegistry::Find(scheme);
+    return recipe && recipe->UsesPfabricQueues();
+}
+
+void
+PfabricSchemeHelper::PrintSchemes(std::ostream& os)
+{
+    for (const std::string& name : PfabricSchemeRegistry::List())
+    {
+        const PfabricSchemeRecipe& recipe = PfabricSchemeRegistry::Get(name);
+        os << name << "\t" << (recipe.UsesPfabricQueues() ? 1 : 0) << "\t"
+           << recipe.GetDescription() << "\n";
+    }
+    os << CUSTOM << "\t0\t"
+       << "ns-3 parts by name (PfabricCustomScheme), from " << CUSTOM_BASE << "'s\n";
 }
 
 PfabricSchemeHelper::PfabricSchemeHelper(const std::string& scheme, const std::string& preset)
     : m_preset(nullptr),
       m_socketFactoryAttributes("ns3::PfabricTcpSocketFactory"),
-      m_socketAttributes(SCHEMES[0].socketType),
-      m_queueDiscAttributes("ns3::PfabricQueueDisc"),
-      m_customQueueDisc(CUSTOM_QUEUE_DISC),
-      m_hostQueueDiscAttributes(CUSTOM_QUEUE_DISC),
+      m_socketAttributes("ns3::PfabricTcpSocket"),
+      m_queueDiscAttributes("ns3::QueueDisc"),
+      m_hostQueueDiscAttributes("ns3::QueueDisc"),
       m_levels(0),
       m_classScheduler("Drr")
 {
@@ -139,7 +128,29 @@ PfabricSchemeHelper::PfabricSchemeHelper(const std::string& scheme, const std::s
 void
 PfabricSchemeHelper::SetScheme(const std::string& scheme)
 {
-    m_scheme = FindScheme(scheme).name;
+    if (scheme == CUSTOM)
+    {
+        // Until SetRecipe: TCP-DropTail's parts.
+        m_recipe = PfabricSchemeRegistry::Get(CUSTOM_BASE);
+        m_recipe.SetName(CUSTOM);
+    }
+    else
+    {
+        m_recipe = PfabricSchemeRegistry::Get(scheme);
+    }
+    m_scheme = scheme;
+}
+
+void
+PfabricSchemeHelper::SetRecipe(const PfabricSchemeRecipe& recipe)
+{
+    m_recipe = recipe;
+}
+
+const PfabricSchemeRecipe&
+PfabricSchemeHelper::GetRecipe() const
+{
+    return m_recipe;
 }
 
 void
@@ -172,45 +183,16 @@ PfabricSchemeHelper::SetSocketAttribute(const std::string& name, const Attribute
     m_socketAttributes.SetValue(name, value);
 }
 
-void
-PfabricSchemeHelper::SetSocketType(const std::string& type)
-{
-    NS_ABORT_MSG_UNLESS(m_scheme == CUSTOM,
-                        "PfabricSchemeHelper: SetSocketType needs the custom scheme, not "
-                            << m_scheme);
-    m_customSocketType = type;
-}
-
 std::string
 PfabricSchemeHelper::GetSocketTypeName() const
 {
-    return m_scheme == CUSTOM && !m_customSocketType.empty() ? m_customSocketType
-                                                             : FindScheme(m_scheme).socketType;
+    return m_recipe.GetType(PfabricSchemeRecipe::SOCKET);
 }
 
 void
 PfabricSchemeHelper::SetQueueDiscAttribute(const std::string& name, const AttributeValue& value)
 {
     m_queueDiscAttributes.SetValue(name, value);
-}
-
-void
-PfabricSchemeHelper::SetQueueDisc(const std::string& type)
-{
-    NS_ABORT_MSG_UNLESS(m_scheme == CUSTOM,
-                        "PfabricSchemeHelper: SetQueueDisc needs the custom scheme, not "
-                            << m_scheme);
-    m_customQueueDisc = type;
-}
-
-void
-PfabricSchemeHelper::SetHostQueueDisc(const std::string& type)
-{
-    NS_ABORT_MSG_UNLESS(m_scheme == CUSTOM,
-                        "PfabricSchemeHelper: SetHostQueueDisc needs the custom scheme, not "
-                            << m_scheme);
-    m_customHostQueueDisc = type;
-    m_hostQueueDiscAttributes.SetTypeId(type);
 }
 
 void
@@ -222,10 +204,9 @@ PfabricSchemeHelper::SetHostQueueDiscAttribute(const std::string& name, const At
 void
 PfabricSchemeHelper::SetPriorityLevels(const std::vector<uint64_t>& thresholds)
 {
-    NS_ABORT_MSG_UNLESS(UsesPfabricQueues(m_scheme),
-                        "PfabricSchemeHelper: priority levels need the pfabric or linerate "
-                        "scheme, not "
-                            << m_scheme);
+    NS_ABORT_MSG_UNLESS(m_recipe.UsesPfabricQueues(),
+                        "PfabricSchemeHelper: priority levels need a scheme of pFabric's queues ("
+                            << PfabricQueueSchemes() << "), not " << m_scheme);
     m_levels = thresholds.size() + 1;
     ObjectFactory policy("ns3::PfabricRemainingSizePriority");
     policy.Set("Thresholds", StringValue(PfabricPriorityPolicy::FormatThresholds(thresholds)));
@@ -242,10 +223,9 @@ void
 PfabricSchemeHelper::SetTrafficClasses(const std::string& scheduler,
                                        const std::vector<uint32_t>& weights)
 {
-    NS_ABORT_MSG_UNLESS(UsesPfabricQueues(m_scheme),
-                        "PfabricSchemeHelper: traffic classes need the pfabric or linerate "
-                        "scheme, not "
-                            << m_scheme);
+    NS_ABORT_MSG_UNLESS(m_recipe.UsesPfabricQueues(),
+                        "PfabricSchemeHelper: traffic classes need a scheme of pFabric's queues ("
+                            << PfabricQueueSchemes() << "), not " << m_scheme);
     NS_ABORT_MSG_IF(weights.empty(), "PfabricSchemeHelper: traffic classes need a weight each");
     NS_ABORT_MSG_IF(scheduler != "Strict" && scheduler != "Drr",
                     "PfabricSchemeHelper: the scheduler between classes is Strict or Drr, not "
@@ -289,24 +269,18 @@ PfabricSchemeHelper::CheckChoice(const std::string& scheme, const std::string& p
 std::vector<std::string>
 PfabricSchemeHelper::GetSchemes()
 {
-    std::vector<std::string> names;
-    for (const auto& scheme : SCHEMES)
-    {
-        names.emplace_back(scheme.name);
-    }
+    std::vector<std::string> names = PfabricSchemeRegistry::List();
+    names.emplace_back(CUSTOM);
     return names;
 }
 
 ObjectFactory
 PfabricSchemeHelper::GetSocketFactoryFactory() const
 {
-    const PfabricPreset& p = *m_preset;
-    PfabricPresetAttributes transport = m_socketFactoryAttributes;
-    transport.SetPresetValue("SegmentSize", UintegerValue(p.segmentSize))
-        .SetPresetValue("HeaderBytes", UintegerValue(p.headerBytes + p.linkHeaderBytes))
-        .SetPresetValue("InitialWindow", UintegerValue(p.initialWindow))
-        .SetPresetValue("HostPacing", BooleanValue(p.hostPacing));
-    ObjectFactory socketFactory("ns3::PfabricTcpSocketFactory");
+    PfabricPresetAttributes transport =
+        m_recipe.GetAttributes(PfabricSchemeRecipe::SOCKET_FACTORY, *m_preset);
+    AddOverrides(transport, m_socketFactoryAttributes);
+    ObjectFactory socketFactory(transport.GetTypeName());
     // The scheme's sockets, whatever SocketType's configured default.
     socketFactory.Set("SocketType", ObjectFactoryValue(GetSocketTypeFactory()));
     transport.Apply(socketFactory);
@@ -316,49 +290,18 @@ PfabricSchemeHelper::GetSocketFactoryFactory() const
 ObjectFactory
 PfabricSchemeHelper::GetSocketTypeFactory() const
 {
-    const PfabricPreset& p = *m_preset;
-    const std::string type = GetSocketTypeName();
-    const TypeId tid = TypeId::LookupByName(type);
-    PfabricPresetAttributes socket = m_socketAttributes;
-    socket.SetTypeId(type);
-    // The preset's numbers of the transport the socket class is.
-    if (IsA(tid, PfabricMinTcpSocket::GetTypeId()))
+    PfabricPresetAttributes socket = m_recipe.GetAttributes(PfabricSchemeRecipe::SOCKET, *m_preset);
+    const std::string& congestionControl =
+        m_recipe.GetType(PfabricSchemeRecipe::CONGESTION_CONTROL);
+    if (!congestionControl.empty())
     {
-        socket.SetPresetValue("Rto", TimeValue(p.minTcpRto))
-            .SetPresetValue("ProbeMode", BooleanValue(p.probeMode))
-            .SetPresetValue("ProbeAfterTimeouts", UintegerValue(p.probeAfterTimeouts))
-            .SetPresetValue("PriorityOffset", UintegerValue(p.priorityOffset));
-        if (IsA(tid, PfabricLineRateTcpSocket::GetTypeId()))
-        {
-            socket.SetPresetValue("Window", UintegerValue(p.lineRateWindow));
-        }
-        else
-        {
-            socket.SetPresetValue("MaxWindow", UintegerValue(p.minTcpMaxWindow));
-        }
+        // The recipe's congestion control, whatever the configured default.
+        ObjectFactory ops(congestionControl);
+        m_recipe.GetAttributes(PfabricSchemeRecipe::CONGESTION_CONTROL, *m_preset).Apply(ops);
+        socket.SetValue("CongestionControl", ObjectFactoryValue(ops));
     }
-    else
-    {
-        socket.SetPresetValue("MinRto", TimeValue(p.baselineMinRto))
-            .SetPresetValue("ClockGranularity", TimeValue(p.clockGranularity))
-            .SetPresetValue("FastRetransmit", BooleanValue(p.baselineFastRetransmit))
-            .SetPresetValue("DupAckThreshold", UintegerValue(p.dupAckThreshold))
-            .SetPresetValue("DupAckWindowFraction", DoubleValue(p.dupAckWindowFraction));
-    }
-    ObjectFactory factory(type);
-    if (m_scheme == "dctcp")
-    {
-        // What makes the baseline DCTCP, whatever the configured defaults: ns-3's DCTCP with a
-        // floor under its cut, and ECN. Its numbers are TcpDctcp's own attributes, the preset's
-        // gain and the original code's initial alpha, unless configured.
-        PfabricPresetAttributes dctcp("ns3::PfabricDctcp");
-        dctcp.SetPresetValue("DctcpShiftG", DoubleValue(p.dctcpG))
-            .SetPresetValue("DctcpAlphaOnInit", DoubleValue(DCTCP_INITIAL_ALPHA));
-        ObjectFactory congestionControl("ns3::PfabricDctcp");
-        dctcp.Apply(congestionControl);
-        factory.Set("CongestionControl", ObjectFactoryValue(congestionControl));
-        factory.Set("UseEcn", StringValue("On"));
-    }
+    AddOverrides(socket, m_socketAttributes);
+    ObjectFactory factory(socket.GetTypeName());
     socket.Apply(factory);
     return factory;
 }
@@ -366,56 +309,33 @@ PfabricSchemeHelper::GetSocketTypeFactory() const
 PfabricPresetAttributes
 PfabricSchemeHelper::GetPortAttributes() const
 {
-    const PfabricPreset& p = *m_preset;
-    std::string queueDiscType = m_levels > 0                  ? "ns3::PfabricLevelQueueDisc"
-                                : UsesPfabricQueues(m_scheme) ? "ns3::PfabricQueueDisc"
-                                : m_scheme == "tcp"           ? "ns3::FifoQueueDisc"
-                                : m_scheme == CUSTOM          ? m_customQueueDisc
-                                                              : "ns3::RedQueueDisc";
-    PfabricPresetAttributes port = m_queueDiscAttributes;
-    port.SetTypeId(queueDiscType);
+    PfabricPresetAttributes port =
+        m_recipe.GetAttributes(PfabricSchemeRecipe::PORT_QUEUE_DISC, *m_preset);
     if (m_levels > 0)
     {
-        port.SetPresetValue("MaxSize", QueueSizeValue(p.pfabricBuffer));
+        // K strict-priority FIFO queues sharing the recipe's pFabric buffer.
+        Ptr<AttributeValue> buffer =
+            m_recipe.GetPresetValue(PfabricSchemeRecipe::PORT_QUEUE_DISC, "MaxSize", *m_preset);
+        port = PfabricPresetAttributes("ns3::PfabricLevelQueueDisc");
+        if (buffer)
+        {
+            port.SetPresetValue("MaxSize", *buffer);
+        }
     }
-    else if (UsesPfabricQueues(m_scheme))
-    {
-        port.SetPresetValue("MaxSize", QueueSizeValue(p.pfabricBuffer))
-            .SetPresetValue("DequeueMode", StringValue(p.pfabricDequeueMode))
-            .SetPresetValue("AdmissionMode", StringValue(p.pfabricAdmissionMode));
-    }
-    else if (m_scheme == "tcp" || (m_scheme == CUSTOM && HasAttribute(queueDiscType, "MaxSize")))
-    {
-        port.SetPresetValue("MaxSize", QueueSizeValue(p.baselineBuffer));
-    }
-    else if (m_scheme == "dctcp")
-    {
-        // DCTCP's switch: mark every packet that arrives to K or more packets, never drop early
-        // (ns-3's dctcp example; Alizadeh et al., SIGCOMM 2010).
-        port.SetPresetValue("MaxSize", QueueSizeValue(p.baselineBuffer))
-            .SetPresetValue("MinTh", DoubleValue(p.dctcpMarkingThreshold))
-            .SetPresetValue("MaxTh", DoubleValue(p.dctcpMarkingThreshold))
-            .SetPresetValue("QW", DoubleValue(1))
-            .SetPresetValue("UseEcn", BooleanValue(true))
-            .SetPresetValue("UseHardDrop", BooleanValue(false))
-            .SetPresetValue("Gentle", BooleanValue(false))
-            .SetPresetValue("MeanPktSize", UintegerValue(p.segmentSize + p.headerBytes));
-    }
+    AddOverrides(port, m_queueDiscAttributes);
     return port;
 }
 
 PfabricPresetAttributes
 PfabricSchemeHelper::GetHostPortAttributes() const
 {
-    if (m_customHostQueueDisc.empty())
+    if (m_recipe.GetType(PfabricSchemeRecipe::HOST_QUEUE_DISC).empty())
     {
         return GetPortAttributes();
     }
-    PfabricPresetAttributes host = m_hostQueueDiscAttributes;
-    if (HasAttribute(m_customHostQueueDisc, "MaxSize"))
-    {
-        host.SetPresetValue("MaxSize", QueueSizeValue(m_preset->baselineBuffer));
-    }
+    PfabricPresetAttributes host =
+        m_recipe.GetAttributes(PfabricSchemeRecipe::HOST_QUEUE_DISC, *m_preset);
+    AddOverrides(host, m_hostQueueDiscAttributes);
     return host;
 }
 
@@ -452,7 +372,7 @@ PfabricSchemeHelper::Install(NodeContainer nodes) const
 QueueDiscContainer
 PfabricSchemeHelper::Install(NodeContainer hosts, NodeContainer switches) const
 {
-    NS_LOG_FUNCTION(this << m_scheme << m_preset->name);
+    NS_LOG_FUNCTION(this << m_recipe.GetName() << m_preset->name);
     ObjectFactory socketFactory = GetSocketFactoryFactory();
     const bool classes = !m_classWeights.empty();
     NS_ABORT_MSG_IF(classes && m_levels > 0,
@@ -477,7 +397,7 @@ PfabricSchemeHelper::Install(NodeContainer hosts, NodeContainer switches) const
         ports.SetQueueDiscFactory(classPort);
     }
     PfabricQueueDiscHelper hostPorts = ports;
-    if (!m_customHostQueueDisc.empty())
+    if (!m_recipe.GetType(PfabricSchemeRecipe::HOST_QUEUE_DISC).empty())
     {
         hostPorts.SetQueueDiscFactory(GetQueueDiscFactory(true));
     }
@@ -504,13 +424,15 @@ PfabricSchemeHelper::Install(NodeContainer hosts, NodeContainer switches) const
             {
                 continue;
             }
-            if (m_scheme == "dctcp")
+            // A port's attribute that takes its device's rate (DCTCP's RED: LinkBandwidth).
+            const std::string& rateAttribute = m_recipe.GetDeviceRateAttribute();
+            if (!rateAttribute.empty())
             {
                 DataRateValue rate;
                 if (device->GetAttributeFailSafe("DataRate", rate))
                 {
                     PfabricQueueDiscHelper port = nodePorts;
-                    port.SetQueueDiscAttribute("LinkBandwidth", rate);
+                    port.SetQueueDiscAttribute(rateAttribute, rate);
                     queueDiscs.Add(port.Install(NetDeviceContainer(device)));
                     continue;
                 }

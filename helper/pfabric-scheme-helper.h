@@ -11,10 +11,12 @@
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
 #include "ns3/pfabric-preset.h"
+#include "ns3/pfabric-scheme-recipe.h"
 #include "ns3/queue-disc-container.h"
 #include "ns3/uinteger.h"
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,9 +27,9 @@ namespace ns3
 /**
  * @ingroup pfabric
  *
- * @brief Installs one of the four packet-level schemes of the pFabric comparison, or a custom
- * scheme assembled from ns-3 parts, on a set of nodes, every number taken from a preset
- * (PfabricPreset).
+ * @brief Installs a scheme, a PfabricSchemeRecipe, on a set of nodes, every number taken from a
+ * preset (PfabricPreset): one of PfabricSchemeRegistry's (by name) or one given whole (SetRecipe:
+ * PfabricCustomScheme's, assembled from ns-3 parts).
  *
  * | scheme   | end hosts (PfabricTcpSocketFactory's SocketType)    | every port, host NICs  |
  * |----------|-----------------------------------------------------|------------------------|
@@ -35,40 +37,34 @@ namespace ns3
  * | linerate | PfabricLineRateTcpSocket (LineRate)                 | PfabricQueueDisc       |
  * | tcp      | PfabricBaselineTcpSocket (TcpNewReno)               | FifoQueueDisc          |
  * | dctcp    | PfabricBaselineTcpSocket (PfabricDctcp, UseEcn On)  | RedQueueDisc marking   |
- * | custom   | PfabricBaselineTcpSocket (any), or SetSocketType's  | SetQueueDisc's         |
+ * | custom   | PfabricCustomScheme's recipe (SetRecipe)            | its recipe's           |
  *
- * The preset's numbers go where they belong: what every transport shares on the
- * PfabricTcpSocketFactory (SegmentSize, HeaderBytes, InitialWindow, HostPacing), MinTCP's and
- * LineRate's on their socket classes (Rto, ProbeMode, ProbeAfterTimeouts, PriorityOffset,
- * MaxWindow; LineRate's Window), the baselines' on PfabricBaselineTcpSocket (TcpSocketBase's
- * MinRto and ClockGranularity, FastRetransmit, DupAckThreshold, DupAckWindowFraction) and
- * DCTCP's gain on its congestion control (TcpDctcp's DctcpShiftG).
+ * The recipe says where each of the preset's numbers goes (PfabricSchemeRegistry's entries):
+ * what every transport shares on the PfabricTcpSocketFactory (SegmentSize, HeaderBytes,
+ * InitialWindow, HostPacing), MinTCP's and LineRate's on their socket classes, the baselines' on
+ * PfabricBaselineTcpSocket and DCTCP's on its congestion control and RED ports. The helper holds
+ * no branch on a scheme's name: what it does differently for a scheme is the recipe's data
+ * (PfabricSchemeRecipe::UsesPfabricQueues, GetDeviceRateAttribute).
  *
- * The custom scheme starts as TCP-DropTail's parts, each replaceable by name: the ports' queue
- * disc (SetQueueDisc, SetQueueDiscAttribute), the host NICs' (SetHostQueueDisc,
- * SetHostQueueDiscAttribute; default: the ports'), the sockets (SetSocketType,
- * SetSocketAttribute: CongestionControl, UseEcn, MinRto, ...) and the factory's common settings
- * (SetSocketFactoryAttribute). A queue disc with a MaxSize gets the preset's baseline buffer.
- * PfabricCustomScheme builds one from text, with its checks and provenance.
- *
- * With SetPriorityLevels, pfabric and linerate instead quantise the remaining-size priority into K
- * levels served by K strict-priority FIFO queues per port (PfabricLevelQueueDisc), as a
- * commodity switch would. With SetTrafficClasses, they instead serve traffic classes
- * hierarchically (PfabricClassQueueDisc: strict priority or weighted DRR between classes, a
- * pFabric queue per class, configured as the scheme's pFabric port). Every device gets the
- * one-packet device queue of PfabricQueueDiscHelper. Applications create sockets with
+ * With SetPriorityLevels, a scheme of pFabric's queues instead quantises the remaining-size
+ * priority into K levels served by K strict-priority FIFO queues per port
+ * (PfabricLevelQueueDisc), as a commodity switch would. With SetTrafficClasses, it instead serves
+ * traffic classes hierarchically (PfabricClassQueueDisc: strict priority or weighted DRR between
+ * classes, a pFabric queue per class, configured as the scheme's pFabric port). Every device gets
+ * the one-packet device queue of PfabricQueueDiscHelper. Applications create sockets with
  * GetSocketFactoryType(). Every number of the preset is set explicitly; a default the user
- * configured (Config::SetDefault, --ns3::PfabricMinTcpSocket::Rto=50us) and
- * SetSocketFactoryAttribute / SetSocketAttribute / SetQueueDiscAttribute override it, with the
- * precedence of doc/pfabric.rst, "Presets" (PfabricPresetAttributes).
+ * configured (Config::SetDefault, --ns3::PfabricMinTcpSocket::Rto=50us) beats a preset's number,
+ * and SetSocketFactoryAttribute / SetSocketAttribute / SetQueueDiscAttribute beat both and the
+ * recipe's own values, with the precedence of doc/pfabric.rst, "Presets"
+ * (PfabricPresetAttributes).
  */
 class PfabricSchemeHelper
 {
   public:
-    /// The name of the scheme assembled from ns-3 parts.
+    /// The name of the scheme assembled from ns-3 parts (PfabricCustomScheme).
     static constexpr const char* CUSTOM = "custom";
-    /// The custom scheme's port queue disc until SetQueueDisc: TCP-DropTail's.
-    static constexpr const char* CUSTOM_QUEUE_DISC = "ns3::FifoQueueDisc";
+    /// The registered scheme whose recipe the custom scheme starts from: TCP-DropTail's parts.
+    static constexpr const char* CUSTOM_BASE = "tcp";
 
     /**
      * @brief Choose a scheme and a preset (stops with a message naming the known ones).
@@ -107,12 +103,14 @@ class PfabricSchemeHelper
     void SetSocketAttribute(const std::string& name, const AttributeValue& value);
 
     /**
-     * @brief The custom scheme only: the class of the sockets; without it,
-     * ns3::PfabricBaselineTcpSocket (TCP-DropTail's). The preset's numbers of that transport
-     * apply (e.g. MinTCP's for a PfabricMinTcpSocket).
-     * @param type a PfabricTcpSocket TypeId name, e.g. "ns3::PfabricMinTcpSocket"
+     * @brief Install a recipe of one's own (the custom scheme's: PfabricCustomScheme), in place
+     * of the scheme's; the overrides set so far stay.
+     * @param recipe the recipe
      */
-    void SetSocketType(const std::string& type);
+    void SetRecipe(const PfabricSchemeRecipe& recipe);
+
+    /// @return the recipe the helper installs
+    const PfabricSchemeRecipe& GetRecipe() const;
 
     /// @return the TypeId name of the scheme's sockets
     std::string GetSocketTypeName() const;
@@ -125,35 +123,21 @@ class PfabricSchemeHelper
     void SetQueueDiscAttribute(const std::string& name, const AttributeValue& value);
 
     /**
-     * @brief The custom scheme only: the queue disc of every switch port, and of every host NIC
-     * unless SetHostQueueDisc; without it, ns3::FifoQueueDisc (TCP-DropTail's).
-     * @param type a QueueDisc TypeId name, e.g. "ns3::FqCoDelQueueDisc"
-     */
-    void SetQueueDisc(const std::string& type);
-
-    /**
-     * @brief The custom scheme only: the queue disc of every host NIC (Install's hosts),
-     * configured by SetHostQueueDiscAttribute alone (and the preset's buffer as MaxSize);
-     * without it, host NICs get the ports' queue disc and attributes.
-     * @param type a QueueDisc TypeId name
-     */
-    void SetHostQueueDisc(const std::string& type);
-
-    /**
-     * @brief Override an attribute of the host NICs' queue discs (SetHostQueueDisc).
+     * @brief Override an attribute of the host NICs' queue discs, when the recipe gives them one
+     * of their own (PfabricSchemeRecipe::HOST_QUEUE_DISC).
      * @param name the attribute
      * @param value its value
      */
     void SetHostQueueDiscAttribute(const std::string& name, const AttributeValue& value);
 
     /**
-     * @brief pfabric and linerate only: quantise priorities into K = thresholds.size() + 1
-     * levels and serve them with K strict-priority FIFO queues per port sharing the port's
-     * buffer. The sockets rank by remaining size (PfabricRemainingSizePriority) with these
-     * Thresholds, and every port is a PfabricLevelQueueDisc with Levels = K, the preset's
-     * pFabric buffer as MaxSize (SetQueueDiscAttribute("MaxSize") overrides it) and the preset's
-     * PriorityOffset. K = 1 (no thresholds) leaves ranks unquantised: one FIFO drop-tail queue
-     * per port.
+     * @brief Schemes of pFabric's queues only (pfabric, linerate): quantise priorities into K =
+     * thresholds.size() + 1 levels and serve them with K strict-priority FIFO queues per port
+     * sharing the port's buffer. The sockets rank by remaining size (PfabricRemainingSizePriority)
+     * with these Thresholds, and every port is a PfabricLevelQueueDisc with Levels = K, the
+     * preset's pFabric buffer as MaxSize (SetQueueDiscAttribute("MaxSize") overrides it) and the
+     * preset's PriorityOffset. K = 1 (no thresholds) leaves ranks unquantised: one FIFO drop-tail
+     * queue per port.
      * @param thresholds strictly increasing, in bytes (PfabricPriorityLevels)
      */
     void SetPriorityLevels(const std::vector<uint64_t>& thresholds);
@@ -162,11 +146,11 @@ class PfabricSchemeHelper
     uint32_t GetPriorityLevels() const;
 
     /**
-     * @brief pfabric and linerate only: serve traffic classes hierarchically (HotNets 2012,
-     * section 2.5). Every port becomes a PfabricClassQueueDisc with one class per weight, the
-     * given Scheduler and Weights, and each class a PfabricQueueDisc configured as the scheme's
-     * pFabric port would be (the preset's buffer, dequeue and admission modes;
-     * SetQueueDiscAttribute overrides them): a buffer per class. Sockets are unchanged; a
+     * @brief Schemes of pFabric's queues only (pfabric, linerate): serve traffic classes
+     * hierarchically (HotNets 2012, section 2.5). Every port becomes a PfabricClassQueueDisc with
+     * one class per weight, the given Scheduler and Weights, and each class a PfabricQueueDisc
+     * configured as the scheme's pFabric port would be (the preset's buffer, dequeue and admission
+     * modes; SetQueueDiscAttribute overrides them): a buffer per class. Sockets are unchanged; a
      * packet's class is the PfabricClassTag its connection gives it
      * (PfabricFlowApplication::AddFlow). Not with SetPriorityLevels.
      * @param scheduler "Strict" or "Drr" (PfabricClassQueueDisc::Scheduler)
@@ -189,8 +173,8 @@ class PfabricSchemeHelper
     QueueDiscContainer Install(NodeContainer nodes) const;
 
     /**
-     * @brief Install(NodeContainer(hosts, switches)), the hosts' NICs getting the custom
-     * scheme's host queue disc (SetHostQueueDisc).
+     * @brief Install(NodeContainer(hosts, switches)), the hosts' NICs getting the recipe's host
+     * queue disc (PfabricSchemeRecipe::HOST_QUEUE_DISC).
      * @param hosts the end hosts
      * @param switches the switches
      * @return the queue discs installed, the hosts' first
@@ -221,15 +205,23 @@ class PfabricSchemeHelper
     /// @return the TypeId applications create sockets with: ns3::PfabricTcpSocketFactory
     static TypeId GetSocketFactoryType();
 
-    /// @return the names of the schemes
+    /// @return the names of the schemes: PfabricSchemeRegistry's, then custom
     static std::vector<std::string> GetSchemes();
 
     /**
      * @param scheme a scheme's name
-     * @return whether it runs pFabric's queues and priorities (pfabric, linerate): what ranks
-     *         flows, takes priority levels, traffic classes and deadline priorities
+     * @return whether its recipe runs pFabric's queues and priorities (pfabric, linerate): what
+     *         ranks flows, takes priority levels, traffic classes and deadline priorities
      */
     static bool UsesPfabricQueues(const std::string& scheme);
+
+    /**
+     * @brief Print the schemes, one a line: name, whether it runs pFabric's queues (1 or 0) and
+     * its description, separated by tabs; custom last (what --listSchemes prints and
+     * pfabric-analysis reads).
+     * @param os the stream
+     */
+    static void PrintSchemes(std::ostream& os);
 
     /**
      * @brief Check a scheme and a preset name, as given on a command line (custom is a
@@ -263,20 +255,18 @@ class PfabricSchemeHelper
     /// @return the ports' queue disc attributes: type, preset values and overrides
     PfabricPresetAttributes GetPortAttributes() const;
 
-    /// @return the host NICs' queue disc attributes (the ports' unless SetHostQueueDisc)
+    /// @return the host NICs' queue disc attributes (the ports' unless the recipe has its own)
     PfabricPresetAttributes GetHostPortAttributes() const;
 
     /// @return the PriorityOffset of the senders Install creates (what level ports need)
     UintegerValue GetSenderPriorityOffset() const;
 
-    std::string m_scheme;                              //!< pfabric, linerate, tcp, dctcp or custom
+    std::string m_scheme;                              //!< a registered scheme's name or custom
+    PfabricSchemeRecipe m_recipe;                      //!< what the helper installs
     const PfabricPreset* m_preset;                     //!< the preset
     PfabricPresetAttributes m_socketFactoryAttributes; //!< SetSocketFactoryAttribute's values
     PfabricPresetAttributes m_socketAttributes;        //!< SetSocketAttribute's values
-    std::string m_customSocketType;                    //!< custom: the sockets; empty: baseline
     PfabricPresetAttributes m_queueDiscAttributes;     //!< SetQueueDiscAttribute's values
-    std::string m_customQueueDisc;                     //!< custom: the ports' queue disc
-    std::string m_customHostQueueDisc;                 //!< custom: host NICs'; empty: the ports'
     PfabricPresetAttributes m_hostQueueDiscAttributes; //!< SetHostQueueDiscAttribute's values
     uint32_t m_levels;                                 //!< priority levels; 0: unquantised
     std::string m_classScheduler;                      //!< between classes: Strict or Drr

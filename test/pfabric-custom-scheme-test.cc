@@ -12,6 +12,9 @@
 
 #include "ns3/pfabric-custom-scheme.h"
 #include "ns3/pfabric-experiment.h"
+#include "ns3/pfabric-scheme-recipe.h"
+#include "ns3/queue-size.h"
+#include "ns3/string.h"
 
 #include <algorithm>
 #include <functional>
@@ -254,10 +257,106 @@ PfabricParts(PfabricCustomScheme& parts)
 
 } // namespace
 
+/// The built-in schemes are PfabricSchemeRegistry's entries, and the parts a helper creates from
+/// them carry the preset's numbers where each recipe puts them.
+class SchemeRegistryTest : public TestCase
+{
+  public:
+    SchemeRegistryTest()
+        : TestCase("The registry holds the four schemes; their parts carry the preset's numbers")
+    {
+    }
+
+  private:
+    /// @return an attribute of a new object of a factory, as text
+    static std::string Value(const ObjectFactory& factory, const std::string& name)
+    {
+        Ptr<Object> object = factory.Create();
+        TypeId::AttributeInformation info;
+        object->GetInstanceTypeId().LookupAttributeByName(name, &info);
+        Ptr<AttributeValue> value = info.checker->Create();
+        object->GetAttribute(name, *value);
+        return value->SerializeToString(info.checker);
+    }
+
+    void DoRun() override
+    {
+        const std::vector<std::string> schemes{"pfabric", "linerate", "tcp", "dctcp"};
+        NS_TEST_ASSERT_MSG_EQ((PfabricSchemeRegistry::List() == schemes),
+                              true,
+                              "the registry lists pfabric, linerate, tcp, dctcp");
+        std::vector<std::string> choices = schemes;
+        choices.emplace_back(PfabricSchemeHelper::CUSTOM);
+        NS_TEST_ASSERT_MSG_EQ((PfabricSchemeHelper::GetSchemes() == choices), true, "choices");
+        for (const std::string& scheme : schemes)
+        {
+            NS_TEST_ASSERT_MSG_EQ(PfabricSchemeHelper::UsesPfabricQueues(scheme),
+                                  (scheme == "pfabric" || scheme == "linerate"),
+                                  scheme);
+        }
+        NS_TEST_ASSERT_MSG_EQ(PfabricSchemeHelper::CheckChoice("xcp", "hotnets12"),
+                              "--scheme=xcp: expected pfabric, linerate, tcp, dctcp or custom",
+                              "an unknown scheme lists the registry's");
+        NS_TEST_ASSERT_MSG_EQ(
+            PfabricSchemeRegistry::FindBySocketType("ns3::PfabricLineRateTcpSocket")->GetName(),
+            "linerate",
+            "the nearest class's recipe");
+        NS_TEST_ASSERT_MSG_EQ(
+            PfabricSchemeRegistry::FindBySocketType("ns3::PfabricBaselineTcpSocket")->GetName(),
+            "tcp",
+            "of two recipes of a class, the first");
+
+        for (const std::string presetName : {"hotnets12", "sigcomm13"})
+        {
+            const PfabricPreset& p = PfabricPreset::Get(presetName);
+            PfabricSchemeHelper pfabric("pfabric", presetName);
+            NS_TEST_ASSERT_MSG_EQ(Value(pfabric.GetQueueDiscFactory(), "MaxSize"),
+                                  QueueSizeValue(p.pfabricBuffer).SerializeToString(nullptr),
+                                  presetName);
+            NS_TEST_ASSERT_MSG_EQ(Value(pfabric.GetSocketTypeFactory(), "Rto"),
+                                  TimeValue(p.minTcpRto).SerializeToString(nullptr),
+                                  presetName);
+            NS_TEST_ASSERT_MSG_EQ(Value(pfabric.GetSocketTypeFactory(), "MaxWindow"),
+                                  std::to_string(p.minTcpMaxWindow),
+                                  presetName);
+            PfabricSchemeHelper linerate("linerate", presetName);
+            NS_TEST_ASSERT_MSG_EQ(Value(linerate.GetSocketTypeFactory(), "Window"),
+                                  std::to_string(p.lineRateWindow),
+                                  presetName);
+            PfabricSchemeHelper dctcp("dctcp", presetName);
+            NS_TEST_ASSERT_MSG_EQ(Value(dctcp.GetQueueDiscFactory(), "MinTh"),
+                                  std::to_string(p.dctcpMarkingThreshold),
+                                  presetName);
+            NS_TEST_ASSERT_MSG_EQ(Value(dctcp.GetSocketTypeFactory(), "MinRto"),
+                                  TimeValue(p.baselineMinRto).SerializeToString(nullptr),
+                                  presetName);
+            NS_TEST_ASSERT_MSG_EQ(Value(dctcp.GetSocketFactoryFactory(), "InitialWindow"),
+                                  std::to_string(p.initialWindow),
+                                  presetName);
+            PfabricSchemeHelper tcp("tcp", presetName);
+            NS_TEST_ASSERT_MSG_EQ(Value(tcp.GetQueueDiscFactory(), "MaxSize"),
+                                  QueueSizeValue(p.baselineBuffer).SerializeToString(nullptr),
+                                  presetName);
+        }
+
+        // The custom scheme is a recipe too: LineRate's sockets take LineRate's numbers.
+        PfabricCustomScheme parts;
+        parts.SetPortQueueDisc("ns3::PfabricQueueDisc");
+        parts.SetTcpAttributes("SocketType=ns3::PfabricLineRateTcpSocket");
+        NS_TEST_ASSERT_MSG_EQ(parts.Check(PfabricSchemeHelper::CUSTOM, false), "", "parts");
+        PfabricSchemeHelper custom(PfabricSchemeHelper::CUSTOM, "sigcomm13");
+        parts.Configure(custom);
+        NS_TEST_ASSERT_MSG_EQ(Value(custom.GetSocketTypeFactory(), "Window"),
+                              std::to_string(PfabricPreset::Get("sigcomm13").lineRateWindow),
+                              "custom LineRate");
+        NS_TEST_ASSERT_MSG_EQ(custom.GetRecipe().GetName(), parts.GetLabel(), "its label");
+    }
+};
+
 std::vector<TestCase*>
 MakeCustomSchemeTestCases()
 {
-    return {new CustomChecksTest};
+    return {new CustomChecksTest, new SchemeRegistryTest};
 }
 
 std::vector<TestCase*>

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 import numpy as np
@@ -30,6 +31,9 @@ PANELS = [(BIN_NAMES[0], "mean"), (BIN_NAMES[0], "p99"), (BIN_NAMES[1], "mean"),
           (BIN_NAMES[2], "mean")]
 # Parameters every run of one figure must share (the levels and load are the axes).
 SHARED_PARAMETERS = ["preset", "scheme", "topology", "flows", "seed", "run", "cdf", "sampling"]
+# The schemes of pFabric's queues of the programs' registry before meta.json recorded each run's
+# recipe (scheme_recipe's pfabric_queues): what reads a run written before then.
+PFABRIC_QUEUE_SCHEMES_BEFORE_RECIPES = ("pfabric", "linerate")
 LOAD_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
 
 
@@ -41,13 +45,23 @@ def levels_of(run: Run) -> int:
     return value
 
 
+def runs_pfabric_queues(meta: dict[str, Any]) -> bool:
+    """Whether a run's scheme runs pFabric's queues: meta.json's scheme_recipe says (the
+    programs' registry, PfabricSchemeRegistry); a run written before it recorded its recipe, by
+    the registry's schemes of pFabric's queues then."""
+    recipe = meta.get("scheme_recipe")
+    if isinstance(recipe, dict) and "pfabric_queues" in recipe:
+        return bool(recipe["pfabric_queues"])
+    return meta["parameters"].get("scheme") in PFABRIC_QUEUE_SCHEMES_BEFORE_RECIPES
+
+
 def check_levels_runs(runs: Sequence[Run]) -> None:
     """One figure's runs: same experiment but for load and levels, one run per (load, levels),
     a pFabric or LineRate scheme, and at each load the flows of that load's first run."""
     first = runs[0].meta["parameters"]
-    if first.get("scheme") not in ("pfabric", "linerate"):
+    if not runs_pfabric_queues(runs[0].meta):
         raise AnalysisError(f"{runs[0].directory}: scheme {first.get('scheme')!r}; priority "
-                            "levels need pfabric or linerate")
+                            "levels need a scheme of pFabric's queues (pfabric or linerate)")
     seen: dict[tuple[float, int], Path] = {}
     by_load: dict[float, Run] = {}
     for run in runs:

@@ -139,3 +139,20 @@ def program_option_names(program: Path) -> frozenset[str]:
         return frozenset(program_options(result.stdout))
     except (OSError, AnalysisError) as error:
         raise AnalysisError(f"{program} --PrintHelp: cannot list its options ({error})") from error
+
+
+@functools.cache
+def program_schemes(program: Path) -> dict[str, bool]:
+    """The schemes a program's --scheme takes, in its registry's order (PfabricSchemeRegistry,
+    then custom), each with whether it runs pFabric's queues: what its --listSchemes prints (one a
+    line: name, 1 or 0, description, tab-separated). Run once per program and process."""
+    try:
+        result = run_program([str(program), "--listSchemes"])
+        if result.returncode != 0:
+            raise AnalysisError(f"exit status {result.returncode}")
+        rows = [line.split("\t") for line in result.stdout.splitlines() if line]
+        if not rows or any(len(row) != 3 or row[1] not in ("0", "1") for row in rows):
+            raise AnalysisError("expected lines of name, 0 or 1, description")
+        return {name: flag == "1" for name, flag, _ in rows}
+    except (OSError, AnalysisError) as error:
+        raise AnalysisError(f"{program} --listSchemes: cannot list its schemes ({error})") from error

@@ -14,6 +14,7 @@
 #include "ns3/pfabric-tcp-socket-factory.h"
 #include "ns3/pfabric-tcp-socket.h"
 #include "ns3/queue-disc.h"
+#include "ns3/queue-size.h"
 #include "ns3/string.h"
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/type-id.h"
@@ -350,7 +351,8 @@ const PfabricCustomScheme::Option PfabricCustomScheme::OPTIONS[] = {
 };
 
 PfabricCustomScheme::PfabricCustomScheme()
-    : m_portQueueDisc(PfabricSchemeHelper::CUSTOM_QUEUE_DISC),
+    : m_portQueueDisc(PfabricSchemeRegistry::Get(PfabricSchemeHelper::CUSTOM_BASE)
+                          .GetType(PfabricSchemeRecipe::PORT_QUEUE_DISC)),
       m_congestionOps(DefaultCongestionOps())
 {
 }
@@ -505,7 +507,7 @@ PfabricCustomScheme::CheckParts() const
     }
     // Last: a label made of bad parts' names is no news.
     const std::string label = GetLabel();
-    auto builtIn = PfabricSchemeHelper::GetSchemes();
+    auto builtIn = PfabricSchemeHelper::GetSchemes(); // the registry's and custom
     builtIn.emplace_back(IDEAL_SCHEME);
     if (error.empty() &&
         (!IsLabel(label) || std::find(builtIn.begin(), builtIn.end(), label) != builtIn.end()))
@@ -601,54 +603,70 @@ PfabricCustomScheme::GetLabel() const
     return label + "-" + ShortName(m_congestionOps, "Tcp", "");
 }
 
+PfabricSchemeRecipe
+PfabricCustomScheme::GetRecipe() const
+{
+    using R = PfabricSchemeRecipe;
+    R recipe(GetLabel());
+    recipe.SetDescription("ns-3 parts by name (PfabricCustomScheme)");
+    // The preset's numbers of the sockets' transport: those of the registered scheme of their
+    // class (TCP-DropTail's for PfabricBaselineTcpSocket, MinTCP's, LineRate's).
+    const std::string socketType = GetSocketType();
+    if (const R* transport = PfabricSchemeRegistry::FindBySocketType(socketType))
+    {
+        recipe.CopyPart(R::SOCKET_FACTORY, *transport);
+        recipe.CopyPart(R::SOCKET, *transport);
+    }
+    recipe.SetType(R::SOCKET, socketType);
+    // A queue disc with a MaxSize holds the preset's baseline buffer, under the given attributes.
+    const auto queueDisc =
+        [&recipe](R::Part part, const std::string& type, const std::string& attributes) {
+            recipe.SetType(part, type);
+            if (HasAttribute(TypeId::LookupByName(type), "MaxSize"))
+            {
+                recipe.SetPresetAttribute(
+                    part,
+                    "MaxSize",
+                    R::FromPreset<QueueSizeValue>(&PfabricPreset::baselineBuffer));
+            }
+            for (const auto& [name, value] : SplitAttributes(attributes))
+            {
+                recipe.SetAttribute(part, name, StringValue(value));
+            }
+        };
+    queueDisc(R::PORT_QUEUE_DISC, m_portQueueDisc, m_portQueueDiscAttributes);
+    if (!m_hostQueueDisc.empty())
+    {
+        queueDisc(R::HOST_QUEUE_DISC, m_hostQueueDisc, m_hostQueueDiscAttributes);
+    }
+    const TypeId transport = TypeId::LookupByName(TRANSPORT_TYPE);
+    for (const auto& [name, value] : SplitAttributes(m_tcpAttributes))
+    {
+        if (name != SOCKET_TYPE_ATTRIBUTE)
+        {
+            // The factory's attribute of a name, else the sockets'.
+            recipe.SetAttribute(HasAttribute(transport, name) ? R::SOCKET_FACTORY : R::SOCKET,
+                                name,
+                                StringValue(value));
+        }
+    }
+    // A socket class with a congestion control of its own (MinTCP's, LineRate's) takes none.
+    if (HasAttribute(TypeId::LookupByName(socketType), CONGESTION_OPS_ATTRIBUTE))
+    {
+        recipe.SetType(R::CONGESTION_CONTROL, m_congestionOps);
+        for (const auto& [name, value] : SplitAttributes(m_congestionOpsAttributes))
+        {
+            recipe.SetAttribute(R::CONGESTION_CONTROL, name, StringValue(value));
+        }
+    }
+    return recipe;
+}
+
 void
 PfabricCustomScheme::Configure(PfabricSchemeHelper& helper) const
 {
     NS_LOG_FUNCTION(this << GetLabel());
-    helper.SetQueueDisc(m_portQueueDisc);
-    for (const auto& [name, value] : SplitAttributes(m_portQueueDiscAttributes))
-    {
-        helper.SetQueueDiscAttribute(name, StringValue(value));
-    }
-    if (!m_hostQueueDisc.empty())
-    {
-        helper.SetHostQueueDisc(m_hostQueueDisc);
-        for (const auto& [name, value] : SplitAttributes(m_hostQueueDiscAttributes))
-        {
-            helper.SetHostQueueDiscAttribute(name, StringValue(value));
-        }
-    }
-    const TypeId transport = TypeId::LookupByName(TRANSPORT_TYPE);
-    const TypeId socket = TypeId::LookupByName(GetSocketType());
-    if (GetSocketType() != SOCKET_TYPE)
-    {
-        helper.SetSocketType(GetSocketType());
-    }
-    for (const auto& [name, value] : SplitAttributes(m_tcpAttributes))
-    {
-        if (name == SOCKET_TYPE_ATTRIBUTE)
-        {
-            continue;
-        }
-        if (HasAttribute(transport, name))
-        {
-            helper.SetSocketFactoryAttribute(name, StringValue(value));
-        }
-        else
-        {
-            helper.SetSocketAttribute(name, StringValue(value));
-        }
-    }
-    // A socket class with a congestion control of its own (MinTCP's, LineRate's) takes none.
-    if (HasAttribute(socket, CONGESTION_OPS_ATTRIBUTE))
-    {
-        ObjectFactory congestionOps(m_congestionOps);
-        for (const auto& [name, value] : SplitAttributes(m_congestionOpsAttributes))
-        {
-            congestionOps.Set(name, StringValue(value));
-        }
-        helper.SetSocketAttribute(CONGESTION_OPS_ATTRIBUTE, ObjectFactoryValue(congestionOps));
-    }
+    helper.SetRecipe(GetRecipe());
 }
 
 void
@@ -670,6 +688,16 @@ PfabricCustomScheme::AddProvenance(PfabricJsonObject& meta, const PfabricSchemeH
     {
         names += (names.empty() ? "" : ", ") + PfabricJsonObject::Quote(option.name);
     }
+    PfabricJsonObject scheme;
+    scheme.AddString("label", GetLabel()).AddRaw("parameters", "[" + names + "]");
+    AddParts(scheme, helper);
+    meta.AddObject("custom_scheme", scheme);
+}
+
+void
+PfabricCustomScheme::AddParts(PfabricJsonObject& scheme, const PfabricSchemeHelper& helper)
+{
+    using R = PfabricSchemeRecipe;
     // The sockets as their factory creates them (its common settings are its own part), their
     // congestion control as they create it.
     const ObjectFactory socketType = helper.GetSocketTypeFactory();
@@ -681,20 +709,19 @@ PfabricCustomScheme::AddProvenance(PfabricJsonObject& meta, const PfabricSchemeH
         socket->GetAttribute(CONGESTION_OPS_ATTRIBUTE, congestionOpsValue);
     }
     const ObjectFactory congestionOps = congestionOpsValue.Get();
-    PfabricJsonObject scheme;
-    scheme.AddString("label", GetLabel())
-        .AddRaw("parameters", "[" + names + "]")
-        .AddObject("port_queue_disc", Describe(helper.GetQueueDiscFactory().Create()))
-        .AddObject("host_queue_disc", Describe(helper.GetQueueDiscFactory(true).Create()))
+    scheme
+        .AddObject(R::GetPartName(R::PORT_QUEUE_DISC),
+                   Describe(helper.GetQueueDiscFactory().Create()))
+        .AddObject(R::GetPartName(R::HOST_QUEUE_DISC),
+                   Describe(helper.GetQueueDiscFactory(true).Create()))
         .AddObject(
-            "tcp",
+            R::GetPartName(R::SOCKET),
             Describe(socket, &socketType, PfabricTcpSocketFactory::GetCommonSocketAttributes()))
-        .AddObject("tcp_socket_factory",
+        .AddObject(R::GetPartName(R::SOCKET_FACTORY),
                    Describe(helper.GetSocketFactoryFactory().Create(), nullptr, {"SocketType"}))
-        .AddObject("tcp_congestion_ops",
+        .AddObject(R::GetPartName(R::CONGESTION_CONTROL),
                    ownOps ? Describe(socket->CreateCongestionOps())
                           : Describe(congestionOps.Create(), &congestionOps));
-    meta.AddObject("custom_scheme", scheme);
 }
 
 } // namespace ns3

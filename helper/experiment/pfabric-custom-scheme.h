@@ -112,8 +112,18 @@ class PfabricCustomScheme
     std::string GetSocketType() const;
 
     /**
-     * @brief Give a helper of the custom scheme the parts (after Check), over what the helper
-     * was given before (the parts' attributes win over --buffer).
+     * @brief The scheme the parts make (after Check): the fifth recipe beside
+     * PfabricSchemeRegistry's, named by the label. The sockets get the preset's numbers of their
+     * transport (the registered recipe of their class: PfabricSchemeRegistry::FindBySocketType),
+     * a queue disc with a MaxSize the preset's baseline buffer, and the given attributes over
+     * them (as what makes the scheme: over configured defaults too).
+     * @return the recipe
+     */
+    PfabricSchemeRecipe GetRecipe() const;
+
+    /**
+     * @brief Give a helper of the custom scheme the parts (after Check): SetRecipe(GetRecipe()).
+     * The helper's own overrides (--buffer, --rto) win over the parts' attributes.
      * @param helper a PfabricSchemeHelper of the custom scheme
      */
     void Configure(PfabricSchemeHelper& helper) const;
@@ -133,6 +143,15 @@ class PfabricCustomScheme
      * @param helper the helper Configure configured
      */
     void AddProvenance(PfabricJsonObject& meta, const PfabricSchemeHelper& helper) const;
+
+    /**
+     * @brief Add every part of a helper's scheme as it creates it, by its name in meta.json
+     * (PfabricSchemeRecipe::GetPartName): its TypeId and each attribute's value, ns-3's defaults
+     * included. Creates the parts anew: call after the run, so that no random stream moves.
+     * @param scheme the object to add them to (meta.json's custom_scheme, scheme_recipe)
+     * @param helper the helper
+     */
+    static void AddParts(PfabricJsonObject& scheme, const PfabricSchemeHelper& helper);
 
   private:
     /// An option of the scheme: its name, help and variable.

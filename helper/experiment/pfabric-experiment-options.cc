@@ -186,9 +186,17 @@ PfabricExperimentOptions::BuildFabric()
     PfabricOptionTable& t = m_fabric;
     P& p = m_p;
     t.Add("preset", "hotnets12 or sigcomm13: every number of fabric and scheme", p.preset);
+    // The registry's names, then custom: "a, b or c".
+    const std::vector<std::string> names = PfabricSchemeHelper::GetSchemes();
+    std::string schemes;
+    for (std::size_t i = 0; i < names.size(); ++i)
+    {
+        schemes += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    }
     t.Add("scheme",
-          "pfabric, linerate, tcp, dctcp or custom (ns-3 parts by name: the options marked "
-          "custom)",
+          "one of " + schemes +
+              " (custom: ns-3 parts by name, the options marked custom; --listSchemes describes "
+              "them)",
           p.scheme)
         .Check([&p, this] {
             std::string error = PfabricSchemeHelper::CheckChoice(p.scheme, p.preset);

@@ -555,9 +555,19 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
                      "files are written, the summary and a warning say how many flows are "
                      "unfinished, and meta.json's stop says why",
                  strict);
+    bool listSchemes = false;
+    cmd.AddValue("listSchemes",
+                 "print the schemes --scheme takes, one a line (name, 1 if it runs pFabric's "
+                 "queues else 0, description; tab-separated), and exit",
+                 listSchemes);
     if (!shell.Parse())
     {
         return 1;
+    }
+    if (listSchemes)
+    {
+        PfabricSchemeHelper::PrintSchemes(std::cout);
+        return 0;
     }
     const PfabricExperiment::Parameters& p = experiment.GetParameters();
     std::string error;

@@ -13,6 +13,7 @@
 #include "pfabric-experiment.h"
 
 #include "ns3/double.h"
+#include "ns3/pfabric-dctcp.h"
 #include "ns3/pfabric-line-rate-tcp-socket.h"
 #include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-provenance.h"
@@ -172,6 +173,7 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
         // pool with it. Read from a socket made as the hosts make theirs.
         const ObjectFactory socketType = m_scheme->GetSocketTypeFactory();
         Ptr<Object> socket = socketType.Create();
+        TypeId::AttributeInformation info;
         if (socket->GetInstanceTypeId() == PfabricLineRateTcpSocket::GetTypeId())
         {
             UintegerValue window;
@@ -183,7 +185,9 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
         // congestion control the sockets make theirs from, not from the TypeId's initial value:
         // ns-3 applies NS_ATTRIBUTE_DEFAULT when it constructs an object, never to the TypeId;
         // the alpha, which has no getter, is the factory's value.
-        if (m_p.scheme == "dctcp")
+        if (socket->GetInstanceTypeId().LookupAttributeByName("CongestionControl", &info) &&
+            m_scheme->GetRecipe().GetType(PfabricSchemeRecipe::CONGESTION_CONTROL) ==
+                PfabricDctcp::GetTypeId().GetName())
         {
             ObjectFactoryValue congestionControl;
             socket->GetAttribute("CongestionControl", congestionControl);
@@ -197,6 +201,27 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
                 MakeDoubleChecker<double>());
             meta.AddNumber("dctcp_initial_alpha", alpha.Get());
         }
+    }
+    if (m_scheme)
+    {
+        // The scheme as it ran: its recipe's parts as created, every attribute's value (buffers,
+        // RED's marking threshold, RTOs, windows, ...), and the links' numbers.
+        const PfabricSchemeRecipe& recipe = m_scheme->GetRecipe();
+        PfabricJsonObject scheme;
+        scheme.AddString("name", recipe.GetName())
+            .AddString("preset", m_scheme->GetPreset().name)
+            .AddBool("pfabric_queues", recipe.UsesPfabricQueues())
+            .AddString("device_rate_attribute", recipe.GetDeviceRateAttribute())
+            .AddInteger("priority_levels", m_scheme->GetPriorityLevels())
+            .AddInteger("traffic_classes", m_scheme->GetTrafficClasses());
+        PfabricCustomScheme::AddParts(scheme, *m_scheme);
+        meta.AddObject("scheme_recipe", scheme);
+        PfabricJsonObject links;
+        links.AddInteger("link_delay_ns", m_fabric->GetLinkDelay().GetNanoSeconds())
+            .AddInteger("host_delay_ns", m_fabric->GetHostDelay().GetNanoSeconds())
+            .AddInteger("host_link_bps", m_fabric->GetHostLinkRate().GetBitRate())
+            .AddInteger("fabric_link_bps", m_fabric->GetFabricLinkRate().GetBitRate());
+        meta.AddObject("links", links);
     }
     m_window.AddProvenance(meta, m_results.size(), m_arrivalsThroughEnd);
     m_stop.AddProvenance(meta);

@@ -269,16 +269,18 @@ void
 PfabricExperiment::ConfigureScheme()
 {
     m_scheme = std::make_unique<PfabricSchemeHelper>(m_p.scheme, m_p.preset);
+    if (m_p.scheme == PfabricSchemeHelper::CUSTOM)
+    {
+        m_custom.Configure(*m_scheme);
+    }
     if (!m_p.buffer.empty())
     {
         m_scheme->SetQueueDiscAttribute("MaxSize", QueueSizeValue(QueueSize(m_p.buffer)));
     }
     // --rto is MinTCP's (and LineRate's) fixed timeout; the other sockets have none.
     TypeId::AttributeInformation rto;
-    const std::string socketType = m_p.scheme == PfabricSchemeHelper::CUSTOM
-                                       ? m_custom.GetSocketType()
-                                       : m_scheme->GetSocketTypeName();
-    if (!m_p.rto.empty() && TypeId::LookupByName(socketType).LookupAttributeByName("Rto", &rto))
+    if (!m_p.rto.empty() &&
+        TypeId::LookupByName(m_scheme->GetSocketTypeName()).LookupAttributeByName("Rto", &rto))
     {
         m_scheme->SetSocketAttribute("Rto", TimeValue(Time(m_p.rto)));
     }
@@ -291,10 +293,6 @@ PfabricExperiment::ConfigureScheme()
     for (const auto& feature : m_features)
     {
         feature->ConfigureScheme(*m_scheme);
-    }
-    if (m_p.scheme == PfabricSchemeHelper::CUSTOM)
-    {
-        m_custom.Configure(*m_scheme);
     }
 }
 
