@@ -41,12 +41,17 @@ using AttributeText = std::pair<std::string, std::string>;
 /// The analysis's flow-level scheme, which a label may not take either.
 constexpr const char* IDEAL_SCHEME = "ideal";
 
-/// The hosts' socket factory, whose attributes (what every transport shares) --tcpAttributes
-/// sets, beside the sockets'.
-constexpr const char* TRANSPORT_TYPE = "ns3::PfabricTcpSocketFactory";
-
-/// The sockets of the custom scheme unless --tcpAttributes names SocketType: TCP-DropTail's.
-constexpr const char* SOCKET_TYPE = "ns3::PfabricBaselineTcpSocket";
+/**
+ * @param part a part of the scheme the custom one starts from
+ * @return that part's TypeId name in its recipe: for SOCKET_FACTORY, the hosts' socket factory,
+ * whose attributes (what every transport shares) --tcpAttributes sets beside the sockets'; for
+ * SOCKET, the sockets unless --tcpAttributes names SocketType (TCP-DropTail's)
+ */
+const std::string&
+BaseType(PfabricSchemeRecipe::Part part)
+{
+    return PfabricSchemeRegistry::Get(PfabricSchemeHelper::CUSTOM_BASE).GetType(part);
+}
 
 /// The name in --tcpAttributes of the sockets' class (the factory's attribute of that name is
 /// the helper's to set, with the preset's numbers of that class).
@@ -60,7 +65,8 @@ std::string
 DefaultCongestionOps()
 {
     TypeId::AttributeInformation info;
-    TypeId::LookupByName(SOCKET_TYPE).LookupAttributeByName(CONGESTION_OPS_ATTRIBUTE, &info);
+    TypeId::LookupByName(BaseType(PfabricSchemeRecipe::SOCKET))
+        .LookupAttributeByName(CONGESTION_OPS_ATTRIBUTE, &info);
     return DynamicCast<const ObjectFactoryValue>(info.originalInitialValue)
         ->Get()
         .GetTypeId()
@@ -529,7 +535,7 @@ PfabricCustomScheme::GetSocketType() const
             return value;
         }
     }
-    return SOCKET_TYPE;
+    return BaseType(PfabricSchemeRecipe::SOCKET);
 }
 
 std::string
@@ -537,7 +543,7 @@ PfabricCustomScheme::CheckTcpAttributes() const
 {
     const std::string given =
         "--" + NameOf(&PfabricCustomScheme::m_tcpAttributes) + "=" + m_tcpAttributes + ": ";
-    const TypeId transport = TypeId::LookupByName(TRANSPORT_TYPE);
+    const TypeId transport = TypeId::LookupByName(BaseType(PfabricSchemeRecipe::SOCKET_FACTORY));
     TypeId socket;
     const std::string socketType = GetSocketType();
     if (!TypeId::LookupByNameFailSafe(socketType, &socket) || !socket.HasConstructor() ||
@@ -561,12 +567,13 @@ PfabricCustomScheme::CheckTcpAttributes() const
         if (!HasAttribute(transport, name) &&
             std::find(common.begin(), common.end(), name) != common.end())
         {
-            return given + name + " is set by " + TRANSPORT_TYPE + " on every socket";
+            return given + name + " is set by " + BaseType(PfabricSchemeRecipe::SOCKET_FACTORY) +
+                   " on every socket";
         }
         if (!name.empty() && !HasAttribute(transport, name) && !HasAttribute(socket, name))
         {
-            return given + "neither " + socketType + " nor " + TRANSPORT_TYPE +
-                   " has an attribute " + name;
+            return given + "neither " + socketType + " nor " +
+                   BaseType(PfabricSchemeRecipe::SOCKET_FACTORY) + " has an attribute " + name;
         }
         // The factory's attribute of a name, else the sockets'.
         std::string error =
@@ -639,7 +646,7 @@ PfabricCustomScheme::GetRecipe() const
     {
         queueDisc(R::HOST_QUEUE_DISC, m_hostQueueDisc, m_hostQueueDiscAttributes);
     }
-    const TypeId transport = TypeId::LookupByName(TRANSPORT_TYPE);
+    const TypeId transport = TypeId::LookupByName(BaseType(PfabricSchemeRecipe::SOCKET_FACTORY));
     for (const auto& [name, value] : SplitAttributes(m_tcpAttributes))
     {
         if (name != SOCKET_TYPE_ATTRIBUTE)
