@@ -9,6 +9,7 @@
 #include "pfabric-command-line.h"
 
 #include "ns3/global-value.h"
+#include "ns3/pfabric-results-writer.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
@@ -181,14 +182,7 @@ PfabricCommandLine::ParseTime(const std::string& name,
                               Time* value,
                               std::string* error)
 {
-    const double ns = text == "0" ? 0 : TimeNanoseconds(text);
-    if (ns < 0)
-    {
-        *error =
-            "--" + name + "=" + text + ": expected a time with a unit (ns, us, ms or s), e.g. 1ms";
-        return false;
-    }
-    const std::string wrong = CheckNanoseconds(ns);
+    const std::string wrong = CheckTime(text, "1ms");
     if (!wrong.empty())
     {
         *error = "--" + name + "=" + text + ": " + wrong;
@@ -196,6 +190,17 @@ PfabricCommandLine::ParseTime(const std::string& name,
     }
     *value = text == "0" ? Time(0) : Time(text);
     return true;
+}
+
+std::string
+PfabricCommandLine::CheckTime(const std::string& text, const std::string& example)
+{
+    const double ns = text == "0" ? 0 : TimeNanoseconds(text);
+    if (ns < 0)
+    {
+        return "expected a time with a unit (ns, us, ms or s), e.g. " + example;
+    }
+    return CheckNanoseconds(ns);
 }
 
 std::string
@@ -246,12 +251,7 @@ PfabricCommandLine::CheckUnits(Ptr<const AttributeChecker> checker, const std::s
     const std::string type = checker->GetValueTypeName();
     if (type == "ns3::TimeValue")
     {
-        const double ns = text == "0" ? 0 : TimeNanoseconds(text);
-        if (ns < 0)
-        {
-            return "expected a time with a unit (ns, us, ms or s), e.g. 40us";
-        }
-        return CheckNanoseconds(ns);
+        return CheckTime(text, "40us");
     }
     if (type == "ns3::DataRateValue" && IsBareNumber(text))
     {
@@ -266,10 +266,8 @@ PfabricCommandLine::CheckUnits(Ptr<const AttributeChecker> checker, const std::s
         }
         if (amount && *amount > MAX_QUEUE_SIZE)
         {
-            std::ostringstream max;
-            max.precision(10);
-            max << MAX_QUEUE_SIZE;
-            return "larger than ns-3's queue sizes (at most " + max.str() + " packets or bytes)";
+            return "larger than ns-3's queue sizes (at most " +
+                   PfabricJsonObject::FormatNumber(MAX_QUEUE_SIZE) + " packets or bytes)";
         }
     }
     return "";

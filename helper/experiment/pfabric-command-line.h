@@ -192,6 +192,16 @@ class PfabricCommandLine : public CommandLine
     static std::string CheckNanoseconds(double ns);
 
     /**
+     * @brief What is wrong with a time's text that ns-3 would take otherwise than typed: the
+     * one rule of ParseTime and CheckUnits.
+     * @param text "0", or a number and ns, us, ms or s
+     * @param example a time for the error, in the scale of what is set (e.g. 1ms)
+     * @return "" if ns-3 keeps the time as typed; else why not: no unit (ns-3 reads "1" as one
+     *         second), or what CheckNanoseconds says
+     */
+    static std::string CheckTime(const std::string& text, const std::string& example);
+
+    /**
      * @brief Whether ns-3 takes a text as a value of an attribute, without stopping the program.
      * @param checker the attribute's (or global value's) checker
      * @param text the value
