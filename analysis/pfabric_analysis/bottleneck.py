@@ -8,8 +8,10 @@ flow at the bottleneck is its wire time, wire bytes * 8 / C; a flow's measured r
 its FCT minus its base latency (what a lone flow takes beyond its wire time):
 fct_s - (ideal_fct_s - wire * 8 / C).
 
-Models: pfabric and linerate (pFabric switches) against M/G/1 preemptive SRPT, tcp and dctcp
-(fair sharing) against M/G/1 processor sharing, both for the empirical size distribution of the
+Models: a scheme of pFabric's queues (pfabric and linerate: the switches serve the flow with the
+least remaining first) against M/G/1 preemptive SRPT, any other (tcp and dctcp: fair sharing)
+against M/G/1 processor sharing, as the program's --listSchemes flags it (for --reuse, each run's
+meta.json: its scheme_recipe), both for the empirical size distribution of the
 flow list and the same lam and C (`theory`). A second reference removes the sampling noise of a
 heavy-tailed workload: the same model run on the very arrivals and sizes of the flow list (SRPT:
 the Ideal scheduler, which on one link is exactly preemptive SRPT; PS: `theory.ps_sample_path`).
@@ -30,18 +32,19 @@ import numpy as np
 import pandas as pd
 
 from pfabric_analysis import module_provenance
-from pfabric_analysis.programs import find_program, run_program
+from pfabric_analysis.programs import built_in_schemes, find_program, run_program
 from pfabric_analysis.files import write_file, write_files
 from pfabric_analysis.ideal import (Link, default_cdf, link_from_meta, read_cdf, sample_sizes,
                                     schedule, wire_bytes)
-from pfabric_analysis.runs import AnalysisError, read_csv_checked, read_run
-from pfabric_analysis.sweep_spec import PACKET_SCHEMES
+from pfabric_analysis.runs import (AnalysisError, read_csv_checked, read_run, runs_pfabric_queues,
+                                   scheme_name)
 from pfabric_analysis.theory import (SizeDistribution, bin_means, ps_response_time,
                                      ps_sample_path, srpt_response_time)
 from pfabric_analysis.values import LOAD
 
-MODELS = {"pfabric": "srpt", "linerate": "srpt", "tcp": "ps", "dctcp": "ps"}
 MODEL_NAMES = {"srpt": "M/G/1 preemptive SRPT", "ps": "M/G/1 processor sharing"}
+# --schemes when not given: one scheme of each model.
+DEFAULT_SCHEMES = "pfabric,tcp"
 RECEIVER = 0
 FIRST_START_S = 0.001  # the programs open each connection 1 ms (connectLead) before its flow
 WARMUP_FRACTION = 0.1
@@ -57,7 +60,7 @@ class BottleneckSpec:
     flows: int = 2000
     hosts: int = 16
     seed: int = 1
-    schemes: tuple[str, ...] = ("pfabric", "tcp")
+    schemes: tuple[str, ...] = tuple(DEFAULT_SCHEMES.split(","))
     preset: str = "hotnets12"
     cdf: Path = field(default_factory=default_cdf)
     link: Link = field(default_factory=Link)
@@ -70,12 +73,27 @@ class BottleneckSpec:
                                 f"not reported)")
         if self.hosts < 2:
             raise AnalysisError(f"--hosts {self.hosts}: at least 2 (a sender and host 0)")
-        unknown = [s for s in self.schemes if s not in MODELS]
-        if unknown or not self.schemes:
-            raise AnalysisError(f"--schemes {','.join(self.schemes)}: choose from "
-                                f"{', '.join(PACKET_SCHEMES)}")
+        if not self.schemes:
+            raise AnalysisError("--schemes: empty, nothing to compare")
         if len(set(self.schemes)) != len(self.schemes):
             raise AnalysisError(f"--schemes {','.join(self.schemes)}: a scheme twice")
+
+
+def queueing_model(pfabric_queues: bool) -> str:
+    """The model of a scheme's bottleneck: preemptive SRPT for pFabric's queues (the switch
+    serves the flow with the least remaining first), processor sharing for any other (the
+    senders share the link)."""
+    return "srpt" if pfabric_queues else "ps"
+
+
+def scheme_models(spec: BottleneckSpec, built_ins: dict[str, bool]) -> dict[str, str]:
+    """Each scheme's model, from the program's built-in schemes (programs.built_in_schemes);
+    one that is none of them is refused in one line naming them."""
+    unknown = [scheme for scheme in spec.schemes if scheme not in built_ins]
+    if unknown:
+        raise AnalysisError(f"--schemes {','.join(spec.schemes)}: choose from "
+                            f"{', '.join(built_ins)}")
+    return {scheme: queueing_model(built_ins[scheme]) for scheme in spec.schemes}
 
 
 def arrival_rate(wire: np.ndarray, load: float, link: Link) -> float:
@@ -132,14 +150,15 @@ def sample_path(model: str, flows: pd.DataFrame, link: Link) -> np.ndarray:
     return ps_sample_path(start, wire * 8 / link.rate_bps)
 
 
-def compare(flows: pd.DataFrame, fct: pd.DataFrame, scheme: str, lam: float, link: Link,
-            kb: int = 1000) -> pd.DataFrame:
+def compare(flows: pd.DataFrame, fct: pd.DataFrame, scheme: str, model: str, lam: float,
+            link: Link, kb: int = 1000) -> pd.DataFrame:
     """Per size bin (and all) over the reported flows: measured mean response time, the
-    model's prediction (theory, for the flow list's size distribution), its value on the
-    flow list's own arrivals (sample path), and the ratios, times in seconds."""
-    if scheme not in MODELS:
-        raise AnalysisError(f"scheme {scheme!r}: no queueing model (choose from "
-                            f"{', '.join(MODELS)})")
+    model's (srpt or ps, queueing_model) prediction (theory, for the flow list's size
+    distribution), its value on the flow list's own arrivals (sample path), and the ratios, times
+    in seconds."""
+    if model not in MODEL_NAMES:
+        raise AnalysisError(f"scheme {scheme!r}: no queueing model {model!r} (choose from "
+                            f"{', '.join(MODEL_NAMES)})")
     flows = flows.reset_index(drop=True)
     if len(fct) == len(flows):
         fct = fct.sort_values("flow_id", kind="stable").reset_index(drop=True)
@@ -149,7 +168,6 @@ def compare(flows: pd.DataFrame, fct: pd.DataFrame, scheme: str, lam: float, lin
             and np.allclose(fct["start_s"].to_numpy(dtype=np.float64),
                             flows["start_s"].to_numpy(dtype=np.float64), rtol=0, atol=1e-9)):
         raise AnalysisError(f"{scheme}: the run's flows are not the flow list's")
-    model = MODELS[scheme]
     wire = wire_bytes(flows["size_bytes"].to_numpy(), link)
     service = wire * 8 / link.rate_bps
     distribution = SizeDistribution.from_samples(service)
@@ -216,6 +234,7 @@ def run_bottleneck(spec: BottleneckSpec, out: Path, bin_dir: Path | None, reuse:
     flow_file = out / "flows.csv"
     commands: dict[str, list[str]] = {}
     wall: dict[str, float | None] = {}
+    models: dict[str, str] = {}
     if reuse:
         if not flow_file.is_file():
             raise AnalysisError(f"{flow_file}: missing (--reuse needs an earlier run)")
@@ -228,6 +247,7 @@ def run_bottleneck(spec: BottleneckSpec, out: Path, bin_dir: Path | None, reuse:
                                 f"--hosts, --seed)")
     else:
         program = find_program(bin_dir, "pfabric-websearch").resolve()
+        models = scheme_models(spec, built_in_schemes(program))
         write_flow_list(flows, flow_file)
     tables = []
     for scheme in spec.schemes:
@@ -241,9 +261,13 @@ def run_bottleneck(spec: BottleneckSpec, out: Path, bin_dir: Path | None, reuse:
             raise AnalysisError(f"{run_dir / 'meta.json'}: hosts {run.meta['hosts']}, "
                                 f"expected {spec.hosts}")
         if reuse:
+            if scheme_name(run.meta) != scheme:
+                raise AnalysisError(f"{run_dir / 'meta.json'}: scheme "
+                                    f"{scheme_name(run.meta)!r}, expected {scheme!r}")
+            models[scheme] = queueing_model(runs_pfabric_queues(run.meta))
             commands[scheme] = run.meta.get("command_line", "").split()
             wall[scheme] = run.meta.get("wall_time_s")
-        tables.append(compare(flows, run.fct, scheme, lam, spec.link, kb))
+        tables.append(compare(flows, run.fct, scheme, models[scheme], lam, spec.link, kb))
     table = pd.concat(tables, ignore_index=True)
     service = wire_bytes(flows["size_bytes"].to_numpy(), spec.link) * 8 / spec.link.rate_bps
     start = flows["start_s"].to_numpy()
@@ -268,7 +292,7 @@ def run_bottleneck(spec: BottleneckSpec, out: Path, bin_dir: Path | None, reuse:
         "kb": kb,
         "reported": f"flows ranked {WARMUP_FRACTION:g} to {1 - TAIL_FRACTION:g} by start time",
         "response_time": "fct_s - (ideal_fct_s - wire_bytes * 8 / host_link_bps)",
-        "models": {scheme: MODEL_NAMES[MODELS[scheme]] for scheme in spec.schemes},
+        "models": {scheme: MODEL_NAMES[models[scheme]] for scheme in spec.schemes},
         "runs": {scheme: {"directory": str(out / "runs" / scheme),
                           "command": " ".join(commands[scheme]),
                           "wall_time_s": wall[scheme]} for scheme in spec.schemes},

@@ -11,7 +11,8 @@ from typing import NoReturn
 
 from pfabric_analysis import __version__
 from pfabric_analysis.commands import (Register, bottleneck, compare, figure_sets, figures,
-                                       flowcount, ideal, sem, store, summary, sweep, versions)
+                                       flowcount, ideal, rerun, sem, store, summary, sweep,
+                                       versions)
 from pfabric_analysis.runs import AnalysisError
 from pfabric_analysis.values import BadValue
 
@@ -33,6 +34,7 @@ COMMANDS: list[Register] = [
     ideal.register_ideal_bench,
     sweep.register_sweep,
     store.register,
+    rerun.register,
     sem.register,
     sweep.register_reproduce,
     flowcount.register,

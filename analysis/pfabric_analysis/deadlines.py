@@ -21,10 +21,10 @@ from matplotlib.figure import Figure
 
 from pfabric_analysis.compare import flow_difference, provenance, read_runs, runs_markdown
 from pfabric_analysis.plotting import (STYLE, document_bytes, log_axis, new_figure, number,
-                                       write_figure_set)
+                                       scheme_looks, write_figure_set)
 from pfabric_analysis.runs import (BIN_NAMES, SIZE_BIN_EDGES, AnalysisError, Run, check_output_name,
                                    check_same_as_first, normalise, percentile_nearest_rank,
-                                   size_text)
+                                   runs_pfabric_queues, scheme_name, size_text)
 
 DEADLINE_COLUMNS = ["deadline_s", "met", "terminated"]
 TABLE_COLUMNS = ["on_miss", "label", "scheme", "priority", "load", "with_deadline", "met",
@@ -34,28 +34,48 @@ TABLE_COLUMNS = ["on_miss", "label", "scheme", "priority", "load", "with_deadlin
 # Parameters every run of one figure must share (scheme, priority, onMiss and load are the axes).
 SHARED_PARAMETERS = ["preset", "topology", "flows", "seed", "run", "cdf", "sampling",
                      "deadlineMean", "deadlineMinFactor", "deadlineFraction"]
-# (scheme, priority) -> label, colour, marker; in legend order.
-LOOKS: dict[tuple[str, str], dict[str, str]] = {
-    ("pfabric", "edf"): {"label": "MinTCP+pFabric, EDF", "color": "#2ca02c", "marker": "^"},
-    ("pfabric", "remaining"): {"label": "MinTCP+pFabric, remaining size", "color": "#8c564b",
-                               "marker": "v"},
-    ("linerate", "edf"): {"label": "LineRate+pFabric, EDF", "color": "#9467bd", "marker": "D"},
-    ("linerate", "remaining"): {"label": "LineRate+pFabric, remaining size",
-                                "color": "#e377c2", "marker": "d"},
-    ("tcp", "none"): {"label": "TCP-DropTail", "color": "#1f77b4", "marker": "o"},
-    ("dctcp", "none"): {"label": "DCTCP", "color": "#d62728", "marker": "s"},
-}
+# The programs' --priority as meta.json records it, in legend order, each with what it adds to
+# the scheme's label: a scheme of pFabric's queues carries edf or remaining, any other none (it
+# ignores the priority). A line of the remaining size priority takes its scheme's second look
+# (plotting.SCHEMES), beside EDF's in the scheme's own.
+PRIORITIES = {"edf": ", EDF", "remaining": ", remaining size", "none": ""}
+SECOND_LOOK_PRIORITY = "remaining"
+# A second look for a scheme the figures' table gives none: its colour with this marker.
+SECOND_MARKER = "P"
 SMALL_FLOWS = size_text(SIZE_BIN_EDGES[0], " ")  # the small flows' upper edge: "100 KB"
 
 
 def scheme_key(run: Run) -> tuple[str, str]:
-    """(scheme, priority) of a pfabric-deadlines run; priority 'none' for TCP and DCTCP."""
+    """(scheme, priority) of a pfabric-deadlines run: priority edf or remaining for a scheme of
+    pFabric's queues (meta.json's scheme_recipe says), none for any other."""
     parameters = run.meta["parameters"]
-    key = (str(parameters.get("scheme")), str(parameters.get("priority")))
-    if key not in LOOKS:
-        raise AnalysisError(f"{run.directory}: scheme {key[0]!r} with priority {key[1]!r} is "
+    scheme, priority = scheme_name(run.meta), str(parameters.get("priority"))
+    if (scheme is None or priority not in PRIORITIES
+            or (priority == "none") == runs_pfabric_queues(run.meta)):
+        raise AnalysisError(f"{run.directory}: scheme {scheme!r} with priority {priority!r} is "
                             "not a pfabric-deadlines scheme")
-    return key
+    return scheme, priority
+
+
+def deadline_looks(runs: Sequence[Run]) -> dict[tuple[str, str], dict[str, str]]:
+    """Label, colour and marker per (scheme, priority) of the runs, in legend order: the schemes
+    of pFabric's queues first (those the priority moves), each group in the figures' order
+    (plotting.scheme_looks), a scheme's priorities as PRIORITIES; the scheme's look, its second
+    look for the remaining size priority."""
+    queues = {scheme_key(run): runs_pfabric_queues(run.meta) for run in runs}
+    base = scheme_looks(scheme for scheme, _ in queues)
+    schemes, priorities = list(base), list(PRIORITIES)
+    looks: dict[tuple[str, str], dict[str, str]] = {}
+    for key in sorted(queues, key=lambda k: (not queues[k], schemes.index(k[0]),
+                                            priorities.index(k[1]))):
+        look = base[key[0]]
+        second = key[1] == SECOND_LOOK_PRIORITY
+        looks[key] = {"label": look["label"] + PRIORITIES[key[1]],
+                      "color": look.get("second_color", look["color"]) if second
+                      else look["color"],
+                      "marker": look.get("second_marker", SECOND_MARKER) if second
+                      else look["marker"]}
+    return looks
 
 
 def check_deadline_runs(runs: Sequence[Run]) -> None:
@@ -124,15 +144,17 @@ def deadline_statistics(fct: pd.DataFrame, small_bytes: int = SIZE_BIN_EDGES[0]
 def deadline_table(runs: Sequence[Run]) -> pd.DataFrame:
     """A row per run: onMiss, scheme label, load and deadline_statistics; sorted by onMiss,
     scheme (legend order) and load."""
+    looks = deadline_looks(runs)
     rows = []
     for run in runs:
         scheme, priority = scheme_key(run)
         parameters = run.meta["parameters"]
         rows.append({"on_miss": parameters.get("onMiss"),
-                     "label": LOOKS[(scheme, priority)]["label"], "scheme": scheme, "priority": priority, "load": float(parameters["load"]),
+                     "label": looks[(scheme, priority)]["label"], "scheme": scheme,
+                     "priority": priority, "load": float(parameters["load"]),
                      **deadline_statistics(run.fct), "run_dir": str(run.directory)})
     table = pd.DataFrame(rows, columns=TABLE_COLUMNS)
-    order = {look["label"]: i for i, look in enumerate(LOOKS.values())}
+    order = {look["label"]: i for i, look in enumerate(looks.values())}
     return (table.sort_values(["on_miss", "label", "load"],
                               key=lambda c: c.map(order) if c.name == "label" else c)
             .reset_index(drop=True))
@@ -157,16 +179,18 @@ def deadline_markdown(table: pd.DataFrame, document: dict) -> str:
     return "\n".join(lines + runs_markdown(document))
 
 
-def deadline_figure(table: pd.DataFrame, flows: int, fraction: float) -> Figure:
+def deadline_figure(table: pd.DataFrame, flows: int, fraction: float,
+                    looks: dict[tuple[str, str], dict[str, str]]) -> Figure:
     """A row of panels per onMiss: fraction of deadlines met against load, and the mean FCT /
-    ideal FCT of the flows without a deadline (log axis), a line per scheme."""
+    ideal FCT of the flows without a deadline (log axis), a line per scheme and priority in its
+    look (deadline_looks)."""
     modes = sorted(table["on_miss"].unique())
     with matplotlib.rc_context(STYLE):
         figure = new_figure(7.2, 2.6 * len(modes) + 0.6)
         axes = np.atleast_2d(figure.subplots(len(modes), 2, squeeze=False))
         for row, mode in zip(axes, modes):
             rows = table[table["on_miss"] == mode]
-            for (scheme, priority), look in LOOKS.items():
+            for (scheme, priority), look in looks.items():
                 line = rows[(rows["scheme"] == scheme) & (rows["priority"] == priority)]
                 if not len(line):
                     continue
@@ -206,13 +230,15 @@ def write_deadlines(directories: Sequence[Path], out_dir: Path, name: str = "dea
     table = deadline_table(runs)
     flows = int(np.max([len(run.fct) for run in runs]))
     parameters = runs[0].meta["parameters"]
-    labels = [f"{LOOKS[scheme_key(run)]['label']}, on miss {run.meta['parameters'].get('onMiss')},"
+    looks = deadline_looks(runs)
+    labels = [f"{looks[scheme_key(run)]['label']}, on miss {run.meta['parameters'].get('onMiss')},"
               f" load {run.meta['parameters']['load']}" for run in runs]
     document = provenance(runs, labels, command, versions or {}, 1000, flows_per_run=flows,
                           deadline_rule=runs[0].meta.get("deadline_rule"),
                           deadline_parameters={key: parameters.get(key) for key in
                                                ("deadlineMean", "deadlineMinFactor",
                                                 "deadlineFraction")})
-    figure = deadline_figure(table, flows, float(parameters.get("deadlineFraction", math.nan)))
+    figure = deadline_figure(table, flows, float(parameters.get("deadlineFraction", math.nan)),
+                             looks)
     return write_figure_set(out_dir, name, figure, table, deadline_markdown(table, document),
                             document_bytes(document))

@@ -38,8 +38,9 @@ from pfabric_analysis import intervals, large_flows, paper, steady
 from pfabric_analysis.files import write_files
 from pfabric_analysis.plotting import STYLE, SCHEMES, new_figure, number, render, scheme_looks
 from pfabric_analysis.scales import DEFAULT_Y_SCALE, Y_SCALES
+from pfabric_analysis.sweep_spec import SCHEME_LABEL
 from pfabric_analysis.runs import (ADDED_PARAMETERS, BIN_NAMES, BIN_TITLES, CORE_SECONDS_KEYS,
-                                   CUSTOM_SCHEME,
+                                   CUSTOM_SCHEME, IDEAL_SCHEME,
                                    FCT_FILES, AnalysisError, Run, check_poolable, check_same_build,
                                    compared_parameters, core_seconds, read_run, scheme_name,
                                    scheme_parameters, summarize)
@@ -142,9 +143,11 @@ def classify(run: Run, sweep_dir: Path) -> SweepRun:
     if parameters.get("scheme") == CUSTOM_SCHEME and (scheme is None or scheme in SCHEMES):
         raise AnalysisError(f"{meta_path}: a custom scheme labelled {scheme!r}; expected a label "
                             f"other than {', '.join(SCHEMES)}")
-    if parameters.get("scheme") != CUSTOM_SCHEME and scheme not in SCHEMES:
-        raise AnalysisError(f"{meta_path}: unknown scheme {scheme!r} (expected one of "
-                            f"{', '.join(SCHEMES)}, or {CUSTOM_SCHEME} with a label)")
+    # Any other name is a scheme of the program that ran it (its registry, which the analysis
+    # does not keep): drawn in the figures' look when it has one, else as a custom scheme's.
+    if not isinstance(scheme, str) or not SCHEME_LABEL.fullmatch(scheme):
+        raise AnalysisError(f"{meta_path}: scheme {scheme!r} is not a scheme's name (letters, "
+                            "digits, '.', '_', '+' or '-')")
     load = parameters.get("load")
     if isinstance(load, bool) or not isinstance(load, (int, float)) or not math.isfinite(load):
         raise AnalysisError(f"{meta_path}: parameter load {load!r} is not a number")
@@ -152,7 +155,6 @@ def classify(run: Run, sweep_dir: Path) -> SweepRun:
     if isinstance(replication, bool) or not isinstance(replication, int):
         raise AnalysisError(f"{meta_path}: parameter run {replication!r} is not an integer")
     relative = run.directory.relative_to(sweep_dir).as_posix() or "."
-    assert scheme is not None  # refused above, custom or not
     return SweepRun(run, relative, workload, scheme, float(load))
 
 
@@ -710,7 +712,7 @@ def host_stack_markdown(table: pd.DataFrame) -> str:
     before the option ran on ns-3's TCP/IP), in words: the stacks of one figure may differ by
     scheme, and a scheme's by workload or load (the lean host serves the baselines where it gives
     ns-3's flows), never within a point (its runs do not pool otherwise)."""
-    packet = table[table["scheme"] != "ideal"]
+    packet = table[table["scheme"] != IDEAL_SCHEME]
     if "warmup_flows" in packet.columns:
         # A steady-state point's own rows: its (10MB,inf) row is drawn from runs to completion
         # (no warm-up), whose stack steady_method's text names with them.
@@ -767,7 +769,7 @@ def figures_markdown(table: pd.DataFrame) -> str:
              f"mean is shown with its own interval whatever it is. {NOT_CITABLE_MARK}: the "
              "point is not citable (hollow marker in the figures). Every number, with its runs, "
              "core-hours and parameters, is in figures.csv.", ""]
-    if not table[table["scheme"] != "ideal"].empty:
+    if not table[table["scheme"] != IDEAL_SCHEME].empty:
         lines += [host_stack_markdown(table), ""]
     if "warmup_flows" in table.columns:
         lines += [steady_method(table), ""]

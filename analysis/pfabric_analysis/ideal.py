@@ -36,7 +36,7 @@ from pfabric_analysis import module_provenance
 from pfabric_analysis import allocator
 from pfabric_analysis.programs import run_program
 from pfabric_analysis.files import read_text, write_files
-from pfabric_analysis.runs import FCT_COLUMNS, AnalysisError, read_run
+from pfabric_analysis.runs import FCT_COLUMNS, IDEAL_SCHEME, AnalysisError, read_run
 from pfabric_analysis.values import FINITE, LOAD, BadValue
 
 FLOW_LIST_HEADER = "src,dst,size_bytes,start_s"
@@ -579,7 +579,7 @@ def ideal_meta(fabric_meta: dict, flow_list: Path, source: dict, link: Link, res
     meta = json.loads(json.dumps(fabric_meta))
     meta["program"] = "pfabric-analysis ideal"
     meta["command_line"] = command_line
-    meta["parameters"]["scheme"] = "ideal"
+    meta["parameters"]["scheme"] = IDEAL_SCHEME
     meta["flow_list"] = str(flow_list.resolve())
     meta.update(source)
     meta["host_link_bps"] = int(link.rate_bps)

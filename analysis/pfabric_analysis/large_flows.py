@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from pfabric_analysis import intervals
-from pfabric_analysis.runs import BIN_NAMES, AnalysisError
+from pfabric_analysis.runs import BIN_NAMES, IDEAL_SCHEME, AnalysisError
 
 LARGE_BIN = BIN_NAMES[2]
 # The not_citable reason of a point drawn from runs to completion (hollow, whatever its interval).
@@ -170,7 +170,7 @@ def ideal_count_rows(table: pd.DataFrame, counts: pd.DataFrame, source: str) -> 
                 "flows_simulated": int(count) * len(runs), "core_hours": math.nan,
                 "citable": False, "not_citable": TO_COMPLETION,
                 "run_dirs": f"{source} (runs {', '.join(map(str, sorted(of_count['run'])))})",
-                "parameters": json.dumps({"flows": int(count), "scheme": "ideal"}),
+                "parameters": json.dumps({"flows": int(count), "scheme": IDEAL_SCHEME}),
                 "module_version": "", "ns3_version": first["ns3_version"], "git_commit": ""})
     if not rows:
         raise AnalysisError(f"--ideal-counts {source}: no {FLOWCOUNT_METRIC} values at a count "
@@ -190,7 +190,7 @@ def distance_markdown(table: pd.DataFrame) -> list[str]:
              "limit at high load, so panel (d) of Figures 3 and 4 shows the points of runs of N "
              "flows each run to completion (N in the panel's title), hollow: they are not "
              "citable as a steady-state value, however narrow their interval."]
-    ideal = shown[shown["scheme"] == "ideal"]
+    ideal = shown[shown["scheme"] == IDEAL_SCHEME]
     counted = shown[shown["scheme"].map(lambda scheme: ideal_count(scheme) is not None)]
     if ideal.empty or counted.empty:
         return lines + [""]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import matplotlib
 import numpy as np
@@ -22,7 +21,7 @@ from pfabric_analysis.compare import (PANEL_TITLES, binned, bin_statistics, flow
                                       in_panel, provenance, read_runs, runs_markdown)
 from pfabric_analysis.plotting import STYLE, document_bytes, new_figure, number, write_figure_set
 from pfabric_analysis.runs import (BIN_NAMES, AnalysisError, Run, check_output_name,
-                                   check_same_as_first)
+                                   check_same_as_first, runs_pfabric_queues)
 
 LEVELS_COLUMNS = ["load", "levels", "bin", "flows", "finished", "unfinished", "timeouts",
                   "mean", "median", "p99", "run_dir"]
@@ -31,9 +30,6 @@ PANELS = [(BIN_NAMES[0], "mean"), (BIN_NAMES[0], "p99"), (BIN_NAMES[1], "mean"),
           (BIN_NAMES[2], "mean")]
 # Parameters every run of one figure must share (the levels and load are the axes).
 SHARED_PARAMETERS = ["preset", "scheme", "topology", "flows", "seed", "run", "cdf", "sampling"]
-# The schemes of pFabric's queues of the programs' registry before meta.json recorded each run's
-# recipe (scheme_recipe's pfabric_queues): what reads a run written before then.
-PFABRIC_QUEUE_SCHEMES_BEFORE_RECIPES = ("pfabric", "linerate")
 LOAD_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
 
 
@@ -43,16 +39,6 @@ def levels_of(run: Run) -> int:
     if not isinstance(value, int) or value < 0:
         raise AnalysisError(f"{run.directory}: priorityLevels {value!r} is not a count")
     return value
-
-
-def runs_pfabric_queues(meta: dict[str, Any]) -> bool:
-    """Whether a run's scheme runs pFabric's queues: meta.json's scheme_recipe says (the
-    programs' registry, PfabricSchemeRegistry); a run written before it recorded its recipe, by
-    the registry's schemes of pFabric's queues then."""
-    recipe = meta.get("scheme_recipe")
-    if isinstance(recipe, dict) and "pfabric_queues" in recipe:
-        return bool(recipe["pfabric_queues"])
-    return meta["parameters"].get("scheme") in PFABRIC_QUEUE_SCHEMES_BEFORE_RECIPES
 
 
 def check_levels_runs(runs: Sequence[Run]) -> None:

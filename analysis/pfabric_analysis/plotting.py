@@ -27,12 +27,19 @@ from matplotlib.typing import RcKeyType
 from pfabric_analysis import large_flows
 from pfabric_analysis.files import write_files
 
-# Scheme name in meta.json -> legend name in the paper, and a fixed look, in the paper's order.
+# The paper's five schemes as the figures present them: scheme name in meta.json -> legend name
+# in the paper, and a fixed look, in the paper's order; second_color and second_marker: the look
+# of a scheme's second line on one figure (deadlines: the remaining-size priority beside EDF).
+# The one table of scheme names the analysis keeps, and a choice of presentation only: which
+# schemes there are is the programs' (their --listSchemes) and each run's (its meta.json), and a
+# scheme not here is drawn all the same (scheme_looks). reproduce runs these: the paper's figures.
 SCHEMES: dict[str, dict[str, str]] = {
     "tcp": {"label": "TCP-DropTail", "color": "#1f77b4", "marker": "o", "linestyle": "-"},
     "dctcp": {"label": "DCTCP", "color": "#d62728", "marker": "s", "linestyle": "-"},
-    "pfabric": {"label": "MinTCP+pFabric", "color": "#2ca02c", "marker": "^", "linestyle": "-"},
-    "linerate": {"label": "LineRate+pFabric", "color": "#9467bd", "marker": "D", "linestyle": "-"},
+    "pfabric": {"label": "MinTCP+pFabric", "color": "#2ca02c", "marker": "^", "linestyle": "-",
+                "second_color": "#8c564b", "second_marker": "v"},
+    "linerate": {"label": "LineRate+pFabric", "color": "#9467bd", "marker": "D", "linestyle": "-",
+                 "second_color": "#e377c2", "second_marker": "d"},
     "ideal": {"label": "Ideal", "color": "#000000", "marker": "x", "linestyle": "--"},
 }
 # Custom schemes (--scheme=custom), known by their labels: after the paper's, in label order, each

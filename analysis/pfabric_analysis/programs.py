@@ -3,6 +3,8 @@
 thread that started it and loads the module library of its own build (run_program), and what its
 --PrintHelp says it takes (program_help, program_options). Every runner uses it: sweep and
 reproduce, ideal, flow-count, bottleneck, the SEM campaigns' option reader and the benchmark.
+It is also where the analysis learns the schemes: a program's --listSchemes (program_schemes,
+built_in_schemes), the one list there is; the analysis keeps none of its own.
 
 A sweep killed by SIGKILL cannot stop its children itself; left running, a program would still
 write its point's run directory while a resumed sweep runs that point again. On Linux each child
@@ -23,7 +25,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pfabric_analysis import REPOSITORY
-from pfabric_analysis.runs import AnalysisError
+from pfabric_analysis.runs import CUSTOM_SCHEME, AnalysisError
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 # The module's library, as a standalone build (libns3-pfabric.so) and an ns-3 tree
@@ -156,3 +158,11 @@ def program_schemes(program: Path) -> dict[str, bool]:
         return {name: flag == "1" for name, flag, _ in rows}
     except (OSError, AnalysisError) as error:
         raise AnalysisError(f"{program} --listSchemes: cannot list its schemes ({error})") from error
+
+
+def built_in_schemes(program: Path) -> dict[str, bool]:
+    """A program's built-in schemes (its registry's entries, what --scheme=NAME alone runs), in
+    its order, each with whether it runs pFabric's queues: program_schemes without the custom
+    scheme, which is the parser of a scheme's parts rather than one."""
+    return {name: queues for name, queues in program_schemes(program).items()
+            if name != CUSTOM_SCHEME}

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from collections.abc import Iterable
 from pathlib import Path
 
-from pfabric_analysis.programs import default_bin_dir
-from pfabric_analysis.runs import AnalysisError
+from pfabric_analysis.programs import built_in_schemes, default_bin_dir, find_program
+from pfabric_analysis.runs import IDEAL_SCHEME, AnalysisError
 from pfabric_analysis.sweep import report, sweep
 from pfabric_analysis.sweep_spec import (
     MEASURE_KNOB,
-    PACKET_SCHEMES,
     SweepSpec,
     parse_flows,
     parse_custom_schemes,
@@ -21,7 +21,6 @@ from pfabric_analysis.sweep_spec import (
 from pfabric_analysis.values import LOAD, RUN, parse_list
 
 PAPER_LOADS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
-ALL_SCHEMES = PACKET_SCHEMES + ("ideal",)
 # Flows per point. quick: a test of the whole pipeline, minutes of processor time (doc, "Figures
 # 2-4: the quick reproduction against the paper"); with seed 1 flows 81-100 of every data mining
 # list include a 1.45 GB flow that alone would more than double the sweep. full: the paper's scale.
@@ -56,10 +55,44 @@ def scale_of(args: argparse.Namespace) -> str:
     return next(name for name in ("quick", "standard", "full") if getattr(args, name, False))
 
 
-def tier_spec(scale: str, scales: dict = SCALES, scale_runs: dict = SCALE_RUNS) -> SweepSpec:
-    """The sweep of a reproduce tier: every workload, scheme and paper load; a tier whose entry
-    is a window per workload runs with --warmupFlows and --measureFlows (refused while a number
-    is still TO_BE_SET)."""
+def paper_schemes(registry: Iterable[str] = ()) -> tuple[str, ...]:
+    """The schemes of the paper's figures (the figures' table, plotting.SCHEMES) in the order of
+    the programs' registry (their --listSchemes), the others (Ideal) after them; with no registry
+    (no programs: a fresh clone whose store holds every point), in the figures' order."""
+    from pfabric_analysis.plotting import SCHEMES
+
+    listed = [scheme for scheme in registry if scheme in SCHEMES]
+    return (*listed, *(scheme for scheme in SCHEMES if scheme not in listed))
+
+
+def registry(bin_dir: Path, workloads: Iterable[str]) -> dict[str, bool] | None:
+    """The built-in schemes of the first workload's program (programs.built_in_schemes), None
+    when there is no program (the sweep says so if it needs one; it checks the schemes against
+    every program, sweep_spec.check_schemes, before any runs)."""
+    try:
+        program = find_program(bin_dir, f"pfabric-{next(iter(workloads))}")
+    except AnalysisError:
+        return None
+    return built_in_schemes(program.resolve())
+
+
+def tier_schemes(bin_dir: Path, workloads: Iterable[str]) -> tuple[str, ...]:
+    """A reproduce tier's schemes: paper_schemes in the order of the programs' registry."""
+    return paper_schemes(registry(bin_dir, workloads) or ())
+
+
+def every_scheme(bin_dir: Path, workloads: Iterable[str]) -> tuple[str, ...]:
+    """sweep's --schemes when not given: every built-in scheme of the programs, and Ideal;
+    without programs (a sweep whose points are all stored), the paper's (paper_schemes)."""
+    built_ins = registry(bin_dir, workloads)
+    return paper_schemes() if built_ins is None else (*built_ins, IDEAL_SCHEME)
+
+
+def tier_spec(scale: str, schemes: tuple[str, ...], scales: dict = SCALES,
+              scale_runs: dict = SCALE_RUNS) -> SweepSpec:
+    """The sweep of a reproduce tier: every workload, the schemes (tier_schemes) and every
+    paper load; a tier whose entry is a window per workload runs with --warmupFlows and
+    --measureFlows (refused while a number is still TO_BE_SET)."""
     entry = scales[scale]
     runs = scale_runs.get(scale, 1)
     windows = {w: value for w, value in entry.items() if isinstance(value, dict)}
@@ -73,15 +106,19 @@ def tier_spec(scale: str, scales: dict = SCALES, scale_runs: dict = SCALE_RUNS) 
                   for w, value in entry.items())
     workload_knobs = tuple((w, tuple(sorted((key, str(int(value))) for key, value
                                             in window.items()))) for w, window in windows.items())
-    return SweepSpec(tuple(entry), ALL_SCHEMES, SMOKE_LOADS if scale == "smoke" else PAPER_LOADS,
+    return SweepSpec(tuple(entry), schemes, SMOKE_LOADS if scale == "smoke" else PAPER_LOADS,
                      tuple(range(1, runs + 1)), flows, workload_knobs=workload_knobs)
 
 
 def spec_from_arguments(args: argparse.Namespace) -> SweepSpec:
     if args.command == "reproduce":
-        return dataclasses.replace(tier_spec(scale_of(args)), host_stack=args.host_stack)
+        scale = scale_of(args)
+        schemes = tier_schemes(args.bin_dir or default_bin_dir(), SCALES[scale])
+        return dataclasses.replace(tier_spec(scale, schemes), host_stack=args.host_stack)
     workloads = parse_list(args.workloads, "--workloads", str)
-    return SweepSpec(workloads, parse_list(args.schemes, "--schemes", str),
+    schemes = (every_scheme(args.bin_dir or default_bin_dir(), workloads) if args.schemes is None
+               else parse_list(args.schemes, "--schemes", str))
+    return SweepSpec(workloads, schemes,
                      parse_list(args.loads, "--loads", LOAD), parse_list(args.runs, "--runs", RUN),
                      parse_flows(args.flows, workloads), args.seed, parse_knobs(args.set),
                      custom_schemes=parse_custom_schemes(args.custom_scheme),

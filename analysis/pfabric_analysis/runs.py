@@ -64,6 +64,14 @@ MEASURED_COLUMN = "measured"
 # parameters that make the scheme, every part as created).
 CUSTOM_SCHEME = "custom"
 CUSTOM_SCHEME_KEY = "custom_scheme"
+# The analysis's own scheme (pfabric_analysis.ideal), flow-level: no program's --scheme takes it.
+# Every other scheme name is the programs' (their --listSchemes, pfabric_analysis.programs) or a
+# run's (its meta.json).
+IDEAL_SCHEME = "ideal"
+# The schemes of pFabric's queues of the programs' registry before meta.json recorded each run's
+# recipe (scheme_recipe's pfabric_queues): what reads a run written before then. A record of the
+# past, not a list kept up to date: every run since records its own.
+PFABRIC_QUEUE_SCHEMES_BEFORE_RECIPES = ("pfabric", "linerate")
 # A file a sweep puts in a point's run directory before the program starts and removes once it has
 # exited successfully: a directory holding it is unfinished whatever else it holds (the sweep was
 # killed, or the program failed after writing its files, before the sweep cleared it).
@@ -366,6 +374,16 @@ def scheme_name(meta: dict) -> str | None:
     custom = meta.get(CUSTOM_SCHEME_KEY)
     label = custom.get("label") if isinstance(custom, dict) else None
     return label if isinstance(label, str) and label else None
+
+
+def runs_pfabric_queues(meta: dict) -> bool:
+    """Whether a run's scheme runs pFabric's queues: meta.json's scheme_recipe says (the
+    programs' registry, PfabricSchemeRegistry); a run written before it recorded its recipe, by
+    the registry's schemes of pFabric's queues then."""
+    recipe = meta.get("scheme_recipe")
+    if isinstance(recipe, dict) and "pfabric_queues" in recipe:
+        return bool(recipe["pfabric_queues"])
+    return meta["parameters"].get("scheme") in PFABRIC_QUEUE_SCHEMES_BEFORE_RECIPES
 
 
 def scheme_parameters(meta: dict) -> set[str]:

@@ -51,13 +51,13 @@ from pathlib import Path
 
 from pfabric_analysis import store as compact
 from pfabric_analysis.lock import sweep_lock
-from pfabric_analysis.programs import find_program
+from pfabric_analysis.programs import built_in_schemes, find_program
 from pfabric_analysis.runs import CUSTOM_SCHEME, AnalysisError, key_name
 from pfabric_analysis.sweep_checks import check_store, check_store_build
 from pfabric_analysis.sweep_execute import (Outcome, Progress, connect, run_dask, run_local,
                                             store_finished)
 from pfabric_analysis.sweep_plan import expected_bytes, is_finished, needed, plan
-from pfabric_analysis.sweep_spec import SweepSpec, check_knobs, check_spec
+from pfabric_analysis.sweep_spec import SweepSpec, check_knobs, check_schemes, check_spec
 
 
 def prepare_directory(spec: SweepSpec, sweep_dir: Path) -> None:
@@ -106,6 +106,7 @@ def sweep(spec: SweepSpec, sweep_dir: Path, bin_dir: Path, jobs: int = 1,
         # A sweep whose every point is in its store needs no program (a fresh clone, unbuilt).
         programs = {w: find_program(bin_dir, f"pfabric-{w}").resolve() for w in spec.workloads}
         for workload, program in programs.items():
+            check_schemes(spec, built_in_schemes(program))
             check_knobs(spec.knobs_of(workload), program, spec.host_stack_options())
             for _, knobs in spec.custom_schemes:
                 check_knobs((*spec.knobs_of(workload), *knobs), program,

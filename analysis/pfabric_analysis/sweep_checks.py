@@ -11,7 +11,8 @@ from pathlib import Path
 
 from pfabric_analysis import store as compact
 from pfabric_analysis.programs import run_program
-from pfabric_analysis.runs import (ADDED_PARAMETERS, BUILD_KEYS, CUSTOM_SCHEME, RECORDED_NUMBERS,
+from pfabric_analysis.runs import (ADDED_PARAMETERS, BUILD_KEYS, CUSTOM_SCHEME, IDEAL_SCHEME,
+                                   RECORDED_NUMBERS,
                                    AnalysisError, result_settings)
 from pfabric_analysis.sweep_plan import Task, is_run
 from pfabric_analysis.sweep_spec import (HOST_STACK_OPTION, LABEL_OPTION, MEASURE_KNOB,
@@ -62,7 +63,7 @@ def check_store(tasks: list[Task], spec: SweepSpec) -> dict[Path, tuple[str, str
             asked.update({**dict(custom[scheme]), "scheme": CUSTOM_SCHEME, LABEL_OPTION: scheme})
         if window is None:
             asked["flows"] = str(spec.flows_of(workload))
-        if scheme != "ideal":  # Ideal has no hosts; its runs record the programs' default
+        if scheme != IDEAL_SCHEME:  # Ideal has no hosts; its runs record the programs' default
             asked[HOST_STACK_OPTION] = spec.host_stack or str(ADDED_PARAMETERS[HOST_STACK_OPTION])
         recorded_window = meta.get("window")
         if window is not None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pfabric_analysis import store as compact
-from pfabric_analysis.runs import UNFINISHED_MARK, AnalysisError
+from pfabric_analysis.runs import IDEAL_SCHEME, UNFINISHED_MARK, AnalysisError
 from pfabric_analysis.sweep_spec import (MAX_BYTES_KNOB, WINDOW_KNOBS, WORKLOADS_DIR, SweepSpec)
 
 # The programs' --preset default (PfabricExperiment::Parameters), which `pfabric-analysis ideal`
@@ -90,14 +90,14 @@ def plan_listed(spec: SweepSpec, workload: str, sweep_dir: Path, program: Path,
                                    f"--flowFile={flow_list}", f"--out={out}") + common,
                                   flow_list=flow_list, needs=(flows_name,), store=store,
                                   point=(workload, scheme, load, run)))
-            if "ideal" in spec.schemes:
+            if IDEAL_SCHEME in spec.schemes:
                 # The program's --idealOnly mode gives the flows' ideal FCTs on the same
                 # fabric with the same parameters: no packet run needed.
-                name = point_name(workload, "ideal", load, run)
+                name = point_name(workload, IDEAL_SCHEME, load, run)
                 tasks.append(Task("ideal", name, sweep_dir / "runs" / name,
                                   (str(program),) + common,
                                   flow_list=flow_list, needs=(flows_name,), store=store,
-                                  point=(workload, "ideal", load, run)))
+                                  point=(workload, IDEAL_SCHEME, load, run)))
     return tasks
 
 
@@ -125,7 +125,7 @@ def plan_windowed(spec: SweepSpec, workload: str, sweep_dir: Path, program: Path
                                    f"--out={out}")
                                   + common + tuple(f"--{k}={v}" for k, v in sorted(knobs.items())),
                                   store=store, point=(workload, scheme, load, run)))
-            if "ideal" not in spec.schemes:
+            if IDEAL_SCHEME not in spec.schemes:
                 continue
             flows_name = flow_list_name(workload, load, run)
             flow_list = sweep_dir / "flows" / f"{flows_name}.csv"
@@ -135,7 +135,7 @@ def plan_windowed(spec: SweepSpec, workload: str, sweep_dir: Path, program: Path
                 (warmup + measure)
             tasks.append(Task("flows", flows_name, flow_list,
                               list_command + (f"--flows={list_flows}",)))
-            name = point_name(workload, "ideal", load, run)
+            name = point_name(workload, IDEAL_SCHEME, load, run)
             settings = {"load": f"{load:g}", "run": str(run), "seed": str(spec.seed),
                         **window_free}
             preset = settings.pop("preset", DEFAULT_PRESET)
@@ -148,7 +148,7 @@ def plan_windowed(spec: SweepSpec, workload: str, sweep_dir: Path, program: Path
             tasks.append(Task("ideal", name, sweep_dir / "runs" / name, command,
                               flow_list=flow_list, needs=(flows_name,), store=store,
                               list_command=list_command, list_flows=list_flows,
-                              point=(workload, "ideal", load, run)))
+                              point=(workload, IDEAL_SCHEME, load, run)))
     return tasks
 
 

@@ -1,6 +1,7 @@
 """What a sweep is: its grid (workloads x schemes x loads x runs) and the knobs its points share
 (SweepSpec), read from the command line (--set, --custom-scheme, --flows) and checked before
-anything runs, the knobs against the programs themselves (check_knobs). Part of the sweep
+anything runs, the knobs and the schemes against the programs themselves (check_knobs,
+check_schemes: the schemes are the programs' --listSchemes and Ideal). Part of the sweep
 (pfabric_analysis.sweep, which describes the sweep directory)."""
 
 from __future__ import annotations
@@ -13,13 +14,11 @@ from pathlib import Path
 
 from pfabric_analysis import REPOSITORY, allocator
 from pfabric_analysis.programs import program_option_names, run_program
-from pfabric_analysis.runs import CUSTOM_SCHEME, AnalysisError
+from pfabric_analysis.runs import CUSTOM_SCHEME, IDEAL_SCHEME, AnalysisError
 from pfabric_analysis.values import COUNT, LOAD, POSITIVE, BadValue
 
 WORKLOADS = ("websearch", "datamining")
 WORKLOADS_DIR = REPOSITORY / "workloads"  # their CDFs, where a checkout keeps them
-PACKET_SCHEMES = ("pfabric", "linerate", "tcp", "dctcp")
-SCHEMES = PACKET_SCHEMES + ("ideal",)
 # The programs' option that names a custom scheme's run (PfabricCustomScheme): the sweep sets it
 # to the point's label.
 LABEL_OPTION = "schemeLabel"
@@ -73,7 +72,7 @@ class SweepSpec:
 
     def packet_schemes(self) -> list[str]:
         """The schemes of the grid that run the program: all but Ideal."""
-        return [scheme for scheme in self.schemes if scheme != "ideal"]
+        return [scheme for scheme in self.schemes if scheme != IDEAL_SCHEME]
 
     def scheme_options(self, scheme: str) -> tuple[str, ...]:
         """The programs' options that select a scheme: --scheme, or a custom scheme's options."""
@@ -215,17 +214,12 @@ def check_spec(spec: SweepSpec) -> None:
             raise AnalysisError(f"--workloads: unknown workload {workload!r}; expected "
                                 f"{', '.join(WORKLOADS)}")
     custom = dict(spec.custom_schemes)
-    for scheme in spec.schemes:
-        if scheme not in SCHEMES and scheme not in custom:
-            raise AnalysisError(f"--schemes: unknown scheme {scheme!r}; expected "
-                                f"{', '.join(SCHEMES)} or a label of --custom-scheme")
     for label in custom:
         if not SCHEME_LABEL.fullmatch(label):
             raise AnalysisError(f"--custom-scheme {label}: a label is letters, digits, '.', '_', "
                                 "'+' or '-' (it names the points' directories)")
-        if label in SCHEMES or label == CUSTOM_SCHEME:
-            raise AnalysisError(f"--custom-scheme {label}: a built-in scheme's name; label "
-                                "custom schemes otherwise")
+        if label in (IDEAL_SCHEME, CUSTOM_SCHEME):
+            raise AnalysisError(built_in_label(label))
         if label not in spec.schemes:
             raise AnalysisError(f"--custom-scheme {label}: not in --schemes (name it there to "
                                 "run it)")
@@ -248,6 +242,28 @@ def check_spec(spec: SweepSpec) -> None:
         for key in (WARMUP_KNOB, MAX_BYTES_KNOB):
             if key in knobs and MEASURE_KNOB not in knobs:
                 raise AnalysisError(f"--set {key}: needs --set {MEASURE_KNOB} (the window)")
+
+
+def built_in_label(label: str) -> str:
+    """The error of a custom scheme labelled with a built-in scheme's name."""
+    return f"--custom-scheme {label}: a built-in scheme's name; label custom schemes otherwise"
+
+
+def check_schemes(spec: SweepSpec, built_ins: Iterable[str]) -> None:
+    """Refuse a scheme of --schemes that is none of the program's built-in schemes (its
+    --listSchemes, programs.built_in_schemes), Ideal or a label of --custom-scheme, and a custom
+    scheme labelled as a built-in one: each error one line naming the option and the schemes the
+    program knows. Checked once the programs are found: a sweep whose every point is stored runs
+    none, and its schemes are those of its stored points."""
+    known = [*built_ins, IDEAL_SCHEME]
+    custom = dict(spec.custom_schemes)
+    for scheme in spec.schemes:
+        if scheme not in known and scheme not in custom:
+            raise AnalysisError(f"--schemes: unknown scheme {scheme!r}; expected "
+                                f"{', '.join(known)} or a label of --custom-scheme")
+    for label in custom:
+        if label in known:
+            raise AnalysisError(built_in_label(label))
 
 
 def parse_flows(text: str, workloads: Iterable[str]) -> tuple[tuple[str, int], ...]:

@@ -4,6 +4,7 @@ records every part as the run created it, with the preset's numbers where the re
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -111,15 +112,87 @@ def test_an_override_shows_in_the_recorded_recipe(run_example: RunExample,
     assert meta["line_rate_window_segments"] == 9
 
 
-def test_the_analysis_reads_the_schemes_from_the_programs(bin_dir: Path) -> None:
-    """pfabric_analysis.programs.program_schemes reads --listSchemes; the analysis's grid of
-    packet schemes and the schemes it models as SRPT (pFabric's queues) are the registry's."""
-    from pfabric_analysis.bottleneck import MODELS
-    from pfabric_analysis.programs import find_program, program_schemes
-    from pfabric_analysis.sweep_spec import PACKET_SCHEMES, CUSTOM_SCHEME
+def test_the_analysis_takes_its_schemes_from_the_programs(bin_dir: Path) -> None:
+    """What the analysis derives from a program's --listSchemes (programs.program_schemes, cached
+    per program) is what the program prints: sweep's default grid and the schemes --schemes
+    takes, reproduce's order, bottleneck's queueing model of each (SRPT for pFabric's queues),
+    and the presentation table names no scheme the programs lack."""
+    from pfabric_analysis import reproduce
+    from pfabric_analysis.bottleneck import BottleneckSpec, scheme_models
+    from pfabric_analysis.plotting import SCHEMES
+    from pfabric_analysis.programs import built_in_schemes, find_program, run_program
+    from pfabric_analysis.runs import CUSTOM_SCHEME, IDEAL_SCHEME, AnalysisError
+    from pfabric_analysis.sweep_spec import SweepSpec, check_schemes
 
     for name in ("pfabric-websearch", "pfabric-datamining"):
-        schemes = program_schemes(find_program(bin_dir, name))
-        assert [*PACKET_SCHEMES, CUSTOM_SCHEME] == list(schemes)
-        assert {s: MODELS[s] == "srpt" for s in PACKET_SCHEMES} == {
-            s: schemes[s] for s in PACKET_SCHEMES}
+        program = find_program(bin_dir, name)
+        printed = run_program([str(program), "--listSchemes"]).stdout.splitlines()
+        rows = [line.split("\t") for line in printed]
+        flags = {row[0]: row[1] == "1" for row in rows if row[0] != CUSTOM_SCHEME}
+        assert built_in_schemes(program) == flags and list(built_in_schemes(program)) == list(flags)
+        workload = name.removeprefix("pfabric-")
+        assert reproduce.every_scheme(bin_dir, (workload,)) == (*flags, IDEAL_SCHEME)
+        tier = reproduce.tier_schemes(bin_dir, (workload,))
+        assert set(tier) == set(SCHEMES) and set(SCHEMES) <= {*flags, IDEAL_SCHEME}
+        assert [s for s in tier if s in flags] == [s for s in flags if s in SCHEMES]
+        spec = BottleneckSpec(schemes=tuple(flags))
+        assert scheme_models(spec, built_in_schemes(program)) == {
+            scheme: "srpt" if queues else "ps" for scheme, queues in flags.items()}
+        grid = SweepSpec((workload,), ("xcp",), (0.5,), (1,), ((workload, 1),))
+        with pytest.raises(AnalysisError, match=re.escape(
+                f"--schemes: unknown scheme 'xcp'; expected {', '.join([*flags, IDEAL_SCHEME])} "
+                "or a label of --custom-scheme")):
+            check_schemes(grid, built_in_schemes(program))
+
+
+# Assignments that may hold several scheme names, each with why: the figures' one presentation
+# table, the paper's sentences (each claim names the schemes its sentence names), and the record of
+# the registry before meta.json recorded a run's recipe.
+SCHEME_TABLES = {("plotting.py", "SCHEMES"), ("paper.py", "CLAIMS"),
+                 ("runs.py", "PFABRIC_QUEUE_SCHEMES_BEFORE_RECIPES")}
+COLLECTIONS = (ast.Tuple, ast.List, ast.Set, ast.Dict)
+
+
+def scheme_names_in(node: ast.AST, names: set[str]) -> set[str]:
+    """The scheme names a collection literal holds as strings, in nested collections too (a
+    dict's keys and values, a tuple of pairs)."""
+    found: set[str] = set()
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.Constant) and child.value in names:
+            found.add(child.value)
+        elif isinstance(child, COLLECTIONS):
+            found |= scheme_names_in(child, names)
+    return found
+
+
+def scheme_lists(tree: ast.Module, module: str, names: set[str]) -> list[str]:
+    """Each collection literal of a module that holds two or more scheme names, as line: names,
+    outside SCHEME_TABLES."""
+    skipped = {id(node) for statement in tree.body
+               if isinstance(statement, (ast.Assign, ast.AnnAssign))
+               for target in (statement.targets if isinstance(statement, ast.Assign)
+                              else [statement.target])
+               if isinstance(target, ast.Name) and (module, target.id) in SCHEME_TABLES
+               for node in ast.walk(statement)}
+    return [f"{module}:{node.lineno}: {sorted(found)}" for node in ast.walk(tree)
+            if isinstance(node, COLLECTIONS) and id(node) not in skipped
+            and len(found := scheme_names_in(node, names)) >= 2]
+
+
+def test_the_analysis_keeps_no_list_of_schemes(bin_dir: Path) -> None:
+    """No module of pfabric_analysis holds a literal list of scheme names (the programs' and
+    Ideal) but SCHEME_TABLES: a list that came back would drift from the programs' registry.
+    The check itself finds one (a copy of the old bottleneck.MODELS)."""
+    from pfabric_analysis.programs import find_program, program_schemes
+    from pfabric_analysis.runs import IDEAL_SCHEME
+
+    names = {*program_schemes(find_program(bin_dir, "pfabric-websearch")), IDEAL_SCHEME}
+    package = Path(__file__).resolve().parents[2] / "analysis" / "pfabric_analysis"
+    found = [line for path in sorted(package.rglob("*.py"))
+             for line in scheme_lists(ast.parse(path.read_text()), path.name, names)]
+    assert found == []
+    old = 'MODELS = {"pfabric": "srpt", "linerate": "srpt", "tcp": "ps", "dctcp": "ps"}'
+    assert scheme_lists(ast.parse(old), "bottleneck.py", names) == [
+        "bottleneck.py:1: ['dctcp', 'linerate', 'pfabric', 'tcp']"]
+    assert scheme_lists(ast.parse('x = scheme in ("pfabric", "linerate")'), "levels.py",
+                        names) == ["levels.py:1: ['linerate', 'pfabric']"]

@@ -28,8 +28,9 @@ def register(sub: Subcommands) -> None:
     neck.add_argument("--hosts", type=HOSTS, default=16, help="hosts on the star (default 16)")
     neck.add_argument("--seed", type=SEED, default=1, help="seed of the flow list (default 1)")
     neck.add_argument("--schemes", default="pfabric,tcp",
-                      help="comma-separated: pfabric, linerate (vs SRPT), tcp, dctcp (vs PS); "
-                           "default pfabric,tcp")
+                      help="comma-separated built-in schemes of pfabric-websearch "
+                           "(its --listSchemes): those of pFabric's queues vs SRPT, the others "
+                           "vs PS; default pfabric,tcp")
     neck.add_argument("--cdf", type=PATH, help="flow size CDF (default workloads/websearch.cdf)")
     add_kb_option(neck)
     neck.add_argument("--out", type=PATH, metavar="DIR",

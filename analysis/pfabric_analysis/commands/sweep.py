@@ -25,9 +25,10 @@ def register_sweep(sub: Subcommands) -> None:
     add_sweep_options(grid, required_out=True)
     grid.add_argument("--workloads", default="websearch",
                       help="comma-separated: websearch, datamining (default websearch)")
-    grid.add_argument("--schemes", default="pfabric,linerate,tcp,dctcp,ideal",
-                      help="comma-separated: pfabric, linerate, tcp, dctcp, ideal (default all) "
-                           "and the labels of --custom-scheme")
+    grid.add_argument("--schemes",
+                      help="comma-separated: the programs' schemes (their --listSchemes), ideal "
+                           "and the labels of --custom-scheme (default: every built-in scheme "
+                           "of the programs, and ideal)")
     grid.add_argument("--loads", default="0.5", help="comma-separated loads (default 0.5)")
     grid.add_argument("--runs", default="1", help="comma-separated run numbers (default 1)")
     grid.add_argument("--flows", default="1000",

@@ -85,7 +85,7 @@ def hand_made(extra_small: float = 3.0) -> tuple[pd.DataFrame, pd.DataFrame]:
 def test_compare_arithmetic_on_hand_made_flows() -> None:
     flows, fct = hand_made()
     lam = 1e-6  # load 0.125
-    table = compare(flows, fct.iloc[::-1], "pfabric", lam, BYTE_PER_S)  # any row order
+    table = compare(flows, fct.iloc[::-1], "pfabric", "srpt", lam, BYTE_PER_S)  # any row order
     assert table["bin"].tolist() == ["(0,100KB]", "(100KB,10MB]", "(10MB,inf)", "all"]
     assert table["scheme"].tolist() == ["pfabric"] * 4 and table["model"].tolist() == ["srpt"] * 4
     # Reported: flows 2..17, 8 of each size.
@@ -105,7 +105,7 @@ def test_compare_arithmetic_on_hand_made_flows() -> None:
     assert table.iloc[3]["measured_s"] == pytest.approx((50_003 + 200_000) / 2)
     assert table["timeouts_per_flow"].tolist()[:2] == [0.0, 4.0]
     assert table["unfinished"].tolist() == [0, 0, 0, 0]
-    tcp = compare(flows, fct, "tcp", lam, BYTE_PER_S)
+    tcp = compare(flows, fct, "tcp", "ps", lam, BYTE_PER_S)
     assert tcp["model"].iloc[0] == "ps"
     assert tcp["predicted_s"].iloc[0] == pytest.approx(50_000 / (1 - 0.125))
     assert tcp["sample_path_s"].iloc[1] == pytest.approx(200_000.0)
@@ -117,24 +117,26 @@ def test_compare_arithmetic_on_hand_made_flows() -> None:
 def test_compare_counts_unfinished_flows_and_refuses_other_flows() -> None:
     flows, fct = hand_made()
     fct.loc[5, ["completed", "fct_s"]] = [0, np.nan]
-    table = compare(flows, fct, "pfabric", 1e-6, BYTE_PER_S)
+    table = compare(flows, fct, "pfabric", "srpt", 1e-6, BYTE_PER_S)
     assert table["unfinished"].tolist() == [0, 1, 0, 1]
     assert table["flows"].tolist() == [8, 7, 0, 15]
     with pytest.raises(AnalysisError, match="not the flow list's"):
-        compare(flows.iloc[:-1], fct, "pfabric", 1e-6, BYTE_PER_S)
+        compare(flows.iloc[:-1], fct, "pfabric", "srpt", 1e-6, BYTE_PER_S)
     other = fct.copy()
     other.loc[3, "size_bytes"] += 1
     with pytest.raises(AnalysisError, match="not the flow list's"):
-        compare(flows, other, "pfabric", 1e-6, BYTE_PER_S)
+        compare(flows, other, "pfabric", "srpt", 1e-6, BYTE_PER_S)
     with pytest.raises(AnalysisError, match="no queueing model"):
-        compare(flows, fct, "ideal", 1e-6, BYTE_PER_S)
+        compare(flows, fct, "ideal", "fifo", 1e-6, BYTE_PER_S)
 
 
 @pytest.mark.parametrize("arguments, message", [
     (["--load=1.5"], "--load 1.5"),
     (["--flows=10"], "--flows 10"),
     (["--hosts=1"], "--hosts 1"),
-    (["--schemes=pfabric,ideal"], "--schemes"),
+    (["--schemes=pfabric,ideal"], "--schemes pfabric,ideal: choose from pfabric, linerate, tcp, "
+                                   "dctcp"),
+    (["--schemes=custom"], "--schemes custom: choose from"),
     (["--schemes=tcp,tcp"], "a scheme twice"),
 ])
 def test_bad_options_are_one_line_errors(arguments: list[str], message: str, tmp_path: Path,

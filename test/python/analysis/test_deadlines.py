@@ -135,3 +135,22 @@ def test_command_writes_every_output(tmp_path: Path, runs: list[Path], capsys) -
     assert document["deadline_parameters"]["deadlineFraction"] == 0.6
     assert pd.read_csv(out / "dl.csv").shape[0] == 4
     assert "wrote" in capsys.readouterr().out
+
+
+def test_a_priority_other_than_its_schemes_is_refused_and_looks_follow_the_queues(
+        tmp_path: Path, runs: list[Path]) -> None:
+    """A scheme of pFabric's queues carries edf or remaining, any other none (meta.json's
+    scheme_recipe, else the registry before it): TCP with EDF is refused. The legend puts the
+    schemes of pFabric's queues first, the remaining size priority in the scheme's second look."""
+    from pfabric_analysis.deadlines import deadline_looks
+    from pfabric_analysis.plotting import SCHEMES
+
+    edf_tcp = write_run(tmp_path / "edf-tcp", 0.5, "tcp", "edf", [0.0001] * 5)
+    with pytest.raises(AnalysisError, match="scheme 'tcp' with priority 'edf' is not a "
+                                            "pfabric-deadlines scheme"):
+        check_deadline_runs(read_runs([*runs, edf_tcp]))
+    looks = deadline_looks(read_runs(runs))
+    assert list(looks) == [("pfabric", "edf"), ("pfabric", "remaining"), ("tcp", "none")]
+    assert looks[("pfabric", "remaining")]["color"] == SCHEMES["pfabric"]["second_color"]
+    assert looks[("tcp", "none")] == {key: SCHEMES["tcp"][key]
+                                      for key in ("label", "color", "marker")}

@@ -336,9 +336,9 @@ def test_kb_moves_the_bin_edge(tmp_path: Path) -> None:
 def break_unknown_scheme(sweep: Path) -> str:
     run = sweep / "runs" / run_name("websearch", "dctcp", 0.5, 2)
     meta = json.loads((run / "meta.json").read_text())
-    meta["parameters"]["scheme"] = "reno"
+    meta["parameters"]["scheme"] = "re no"
     (run / "meta.json").write_text(json.dumps(meta))
-    return f"{run / 'meta.json'}: unknown scheme 'reno'"
+    return f"{run / 'meta.json'}: scheme 're no' is not a scheme's name"
 
 
 def break_mixed_presets(sweep: Path) -> str:
@@ -429,6 +429,21 @@ def write_custom_run(directory: Path, label: str, port: str, a: float, load: flo
     meta["custom_scheme"] = {"label": label, "parameters": ["schemeLabel", "portQueueDisc"]}
     (directory / "meta.json").write_text(json.dumps(meta))
     return directory
+
+
+def test_a_scheme_the_analysis_does_not_know_is_drawn_after_the_papers(tmp_path: Path) -> None:
+    """A built-in scheme of a newer program (in no table of the analysis's: the schemes are the
+    programs') is placed and drawn as a custom scheme is, by its name, in the first custom look."""
+    root = tmp_path / "sweep"
+    for load in (0.2, 0.5):
+        write_run(root / f"tcp-{load}", "websearch", flows(4.0, 1), scheme="tcp", load=load, run=1)
+        write_run(root / f"hpcc-{load}", "websearch", flows(2.0, 1), scheme="hpcc", load=load,
+                  run=1)
+    table = load_sweep(root)
+    overall = table[table["figure"] == "fig2"]
+    assert list(dict.fromkeys(overall["label"])) == ["TCP-DropTail", "hpcc"]
+    lines = scheme_lines(overall_figure(table).axes[0])
+    assert [line.get_color() for line in lines] == [SCHEMES["tcp"]["color"], CUSTOM_COLORS[0]]
 
 
 def test_custom_schemes_are_drawn_by_their_labels_after_the_papers(tmp_path: Path) -> None:

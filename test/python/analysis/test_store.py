@@ -430,25 +430,27 @@ def test_the_standard_tier_and_a_tier_refused_until_set() -> None:
     line naming them, and once an entry has them its spec gives each workload its window."""
     from pfabric_analysis import reproduce
 
-    standard = reproduce.tier_spec("standard")
+    schemes = reproduce.paper_schemes()
+    standard = reproduce.tier_spec("standard", schemes)
     assert standard.workloads == ("datamining", "websearch") and standard.runs == (1, 2, 3, 4, 5)
     assert standard.flows_of("datamining") == standard.flows_of("websearch") == 10_000
     assert standard.window_of("datamining") is None and standard.window_of("websearch") is None
-    assert standard.loads == reproduce.PAPER_LOADS and standard.schemes == reproduce.ALL_SCHEMES
+    assert standard.loads == reproduce.PAPER_LOADS and standard.schemes == schemes
     unset = {"standard": {"websearch": {"warmupFlows": reproduce.TO_BE_SET,
                                         "measureFlows": reproduce.TO_BE_SET}}}
     with pytest.raises(AnalysisError, match=r"^reproduce --standard: the tier's numbers are not "
                        r"set yet \(websearch.warmupFlows, websearch.measureFlows, runs in"):
-        reproduce.tier_spec("standard", unset, {"standard": reproduce.TO_BE_SET})
+        reproduce.tier_spec("standard", schemes, unset, {"standard": reproduce.TO_BE_SET})
     scales = {"standard": {"websearch": {"warmupFlows": 1000, "measureFlows": 20000},
                            "datamining": {"warmupFlows": 500, "measureFlows": 10000}}}
-    tier = reproduce.tier_spec("standard", scales, {"standard": 3})
+    tier = reproduce.tier_spec("standard", schemes, scales, {"standard": 3})
     assert tier.runs == (1, 2, 3) and tier.loads == reproduce.PAPER_LOADS
     assert tier.window_of("websearch") == (1000, 20000)
     assert tier.window_of("datamining") == (500, 10000)
     check_spec(tier)
-    assert reproduce.tier_spec("quick").window_of("websearch") is None
-    assert "workload_knobs" not in reproduce.tier_spec("quick").as_json()  # old sweeps resume
+    assert reproduce.tier_spec("quick", schemes).window_of("websearch") is None
+    # old sweeps resume
+    assert "workload_knobs" not in reproduce.tier_spec("quick", schemes).as_json()
 
 
 def test_a_dctcp_program_records_its_floor_and_alpha(bin_dir: Path) -> None:

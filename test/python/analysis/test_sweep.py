@@ -52,7 +52,6 @@ def test_knobs_and_flows_are_parsed_and_checked() -> None:
 @pytest.mark.parametrize(("change", "message"), [
     ({"schemes": ()}, "--schemes: empty"),
     ({"loads": ()}, "--loads: empty"),
-    ({"schemes": ("xcp",)}, "unknown scheme 'xcp'"),
     ({"loads": (1.0,)}, "--loads: 1.0 is not in"),
 ])
 def test_bad_grids_are_refused(change: dict, message: str) -> None:
@@ -176,7 +175,6 @@ def test_a_different_grid_in_the_same_directory_is_refused(bin_dir: Path, tmp_pa
 
 
 @pytest.mark.parametrize(("option", "message"), [
-    ("--schemes=xcp", "unknown scheme 'xcp'"),
     ("--loads=", "--loads: empty"),
     ("--loads=high", "--loads high: 'high': expected a number in (0, 1)"),
     ("--set=out=x", "--set out=x: out is set by the sweep itself"),
@@ -260,15 +258,34 @@ def test_custom_schemes_are_parsed_and_only_their_points_get_their_options(
     (["--custom-scheme=fq:port-queue-disc=x"], "e.g. --custom-scheme fq:portQueueDisc=x"),
     (["--schemes=tcp", "--custom-scheme=fq:portQueueDisc=x"],
      "--custom-scheme fq: not in --schemes"),
-    (["--schemes=tcp,fq"], "--schemes: unknown scheme 'fq'; expected pfabric, linerate, tcp, "
-                           "dctcp, ideal or a label of --custom-scheme"),
-    (["--schemes=tcp", "--custom-scheme=tcp:portQueueDisc=x"],
-     "--custom-scheme tcp: a built-in scheme's name"),
+    (["--schemes=tcp", "--custom-scheme=ideal:portQueueDisc=x"],
+     "--custom-scheme ideal: a built-in scheme's name"),
 ])
 def test_bad_custom_schemes_give_one_line(tmp_path: Path, capsys: pytest.CaptureFixture,
                                           options: list[str], message: str) -> None:
     out = tmp_path / "sweep"
     assert main(["sweep", f"--out={out}", "--quiet", f"--bin-dir={tmp_path}", *options]) == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and message in error, error
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--schemes=xcp"], "--schemes: unknown scheme 'xcp'; expected pfabric, linerate, tcp, "
+                        "dctcp, ideal or a label of --custom-scheme"),
+    (["--schemes=tcp,fq"], "--schemes: unknown scheme 'fq'; expected pfabric, linerate, tcp, "
+                           "dctcp, ideal or a label of --custom-scheme"),
+    (["--schemes=tcp", "--custom-scheme=tcp:portQueueDisc=x"],
+     "--custom-scheme tcp: a built-in scheme's name"),
+])
+def test_schemes_are_checked_against_the_programs(bin_dir: Path, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture,
+                                                   options: list[str], message: str) -> None:
+    """--schemes takes the programs' schemes (their --listSchemes), Ideal and the custom labels,
+    checked once the programs are found: the error names the option and the schemes they know."""
+    out = tmp_path / "sweep"
+    assert main(["sweep", f"--out={out}", "--quiet", f"--bin-dir={bin_dir}", "--flows=2",
+                 *options]) == 1
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and message in error, error
     assert not out.exists()

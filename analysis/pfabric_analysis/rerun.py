@@ -1,0 +1,235 @@
+"""Re-running a point from its meta.json alone: the program's command line rebuilt from what the
+run recorded (its program, every parameter with its effective value, the ns-3 settings and
+environment it was given), run into another directory, and its fct.csv compared with the
+recorded one, byte for byte.
+
+A run directory (fct.csv + meta.json) or a store's point (its compact flows,
+pfabric_analysis.store) is compared whole, the point's measured lines with the rerun's measured
+lines. A recorded --flowFile that is not there any more (a sweep's flow list: the store keeps
+none) is made again as the sweep made it, by the program's --flowsOnly with the point's
+parameters but the scheme's. Ideal points (pfabric-analysis ideal) are not the programs' runs and
+are refused, as is a meta.json without a key the rerun needs (points recorded before the programs
+wrote it): the programs' git commit among them, without which a difference could not be told from
+a change of code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pfabric_analysis.programs import find_program, program_option_names, run_program
+from pfabric_analysis.runs import (ADDED_PARAMETERS, AnalysisError, current_names,
+                                   scheme_parameters)
+from pfabric_analysis.store import compact_lines, stored_fct, stored_lines
+
+FCT = "fct.csv"
+META = "meta.json"
+# What a rerun needs of meta.json beside its parameters, and of those.
+REQUIRED_KEYS = ("program", "parameters", "git_commit")
+REQUIRED_PARAMETERS = ("scheme", "seed", "run")
+# Parameters that name the run's outputs: the rerun writes its own.
+OUTPUT_PARAMETERS = ("out", "dumpFlows")
+FLOW_FILE = "flowFile"
+# What else of meta.json says which code ran: a rerun whose programs record another says so.
+BUILD_KEYS = ("git_commit", "ns3_version")
+# The flow list made again for a point whose recorded --flowFile is gone.
+REMADE_FLOWS = "flows.csv"
+# Times meta.json records as a bare number in a fixed unit under the key of before the options
+# took units (the programs' PfabricOptionTable::Option::RecordTime): the option that sets each and
+# the unit. The programs' one record that is not its option's spelling; the rerun refuses any
+# other key their --PrintHelp does not list.
+RECORDED_TIMES = {"maxSimTime": ("maxSimTime", "s"), "connectLeadUs": ("connectLead", "us"),
+                  "interval_option_us": ("interval", "us"), "first_query_s": ("firstQuery", "s")}
+
+
+@dataclass(frozen=True)
+class Rerun:
+    """The commands that re-run a point, in order (a flow list first when it is made again), and
+    the ns-3 environment variables the run was given."""
+
+    commands: tuple[tuple[str, ...], ...]
+    environment: dict[str, str] = field(default_factory=dict)
+
+
+def read_meta(run_dir: Path) -> dict:
+    """RUN_DIR/meta.json, checked to hold what a rerun needs (REQUIRED_KEYS,
+    REQUIRED_PARAMETERS); its parameters under their current names."""
+    path = run_dir / META
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError as error:
+        raise AnalysisError(f"{path}: missing") from error
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise AnalysisError(f"{path}: not JSON ({error})") from error
+    if not isinstance(meta, dict):
+        raise AnalysisError(f"{path}: not a run's meta.json (a JSON object)")
+    for key in REQUIRED_KEYS:
+        if key not in meta:
+            raise AnalysisError(f"{path}: no {key}, which a rerun needs (a point recorded "
+                                "before the programs wrote it)")
+    if not isinstance(meta["parameters"], dict):
+        raise AnalysisError(f"{path}: parameters is not an object")
+    for key in REQUIRED_PARAMETERS:
+        if key not in meta["parameters"]:
+            raise AnalysisError(f"{path}: no parameters.{key}, which a rerun needs")
+    return {**meta, "parameters": current_names(meta["parameters"])}
+
+
+def option(key: str, value: object) -> str:
+    """A recorded parameter as the programs' option: --key=value, a time of RECORDED_TIMES
+    under its option's name with its unit."""
+    if key in RECORDED_TIMES:
+        name, unit = RECORDED_TIMES[key]
+        return f"--{name}={option_value(value)}{unit}"
+    return f"--{key}={option_value(value)}"
+
+
+def option_value(value: object) -> str:
+    """A meta.json value as the programs' command line takes it: true/false, numbers as JSON
+    writes them, text as it is."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def recorded_options(meta: dict, leave_out: Collection[str] = ()) -> list[str]:
+    """The run's options: every parameter (those added since it was recorded at the value it ran
+    with, runs.ADDED_PARAMETERS) but its outputs, the flow file and `leave_out`; an empty value is
+    the option's default, left to the program. Then the ns-3 settings it was given."""
+    parameters = dict(meta["parameters"])
+    for key, value in ADDED_PARAMETERS.items():
+        parameters.setdefault(key, value)
+    options = [option(key, value) for key, value in parameters.items()
+               if key not in (*OUTPUT_PARAMETERS, FLOW_FILE, *leave_out) and value != ""]
+    settings = meta.get("ns3_settings") or {}
+    return options + [f"--{name}={option_value(value)}" for name, value in settings.items()]
+
+
+def check_options(meta: dict, program: Path, meta_path: Path) -> None:
+    """Refuse a recorded parameter that is not an option of the program (one it lost since):
+    the rerun would not be the run."""
+    known = program_option_names(program)
+    for key in meta["parameters"]:
+        if key not in known and RECORDED_TIMES.get(key, ("",))[0] not in known:
+            raise AnalysisError(f"{meta_path}: parameter {key} is not an option of "
+                                f"{program.name} (its --PrintHelp)")
+
+
+def plan_rerun(run_dir: Path, out: Path, bin_dir: Path | None) -> Rerun:
+    """The commands that re-run RUN_DIR's point into `out`, from its meta.json alone."""
+    meta_path = run_dir / META
+    meta = read_meta(run_dir)
+    name = meta["program"]
+    if not isinstance(name, str) or not name.startswith("pfabric-") or " " in name:
+        raise AnalysisError(f"{meta_path}: program {name!r} is not one of the module's "
+                            "programs (an Ideal point is pfabric-analysis ideal's)")
+    program = find_program(bin_dir, name).resolve()
+    check_options(meta, program, meta_path)
+    run = (str(program), "--quiet", *recorded_options(meta), f"--out={out}")
+    flow_file = meta["parameters"].get(FLOW_FILE) or ""
+    environment = {str(k): option_value(v) for k, v in (meta.get("ns3_environment") or {}).items()}
+    if not flow_file:
+        return Rerun((run,), environment)
+    if Path(flow_file).is_file():
+        return Rerun((run + (f"--{FLOW_FILE}={flow_file}",),), environment)
+    # The sweep's flow list: the program's own, made without the scheme's options (as the sweep
+    # makes the list every scheme of a point runs).
+    remade = out / REMADE_FLOWS
+    flows = (str(program), "--quiet", "--flowsOnly", f"--dumpFlows={remade}",
+             *recorded_options(meta, scheme_parameters(meta)))
+    return Rerun((flows, run + (f"--{FLOW_FILE}={remade}",)), environment)
+
+
+def recorded_fct(run_dir: Path) -> tuple[bytes, Path, bool]:
+    """The recorded flows: RUN_DIR/fct.csv, else a store point's measured lines; the file they
+    are from, and whether they are a store point's (compared with the rerun's measured lines)."""
+    if (run_dir / FCT).is_file():
+        return (run_dir / FCT).read_bytes(), run_dir / FCT, False
+    compact = stored_fct(run_dir)
+    if compact is not None:
+        return stored_lines(run_dir), compact, True
+    raise AnalysisError(f"{run_dir / FCT}: missing")
+
+
+def first_difference(recorded: bytes, rerun: bytes) -> tuple[int, str, str] | None:
+    """The first line (1-based) where two fct.csv texts differ, with each one's line ('(none)'
+    past its end); None when they are the same bytes."""
+    if recorded == rerun:
+        return None
+    old, new = recorded.splitlines(keepends=True), rerun.splitlines(keepends=True)
+    for number in range(max(len(old), len(new))):
+        a = old[number] if number < len(old) else None
+        b = new[number] if number < len(new) else None
+        if a != b:
+            def shown(line: bytes | None) -> str:
+                return "(none)" if line is None else repr(line.decode(errors="replace"))
+            return number + 1, shown(a), shown(b)
+    raise AssertionError("different texts with the same lines")  # pragma: no cover
+
+
+def build_warnings(recorded: dict, rerun: dict, meta_path: Path) -> list[str]:
+    """A line per BUILD_KEYS value the rerun's programs record otherwise than the run did."""
+    return [f"{meta_path}: {key} {recorded.get(key)!r}, but the rerun's programs record "
+            f"{rerun.get(key)!r}; a difference may be the code's" for key in BUILD_KEYS
+            if recorded.get(key) != rerun.get(key)]
+
+
+def execute(plan: Rerun) -> None:
+    """Run the plan's commands in order; a failure is one line: the program's last error line."""
+    environment = {**os.environ, **plan.environment}
+    for command in plan.commands:
+        try:
+            result = run_program(command, environment)
+        except OSError as error:
+            raise AnalysisError(f"{command[0]}: cannot run ({error.strerror or error})") from error
+        if result.returncode != 0:
+            lines = result.stderr.strip().splitlines() or [f"exit status {result.returncode}"]
+            raise AnalysisError(f"{Path(command[0]).name} failed: {lines[-1]}")
+
+
+def rerun(run_dir: Path, out: Path, bin_dir: Path | None, dry_run: bool = False) -> int:
+    """The rerun sub-command: 0 when the rerun's fct.csv is the recorded one byte for byte
+    (or, dry, once the commands are planned), 1 when it differs (its first differing line
+    printed)."""
+    out = out.resolve()
+    if out == run_dir.resolve():
+        raise AnalysisError(f"--out {out}: the run directory itself; rerun into another")
+    plan = plan_rerun(run_dir, out, bin_dir)
+    if dry_run:
+        for name, value in plan.environment.items():
+            print(f"{name}={shlex.quote(value)}")
+        for command in plan.commands:
+            print(shlex.join(command))
+        return 0
+    recorded, recorded_path, compact = recorded_fct(run_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)  # a remade flow list goes there first
+    except OSError as error:
+        raise AnalysisError(f"--out {out}: cannot create ({error.strerror or error})") from error
+    execute(plan)
+    meta = read_meta(run_dir)
+    try:
+        new_meta = json.loads((out / META).read_text())
+        new = (out / FCT).read_bytes()
+    except (OSError, json.JSONDecodeError) as error:
+        raise AnalysisError(f"{out}: the rerun wrote no readable {FCT} and {META} ({error})"
+                            ) from error
+    for line in build_warnings(meta, new_meta, run_dir / META):
+        print(f"pfabric-analysis rerun: warning: {line}", file=sys.stderr)
+    if compact:
+        new = compact_lines(new, out / FCT)
+    difference = first_difference(recorded, new)
+    if difference is None:
+        flows = len(recorded.splitlines()) - 1
+        print(f"rerun: {out / FCT} is {recorded_path} byte for byte ({flows} flows)")
+        return 0
+    number, old, new_line = difference
+    print(f"rerun: {out / FCT} differs from {recorded_path} from line {number}: recorded "
+          f"{old}, rerun {new_line}")
+    return 1

@@ -1,0 +1,153 @@
+"""pfabric-analysis rerun: a point re-run from its meta.json alone gives its fct.csv byte for byte,
+for every built-in scheme, a custom one and a data mining point of a sweep's store (its flow list
+made again); a tampered parameter gives another fct.csv and a non-zero exit, a meta.json without
+a key the rerun needs or of an Ideal point is refused in one line, and another build is a
+warning."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pfabric_analysis.cli import main
+from pfabric_analysis.rerun import first_difference, option
+
+# Small runs: a 4-host star, 200 flows at a low load (seconds each); data mining, 80 (its
+# flows 81-100 of a list of seed 1 include a 1.45 GB flow: minutes).
+SMALL = ("--topology=star", "--hosts=4", "--flows=200", "--load=0.3", "--quiet")
+CUSTOM = ("--scheme=custom", "--schemeLabel=fq-cubic", "--portQueueDisc=ns3::FqCoDelQueueDisc",
+          "--portQueueDiscAttributes=Interval=100us|Target=10us",
+          "--tcpCongestionOps=ns3::TcpCubic")
+SCHEMES = {"pfabric": ("--scheme=pfabric",), "linerate": ("--scheme=linerate",),
+           "tcp": ("--scheme=tcp", "--ns3::TcpSocket::InitialCwnd=4"),
+           "dctcp": ("--scheme=dctcp",), "fq-cubic": CUSTOM}
+
+
+def make_run(bin_dir: Path, out: Path, program: str, *options: str) -> Path:
+    result = subprocess.run([str(bin_dir / program), *SMALL, *options, f"--out={out}"],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A websearch run per scheme (tcp with an ns-3 attribute set, so that meta.json's
+    ns3_settings count), made by the current programs."""
+    from conftest import build_bin_dir
+
+    bin_dir = build_bin_dir()
+    root = tmp_path_factory.mktemp("runs")
+    return {name: make_run(bin_dir, root / name, "pfabric-websearch", *options)
+            for name, options in SCHEMES.items()}
+
+
+@pytest.mark.parametrize("scheme", list(SCHEMES))
+def test_a_run_is_reproduced_from_its_meta_json(bin_dir: Path, runs: dict[str, Path],
+                                                scheme: str, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "again"
+    assert main(["rerun", str(runs[scheme]), f"--out={out}", f"--bin-dir={bin_dir}"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == (f"rerun: {out / 'fct.csv'} is {runs[scheme] / 'fct.csv'} byte for "
+                            "byte (200 flows)\n")
+    assert captured.err == ""
+    assert (out / "fct.csv").read_bytes() == (runs[scheme] / "fct.csv").read_bytes()
+
+
+def test_a_stored_data_mining_point_is_reproduced_with_its_flow_list_made_again(
+        bin_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A sweep's point runs a flow list of the sweep's (--flowFile); the store keeps neither the
+    list nor fct.csv (its compact flows): the rerun makes the list again and compares the
+    point's lines."""
+    sweep, store = tmp_path / "sweep", tmp_path / "store"
+    assert main(["sweep", f"--out={sweep}", f"--store={store}", "--workloads=datamining",
+                 "--schemes=pfabric", "--loads=0.3", "--flows=80", "--set=topology=star",
+                 "--set=hosts=4", "--quiet", "-j", "1", f"--bin-dir={bin_dir}"]) == 0
+    shutil.rmtree(sweep)  # the flow list and the run directory gone: the store's point alone
+    point = store / "datamining-pfabric-load0.3-run1"
+    capsys.readouterr()
+    out = tmp_path / "again"
+    assert main(["rerun", str(point), f"--out={out}", f"--bin-dir={bin_dir}"]) == 0
+    assert capsys.readouterr().out == (f"rerun: {out / 'fct.csv'} is {point / 'fct.columns.xz'} "
+                                       "byte for byte (80 flows)\n")
+    assert (out / "flows.csv").is_file()
+
+
+def test_a_tampered_parameter_gives_another_fct_and_a_non_zero_exit(
+        bin_dir: Path, runs: dict[str, Path], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    tampered = tmp_path / "tampered"
+    shutil.copytree(runs["pfabric"], tampered)
+    meta = json.loads((tampered / "meta.json").read_text())
+    meta["parameters"]["load"] = 0.35
+    (tampered / "meta.json").write_text(json.dumps(meta))
+    out = tmp_path / "again"
+    assert main(["rerun", str(tampered), f"--out={out}", f"--bin-dir={bin_dir}"]) == 1
+    line = capsys.readouterr().out
+    assert line.startswith(f"rerun: {out / 'fct.csv'} differs from {tampered / 'fct.csv'} from "
+                           "line 2: recorded '0,") and line.count("\n") == 1, line
+
+
+def test_another_build_is_a_warning(bin_dir: Path, runs: dict[str, Path], tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    older = tmp_path / "older"
+    shutil.copytree(runs["dctcp"], older)
+    meta = json.loads((older / "meta.json").read_text())
+    built = meta["git_commit"]
+    meta["git_commit"] = "0" * 40
+    (older / "meta.json").write_text(json.dumps(meta))
+    assert main(["rerun", str(older), f"--out={tmp_path / 'again'}",
+                 f"--bin-dir={bin_dir}"]) == 0
+    assert capsys.readouterr().err == (
+        f"pfabric-analysis rerun: warning: {older / 'meta.json'}: git_commit '{'0' * 40}', but "
+        f"the rerun's programs record '{built}'; a difference may be the code's\n")
+
+
+@pytest.mark.parametrize(("damage", "message"), [
+    (lambda meta: meta.pop("git_commit"), "no git_commit, which a rerun needs"),
+    (lambda meta: meta["parameters"].pop("seed"), "no parameters.seed, which a rerun needs"),
+    (lambda meta: meta.update(program="pfabric-analysis ideal"),
+     "program 'pfabric-analysis ideal' is not one of the module's programs"),
+    (lambda meta: meta["parameters"].update(xcp=1),
+     "parameter xcp is not an option of pfabric-websearch"),
+])
+def test_what_a_rerun_cannot_run_is_refused_in_one_line(
+        bin_dir: Path, runs: dict[str, Path], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str], damage, message: str) -> None:
+    broken = tmp_path / "broken"
+    shutil.copytree(runs["tcp"], broken)
+    meta = json.loads((broken / "meta.json").read_text())
+    damage(meta)
+    (broken / "meta.json").write_text(json.dumps(meta))
+    out = tmp_path / "again"
+    assert main(["rerun", str(broken), f"--out={out}", f"--bin-dir={bin_dir}"]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith(f"pfabric-analysis: error: {broken / 'meta.json'}: {message}"), error
+    assert error.count("\n") == 1 and not out.exists()
+
+
+def test_a_dry_run_prints_the_command_and_runs_nothing(bin_dir: Path, runs: dict[str, Path],
+                                                       tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "again"
+    assert main(["rerun", str(runs["tcp"]), f"--out={out}", f"--bin-dir={bin_dir}",
+                 "--dry-run"]) == 0
+    [command] = capsys.readouterr().out.splitlines()
+    assert "--scheme=tcp " in command and "--ns3::TcpSocket::InitialCwnd=4 " in command
+    assert "--connectLead=1000us " in command and command.endswith(f"--out={out}")
+    assert not out.exists()
+
+
+def test_first_difference_and_options() -> None:
+    assert first_difference(b"a\nb\n", b"a\nb\n") is None
+    assert first_difference(b"a\nb\n", b"a\nc\n") == (2, "'b\\n'", "'c\\n'")
+    assert first_difference(b"a\n", b"a\nb\n") == (2, "(none)", "'b\\n'")
+    assert option("connectLeadUs", 1000) == "--connectLead=1000us"
+    assert option("maxSimTime", 100) == "--maxSimTime=100s"
+    assert option("reuseConnections", True) == "--reuseConnections=true"
+    assert option("load", 0.3) == "--load=0.3"
