@@ -68,6 +68,7 @@ def build(bld):
         'helper/experiment/pfabric-measurement-window.cc',
         'helper/experiment/pfabric-ns2-flow-generator.cc',
         'helper/experiment/pfabric-stop-report.cc',
+        'helper/experiment/pfabric-settings-trial.cc',
         'helper/experiment/pfabric-provenance.cc',
         'helper/experiment/pfabric-results-writer.cc',
         'helper/experiment/pfabric-size-bins.cc',
@@ -139,6 +140,7 @@ def build(bld):
         'test/pfabric-priority-policy-test.cc',
         'test/pfabric-transport-test.cc',
         'test/pfabric-stop-report-test.cc',
+        'test/pfabric-settings-trial-test.cc',
         'test/pfabric-window-test.cc',
         'test/pfabric-workload-test.cc',
     ]
@@ -174,6 +176,7 @@ def build(bld):
         'helper/experiment/pfabric-measurement-window.h',
         'helper/experiment/pfabric-ns2-flow-generator.h',
         'helper/experiment/pfabric-stop-report.h',
+        'helper/experiment/pfabric-settings-trial.h',
         'helper/experiment/pfabric-provenance.h',
         'helper/experiment/pfabric-results-writer.h',
         'helper/experiment/pfabric-size-bins.h',

@@ -83,6 +83,9 @@ std::vector<TestCase*> MakeTransportTestCases();
 /// @return the stop report test cases: why a run stopped, what it left unfinished
 std::vector<TestCase*> MakeStopReportTestCases();
 
+/// @return the settings trial test cases: steps in a child, the failing one named, Prepare's
+std::vector<TestCase*> MakeSettingsTrialTestCases();
+
 /// @return the measurement window test cases: a large flow's FCT, the size limit's accounting,
 ///         options
 std::vector<TestCase*> MakeWindowTestCases();

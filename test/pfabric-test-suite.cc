@@ -86,6 +86,7 @@ class PfabricTestSuite : public TestSuite
                           MakePriorityPolicyTestCases,
                           MakeTransportTestCases,
                           MakeStopReportTestCases,
+                          MakeSettingsTrialTestCases,
                           MakeWindowTestCases,
                           MakeWorkloadTestCases})
         {

@@ -610,6 +610,22 @@ PfabricCustomScheme::GetLabel() const
     return label + "-" + ShortName(m_congestionOps, "Tcp", "");
 }
 
+std::vector<std::string>
+PfabricCustomScheme::GetChangedOptions() const
+{
+    const PfabricCustomScheme defaults;
+    std::vector<std::string> changed;
+    for (const Option& option : OPTIONS)
+    {
+        if (option.variable != &PfabricCustomScheme::m_label &&
+            this->*option.variable != defaults.*option.variable)
+        {
+            changed.push_back(std::string("--") + option.name + "=" + this->*option.variable);
+        }
+    }
+    return changed;
+}
+
 PfabricSchemeRecipe
 PfabricCustomScheme::GetRecipe() const
 {

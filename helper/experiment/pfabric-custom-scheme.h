@@ -12,6 +12,7 @@
 #include "ns3/pfabric-scheme-helper.h"
 
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -106,6 +107,14 @@ class PfabricCustomScheme
 
     /// @return the label: --schemeLabel, or the parts' short names, e.g. fqcodel-cubic
     std::string GetLabel() const;
+
+    /**
+     * @return the options of the parts given other values than their defaults, as they are
+     *         typed (--portQueueDiscAttributes=Flows=0), in --PrintHelp's order: what a
+     *         configuration that ns-3 stops on names (PfabricExperiment's trial); not the label,
+     *         which configures no part
+     */
+    std::vector<std::string> GetChangedOptions() const;
 
     /// @return the sockets' TypeId name: --tcpAttributes' SocketType, else
     /// ns3::PfabricBaselineTcpSocket

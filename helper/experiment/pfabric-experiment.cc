@@ -12,6 +12,7 @@
 
 #include "pfabric-class-feature.h"
 #include "pfabric-deadline-feature.h"
+#include "pfabric-settings-trial.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -30,6 +31,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <optional>
 
 namespace ns3
@@ -52,7 +54,8 @@ PfabricExperiment::PfabricExperiment(const std::string& workload)
       m_stoppedWhenDone(false),
       m_deadlines(false),
       m_workload(m_p, m_window),
-      m_options(m_p, m_window, m_custom, m_features)
+      m_options(m_p, m_window, m_custom, m_features),
+      m_commandLine(nullptr)
 {
     m_p.workload = workload;
     if (workload == "classes")
@@ -109,12 +112,14 @@ PfabricExperiment::GetSchemeName() const
 void
 PfabricExperiment::AddFabricCommandLineOptions(PfabricCommandLine& cmd)
 {
+    m_commandLine = &cmd;
     m_options.RegisterFabric(cmd);
 }
 
 void
 PfabricExperiment::AddCommandLineOptions(PfabricCommandLine& cmd)
 {
+    m_commandLine = &cmd;
     m_options.RegisterFabric(cmd);
     m_options.RegisterRun(cmd);
 }
@@ -135,6 +140,10 @@ bool
 PfabricExperiment::Prepare(std::string* error)
 {
     *error = CheckChoices();
+    if (error->empty())
+    {
+        *error = TrySettings();
+    }
     if (!error->empty() || !BuildFabric(error) || !MakeFlows(error))
     {
         return false;
@@ -207,26 +216,32 @@ PfabricExperiment::BuildFabric(std::string* error)
     {
         return false;
     }
-    m_fabric->SetPreset(m_p.preset);
-    if (m_p.lb != Parameters::PRESET_LB)
-    {
-        // PfabricFabricRouting's LoadBalancing value: --lb's name, capitalised.
-        std::string lb = PfabricChoiceName(Parameters::LOAD_BALANCINGS, m_p.lb);
-        lb[0] = std::toupper(lb[0]);
-        m_fabric->SetSwitchAttribute("LoadBalancing", StringValue(lb));
-    }
-    if (!m_p.linkDelay.empty())
-    {
-        m_fabric->SetLinkDelay(Time(m_p.linkDelay));
-    }
-    m_fabric->SetSwitchMode(m_p.switchMode);
-    m_fabric->SetHostStack(m_p.hostStack);
-    m_fabric->SetLinkType(m_p.linkType);
+    ConfigureFabric(*m_fabric);
 
     RngSeedManager::SetSeed(m_p.seed);
     RngSeedManager::SetRun(m_p.run);
     m_fabric->Build();
     return true;
+}
+
+void
+PfabricExperiment::ConfigureFabric(PfabricFabricHelper& fabric) const
+{
+    fabric.SetPreset(m_p.preset);
+    if (m_p.lb != Parameters::PRESET_LB)
+    {
+        // PfabricFabricRouting's LoadBalancing value: --lb's name, capitalised.
+        std::string lb = PfabricChoiceName(Parameters::LOAD_BALANCINGS, m_p.lb);
+        lb[0] = std::toupper(lb[0]);
+        fabric.SetSwitchAttribute("LoadBalancing", StringValue(lb));
+    }
+    if (!m_p.linkDelay.empty())
+    {
+        fabric.SetLinkDelay(Time(m_p.linkDelay));
+    }
+    fabric.SetSwitchMode(m_p.switchMode);
+    fabric.SetHostStack(m_p.hostStack);
+    fabric.SetLinkType(m_p.linkType);
 }
 
 bool
@@ -378,18 +393,11 @@ PfabricExperiment::Install()
     m_apps.clear();
     for (uint32_t i = 0; i < hosts.GetN(); ++i)
     {
-        auto app = CreateObject<PfabricFlowApplication>();
-        app->SetAttribute("ReuseConnections", BooleanValue(m_p.reuseConnections));
-        app->SetAttribute("ConnectionPool", UintegerValue(m_p.connectionPool));
-        app->SetAttribute("ConnectLead", TimeValue(m_p.connectLead));
+        Ptr<PfabricFlowApplication> app = CreateApplication();
         app->TraceConnectWithoutContext("FlowCompleted",
                                         MakeCallback(&PfabricExperiment::FlowCompleted, this));
         app->TraceConnectWithoutContext("FlowTerminated",
                                         MakeCallback(&PfabricExperiment::FlowTerminated, this));
-        for (const auto& feature : m_features)
-        {
-            feature->ConfigureApplication(*app);
-        }
         hosts.Get(i)->AddApplication(app);
         m_apps.push_back(app);
     }
@@ -413,6 +421,150 @@ PfabricExperiment::Install()
     {
         HandOver(flow);
     }
+}
+
+Ptr<PfabricFlowApplication>
+PfabricExperiment::CreateApplication() const
+{
+    auto app = CreateObject<PfabricFlowApplication>();
+    app->SetAttribute("ReuseConnections", BooleanValue(m_p.reuseConnections));
+    app->SetAttribute("ConnectionPool", UintegerValue(m_p.connectionPool));
+    app->SetAttribute("ConnectLead", TimeValue(m_p.connectLead));
+    for (const auto& feature : m_features)
+    {
+        feature->ConfigureApplication(*app);
+    }
+    return app;
+}
+
+namespace
+{
+
+/// The trial's flow: segments (enough to leave slow start's first window, a few ACKs back).
+constexpr uint32_t TRIAL_FLOW_SEGMENTS = 10;
+
+/// The trial's simulated time at most, milliseconds: its flow takes microseconds; a flow that
+/// cannot finish (a buffer too small for a segment) is no failure of ns-3's, and is not waited for.
+constexpr int64_t TRIAL_SIMULATED_MS = 100;
+
+/// The trial's flow completed: nothing more to try.
+void
+StopTrial(const PfabricFlowApplication::CompletedFlow&)
+{
+    Simulator::Stop();
+}
+
+/**
+ * @param given the options given
+ * @param variable an environment variable of ns-3's that also sets what they set
+ * @return the options; none given, the variable as set (NS_ATTRIBUTE_DEFAULT=...), if it is
+ */
+std::vector<std::string>
+OrEnvironment(const std::vector<std::string>& given, const char* variable)
+{
+    const char* value = std::getenv(variable);
+    if (!given.empty() || value == nullptr)
+    {
+        return given;
+    }
+    return {std::string(variable) + "=" + value};
+}
+
+} // namespace
+
+std::string
+PfabricExperiment::TrySettings()
+{
+    // What configures each step, as given: ns-3's global values, its attribute paths (they
+    // reach every object of the fabric and the scheme), the scheme's own options.
+    std::vector<std::string> globals;
+    std::vector<std::string> paths;
+    if (m_commandLine)
+    {
+        for (const auto& [name, value] : m_commandLine->GetNs3Settings())
+        {
+            (name.find("::") == std::string::npos ? globals : paths)
+                .push_back("--" + name + "=" + value);
+        }
+    }
+    std::vector<std::string> scheme;
+    if (m_p.scheme == PfabricSchemeHelper::CUSTOM)
+    {
+        scheme = m_custom.GetChangedOptions();
+    }
+    const std::vector<std::pair<std::string, std::string>> overrides{{"buffer", m_p.buffer},
+                                                                     {"rto", m_p.rto}};
+    for (const auto& [option, value] : overrides)
+    {
+        if (!value.empty())
+        {
+            scheme.push_back("--" + option + "=" + value);
+        }
+    }
+    scheme.insert(scheme.end(), paths.begin(), paths.end());
+    scheme = OrEnvironment(scheme, "NS_ATTRIBUTE_DEFAULT");
+    if (scheme.empty())
+    {
+        scheme.push_back("--scheme=" + m_p.scheme); // its own parts, as the module configures them
+    }
+    const std::string name = GetSchemeName();
+
+    // Run in the child only: whatever they build, draw or schedule stays there.
+    std::unique_ptr<PfabricFabricHelper> pair;
+    PfabricSettingsTrial trial;
+    trial.AddStep("creating the simulator", OrEnvironment(globals, "NS_GLOBAL_VALUE"), []() {
+        // From the global values as they are now (what the process had scheduled is not the
+        // trial's), as Simulator::Run would create it.
+        Simulator::Destroy();
+        Simulator::Now();
+    });
+    trial.AddStep("building two hosts and a switch of this run's kind",
+                  OrEnvironment(paths, "NS_ATTRIBUTE_DEFAULT"),
+                  [this, &pair]() {
+                      pair = std::make_unique<PfabricSingleSwitchHelper>(2);
+                      ConfigureFabric(*pair);
+                      pair->Build();
+                  });
+    trial.AddStep("installing scheme " + name + " on two hosts and a switch",
+                  scheme,
+                  [this, &pair]() {
+                      // As many levels as the run's, at thresholds of their own: the run reads
+                      // the workload's CDF after the trial, and a pipe (--cdf=<(...)) reads once.
+                      m_thresholds.clear();
+                      for (uint32_t level = 1; level < m_p.priorityLevels; ++level)
+                      {
+                          m_thresholds.push_back(uint64_t(level) *
+                                                 PfabricPreset::Get(m_p.preset).segmentSize);
+                      }
+                      ConfigureScheme();
+                      m_scheme->Install(pair->GetHosts(), NodeContainer());
+                      m_scheme->Install(pair->GetSwitches());
+                      // Their queue discs check their configuration now (QueueDisc::CheckConfig).
+                      NodeContainer nodes(pair->GetHosts(), pair->GetSwitches());
+                      for (uint32_t i = 0; i < nodes.GetN(); ++i)
+                      {
+                          nodes.Get(i)->Initialize();
+                      }
+                  });
+    trial.AddStep("carrying a flow of scheme " + name + " between two hosts",
+                  scheme,
+                  [this, &pair]() {
+                      NodeContainer hosts = pair->GetHosts();
+                      Ptr<PfabricFlowApplication> sender;
+                      for (uint32_t i = 0; i < hosts.GetN(); ++i)
+                      {
+                          Ptr<PfabricFlowApplication> app = CreateApplication();
+                          hosts.Get(i)->AddApplication(app);
+                          sender = sender ? sender : app;
+                      }
+                      sender->TraceConnectWithoutContext("FlowCompleted", MakeCallback(&StopTrial));
+                      const uint64_t bytes = uint64_t(TRIAL_FLOW_SEGMENTS) *
+                                             PfabricPreset::Get(m_p.preset).segmentSize;
+                      sender->AddFlow(0, pair->GetHostAddress(1), bytes, m_p.connectLead);
+                      Simulator::Stop(MilliSeconds(TRIAL_SIMULATED_MS));
+                      Simulator::Run();
+                  });
+    return trial.Run();
 }
 
 void

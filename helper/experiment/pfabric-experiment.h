@@ -144,7 +144,8 @@ class PfabricExperiment
     /**
      * @brief Register every parameter as a command-line option (AddFabricCommandLineOptions,
      * then the workload's, the transport's and the experiment's own).
-     * @param cmd the command line
+     * @param cmd the command line; kept until Prepare, whose trial names the settings of ns-3's
+     *        own given on it (PfabricCommandLine::GetNs3Settings) when ns-3 stops on them
      */
     void AddCommandLineOptions(PfabricCommandLine& cmd);
 
@@ -152,7 +153,7 @@ class PfabricExperiment
      * @brief Register the options that every experiment built on this one shares: preset,
      * scheme (and the custom scheme's parts), the topology and its sizes, load balancing, buffer,
      * RTO, seed, run, the run directory, MaxSimTime and ConnectLead.
-     * @param cmd the command line
+     * @param cmd the command line; kept until Prepare, as AddCommandLineOptions keeps it
      */
     void AddFabricCommandLineOptions(PfabricCommandLine& cmd);
 
@@ -160,6 +161,16 @@ class PfabricExperiment
      * @brief Check every parameter and input, build the fabric and the flow list, and open the
      * run directory (unless FlowsOnly); nothing is simulated. With FlowsOnly the flow list is
      * written to DumpFlows here.
+     *
+     * After the choices (CheckChoices) and before anything is built, the configuration is tried
+     * in a child process (PfabricSettingsTrial): ns-3's simulator created from its global
+     * values, a fabric of two hosts and a switch of the run's kind (topology aside), the scheme
+     * installed on it and initialised, and a flow of ten segments carried from one host to the
+     * other. What ns-3 stops on there (an abort, a failed assertion, a signal) is refused in one
+     * line naming the options that configure that step (the global values given; the attribute
+     * paths; the custom scheme's parts given, --buffer, --rto and the attribute paths), with
+     * ns-3's message. The child is a copy of the process: this run's objects, random streams
+     * and results are the same with the trial as without it.
      * @param[out] error on failure, one line naming the parameter or file
      * @return true on success
      */
@@ -376,6 +387,19 @@ class PfabricExperiment
     bool MakeFlows(std::string* error);
     /// @brief Set the scheme up from the parameters and the features (Prepare).
     void ConfigureScheme();
+    /**
+     * @brief Set a fabric up from the parameters as BuildFabric does, but for its shape: the
+     * preset, load balancing, link delay, switch mode, host stack and link type.
+     * @param fabric the fabric, not yet built
+     */
+    void ConfigureFabric(PfabricFabricHelper& fabric) const;
+    /// @return a host's flow application as Install configures it (its traces not connected)
+    Ptr<PfabricFlowApplication> CreateApplication() const;
+    /**
+     * @brief Try the configuration in a child process before anything is built (Prepare).
+     * @return "" or the step ns-3 stopped on, one line naming the options that configure it
+     */
+    std::string TrySettings();
 
     Parameters m_p;                                  //!< parameters
     std::unique_ptr<PfabricFabricHelper> m_fabric;   //!< the fabric
@@ -408,6 +432,9 @@ class PfabricExperiment
     PfabricExperimentWorkload m_workload;            //!< flow sizes and flows
     /// The options' tables (filled on first use, also by the const CheckChoices).
     mutable PfabricExperimentOptions m_options;
+    /// The command line the options were added to, or nullptr: its ns-3 settings, which a
+    /// failed trial names (TrySettings)
+    const PfabricCommandLine* m_commandLine;
 };
 
 } // namespace ns3

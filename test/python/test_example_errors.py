@@ -212,6 +212,78 @@ def test_every_fct_program_checks_the_custom_scheme(run_example: RunExample, tmp
     assert not out.exists()
 
 
+# Issue 54, deliver 1: what passed every check and stopped ns-3 once the run directory existed
+# (a signal without a message, an abort of three lines, an assertion), now tried first on two
+# hosts and a switch in a child process (PfabricSettingsTrial) and refused in one line naming the
+# options that configure the step that failed, with ns-3's message or the signal.
+TRIED = "stops ns-3 (tried before the run): "
+TRIAL_CASES = [
+    ((CUSTOM, FQCODEL, "--portQueueDiscAttributes=Flows=0"),
+     f"{FQCODEL} --portQueueDiscAttributes=Flows=0: carrying a flow of scheme fqcodel-newreno "
+     f"between two hosts {TRIED}signal SIGFPE, "),
+    ((CUSTOM, FQCODEL, "--portQueueDiscAttributes=Interval=abc"),
+     f"{FQCODEL} --portQueueDiscAttributes=Interval=abc: installing scheme fqcodel-newreno on "
+     f"two hosts and a switch {TRIED}Can't Parse Time abc (time.cc:"),
+    ((CUSTOM, "--portQueueDisc=ns3::RedQueueDisc", "--portQueueDiscAttributes=MinTh=30|MaxTh=10"),
+     "--portQueueDisc=ns3::RedQueueDisc --portQueueDiscAttributes=MinTh=30|MaxTh=10: installing "
+     f"scheme red-newreno on two hosts and a switch {TRIED}assertion m_minTh <= m_maxTh failed "
+     "(red-queue-disc.cc:"),
+    (("--scheme=dctcp", "--ns3::RedQueueDisc::MinTh=100"),
+     "--ns3::RedQueueDisc::MinTh=100: installing scheme dctcp on two hosts and a switch "
+     f"{TRIED}assertion m_minTh <= m_maxTh failed (red-queue-disc.cc:"),
+    ((CUSTOM, "--portQueueDisc=ns3::MqQueueDisc"),
+     "--portQueueDisc=ns3::MqQueueDisc: installing scheme mq-newreno on two hosts and a switch "
+     f"{TRIED}The number of child queue discs does not match the number of netdevice queues "
+     "(traffic-control-layer.cc:"),
+    (("--ns3::PfabricQueueDisc::MaxSize=0p",),
+     "--ns3::PfabricQueueDisc::MaxSize=0p: installing scheme pfabric on two hosts and a switch "
+     f"{TRIED}PfabricQueueDisc: MaxSize must hold at least one packet or byte, got 0p "
+     "(pfabric-queue-disc.cc:"),
+    (("--SimulatorImplementationType=ns3::Bogus",),
+     f"--SimulatorImplementationType=ns3::Bogus: creating the simulator {TRIED}Assert in "
+     "TypeId::LookupByName: ns3::Bogus not found (type-id.cc:"),
+]
+
+
+@pytest.mark.parametrize(("arguments", "message"), TRIAL_CASES)
+def test_what_ns3_stops_on_is_tried_first(run_example: RunExample, tmp_path,
+                                          arguments: tuple[str, ...], message: str) -> None:
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=5",
+                         "--quiet", f"--out={out}", *arguments)
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"pfabric-websearch: error: {message}"), \
+        result.stderr
+    assert result.stdout == "" and not out.exists()
+
+
+def test_a_setting_from_the_environment_is_named_as_set(run_example: RunExample, tmp_path,
+                                                       monkeypatch) -> None:
+    """ns-3 reads NS_GLOBAL_VALUE itself; with no option given, the refusal names it."""
+    monkeypatch.setenv("NS_GLOBAL_VALUE", "SimulatorImplementationType=ns3::Bogus")
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", "--flows=5", "--quiet", f"--out={out}")
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        "pfabric-websearch: error: NS_GLOBAL_VALUE=SimulatorImplementationType=ns3::Bogus: "
+        f"creating the simulator {TRIED}Assert in TypeId::LookupByName: ns3::Bogus not found")
+    assert len(result.stderr.splitlines()) == 1 and not out.exists()
+
+
+@pytest.mark.parametrize("program", ["pfabric-datamining", "pfabric-deadlines",
+                                     "pfabric-classes", "pfabric-incast"])
+def test_every_fct_program_tries_its_settings(run_example: RunExample, tmp_path,
+                                              program: str) -> None:
+    out = tmp_path / "run"
+    result = run_example(program, "--quiet", f"--out={out}", "--SimulatorImplementationType=x")
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"{program}: error: --SimulatorImplementationType=x: "
+                                    f"creating the simulator {TRIED}Assert in "
+                                    "TypeId::LookupByName: x not found (type-id.cc:")
+    assert len(result.stderr.splitlines()) == 1 and not out.exists()
+
+
 def program_options(help_text: str) -> list[str]:
     """The names of the options a program's --PrintHelp lists under "Program Options"."""
     section = help_text.split("Program Options:", 1)[-1].split("General Arguments:", 1)[0]

@@ -1,0 +1,292 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// PfabricSettingsTrial: what a configuration makes, built first in a child process, whose failure
+// becomes one line naming the options.
+
+#include "pfabric-settings-trial.h"
+
+#include "ns3/abort.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <iostream>
+#include <sstream>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <utility>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// The end of the child's stderr read for ns-3's message: its abort is the last thing it wrote,
+/// and logging (NS_LOG) may have written much before it.
+constexpr long STDERR_TAIL_BYTES = 16384;
+
+/// The line ns-3 writes after the message of NS_ABORT_MSG, NS_FATAL_ERROR and NS_ASSERT.
+constexpr const char* NS_FATAL_LINE = "NS_FATAL, terminating";
+
+/// The line the C++ runtime writes when an exception ends the program; "  what():" follows.
+constexpr const char* UNCAUGHT_LINE = "terminate called after throwing";
+
+/**
+ * @brief The text of a key="..." field of ns-3's abort line, e.g. msg="Can't Parse Time abc".
+ * @param line the line
+ * @param key the field's name, e.g. msg
+ * @return the text between the quotes ("" if the line has no such field): up to the quote
+ *         before the next field ns-3 writes (", +" the time, ", file=", ", msg="), so that a
+ *         message with quotes of its own is whole
+ */
+std::string
+Field(const std::string& line, const std::string& key)
+{
+    const std::string open = key + "=\"";
+    const std::size_t at = line.find(open);
+    if (at == std::string::npos)
+    {
+        return "";
+    }
+    const std::size_t start = at + open.size();
+    std::size_t end = std::string::npos;
+    for (const char* next : {"\", +", "\", file=", "\", msg="})
+    {
+        end = std::min(end, line.find(next, start));
+    }
+    if (end == std::string::npos)
+    {
+        end = line.rfind('"');
+        end = end == std::string::npos || end < start ? line.size() : end;
+    }
+    return line.substr(start, end - start);
+}
+
+/**
+ * @param line ns-3's abort line
+ * @return the source file (its name alone) and line it names, e.g. "time.cc:171", or ""
+ */
+std::string
+Location(const std::string& line)
+{
+    const std::size_t file = line.find("file=");
+    const std::size_t number = line.find("line=");
+    if (file == std::string::npos || number == std::string::npos)
+    {
+        return "";
+    }
+    std::string path = line.substr(file + 5, line.find(',', file) - file - 5);
+    path = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+    std::string digits = line.substr(number + 5);
+    digits = digits.substr(0, digits.find_first_not_of("0123456789"));
+    return path.empty() || digits.empty() ? "" : path + ":" + digits;
+}
+
+/**
+ * @param options options as given
+ * @return them separated by spaces, or what stands for none
+ */
+std::string
+JoinOptions(const std::vector<std::string>& options)
+{
+    if (options.empty())
+    {
+        return "ns-3's defaults";
+    }
+    std::string joined;
+    for (const std::string& option : options)
+    {
+        joined += (joined.empty() ? "" : " ") + option;
+    }
+    return joined;
+}
+
+} // namespace
+
+PfabricSettingsTrial::PfabricSettingsTrial()
+    : m_timeLimit(30)
+{
+}
+
+void
+PfabricSettingsTrial::AddStep(const std::string& doing,
+                              const std::vector<std::string>& options,
+                              std::function<void()> step)
+{
+    // A step's index is one byte on the pipe (RunChild).
+    NS_ABORT_MSG_IF(m_steps.size() >= 255, "PfabricSettingsTrial: at most 255 steps");
+    m_steps.push_back({doing, options, std::move(step)});
+}
+
+void
+PfabricSettingsTrial::SetTimeLimit(unsigned seconds)
+{
+    m_timeLimit = seconds;
+}
+
+std::string
+PfabricSettingsTrial::Run() const
+{
+    if (m_steps.empty())
+    {
+        return "";
+    }
+    int status[2];
+    if (pipe(status) != 0)
+    {
+        return ""; // no trial: the run goes on as it would have without one
+    }
+    // The child's stderr: unnamed, gone when closed; without it the child's abort says only its
+    // signal.
+    std::FILE* errors = std::tmpfile();
+    // Nothing the parent buffered is written twice (the child ends with _exit, flushing nothing).
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    const pid_t child = fork();
+    if (child == 0)
+    {
+        close(status[0]);
+        struct rlimit noCore = {0, 0};
+        setrlimit(RLIMIT_CORE, &noCore);
+        const int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        dup2(errors ? fileno(errors) : null, STDERR_FILENO);
+        // A signal ends the child as the run would end: not a sanitizer's report (ASan handles
+        // SIGFPE and SIGSEGV and exits with status 1) that would hide which signal it was.
+        for (int fault : {SIGFPE, SIGSEGV, SIGBUS, SIGILL})
+        {
+            signal(fault, SIG_DFL);
+        }
+        alarm(m_timeLimit);
+        RunChild(status[1]);
+    }
+    close(status[1]);
+    int ended = 0;
+    while (child > 0 && waitpid(child, &ended, 0) < 0 && errno == EINTR)
+    {
+    }
+    // The steps begun, a byte each: a few bytes, which the pipe holds after the child has ended.
+    std::size_t begun = 0;
+    unsigned char index = 0;
+    for (unsigned char byte; read(status[0], &byte, 1) == 1; ++begun)
+    {
+        index = byte;
+    }
+    close(status[0]);
+    std::string text;
+    if (errors)
+    {
+        std::fseek(errors, 0, SEEK_END);
+        const long size = std::ftell(errors);
+        std::fseek(errors, std::max(0L, size - STDERR_TAIL_BYTES), SEEK_SET);
+        text.resize(static_cast<std::size_t>(std::min(size, STDERR_TAIL_BYTES)));
+        text.resize(std::fread(text.data(), 1, text.size(), errors));
+        std::fclose(errors);
+    }
+    const bool passed = WIFEXITED(ended) && WEXITSTATUS(ended) == 0;
+    // Past the time limit: not seen to fail, so not refused (a slow machine is no reason).
+    const bool timedOut = WIFSIGNALED(ended) && WTERMSIG(ended) == SIGALRM;
+    if (child < 0 || passed || timedOut || begun == 0 || index >= m_steps.size())
+    {
+        return "";
+    }
+    const Step& failed = m_steps[index];
+    const std::string message = ExtractMessage(text);
+    std::string how;
+    if (WIFSIGNALED(ended))
+    {
+        how = message.empty() ? "signal " + DescribeSignal(WTERMSIG(ended)) : message;
+    }
+    else
+    {
+        how = "exit status " + std::to_string(WEXITSTATUS(ended)) +
+              (message.empty() ? "" : ", " + message);
+    }
+    return JoinOptions(failed.options) + ": " + failed.doing +
+           " stops ns-3 (tried before the run): " + how;
+}
+
+void
+PfabricSettingsTrial::RunChild(int status) const
+{
+    for (std::size_t i = 0; i < m_steps.size(); ++i)
+    {
+        const auto index = static_cast<unsigned char>(i);
+        if (write(status, &index, 1) != 1)
+        {
+            _exit(0); // no step to name: nothing refused
+        }
+        m_steps[i].work();
+    }
+    _exit(0);
+}
+
+std::string
+PfabricSettingsTrial::ExtractMessage(const std::string& text)
+{
+    std::vector<std::string> lines;
+    std::istringstream stream(text);
+    for (std::string line; std::getline(stream, line);)
+    {
+        lines.push_back(line.substr(0, line.find_last_not_of("\r") + 1));
+    }
+    for (std::size_t i = lines.size(); i-- > 0;)
+    {
+        if (lines[i].rfind(UNCAUGHT_LINE, 0) == 0)
+        {
+            // An exception: its type, and what() on the next line.
+            std::string what = i + 1 < lines.size() ? lines[i + 1] : "";
+            what = what.substr(std::min(what.size(), what.find_first_not_of(' ')));
+            return lines[i] + (what.empty() ? "" : " (" + what + ")");
+        }
+        if (lines[i].rfind(NS_FATAL_LINE, 0) != 0 || i == 0)
+        {
+            continue;
+        }
+        const std::string& line = lines[i - 1];
+        const std::string message = Field(line, "msg");
+        const std::string condition = Field(line, "cond");
+        std::string said = message;
+        if (said.empty() && !condition.empty())
+        {
+            said = "assertion " + condition + " failed";
+        }
+        if (said.empty())
+        {
+            said = line.substr(0, line.find(", file="));
+        }
+        const std::string location = Location(line);
+        return said + (location.empty() ? "" : " (" + location + ")");
+    }
+    return "";
+}
+
+std::string
+PfabricSettingsTrial::DescribeSignal(int signal)
+{
+    static const std::vector<std::pair<int, const char*>> names{{SIGFPE, "SIGFPE"},
+                                                                {SIGSEGV, "SIGSEGV"},
+                                                                {SIGABRT, "SIGABRT"},
+                                                                {SIGBUS, "SIGBUS"},
+                                                                {SIGILL, "SIGILL"},
+                                                                {SIGKILL, "SIGKILL"},
+                                                                {SIGTERM, "SIGTERM"}};
+    std::string name = std::to_string(signal);
+    for (const auto& [number, known] : names)
+    {
+        name = number == signal ? known : name;
+    }
+    return name + ", " + strsignal(signal);
+}
+
+} // namespace ns3

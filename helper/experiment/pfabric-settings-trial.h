@@ -1,0 +1,110 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFABRIC_SETTINGS_TRIAL_H
+#define PFABRIC_SETTINGS_TRIAL_H
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup pfabric
+ *
+ * @brief Try what a configuration makes in a child process before a run makes it, so that what
+ * ns-3 would stop the program on is refused in one line naming the options that configure it.
+ *
+ * Some settings pass every check that ns-3 offers before use and stop the program only when the
+ * object that holds them is built or used: an attribute that ns-3 keeps as text and reads later
+ * (FqCoDel's Interval), a value its attribute checker takes but the object cannot use (FqCoDel's
+ * Flows=0 divides by zero; RED's MinTh above MaxTh; a queue size of 0), a part that does not
+ * fit the devices (MqQueueDisc on a device of one queue), a global value kept as text
+ * (SimulatorImplementationType). ns-3 then aborts (SIGABRT, a message of its own on stderr) or
+ * dies of a signal (SIGFPE), after the run directory exists. Building the same parts first, in a
+ * child, turns that into a refusal: the child runs each step (AddStep) in order and exits 0;
+ * how it ended and the step it was in, told through a pipe, say what failed, and the child's
+ * stderr, kept in an unnamed temporary file, gives ns-3's message (ExtractMessage).
+ *
+ * The child is a copy of the process (fork): whatever it builds, draws or schedules is its own,
+ * and the parent's objects, random streams and simulation are left as they were. It writes
+ * nothing (its stdout goes to /dev/null, no core file) and ends with _exit, flushing nothing
+ * of the parent's. A child that runs longer than the time limit (SetTimeLimit) is stopped and
+ * counts as no refusal: the trial refuses only what it saw fail. So does a trial that cannot
+ * be made (fork fails): the run then goes on as it would have without it.
+ */
+class PfabricSettingsTrial
+{
+  public:
+    PfabricSettingsTrial();
+
+    /**
+     * @brief Add a step: what it builds or does, and the options that configure it.
+     * @param doing what the step does, for the refusal, e.g. "installing scheme dctcp on two
+     *        hosts and a switch"
+     * @param options the options that configure it, as given (e.g.
+     *        --portQueueDiscAttributes=Flows=0): the refusal names them
+     * @param step the work, run in the child only (it must read no input of the run's: a pipe
+     *        such as --cdf=<(...) is read once)
+     */
+    void AddStep(const std::string& doing,
+                 const std::vector<std::string>& options,
+                 std::function<void()> step);
+
+    /// @param seconds the child's wall-clock limit (default 30 s), past which the trial is given up
+    void SetTimeLimit(unsigned seconds);
+
+    /**
+     * @brief Run every step in a child process.
+     * @return "" if every step ran (or the trial could not be made, or ran past its time limit);
+     *         else one line: the options of the step that failed, what it was doing and how the
+     *         child ended (ns-3's message, ExtractMessage; else the signal or exit status), e.g.
+     *         "--portQueueDiscAttributes=Flows=0: carrying a flow of scheme fqcodel-newreno
+     *         stops ns-3 (tried before the run): signal SIGFPE, Floating point exception"
+     */
+    std::string Run() const;
+
+    /**
+     * @brief ns-3's message in what a child wrote to stderr before it stopped: the line before
+     * "NS_FATAL, terminating" (NS_ABORT_MSG's, NS_FATAL_ERROR's, NS_ASSERT's), else the last
+     * line; its msg="..." text, else its cond="..." as a failed assertion, and the source file
+     * and line it names.
+     * @param text the child's stderr (its end)
+     * @return e.g. "Can't Parse Time abc (time.cc:171)", or "" if the text has no line
+     */
+    static std::string ExtractMessage(const std::string& text);
+
+    /**
+     * @param signal a signal number
+     * @return its name and description, e.g. "SIGFPE, Floating point exception"
+     */
+    static std::string DescribeSignal(int signal);
+
+  private:
+    /// A step of the trial.
+    struct Step
+    {
+        std::string doing;                //!< what it does
+        std::vector<std::string> options; //!< the options that configure it
+        std::function<void()> work;       //!< the work
+    };
+
+    /**
+     * @brief In the child: run the steps, telling each one's index before it starts; never
+     * returns.
+     * @param status the pipe's end to tell the step on
+     */
+    [[noreturn]] void RunChild(int status) const;
+
+    std::vector<Step> m_steps; //!< the steps, in order
+    unsigned m_timeLimit;      //!< the child's wall-clock limit, seconds
+};
+
+} // namespace ns3
+
+#endif /* PFABRIC_SETTINGS_TRIAL_H */

@@ -1,0 +1,197 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// PfabricSettingsTrial: steps run in a child process, the failing one named with its options and
+// ns-3's message; and PfabricExperiment::Prepare's trial refusing what ns-3 stops on before the
+// run directory exists. (The programs' lines: test/python/test_example_errors.py.)
+
+#include "pfabric-test-cases.h"
+
+#include "ns3/abort.h"
+#include "ns3/pfabric-settings-trial.h"
+
+#include <csignal>
+#include <cstring>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace ns3
+{
+namespace pfabric
+{
+namespace tests
+{
+namespace
+{
+
+/**
+ * @param text a text
+ * @param start what it should start with
+ * @return whether it does
+ */
+bool
+StartsWith(const std::string& text, const std::string& start)
+{
+    return text.rfind(start, 0) == 0;
+}
+
+/// ns-3's abort lines as the PyPI wheel's 3.44 writes them (the probe of issue 54).
+class TrialMessageTestCase : public TestCase
+{
+  public:
+    TrialMessageTestCase()
+        : TestCase("settings trial: ns-3's message in a child's stderr")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string tail = "NS_FATAL, terminating\nterminate called without an active "
+                                 "exception\n";
+        NS_TEST_EXPECT_MSG_EQ(PfabricSettingsTrial::ExtractMessage(
+                                  "aborted. msg=\"Can't Parse Time abc\", +0.000000000s 0 "
+                                  "file=/gcl-builds/src/core/model/time.cc, line=171\n" +
+                                  tail),
+                              "Can't Parse Time abc (time.cc:171)",
+                              "NS_ABORT_MSG: its message and where");
+        NS_TEST_EXPECT_MSG_EQ(
+            PfabricSettingsTrial::ExtractMessage(
+                "a log line\nNS_ASSERT failed, cond=\"m_minTh <= m_maxTh\", +0.000000000s 0 "
+                "file=/gcl-builds/src/traffic-control/model/red-queue-disc.cc, line=491\n" +
+                tail),
+            "assertion m_minTh <= m_maxTh failed (red-queue-disc.cc:491)",
+            "NS_ASSERT without a message: its condition");
+        NS_TEST_EXPECT_MSG_EQ(
+            PfabricSettingsTrial::ExtractMessage(
+                "NS_ASSERT failed, cond=\"uid\", msg=\"Assert in TypeId::LookupByName: "
+                "ns3::Bogus not found\", file=/gcl-builds/src/core/model/type-id.cc, line=876\n" +
+                tail),
+            "Assert in TypeId::LookupByName: ns3::Bogus not found (type-id.cc:876)",
+            "NS_ASSERT with a message: the message");
+        NS_TEST_EXPECT_MSG_EQ(
+            PfabricSettingsTrial::ExtractMessage("terminate called after throwing an instance of "
+                                                 "'std::out_of_range'\n  what():  vector\n"),
+            "terminate called after throwing an instance of 'std::out_of_range' (what():  "
+            "vector)",
+            "an exception");
+        NS_TEST_EXPECT_MSG_EQ(PfabricSettingsTrial::ExtractMessage("a log line\n"),
+                              "",
+                              "a log line is not a message");
+        NS_TEST_EXPECT_MSG_EQ(PfabricSettingsTrial::DescribeSignal(SIGFPE).substr(0, 8),
+                              "SIGFPE, ",
+                              "a signal's name");
+    }
+};
+
+/// Steps in a child: the failing one named, the parent untouched, what is not a failure passed.
+class TrialStepsTestCase : public TestCase
+{
+  public:
+    TrialStepsTestCase()
+        : TestCase("settings trial: the failing step named with its options, the parent untouched")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        int touched = 0;
+        PfabricSettingsTrial passing;
+        passing.AddStep("counting", {"--a=1"}, [&touched]() { touched = 1; });
+        NS_TEST_EXPECT_MSG_EQ(passing.Run(), "", "every step ran");
+        NS_TEST_EXPECT_MSG_EQ(touched, 0, "what the child changes stays in the child");
+
+        PfabricSettingsTrial signalled;
+        signalled.AddStep("counting", {"--a=1"}, []() {});
+        signalled.AddStep("dividing", {"--b=0", "--c=2"}, []() { raise(SIGFPE); });
+        NS_TEST_EXPECT_MSG_EQ(signalled.Run(),
+                              "--b=0 --c=2: dividing stops ns-3 (tried before the run): signal "
+                              "SIGFPE, " +
+                                  std::string(strsignal(SIGFPE)),
+                              "the second step, by its signal");
+
+        PfabricSettingsTrial aborted;
+        aborted.AddStep("checking", {"--d=x"}, []() { NS_FATAL_ERROR("d cannot be x"); });
+        const std::string line = aborted.Run();
+        NS_TEST_EXPECT_MSG_EQ(
+            StartsWith(line, "--d=x: checking stops ns-3 (tried before the run): d cannot be x ("),
+            true,
+            "ns-3's message: " + line);
+        NS_TEST_EXPECT_MSG_EQ((line.find("(pfabric-settings-trial-test.cc:") != std::string::npos),
+                              true,
+                              "and where it stopped: " + line);
+
+        PfabricSettingsTrial exited;
+        exited.AddStep("exiting", {}, []() { _exit(3); });
+        NS_TEST_EXPECT_MSG_EQ(exited.Run(),
+                              "ns-3's defaults: exiting stops ns-3 (tried before the run): exit "
+                              "status 3",
+                              "an exit status; no option given");
+
+        PfabricSettingsTrial slow;
+        slow.SetTimeLimit(1);
+        slow.AddStep("waiting", {"--g=1"}, []() { sleep(10); });
+        NS_TEST_EXPECT_MSG_EQ(slow.Run(), "", "past the time limit: no refusal");
+    }
+};
+
+/// PfabricExperiment::Prepare refuses what ns-3 stops on, in one line, with no run directory.
+class TrialPrepareTestCase : public TestCase
+{
+  public:
+    TrialPrepareTestCase()
+        : TestCase("settings trial: Prepare refuses FqCoDel's Flows=0 before the run directory")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = CreateTempDirFilename("fq0");
+        PfabricExperiment experiment("websearch");
+        PfabricExperiment::Parameters& p = experiment.GetParameters();
+        p.out = dir;
+        p.topology = PfabricExperiment::Parameters::STAR;
+        p.hosts = 4;
+        p.flows = 5;
+        p.scheme = PfabricSchemeHelper::CUSTOM;
+        experiment.GetCustomScheme().SetPortQueueDisc("ns3::FqCoDelQueueDisc", "Flows=0");
+        std::string error;
+        NS_TEST_ASSERT_MSG_EQ(experiment.Prepare(&error), false, "refused");
+        NS_TEST_EXPECT_MSG_EQ(StartsWith(error,
+                                         "--portQueueDisc=ns3::FqCoDelQueueDisc "
+                                         "--portQueueDiscAttributes=Flows=0: carrying a flow of "
+                                         "scheme fqcodel-newreno between two hosts stops ns-3"),
+                              true,
+                              "the options of the failing part: " + error);
+        NS_TEST_EXPECT_MSG_EQ((error.find("SIGFPE") != std::string::npos), true, error);
+        struct stat status;
+        NS_TEST_EXPECT_MSG_EQ(stat(dir.c_str(), &status), -1, "no run directory");
+
+        // With Flows=1 the same scheme is tried and taken.
+        PfabricExperiment good("websearch");
+        good.GetParameters() = p;
+        good.GetCustomScheme().SetPortQueueDisc("ns3::FqCoDelQueueDisc", "Flows=1");
+        NS_TEST_EXPECT_MSG_EQ(good.Prepare(&error), true, error);
+        good.AbandonRunDirectory();
+        Simulator::Destroy(); // the fabric Prepare built, never run
+    }
+};
+
+} // namespace
+
+std::vector<TestCase*>
+MakeSettingsTrialTestCases()
+{
+    return {new TrialMessageTestCase, new TrialStepsTestCase, new TrialPrepareTestCase};
+}
+
+} // namespace tests
+} // namespace pfabric
+} // namespace ns3
