@@ -185,6 +185,14 @@ PfabricBaselineTcpSocket::GetLeanReceiverSettings() const
     return settings;
 }
 
+std::vector<std::string>
+PfabricBaselineTcpSocket::GetLeanHonouredAttributes() const
+{
+    // What CreateLeanSender and GetLeanReceiverSettings read: GetMinRto, GetClockGranularity
+    // (also through GetInitialRtt) and UsesEcn.
+    return {MIN_RTO_ATTRIBUTE, CLOCK_GRANULARITY_ATTRIBUTE, USE_ECN_ATTRIBUTE};
+}
+
 uint32_t
 PfabricBaselineTcpSocket::GetAdaptiveDupAckThreshold(uint32_t minThreshold,
                                                      double windowFraction,

@@ -88,6 +88,9 @@ class PfabricBaselineTcpSocket : public PfabricTcpSocket
                                             const FactorySettings& settings) const override;
     /// @return receivers that answer the SYN as this socket would and echo ECN as it asks
     PfabricLeanReceiver::Settings GetLeanReceiverSettings() const override;
+    /// @return MinRto and ClockGranularity (the retransmission timer; MinRto is also the
+    /// initial RTT) and UseEcn (ECN negotiated, and echoed by the receivers)
+    std::vector<std::string> GetLeanHonouredAttributes() const override;
 
   protected:
     Ptr<TcpSocketBase> Fork() override;

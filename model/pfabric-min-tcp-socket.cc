@@ -193,8 +193,8 @@ PfabricMinTcpSocket::ConfigureMinTcp(const FactorySettings& settings, bool paced
     NS_LOG_FUNCTION(this << paced);
     SetAttribute("ReTxThreshold", UintegerValue(NO_FAST_RETRANSMIT));
     // The estimate is never used for the timer, but keep ns-3's RTO arithmetic tame.
-    SetAttribute("MinRto", TimeValue(m_fixedRto));
-    SetAttribute("ClockGranularity", TimeValue(NanoSeconds(1)));
+    SetAttribute(MIN_RTO_ATTRIBUTE, TimeValue(m_fixedRto));
+    SetAttribute(CLOCK_GRANULARITY_ATTRIBUTE, TimeValue(NanoSeconds(1)));
     SetPriorityPolicy(CreatePriorityPolicy(), m_rankOffset);
     if (paced)
     {
@@ -232,6 +232,18 @@ PfabricLeanReceiver::Settings
 PfabricMinTcpSocket::GetLeanReceiverSettings() const
 {
     return PfabricLeanReceiver::Settings(); // ranked senders: ACKs tagged, no ECN
+}
+
+std::vector<std::string>
+PfabricMinTcpSocket::GetLeanHonouredAttributes() const
+{
+    return {};
+}
+
+std::vector<std::string>
+PfabricMinTcpSocket::GetTransportSocketAttributes() const
+{
+    return {MIN_RTO_ATTRIBUTE, CLOCK_GRANULARITY_ATTRIBUTE};
 }
 
 void

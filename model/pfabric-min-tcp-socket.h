@@ -107,6 +107,11 @@ class PfabricMinTcpSocket : public PfabricTcpSocket
                                             const FactorySettings& settings) const override;
     /// @return receivers that tag their ACKs (priority 0, the flow's class), without ECN
     PfabricLeanReceiver::Settings GetLeanReceiverSettings() const override;
+    /// @return none: MinTCP's lean twin reads its own attributes and its factory's only (its
+    /// fixed Rto is also its initial RTT)
+    std::vector<std::string> GetLeanHonouredAttributes() const override;
+    /// @return MinRto and ClockGranularity, which ConfigureMinTcp sets from the fixed RTO
+    std::vector<std::string> GetTransportSocketAttributes() const override;
 
   protected:
     /**

@@ -18,17 +18,21 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/callback.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/loopback-net-device.h"
 #include "ns3/node.h"
+#include "ns3/object-ptr-container.h"
 #include "ns3/packet.h"
+#include "ns3/pointer.h"
 #include "ns3/rtt-estimator.h"
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/tcp-recovery-ops.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace ns3
@@ -164,6 +168,48 @@ PfabricTcpSocketFactory::GetCommonSocketAttributes()
                                                 "RcvBufSize",
                                                 "ReTxThreshold"};
     return names;
+}
+
+std::vector<std::string>
+PfabricTcpSocketFactory::GetAttributesLeanHostIgnores() const
+{
+    Ptr<PfabricTcpSocket> socket = CreateSocketOfType();
+    const std::vector<std::string> honoured = socket->GetLeanHonouredAttributes();
+    const std::string moduleGroup = PfabricTcpSocket::GetTypeId().GetGroupName();
+    std::vector<std::string> ignored;
+    for (TypeId tid = socket->GetInstanceTypeId(); tid != tid.GetParent(); tid = tid.GetParent())
+    {
+        if (tid.GetGroupName() == moduleGroup)
+        {
+            continue; // the transport's own attributes, which its lean twin reads
+        }
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+        {
+            const TypeId::AttributeInformation info = tid.GetAttribute(i);
+            if (DynamicCast<const PointerChecker>(info.checker) ||
+                DynamicCast<const ObjectPtrContainerChecker>(info.checker) ||
+                DynamicCast<const CallbackChecker>(info.checker) ||
+                std::find(honoured.begin(), honoured.end(), info.name) != honoured.end())
+            {
+                continue;
+            }
+            if (socket->GetAttributeText(info) !=
+                info.originalInitialValue->SerializeToString(info.checker))
+            {
+                ignored.push_back(tid.GetName() + "::" + info.name);
+            }
+        }
+    }
+    return ignored;
+}
+
+bool
+PfabricTcpSocketFactory::IsSetOnEverySocket(const std::string& attribute) const
+{
+    const std::vector<std::string>& common = GetCommonSocketAttributes();
+    const std::vector<std::string> transport = CreateSocketOfType()->GetTransportSocketAttributes();
+    return std::find(common.begin(), common.end(), attribute) != common.end() ||
+           std::find(transport.begin(), transport.end(), attribute) != transport.end();
 }
 
 PfabricTcpSocket::FactorySettings

@@ -113,6 +113,32 @@ class PfabricTcpSocketFactory : public SocketFactory
      */
     static const std::vector<std::string>& GetCommonSocketAttributes();
 
+    /**
+     * @brief The attributes of ns-3's own socket classes (the TypeIds of the SocketType's chain
+     * outside this module: TcpSocket, TcpSocketBase) whose value on a socket of the SocketType
+     * differs from ns-3's own default (TypeId::AttributeInformation::originalInitialValue, as
+     * text), and that its lean host twin does not read
+     * (PfabricTcpSocket::GetLeanHonouredAttributes).
+     *
+     * A value set by any route (a configured default, the SocketType's own values) counts: on
+     * the lean host it would be lost without a word. Attributes that hold other objects or
+     * callbacks (TxBuffer, CongestionOps, IcmpCallback) are the socket's parts, not values a
+     * run is given, and are not compared. The factory's common attributes and the transport's
+     * (GetCommonSocketAttributes, IsSetOnEverySocket) are reported too: the lean host models
+     * the values the factory gives, not the ones set.
+     *
+     * @return their full names, e.g. ns3::TcpSocket::InitialSlowStartThreshold, in TypeId order
+     */
+    std::vector<std::string> GetAttributesLeanHostIgnores() const;
+
+    /**
+     * @param attribute the name of an attribute of ns-3's socket classes, e.g. DelAckCount
+     * @return whether every socket of the SocketType is given its own value of it, on either
+     *         host stack (GetCommonSocketAttributes, the transport's
+     *         PfabricTcpSocket::GetTransportSocketAttributes)
+     */
+    bool IsSetOnEverySocket(const std::string& attribute) const;
+
   protected:
     void DoDispose() override;
 

@@ -13,6 +13,7 @@
 #include "pfabric-flow-sender.h"
 
 #include "ns3/abort.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/tcp-congestion-ops.h"
@@ -252,6 +253,29 @@ Time
 PfabricTcpSocket::GetInitialRtt() const
 {
     return GetMinRto();
+}
+
+std::vector<std::string>
+PfabricTcpSocket::GetTransportSocketAttributes() const
+{
+    return {};
+}
+
+std::string
+PfabricTcpSocket::GetAttributeText(const TypeId::AttributeInformation& info) const
+{
+    if (info.accessor->HasGetter())
+    {
+        Ptr<AttributeValue> value = info.checker->Create();
+        GetAttribute(info.name, *value);
+        return value->SerializeToString(info.checker);
+    }
+    if (info.name == USE_ECN_ATTRIBUTE)
+    {
+        // EnumValue(mode): the class template's deduction since ns-3.41, an int before.
+        return EnumValue(m_tcb->m_useEcn).SerializeToString(info.checker);
+    }
+    return info.initialValue->SerializeToString(info.checker);
 }
 
 void

@@ -20,6 +20,8 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -53,7 +55,9 @@ class TcpCongestionOps;
  * (LineRate) and PfabricBaselineTcpSocket (TCP, DCTCP, the custom scheme's TCP). Each holds its
  * own settings as attributes and says, through the virtual functions below, how the
  * PfabricTcpSocketFactory that creates it (its SocketType) configures it and its lean host twin
- * (PfabricLeanSender, PfabricLeanReceiver): a setting of a transport lives in its class only.
+ * (PfabricLeanSender, PfabricLeanReceiver): a setting of a transport lives in its class only,
+ * and so does the list of ns-3's socket attributes its lean twin reads
+ * (GetLeanHonouredAttributes).
  *
  * @par ns-3 internals these sockets rely on
  * TcpSocketBase offers subclasses no API for what MinTCP changes (a fixed RTO, probe mode, a
@@ -95,6 +99,12 @@ class PfabricTcpSocket : public pfabric::TcpSocketBaseCompat, public PfabricTcpD
     /// SYNs a connection sends at most (ns-3's ConnCount); a lost SYN is resent after the
     /// first RTO, doubled at each retry, so 24 outlast any run.
     static constexpr uint32_t SYN_RETRIES = 24;
+    /// TcpSocketBase's retransmission timer attributes and its ECN attribute (which has no
+    /// getter, GetAttributeText), as the transports' lists name them
+    /// (GetLeanHonouredAttributes, GetTransportSocketAttributes).
+    static constexpr const char* MIN_RTO_ATTRIBUTE = "MinRto";
+    static constexpr const char* CLOCK_GRANULARITY_ATTRIBUTE = "ClockGranularity"; //!< as above
+    static constexpr const char* USE_ECN_ATTRIBUTE = "UseEcn";                     //!< as above
 
     /**
      * @brief What the PfabricTcpSocketFactory creating a socket gives every transport (its own
@@ -249,6 +259,40 @@ class PfabricTcpSocket : public pfabric::TcpSocketBaseCompat, public PfabricTcpD
 
     /// @return what the lean host's receivers are: the receiving socket of this transport
     virtual PfabricLeanReceiver::Settings GetLeanReceiverSettings() const = 0;
+
+    /**
+     * @brief The attributes of ns-3's own socket classes (TcpSocket, TcpSocketBase) whose values
+     * this transport's lean twin reads (CreateLeanSender, GetLeanReceiverSettings), beside the
+     * transport's own attributes and its factory's.
+     *
+     * The lean host models no other: a value given to one would be lost there without a word,
+     * so PfabricTcpSocketFactory::GetAttributesLeanHostIgnores reports it. Kept beside the code
+     * that reads them; a name must be an attribute of the class's TypeId (a test checks).
+     *
+     * @return their names
+     */
+    virtual std::vector<std::string> GetLeanHonouredAttributes() const = 0;
+
+    /**
+     * @brief The attributes of ns-3's own socket classes that ConfigureTransport sets on every
+     * socket of this transport whatever their value (beside the factory's common ones,
+     * PfabricTcpSocketFactory::GetCommonSocketAttributes): a value given to one does not last on
+     * either host stack.
+     * @return their names: none by default
+     */
+    virtual std::vector<std::string> GetTransportSocketAttributes() const;
+
+    /**
+     * @brief The socket's value of one of its attributes as text (its checker's), also of one
+     * without a getter: UseEcn's is the socket state's, which its setter writes.
+     *
+     * Any other attribute without a getter reads as the type's configured default, which a
+     * socket made by a factory that sets it does not have.
+     *
+     * @param info the attribute, of the socket's TypeId or a parent's
+     * @return its value
+     */
+    std::string GetAttributeText(const TypeId::AttributeInformation& info) const;
 
     /**
      * @brief Let the socket's segments leave it no faster than its NIC serialises them.

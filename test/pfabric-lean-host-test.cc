@@ -11,11 +11,13 @@
 #include "pfabric-test-cases.h"
 
 #include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/error-model.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/pfabric-flow-application.h"
 #include "ns3/pfabric-host-transport.h"
@@ -24,11 +26,13 @@
 #include "ns3/pfabric-scheme-helper.h"
 #include "ns3/pfabric-single-switch-helper.h"
 #include "ns3/pfabric-tcp-socket-factory.h"
+#include "ns3/pfabric-tcp-socket.h"
 #include "ns3/pointer.h"
 #include "ns3/queue-disc.h"
 #include "ns3/simulator.h"
 #include "ns3/tcp-header.h"
 #include "ns3/tcp-option-sack.h"
+#include "ns3/tcp-socket-base.h"
 #include "ns3/traffic-control-layer.h"
 
 #include <cstdint>
@@ -644,6 +648,157 @@ class LeanStaleAckTest : public TestCase
     }
 };
 
+/// @return a socket of every class a PfabricTcpSocketFactory can create (SocketType)
+std::vector<Ptr<PfabricTcpSocket>>
+CreateEverySocketClass()
+{
+    std::vector<Ptr<PfabricTcpSocket>> sockets;
+    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+    {
+        const TypeId tid = TypeId::GetRegistered(i);
+        if (tid.HasConstructor() && tid.IsChildOf(PfabricTcpSocket::GetTypeId()))
+        {
+            sockets.push_back(ObjectFactory(tid.GetName()).Create<PfabricTcpSocket>());
+        }
+    }
+    return sockets;
+}
+
+/**
+ * What a socket class says its lean twin reads (GetLeanHonouredAttributes) and its
+ * ConfigureTransport sets (GetTransportSocketAttributes), and what the factory sets on every
+ * socket (GetCommonSocketAttributes), names attributes of ns-3's own socket classes on the
+ * class's TypeId: a typo, or an attribute ns-3 renamed, would exempt nothing and fail here.
+ */
+class LeanHonouredAttributesExistTest : public TestCase
+{
+  public:
+    LeanHonouredAttributesExistTest()
+        : TestCase("Lean host: every socket class's lists name attributes of ns-3's sockets")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<Ptr<PfabricTcpSocket>> sockets = CreateEverySocketClass();
+        NS_TEST_ASSERT_MSG_EQ(sockets.size(), 3, "MinTCP's, LineRate's and the baselines'");
+        for (const Ptr<PfabricTcpSocket>& socket : sockets)
+        {
+            const TypeId tid = socket->GetInstanceTypeId();
+            std::vector<std::string> names = socket->GetLeanHonouredAttributes();
+            const std::vector<std::string> transport = socket->GetTransportSocketAttributes();
+            const std::vector<std::string>& common =
+                PfabricTcpSocketFactory::GetCommonSocketAttributes();
+            names.insert(names.end(), transport.begin(), transport.end());
+            names.insert(names.end(), common.begin(), common.end());
+            for (const std::string& name : names)
+            {
+                TypeId::AttributeInformation info;
+                NS_TEST_ASSERT_MSG_EQ(tid.LookupAttributeByName(name, &info),
+                                      true,
+                                      tid.GetName() << " has an attribute " << name);
+                NS_TEST_ASSERT_MSG_EQ(TcpSocketBase::GetTypeId().LookupAttributeByName(name, &info),
+                                      true,
+                                      name << " is an attribute of ns-3's TcpSocketBase");
+            }
+        }
+    }
+};
+
+/**
+ * PfabricTcpSocketFactory::GetAttributesLeanHostIgnores reports a value of ns-3's socket
+ * attributes that the SocketType's lean twin does not read, however it was set (the SocketType's
+ * values, a configured default, an attribute without a getter), and nothing for the built-in
+ * schemes as their presets configure them.
+ */
+class LeanIgnoredAttributesTest : public TestCase
+{
+  public:
+    LeanIgnoredAttributesTest()
+        : TestCase("Lean host: a value of an ns-3 socket attribute it does not model is reported")
+    {
+    }
+
+  private:
+    /// @return what a factory of sockets of this text (ns3::Type[Name=value|...]) reports
+    static std::vector<std::string> Ignored(const std::string& socketType)
+    {
+        std::istringstream text(socketType);
+        ObjectFactory socket;
+        text >> socket;
+        return CreateObjectWithAttributes<PfabricTcpSocketFactory>("SocketType",
+                                                                   ObjectFactoryValue(socket))
+            ->GetAttributesLeanHostIgnores();
+    }
+
+    void DoRun() override
+    {
+        using Paths = std::vector<std::string>;
+        for (const std::string preset : {"hotnets12", "sigcomm13"})
+        {
+            for (const std::string& scheme : PfabricSchemeHelper::GetSchemes())
+            {
+                if (scheme == PfabricSchemeHelper::CUSTOM)
+                {
+                    continue;
+                }
+                PfabricSchemeHelper helper(scheme, preset);
+                Ptr<PfabricTcpSocketFactory> factory =
+                    helper.GetSocketFactoryFactory().Create<PfabricTcpSocketFactory>();
+                NS_TEST_ASSERT_MSG_EQ(factory->GetAttributesLeanHostIgnores().empty(),
+                                      true,
+                                      scheme << " (" << preset << ") runs on the lean host");
+            }
+        }
+        const std::string slowStart = "ns3::TcpSocket::InitialSlowStartThreshold";
+        NS_TEST_ASSERT_MSG_EQ(
+            (Ignored("ns3::PfabricMinTcpSocket[InitialSlowStartThreshold=17520]") ==
+             Paths{slowStart}),
+            true,
+            "MinTCP's lean twin has no ssthresh to start from");
+        NS_TEST_ASSERT_MSG_EQ(
+            (Ignored("ns3::PfabricBaselineTcpSocket[InitialSlowStartThreshold=17520|MinRto=5ms|"
+                     "UseEcn=On|DelAckCount=3]") ==
+             Paths{slowStart, "ns3::TcpSocket::DelAckCount"}),
+            true,
+            "the baselines' lean twin reads MinRto and UseEcn, not ssthresh or DelAckCount");
+        // UseEcn has no getter: its value is the socket state's.
+        NS_TEST_ASSERT_MSG_EQ((Ignored("ns3::PfabricLineRateTcpSocket[UseEcn=On|MinRto=5ms]") ==
+                               Paths{"ns3::TcpSocketBase::MinRto", "ns3::TcpSocketBase::UseEcn"}),
+                              true,
+                              "LineRate's lean twin models neither ECN nor ns-3's RTO");
+        NS_TEST_ASSERT_MSG_EQ(Ignored("ns3::PfabricBaselineTcpSocket[CongestionControl=ns3::"
+                                      "TcpCubic[Beta=0.8]|FastRetransmit=true]")
+                                  .empty(),
+                              true,
+                              "the transport's own attributes are its lean twin's");
+
+        // A configured default counts as the SocketType's values do.
+        const std::string delAckTimeout = "ns3::TcpSocket::DelAckTimeout";
+        TypeId::AttributeInformation info;
+        TcpSocket::GetTypeId().LookupAttributeByName("DelAckTimeout", &info);
+        Config::SetDefault(delAckTimeout, TimeValue(MilliSeconds(1)));
+        const Paths configured = Ignored("ns3::PfabricBaselineTcpSocket");
+        Config::SetDefault(delAckTimeout, *info.originalInitialValue);
+        NS_TEST_ASSERT_MSG_EQ((configured == Paths{delAckTimeout}), true, "a configured default");
+        NS_TEST_ASSERT_MSG_EQ(Ignored("ns3::PfabricBaselineTcpSocket").empty(),
+                              true,
+                              "the default restored");
+
+        // What the sockets set themselves is lost on either host stack.
+        auto factory = CreateObject<PfabricTcpSocketFactory>(); // MinTCP's
+        NS_TEST_ASSERT_MSG_EQ(factory->IsSetOnEverySocket("MinRto"), true, "MinTCP's fixed RTO");
+        NS_TEST_ASSERT_MSG_EQ(factory->IsSetOnEverySocket("DelAckCount"), true, "the factory's");
+        NS_TEST_ASSERT_MSG_EQ(factory->IsSetOnEverySocket("InitialSlowStartThreshold"),
+                              false,
+                              "ns-3's TCP reads it");
+        factory->SetAttribute("SocketType",
+                              ObjectFactoryValue(ObjectFactory("ns3::PfabricBaselineTcpSocket")));
+        NS_TEST_ASSERT_MSG_EQ(factory->IsSetOnEverySocket("MinRto"), false, "the baselines'");
+    }
+};
+
 } // namespace
 
 std::vector<TestCase*>
@@ -653,7 +808,9 @@ MakeLeanHostTestCases()
             new LeanLossTest,
             new LeanIncastTest,
             new LeanStaleAckTest,
-            new LeanHandshakeLossTest};
+            new LeanHandshakeLossTest,
+            new LeanHonouredAttributesExistTest,
+            new LeanIgnoredAttributesTest};
 }
 
 } // namespace tests

@@ -539,6 +539,19 @@ PfabricCustomScheme::GetSocketType() const
 }
 
 std::string
+PfabricCustomScheme::GetTcpAttributeOption(const std::string& attribute) const
+{
+    for (const auto& [name, value] : SplitAttributes(m_tcpAttributes))
+    {
+        if (name == attribute)
+        {
+            return "--" + NameOf(&PfabricCustomScheme::m_tcpAttributes) + "=" + m_tcpAttributes;
+        }
+    }
+    return "";
+}
+
+std::string
 PfabricCustomScheme::CheckTcpAttributes() const
 {
     const std::string given =

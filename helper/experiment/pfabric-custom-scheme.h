@@ -121,6 +121,12 @@ class PfabricCustomScheme
     std::string GetSocketType() const;
 
     /**
+     * @param attribute the name of an attribute of the sockets or of their factory
+     * @return --tcpAttributes as given when it sets the attribute, else ""
+     */
+    std::string GetTcpAttributeOption(const std::string& attribute) const;
+
+    /**
      * @brief The scheme the parts make (after Check): the fifth recipe beside
      * PfabricSchemeRegistry's, named by the label. The sockets get the preset's numbers of their
      * transport (the registered recipe of their class: PfabricSchemeRegistry::FindBySocketType),

@@ -23,6 +23,7 @@
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-levels.h"
 #include "ns3/pfabric-single-switch-helper.h"
+#include "ns3/pfabric-tcp-socket-factory.h"
 #include "ns3/queue-size.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -162,6 +163,12 @@ PfabricExperiment::Prepare(std::string* error)
         }
         return PfabricFlowList::Write(m_p.dumpFlows, m_flows, error);
     }
+    ConfigureScheme();
+    *error = CheckLeanHostSettings();
+    if (!error->empty())
+    {
+        return false;
+    }
     *error = m_writer.Open(m_options.OutputDirectoryName());
     if (!error->empty())
     {
@@ -180,7 +187,6 @@ PfabricExperiment::Prepare(std::string* error)
         m_writer.Abandon();
         return false;
     }
-    ConfigureScheme();
     return true;
 }
 
@@ -309,6 +315,69 @@ PfabricExperiment::ConfigureScheme()
     {
         feature->ConfigureScheme(*m_scheme);
     }
+}
+
+std::string
+PfabricExperiment::CheckLeanHostSettings() const
+{
+    if (m_p.hostStack != PfabricFabricHelper::LEAN_HOST)
+    {
+        return "";
+    }
+    Ptr<PfabricTcpSocketFactory> factory =
+        m_scheme->GetSocketFactoryFactory().Create<PfabricTcpSocketFactory>();
+    const std::vector<std::string> ignored = factory->GetAttributesLeanHostIgnores();
+    if (ignored.empty())
+    {
+        return "";
+    }
+    const std::string& path = ignored.front();
+    const std::string attribute = path.substr(path.rfind("::") + 2);
+    const std::string lean = PfabricChoiceName(Parameters::HOST_STACKS, m_p.hostStack);
+    const std::string ns3tcp =
+        PfabricChoiceName(Parameters::HOST_STACKS, PfabricFabricHelper::NS3_TCP);
+    const std::string notModelled = DescribeSocketSetting(path) +
+                                    ": the lean host (--hostStack=" + lean + ") does not model " +
+                                    path;
+    // A value the sockets overwrite is lost on ns-3's TCP too: no other host stack to point to.
+    if (factory->IsSetOnEverySocket(attribute))
+    {
+        return notModelled +
+               ", which the scheme's sockets set themselves on --hostStack=" + ns3tcp +
+               " too; leave it unset";
+    }
+    return notModelled + "; run with --hostStack=" + ns3tcp;
+}
+
+std::string
+PfabricExperiment::DescribeSocketSetting(const std::string& path) const
+{
+    const std::string attribute = path.substr(path.rfind("::") + 2);
+    if (m_p.scheme == PfabricSchemeHelper::CUSTOM)
+    {
+        // The custom scheme's values are the sockets' own, over any configured default.
+        const std::string option = m_custom.GetTcpAttributeOption(attribute);
+        if (!option.empty())
+        {
+            return option;
+        }
+    }
+    if (m_commandLine)
+    {
+        for (const auto& [name, value] : m_commandLine->GetNs3Settings())
+        {
+            if (name == path)
+            {
+                return "--" + name + "=" + value;
+            }
+        }
+    }
+    const char* environment = std::getenv("NS_ATTRIBUTE_DEFAULT");
+    if (environment && std::string(environment).find(path) != std::string::npos)
+    {
+        return "NS_ATTRIBUTE_DEFAULT's " + path;
+    }
+    return "--scheme=" + m_options.GetSchemeName() + "'s sockets' " + path;
 }
 
 std::vector<PfabricFlow>

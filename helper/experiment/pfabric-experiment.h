@@ -400,6 +400,22 @@ class PfabricExperiment
      * @return "" or the step ns-3 stopped on, one line naming the options that configure it
      */
     std::string TrySettings();
+    /**
+     * @brief On the lean host (--hostStack=lean), refuse a value of an attribute of ns-3's
+     * sockets that the scheme's lean senders and receivers do not model
+     * (PfabricTcpSocketFactory::GetAttributesLeanHostIgnores): the run would not have it
+     * (Prepare, after ConfigureScheme, before the run directory exists).
+     * @return "" or the first such value, one line naming the option that set it and what to do
+     */
+    std::string CheckLeanHostSettings() const;
+    /**
+     * @brief The setting that gave one of the sockets' attributes its value, as the user gave
+     * it: the custom scheme's --tcpAttributes, an attribute path on the command line, else
+     * NS_ATTRIBUTE_DEFAULT or the scheme.
+     * @param path the attribute's full name, e.g. ns3::TcpSocket::InitialSlowStartThreshold
+     * @return the setting, e.g. --ns3::TcpSocket::InitialSlowStartThreshold=17520
+     */
+    std::string DescribeSocketSetting(const std::string& path) const;
 
     Parameters m_p;                                  //!< parameters
     std::unique_ptr<PfabricFabricHelper> m_fabric;   //!< the fabric
@@ -433,7 +449,7 @@ class PfabricExperiment
     /// The options' tables (filled on first use, also by the const CheckChoices).
     mutable PfabricExperimentOptions m_options;
     /// The command line the options were added to, or nullptr: its ns-3 settings, which a
-    /// failed trial names (TrySettings)
+    /// failed trial names (TrySettings) and the lean host's check quotes as typed
     const PfabricCommandLine* m_commandLine;
 };
 

@@ -899,3 +899,79 @@ def test_a_finished_preemption_run_is_unchanged(run_example: RunExample) -> None
     assert lines[1].startswith("long flow:  5000000 B from 0 us, completed in ")
     assert ", slowdown " in lines[2]
     assert lines[3] == "short flow finished first: yes"
+
+
+# The lean host (--hostStack=lean) models the ns-3 socket attributes its senders read
+# (PfabricTcpSocket::GetLeanHonouredAttributes); a value of any other would be lost without a
+# word, so it is refused before anything is written.
+LEAN = "--hostStack=lean"
+NOT_MODELLED = "the lean host (--hostStack=lean) does not model "
+SLOW_START = "ns3::TcpSocket::InitialSlowStartThreshold"
+LEAN_REFUSALS = [
+    (("--scheme=pfabric", f"--{SLOW_START}=17520"),
+     f"--{SLOW_START}=17520: {NOT_MODELLED}{SLOW_START}; run with --hostStack=ns3tcp"),
+    ((CUSTOM, "--tcpAttributes=InitialSlowStartThreshold=17520"),
+     f"--tcpAttributes=InitialSlowStartThreshold=17520: {NOT_MODELLED}{SLOW_START}; run with "
+     "--hostStack=ns3tcp"),
+    ((CUSTOM, "--tcpAttributes=SocketType=ns3::PfabricMinTcpSocket|InitialSlowStartThreshold=1"),
+     f"--tcpAttributes=SocketType=ns3::PfabricMinTcpSocket|InitialSlowStartThreshold=1: "
+     f"{NOT_MODELLED}{SLOW_START}; run with --hostStack=ns3tcp"),
+    # UseEcn has no getter; MinTCP's lean twin has no ECN.
+    (("--scheme=pfabric", "--ns3::TcpSocketBase::UseEcn=On"),
+     f"--ns3::TcpSocketBase::UseEcn=On: {NOT_MODELLED}ns3::TcpSocketBase::UseEcn; run with "
+     "--hostStack=ns3tcp"),
+    # What the sockets set themselves is lost on ns-3's TCP too: no host stack to point to.
+    (("--scheme=linerate", "--ns3::TcpSocketBase::MinRto=5ms"),
+     f"--ns3::TcpSocketBase::MinRto=5ms: {NOT_MODELLED}ns3::TcpSocketBase::MinRto, which the "
+     "scheme's sockets set themselves on --hostStack=ns3tcp too; leave it unset"),
+    (("--scheme=tcp", "--ns3::TcpSocket::DelAckCount=3"),
+     f"--ns3::TcpSocket::DelAckCount=3: {NOT_MODELLED}ns3::TcpSocket::DelAckCount, which the "
+     "scheme's sockets set themselves on --hostStack=ns3tcp too; leave it unset"),
+]
+
+
+@pytest.mark.parametrize(("arguments", "message"), LEAN_REFUSALS)
+def test_a_value_the_lean_host_does_not_model_is_refused(run_example: RunExample, tmp_path,
+                                                        arguments: tuple[str, ...],
+                                                        message: str) -> None:
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=5",
+                         "--quiet", LEAN, f"--out={out}", *arguments)
+    assert result.returncode == 1
+    assert result.stderr == f"pfabric-websearch: error: {message}\n"
+    assert result.stdout == "" and list(tmp_path.iterdir()) == []
+
+
+def test_a_value_set_in_the_environment_is_refused_by_its_name(
+        run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NS_ATTRIBUTE_DEFAULT", "ns3::TcpSocket::DelAckTimeout=1ms")
+    result = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=5",
+                         "--quiet", LEAN, "--scheme=dctcp", f"--out={tmp_path / 'run'}")
+    assert result.returncode == 1
+    assert result.stderr == (
+        f"pfabric-websearch: error: NS_ATTRIBUTE_DEFAULT's ns3::TcpSocket::DelAckTimeout: "
+        f"{NOT_MODELLED}ns3::TcpSocket::DelAckTimeout; run with --hostStack=ns3tcp\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("arguments", [
+    # ns-3's TCP reads it: the refusal above points there.
+    ("--scheme=pfabric", f"--{SLOW_START}=17520", "--hostStack=ns3tcp"),
+    # What the baselines' lean twin reads (its retransmission timer, ECN).
+    ("--scheme=tcp", "--ns3::TcpSocketBase::MinRto=5ms", LEAN),
+    ("--scheme=tcp", "--ns3::TcpSocketBase::UseEcn=On", LEAN),
+    (CUSTOM, "--tcpAttributes=MinRto=2ms|ClockGranularity=1us", LEAN),
+    # ns-3's own default, given: nothing changes.
+    ("--scheme=tcp", "--ns3::TcpSocket::DelAckCount=2", LEAN),
+    # Every built-in scheme as its presets configure it.
+    *((f"--scheme={scheme}", f"--preset={preset}", LEAN)
+      for scheme in ("pfabric", "linerate", "tcp", "dctcp")
+      for preset in ("hotnets12", "sigcomm13")),
+])
+def test_what_the_lean_host_models_runs(run_example: RunExample, tmp_path,
+                                        arguments: tuple[str, ...]) -> None:
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=5",
+                         "--quiet", f"--out={out}", *arguments)
+    assert result.returncode == 0, result.stderr
+    assert len((out / "fct.csv").read_text().splitlines()) == 6
