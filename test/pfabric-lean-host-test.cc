@@ -768,8 +768,10 @@ class LeanIgnoredAttributesTest : public TestCase
                                Paths{"ns3::TcpSocketBase::MinRto", "ns3::TcpSocketBase::UseEcn"}),
                               true,
                               "LineRate's lean twin models neither ECN nor ns-3's RTO");
+        // No factory inside the factory's brackets: on ns-3.37 the nested one came out unset
+        // (TypeId 0), which its debug build asserts on when it logs construction attributes.
         NS_TEST_ASSERT_MSG_EQ(Ignored("ns3::PfabricBaselineTcpSocket[CongestionControl=ns3::"
-                                      "TcpCubic[Beta=0.8]|FastRetransmit=true]")
+                                      "TcpCubic|FastRetransmit=true]")
                                   .empty(),
                               true,
                               "the transport's own attributes are its lean twin's");

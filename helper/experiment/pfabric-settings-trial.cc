@@ -249,11 +249,16 @@ PfabricSettingsTrial::ExtractMessage(const std::string& text)
             what = what.substr(std::min(what.size(), what.find_first_not_of(' ')));
             return lines[i] + (what.empty() ? "" : " (" + what + ")");
         }
-        if (lines[i].rfind(NS_FATAL_LINE, 0) != 0 || i == 0)
+        // ns-3's message is the line before its "NS_FATAL, terminating"; releases that do not
+        // print that line (3.37) end the message's own line with the file and line.
+        const bool fatalLine = lines[i].rfind(NS_FATAL_LINE, 0) == 0 && i > 0;
+        const bool located = lines[i].find(", file=") != std::string::npos &&
+                             lines[i].find(", line=") != std::string::npos;
+        if (!fatalLine && !located)
         {
             continue;
         }
-        const std::string& line = lines[i - 1];
+        const std::string& line = fatalLine ? lines[i - 1] : lines[i];
         const std::string message = Field(line, "msg");
         const std::string condition = Field(line, "cond");
         std::string said = message;

@@ -71,9 +71,9 @@ class PfabricSettingsTrial
 
     /**
      * @brief ns-3's message in what a child wrote to stderr before it stopped: the line before
-     * "NS_FATAL, terminating" (NS_ABORT_MSG's, NS_FATAL_ERROR's, NS_ASSERT's), else the last
-     * line; its msg="..." text, else its cond="..." as a failed assertion, and the source file
-     * and line it names.
+     * "NS_FATAL, terminating" (NS_ABORT_MSG's, NS_FATAL_ERROR's, NS_ASSERT's), or where ns-3
+     * does not print that line (3.37) the last line naming a file= and line=; its msg="..." text,
+     * else its cond="..." as a failed assertion, and the source file and line it names.
      * @param text the child's stderr (its end)
      * @return e.g. "Can't Parse Time abc (time.cc:171)", or "" if the text has no line
      */
