@@ -34,9 +34,34 @@
 #include <cctype>
 #include <cstdlib>
 #include <optional>
+#include <utility>
 
 namespace ns3
 {
+
+namespace
+{
+
+/**
+ * @param cmd the command line the options were added to, or nullptr
+ * @return each ns-3 setting given on it (a global value's name or an attribute path) with the
+ *         option as typed, --name=value: what a refusal quotes
+ */
+std::vector<std::pair<std::string, std::string>>
+Ns3Options(const PfabricCommandLine* cmd)
+{
+    std::vector<std::pair<std::string, std::string>> options;
+    if (cmd)
+    {
+        for (const auto& [name, value] : cmd->GetNs3Settings())
+        {
+            options.emplace_back(name, "--" + name + "=" + value);
+        }
+    }
+    return options;
+}
+
+} // namespace
 
 NS_LOG_COMPONENT_DEFINE("PfabricExperiment");
 
@@ -362,14 +387,11 @@ PfabricExperiment::DescribeSocketSetting(const std::string& path) const
             return option;
         }
     }
-    if (m_commandLine)
+    for (const auto& [name, option] : Ns3Options(m_commandLine))
     {
-        for (const auto& [name, value] : m_commandLine->GetNs3Settings())
+        if (name == path)
         {
-            if (name == path)
-            {
-                return "--" + name + "=" + value;
-            }
+            return option;
         }
     }
     const char* environment = std::getenv("NS_ATTRIBUTE_DEFAULT");
@@ -548,13 +570,9 @@ PfabricExperiment::TrySettings()
     // reach every object of the fabric and the scheme), the scheme's own options.
     std::vector<std::string> globals;
     std::vector<std::string> paths;
-    if (m_commandLine)
+    for (const auto& [name, option] : Ns3Options(m_commandLine))
     {
-        for (const auto& [name, value] : m_commandLine->GetNs3Settings())
-        {
-            (name.find("::") == std::string::npos ? globals : paths)
-                .push_back("--" + name + "=" + value);
-        }
+        (name.find("::") == std::string::npos ? globals : paths).push_back(option);
     }
     std::vector<std::string> scheme;
     if (m_p.scheme == PfabricSchemeHelper::CUSTOM)
