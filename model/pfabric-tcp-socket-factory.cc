@@ -170,37 +170,61 @@ PfabricTcpSocketFactory::GetCommonSocketAttributes()
     return names;
 }
 
+std::vector<std::pair<TypeId, std::string>>
+PfabricTcpSocketFactory::GetChangedNs3Attributes(Ptr<const PfabricTcpSocket> socket)
+{
+    const std::string moduleGroup = PfabricTcpSocket::GetTypeId().GetGroupName();
+    std::vector<std::pair<TypeId, std::string>> changed;
+    for (TypeId tid = socket->GetInstanceTypeId(); tid != tid.GetParent(); tid = tid.GetParent())
+    {
+        if (tid.GetGroupName() == moduleGroup)
+        {
+            continue; // the transport's own attributes, which it and its lean twin read
+        }
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+        {
+            const TypeId::AttributeInformation info = tid.GetAttribute(i);
+            if (!DynamicCast<const PointerChecker>(info.checker) &&
+                !DynamicCast<const ObjectPtrContainerChecker>(info.checker) &&
+                !DynamicCast<const CallbackChecker>(info.checker) &&
+                socket->GetAttributeText(info) !=
+                    info.originalInitialValue->SerializeToString(info.checker))
+            {
+                changed.emplace_back(tid, info.name);
+            }
+        }
+    }
+    return changed;
+}
+
 std::vector<std::string>
 PfabricTcpSocketFactory::GetAttributesLeanHostIgnores() const
 {
     Ptr<PfabricTcpSocket> socket = CreateSocketOfType();
     const std::vector<std::string> honoured = socket->GetLeanHonouredAttributes();
-    const std::string moduleGroup = PfabricTcpSocket::GetTypeId().GetGroupName();
     std::vector<std::string> ignored;
-    for (TypeId tid = socket->GetInstanceTypeId(); tid != tid.GetParent(); tid = tid.GetParent())
+    for (const auto& [tid, name] : GetChangedNs3Attributes(socket))
     {
-        if (tid.GetGroupName() == moduleGroup)
+        if (std::find(honoured.begin(), honoured.end(), name) == honoured.end())
         {
-            continue; // the transport's own attributes, which its lean twin reads
-        }
-        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
-        {
-            const TypeId::AttributeInformation info = tid.GetAttribute(i);
-            if (DynamicCast<const PointerChecker>(info.checker) ||
-                DynamicCast<const ObjectPtrContainerChecker>(info.checker) ||
-                DynamicCast<const CallbackChecker>(info.checker) ||
-                std::find(honoured.begin(), honoured.end(), info.name) != honoured.end())
-            {
-                continue;
-            }
-            if (socket->GetAttributeText(info) !=
-                info.originalInitialValue->SerializeToString(info.checker))
-            {
-                ignored.push_back(tid.GetName() + "::" + info.name);
-            }
+            ignored.push_back(tid.GetName() + "::" + name);
         }
     }
     return ignored;
+}
+
+std::vector<std::string>
+PfabricTcpSocketFactory::GetAttributesSocketsOverwrite() const
+{
+    std::vector<std::string> overwritten;
+    for (const auto& [tid, name] : GetChangedNs3Attributes(CreateSocketOfType()))
+    {
+        if (IsSetOnEverySocket(name))
+        {
+            overwritten.push_back(tid.GetName() + "::" + name);
+        }
+    }
+    return overwritten;
 }
 
 bool

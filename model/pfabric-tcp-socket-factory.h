@@ -125,11 +125,23 @@ class PfabricTcpSocketFactory : public SocketFactory
      * callbacks (TxBuffer, CongestionOps, IcmpCallback) are the socket's parts, not values a
      * run is given, and are not compared. The factory's common attributes and the transport's
      * (GetCommonSocketAttributes, IsSetOnEverySocket) are reported too: the lean host models
-     * the values the factory gives, not the ones set.
+     * the values the factory gives, not the ones set (GetAttributesSocketsOverwrite names those
+     * on either host stack).
      *
      * @return their full names, e.g. ns3::TcpSocket::InitialSlowStartThreshold, in TypeId order
      */
     std::vector<std::string> GetAttributesLeanHostIgnores() const;
+
+    /**
+     * @brief The attributes of ns-3's own socket classes whose value on a socket of the
+     * SocketType differs from ns-3's own default, as GetAttributesLeanHostIgnores compares
+     * them, and that every socket is then given its own value of (IsSetOnEverySocket): a value
+     * set (a configured default, the SocketType's own values) that is lost without a word on
+     * either host stack, such as --ns3::TcpSocket::InitialCwnd (the factory's InitialWindow
+     * sets it).
+     * @return their full names, e.g. ns3::TcpSocket::DelAckCount, in TypeId order
+     */
+    std::vector<std::string> GetAttributesSocketsOverwrite() const;
 
     /**
      * @param attribute the name of an attribute of ns-3's socket classes, e.g. DelAckCount
@@ -148,6 +160,17 @@ class PfabricTcpSocketFactory : public SocketFactory
 
     /// @return a new socket of the SocketType, not configured
     Ptr<PfabricTcpSocket> CreateSocketOfType() const;
+
+    /**
+     * @brief The values a new socket of the SocketType holds of ns-3's own socket classes'
+     * attributes (outside this module's TypeIds) other than ns-3's own defaults, parts (objects,
+     * callbacks) left out: what GetAttributesLeanHostIgnores and GetAttributesSocketsOverwrite
+     * choose from.
+     * @param socket the socket (CreateSocketOfType)
+     * @return each one's TypeId and attribute, in TypeId order
+     */
+    static std::vector<std::pair<TypeId, std::string>> GetChangedNs3Attributes(
+        Ptr<const PfabricTcpSocket> socket);
 
     /// @return the socket of the SocketType the lean host's senders and receivers are made by
     /// (created on first use)

@@ -795,9 +795,33 @@ class LeanIgnoredAttributesTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(factory->IsSetOnEverySocket("InitialSlowStartThreshold"),
                               false,
                               "ns-3's TCP reads it");
+        const std::string minRto = "ns3::TcpSocketBase::MinRto";
+        const std::string delAckCount = "ns3::TcpSocket::DelAckCount";
+        NS_TEST_ASSERT_MSG_EQ(factory->GetAttributesSocketsOverwrite().empty(),
+                              true,
+                              "nothing set, nothing lost");
+        TypeId::AttributeInformation minRtoInfo;
+        TcpSocketBase::GetTypeId().LookupAttributeByName("MinRto", &minRtoInfo);
+        TypeId::AttributeInformation delAckCountInfo;
+        TcpSocket::GetTypeId().LookupAttributeByName("DelAckCount", &delAckCountInfo);
+        Config::SetDefault(minRto, TimeValue(MilliSeconds(5)));
+        Config::SetDefault(delAckCount, UintegerValue(3));
+        const Paths minTcpLoses = factory->GetAttributesSocketsOverwrite();
         factory->SetAttribute("SocketType",
                               ObjectFactoryValue(ObjectFactory("ns3::PfabricBaselineTcpSocket")));
+        const Paths baselineLoses = factory->GetAttributesSocketsOverwrite();
+        Config::SetDefault(minRto, *minRtoInfo.originalInitialValue);
+        Config::SetDefault(delAckCount, *delAckCountInfo.originalInitialValue);
+        NS_TEST_ASSERT_MSG_EQ((minTcpLoses == Paths{minRto, delAckCount}),
+                              true,
+                              "MinTCP sets its fixed RTO and the factory DelAckCount");
+        NS_TEST_ASSERT_MSG_EQ((baselineLoses == Paths{delAckCount}),
+                              true,
+                              "the baselines read MinRto; the factory sets DelAckCount");
         NS_TEST_ASSERT_MSG_EQ(factory->IsSetOnEverySocket("MinRto"), false, "the baselines'");
+        NS_TEST_ASSERT_MSG_EQ(factory->GetAttributesSocketsOverwrite().empty(),
+                              true,
+                              "the defaults restored");
     }
 };
 

@@ -189,7 +189,7 @@ PfabricExperiment::Prepare(std::string* error)
         return PfabricFlowList::Write(m_p.dumpFlows, m_flows, error);
     }
     ConfigureScheme();
-    *error = CheckLeanHostSettings();
+    *error = CheckSocketSettings();
     if (!error->empty())
     {
         return false;
@@ -343,35 +343,34 @@ PfabricExperiment::ConfigureScheme()
 }
 
 std::string
-PfabricExperiment::CheckLeanHostSettings() const
+PfabricExperiment::CheckSocketSettings() const
 {
+    Ptr<PfabricTcpSocketFactory> factory =
+        m_scheme->GetSocketFactoryFactory().Create<PfabricTcpSocketFactory>();
+    // Lost on every host stack: meta.json would record a setting the run never had.
+    const std::vector<std::string> overwritten = factory->GetAttributesSocketsOverwrite();
+    if (!overwritten.empty())
+    {
+        const std::string& path = overwritten.front();
+        return DescribeSocketSetting(path) + ": the scheme's sockets set " + path +
+               " themselves, on every host stack (from the attributes of " +
+               PfabricTcpSocketFactory::GetTypeId().GetName() +
+               " and of its SocketType); leave it unset";
+    }
     if (m_p.hostStack != PfabricFabricHelper::LEAN_HOST)
     {
         return "";
     }
-    Ptr<PfabricTcpSocketFactory> factory =
-        m_scheme->GetSocketFactoryFactory().Create<PfabricTcpSocketFactory>();
     const std::vector<std::string> ignored = factory->GetAttributesLeanHostIgnores();
     if (ignored.empty())
     {
         return "";
     }
     const std::string& path = ignored.front();
-    const std::string attribute = path.substr(path.rfind("::") + 2);
-    const std::string lean = PfabricChoiceName(Parameters::HOST_STACKS, m_p.hostStack);
-    const std::string ns3tcp =
-        PfabricChoiceName(Parameters::HOST_STACKS, PfabricFabricHelper::NS3_TCP);
-    const std::string notModelled = DescribeSocketSetting(path) +
-                                    ": the lean host (--hostStack=" + lean + ") does not model " +
-                                    path;
-    // A value the sockets overwrite is lost on ns-3's TCP too: no other host stack to point to.
-    if (factory->IsSetOnEverySocket(attribute))
-    {
-        return notModelled +
-               ", which the scheme's sockets set themselves on --hostStack=" + ns3tcp +
-               " too; leave it unset";
-    }
-    return notModelled + "; run with --hostStack=" + ns3tcp;
+    return DescribeSocketSetting(path) + ": the lean host (--hostStack=" +
+           PfabricChoiceName(Parameters::HOST_STACKS, m_p.hostStack) + ") does not model " + path +
+           "; run with --hostStack=" +
+           PfabricChoiceName(Parameters::HOST_STACKS, PfabricFabricHelper::NS3_TCP);
 }
 
 std::string
@@ -648,7 +647,8 @@ PfabricExperiment::TrySettings()
                       const uint64_t bytes = uint64_t(TRIAL_FLOW_SEGMENTS) *
                                              PfabricPreset::Get(m_p.preset).segmentSize;
                       sender->AddFlow(0, pair->GetHostAddress(1), bytes, m_p.connectLead);
-                      Simulator::Stop(MilliSeconds(TRIAL_SIMULATED_MS));
+                      // No longer than the run itself may simulate (--maxSimTime).
+                      Simulator::Stop(std::min(MilliSeconds(TRIAL_SIMULATED_MS), m_p.maxSimTime));
                       Simulator::Run();
                   });
     return trial.Run();

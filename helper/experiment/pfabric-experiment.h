@@ -401,13 +401,15 @@ class PfabricExperiment
      */
     std::string TrySettings();
     /**
-     * @brief On the lean host (--hostStack=lean), refuse a value of an attribute of ns-3's
-     * sockets that the scheme's lean senders and receivers do not model
-     * (PfabricTcpSocketFactory::GetAttributesLeanHostIgnores): the run would not have it
-     * (Prepare, after ConfigureScheme, before the run directory exists).
+     * @brief Refuse a value of an attribute of ns-3's sockets that the run would not have:
+     * one the scheme's sockets set themselves, on either host stack
+     * (PfabricTcpSocketFactory::GetAttributesSocketsOverwrite), and on the lean host
+     * (--hostStack=lean) one its senders and receivers do not model
+     * (PfabricTcpSocketFactory::GetAttributesLeanHostIgnores). Prepare, after ConfigureScheme,
+     * before the run directory exists.
      * @return "" or the first such value, one line naming the option that set it and what to do
      */
-    std::string CheckLeanHostSettings() const;
+    std::string CheckSocketSettings() const;
     /**
      * @brief The setting that gave one of the sockets' attributes its value, as the user gave
      * it: the custom scheme's --tcpAttributes, an attribute path on the command line, else

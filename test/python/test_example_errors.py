@@ -920,14 +920,43 @@ LEAN_REFUSALS = [
     (("--scheme=pfabric", "--ns3::TcpSocketBase::UseEcn=On"),
      f"--ns3::TcpSocketBase::UseEcn=On: {NOT_MODELLED}ns3::TcpSocketBase::UseEcn; run with "
      "--hostStack=ns3tcp"),
-    # What the sockets set themselves is lost on ns-3's TCP too: no host stack to point to.
-    (("--scheme=linerate", "--ns3::TcpSocketBase::MinRto=5ms"),
-     f"--ns3::TcpSocketBase::MinRto=5ms: {NOT_MODELLED}ns3::TcpSocketBase::MinRto, which the "
-     "scheme's sockets set themselves on --hostStack=ns3tcp too; leave it unset"),
-    (("--scheme=tcp", "--ns3::TcpSocket::DelAckCount=3"),
-     f"--ns3::TcpSocket::DelAckCount=3: {NOT_MODELLED}ns3::TcpSocket::DelAckCount, which the "
-     "scheme's sockets set themselves on --hostStack=ns3tcp too; leave it unset"),
 ]
+
+# What the sockets set themselves (PfabricTcpSocketFactory::GetAttributesSocketsOverwrite) is
+# lost on either host stack, though meta.json would record it: refused on both, with no host
+# stack to point to.
+SET_BY_SOCKETS = ("the scheme's sockets set {path} themselves, on every host stack (from the "
+                  "attributes of ns3::PfabricTcpSocketFactory and of its SocketType); leave it "
+                  "unset")
+OVERWRITE_REFUSALS = [
+    (("--scheme=linerate", "--ns3::TcpSocketBase::MinRto=5ms"),
+     "--ns3::TcpSocketBase::MinRto=5ms: " +
+     SET_BY_SOCKETS.format(path="ns3::TcpSocketBase::MinRto")),
+    (("--scheme=tcp", "--ns3::TcpSocket::DelAckCount=3"),
+     "--ns3::TcpSocket::DelAckCount=3: " +
+     SET_BY_SOCKETS.format(path="ns3::TcpSocket::DelAckCount")),
+    # The factory's InitialWindow gives every socket its initial window.
+    (("--scheme=dctcp", "--ns3::TcpSocket::InitialCwnd=4"),
+     "--ns3::TcpSocket::InitialCwnd=4: " +
+     SET_BY_SOCKETS.format(path="ns3::TcpSocket::InitialCwnd")),
+    # MinTCP's fixed RTO is its own attribute; the custom scheme's value of ns-3's is lost too.
+    ((CUSTOM, "--tcpAttributes=SocketType=ns3::PfabricMinTcpSocket|MinRto=2ms"),
+     "--tcpAttributes=SocketType=ns3::PfabricMinTcpSocket|MinRto=2ms: " +
+     SET_BY_SOCKETS.format(path="ns3::TcpSocketBase::MinRto")),
+]
+
+
+@pytest.mark.parametrize("stack", ["--hostStack=ns3tcp", LEAN])
+@pytest.mark.parametrize(("arguments", "message"), OVERWRITE_REFUSALS)
+def test_a_value_the_sockets_overwrite_is_refused(run_example: RunExample, tmp_path, stack: str,
+                                                 arguments: tuple[str, ...],
+                                                 message: str) -> None:
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=5",
+                         "--quiet", stack, f"--out={out}", *arguments)
+    assert result.returncode == 1
+    assert result.stderr == f"pfabric-websearch: error: {message}\n"
+    assert result.stdout == "" and list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize(("arguments", "message"), LEAN_REFUSALS)

@@ -23,7 +23,7 @@ CUSTOM = ("--scheme=custom", "--schemeLabel=fq-cubic", "--portQueueDisc=ns3::FqC
           "--portQueueDiscAttributes=Interval=100us|Target=10us",
           "--tcpCongestionOps=ns3::TcpCubic")
 SCHEMES = {"pfabric": ("--scheme=pfabric",), "linerate": ("--scheme=linerate",),
-           "tcp": ("--scheme=tcp", "--ns3::TcpSocket::InitialCwnd=4"),
+           "tcp": ("--scheme=tcp", "--ns3::TcpSocket::InitialSlowStartThreshold=17520"),
            "dctcp": ("--scheme=dctcp",), "fq-cubic": CUSTOM}
 
 
@@ -138,7 +138,7 @@ def test_a_dry_run_prints_the_command_and_runs_nothing(bin_dir: Path, runs: dict
     assert main(["rerun", str(runs["tcp"]), f"--out={out}", f"--bin-dir={bin_dir}",
                  "--dry-run"]) == 0
     [command] = capsys.readouterr().out.splitlines()
-    assert "--scheme=tcp " in command and "--ns3::TcpSocket::InitialCwnd=4 " in command
+    assert "--scheme=tcp " in command and "--ns3::TcpSocket::InitialSlowStartThreshold=17520 " in command
     assert "--connectLead=1000us " in command and command.endswith(f"--out={out}")
     assert not out.exists()
 
