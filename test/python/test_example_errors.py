@@ -946,26 +946,20 @@ OVERWRITE_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize("stack", ["--hostStack=ns3tcp", LEAN])
-@pytest.mark.parametrize(("arguments", "message"), OVERWRITE_REFUSALS)
-def test_a_value_the_sockets_overwrite_is_refused(run_example: RunExample, tmp_path, stack: str,
-                                                 arguments: tuple[str, ...],
-                                                 message: str) -> None:
+# Each refusal with the host stack it is given on: the lean host's on it, the overwritten values'
+# on both.
+REFUSALS = [(LEAN, arguments, message) for arguments, message in LEAN_REFUSALS] + [
+    (stack, arguments, message) for stack in ("--hostStack=ns3tcp", LEAN)
+    for arguments, message in OVERWRITE_REFUSALS]
+
+
+@pytest.mark.parametrize(("stack", "arguments", "message"), REFUSALS)
+def test_a_value_the_run_would_not_have_is_refused(run_example: RunExample, tmp_path, stack: str,
+                                                   arguments: tuple[str, ...],
+                                                   message: str) -> None:
     out = tmp_path / "run"
     result = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=5",
                          "--quiet", stack, f"--out={out}", *arguments)
-    assert result.returncode == 1
-    assert result.stderr == f"pfabric-websearch: error: {message}\n"
-    assert result.stdout == "" and list(tmp_path.iterdir()) == []
-
-
-@pytest.mark.parametrize(("arguments", "message"), LEAN_REFUSALS)
-def test_a_value_the_lean_host_does_not_model_is_refused(run_example: RunExample, tmp_path,
-                                                        arguments: tuple[str, ...],
-                                                        message: str) -> None:
-    out = tmp_path / "run"
-    result = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=5",
-                         "--quiet", LEAN, f"--out={out}", *arguments)
     assert result.returncode == 1
     assert result.stderr == f"pfabric-websearch: error: {message}\n"
     assert result.stdout == "" and list(tmp_path.iterdir()) == []
