@@ -199,4 +199,4 @@ def test_the_original_workloads_table_is_its_committed_runs() -> None:
             assert (as_printed(summary.loc[size_bin, statistic], mine),
                     as_printed(point.loc[panel, "value"], tier)) == (mine, tier), \
                 f"{label}: {size_bin} {statistic}"
-    assert len(rows) == 4
+    assert len(rows) == 5
