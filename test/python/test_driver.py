@@ -128,7 +128,7 @@ def test_the_cpp_cases_are_counted() -> None:
 
 
 def stand_in(cpp: str, python: str):
-    """A stand-in for driver.run: the runner's --list and suite, the examples, ruff, mypy and
+    """A stand-in for driver.run and driver.run_streamed: the runner's --list and suite, the examples, ruff, mypy and
     pytest, each succeeding with the given output."""
     def run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
         words = " ".join(map(str, command))
@@ -151,8 +151,9 @@ def test_command_test_fails_on_an_unexpected_skip_and_counts_the_cpp_cases(
         outputs: dict[int, str], mass: int, sanitize: bool, status: int) -> None:
     monkeypatch.setattr(driver, "build", lambda *args: tmp_path)
     monkeypatch.setattr(driver, "examples_to_run", list)
-    monkeypatch.setattr(driver, "run", stand_in(CPP_OUTPUT.replace("FAIL", "PASS"),
-                                                 outputs[mass]))
+    fake = stand_in(CPP_OUTPUT.replace("FAIL", "PASS"), outputs[mass])
+    monkeypatch.setattr(driver, "run", fake)
+    monkeypatch.setattr(driver, "run_streamed", fake)  # pytest's output, printed as it comes
     assert driver.command_test(argparse.Namespace(sanitize=sanitize, suites_only=False,
                                                   jobs=1)) == status
     out = capsys.readouterr().out
@@ -176,3 +177,11 @@ def test_a_suite_that_ran_no_case_fails(tmp_path: Path, monkeypatch: pytest.Monk
     assert "FAIL: pfabric (no test case ran)" in out
     assert out.splitlines()[-1] == ("pfabric test: 0 passed, 1 failed (C++: 0 cases in 1 suite; "
                                     "C++ suites only)")
+
+
+def test_a_streamed_command_prints_its_lines_as_they_come_and_returns_them(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    result = driver.run_streamed(["sh", "-c", "echo one; echo two >&2; exit 3"])
+    assert result.returncode == 3
+    assert result.stdout == "one\ntwo\n"
+    assert capsys.readouterr().out == "one\ntwo\n"
