@@ -210,3 +210,69 @@ def test_the_original_workloads_tables_are_their_committed_runs(section: str, wo
                     as_printed(point.loc[panel, "value"], tier)) == (mine, tier), \
                 f"{workload}, {label}: {size_bin} {statistic}"
     assert len(rows) == schemes
+
+
+# The gap table's last column (results.rst, "Every gap to the paper's text"): each row's numbers
+# before its colon, from the original scripts' workload's runs (doc/figures/candidates/*-ns2), by
+# the row's gap as the table names it; "not run" rows have none.
+GAP_SECTION = "Every gap to the paper's text, and what stands behind its explanation"
+SMALL, MEDIUM, LARGE = "(0,100KB]", "(100KB,10MB]", "(10MB,inf)"
+GapValue = tuple[tuple[str, str, str, str], tuple[str, str, str, str] | None]
+GAP_ORIGINAL_WORKLOAD: dict[str, list[GapValue]] = {
+    # (workload, scheme, bin, statistic) of a run, over another's when there is a second
+    "pFabric's small flows' p99, data mining, at 0.8": [
+        (("datamining", "pfabric", SMALL, "p99"), None),
+        (("datamining", "linerate", SMALL, "p99"), None)],
+    "DCTCP over pFabric, small flows' mean": [
+        (("websearch", "dctcp", SMALL, "mean"), ("websearch", "pfabric", SMALL, "mean")),
+        (("datamining", "dctcp", SMALL, "mean"), ("datamining", "pfabric", SMALL, "mean"))],
+    "DCTCP's small flows' p99, web search, 0.8": [(("websearch", "dctcp", SMALL, "p99"), None)],
+    "TCP-DropTail's small flows' p99, web search, 0.8": [
+        (("websearch", "tcp", SMALL, "p99"), None)],
+    "TCP and DCTCP over pFabric, small flows' p99": [
+        (("websearch", "tcp", SMALL, "p99"), ("websearch", "pfabric", SMALL, "p99")),
+        (("websearch", "dctcp", SMALL, "p99"), ("websearch", "pfabric", SMALL, "p99")),
+        (("datamining", "tcp", SMALL, "p99"), ("datamining", "pfabric", SMALL, "p99")),
+        (("datamining", "dctcp", SMALL, "p99"), ("datamining", "pfabric", SMALL, "p99"))],
+    "MinTCP+pFabric's large flows over TCP's and DCTCP's": [
+        (("websearch", "pfabric", LARGE, "mean"), ("websearch", "tcp", LARGE, "mean")),
+        (("websearch", "pfabric", LARGE, "mean"), ("websearch", "dctcp", LARGE, "mean"))],
+    "TCP-DropTail's large flows over DCTCP's": [
+        (("websearch", "tcp", LARGE, "mean"), ("websearch", "dctcp", LARGE, "mean"))],
+    "overall mean, DCTCP over MinTCP+pFabric": [
+        (("websearch", "dctcp", "all", "mean"), ("websearch", "pfabric", "all", "mean")),
+        (("datamining", "dctcp", "all", "mean"), ("datamining", "pfabric", "all", "mean"))],
+    "LineRate+pFabric's small flows' p99, web search, 0.8": [
+        (("websearch", "linerate", SMALL, "p99"), None)],
+}
+
+
+def test_the_gap_tables_original_workload_column_is_its_committed_runs() -> None:
+    doc = RESULTS.read_text(encoding="utf-8")
+    table = NEXT_SECTION.split(doc.split(GAP_SECTION, 1)[1], maxsplit=1)[0]
+    rows = re.split(r"\n   \* - ", table.split(":widths:", 1)[1])[2:]  # after the header row
+    summaries: dict[tuple[str, str], pd.DataFrame] = {}
+
+    def value(key: tuple[str, str, str, str]) -> float:
+        workload, scheme, size_bin, statistic = key
+        if (workload, scheme) not in summaries:
+            run = ROOT / "doc" / "figures" / "candidates" / f"{workload}-{scheme}-load0.8-run1-ns2"
+            summaries[workload, scheme] = summarize(read_run(run).fct).set_index("bin")
+        return float(summaries[workload, scheme].loc[size_bin, statistic])
+
+    checked = set()
+    for row in rows:
+        cells = [" ".join(cell.split()) for cell in re.split(r"\n     - ", row)]
+        gap, last = cells[0], cells[-1]
+        assert len(cells) == 6, gap
+        found = [name for name in GAP_ORIGINAL_WORKLOAD if gap.startswith(name)]
+        if not found:
+            assert last == "not run (0.8 only)", gap
+            continue
+        printed = re.findall(r"\d+\.\d+", last.split(":", 1)[0])
+        expected = [value(top) / (value(bottom) if bottom else 1.0)
+                    for top, bottom in GAP_ORIGINAL_WORKLOAD[found[0]]]
+        assert [as_printed(number, text) for number, text in
+                zip(expected, printed, strict=True)] == printed, gap
+        checked.add(found[0])
+    assert checked == set(GAP_ORIGINAL_WORKLOAD)
