@@ -48,6 +48,8 @@ PfabricLeanBaselineSender::PfabricLeanBaselineSender()
       m_dupAckWindowFraction(0)
 {
     NS_LOG_FUNCTION(this);
+    // TCP-DropTail and DCTCP give ns-3's TCP/IP's fct.csv: their timeouts keep ns-3's order.
+    SetRetxTimerAsNs3(true);
 }
 
 PfabricLeanBaselineSender::~PfabricLeanBaselineSender()

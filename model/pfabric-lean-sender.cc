@@ -64,12 +64,14 @@ PfabricLeanSender::PfabricLeanSender()
       m_priorityOffset(1),
       m_restartSsThresh(true),
       m_highRxAckMark(1),
+      m_rWnd(RECEIVE_WINDOW),
       m_bytesAckedNotProcessed(0),
       m_isFirstPartialAck(true),
       m_ecnCeSeq(0),
       m_ecnEchoSeq(0),
       m_ecnCwrSeq(0),
       m_retxDeadline(Time::Max()),
+      m_retxTimerAsNs3(false),
       m_timeouts(0),
       m_probing(false),
       m_carriedFlow(false),
@@ -135,7 +137,7 @@ PfabricLeanSender::Configure(Ptr<PfabricHostTransport> transport,
     m_txBuffer->SetSegmentSize(segmentSize);
     m_txBuffer->SetDupAckThresh(m_dupAckThreshold);
     m_txBuffer->SetMaxBufferSize(std::numeric_limits<uint32_t>::max());
-    m_txBuffer->SetRWndCallback(MakeCallback(+[]() { return RECEIVE_WINDOW; }));
+    m_txBuffer->SetRWndCallback(MakeCallback(&PfabricLeanSender::GetReceiverWindow, this));
 }
 
 void
@@ -264,6 +266,8 @@ PfabricLeanSender::CompleteHandshake(const TcpHeader& header)
 {
     NS_LOG_FUNCTION(this);
     AckArrived(header.GetAckNumber());
+    // TcpSocketBase::DoForwardUp: the SYN-ACK's window field, unscaled, until the first ACK.
+    m_rWnd = header.GetWindowSize();
     m_synEvent.Cancel();
     m_congestionControl->CongestionStateSet(m_tcb, TcpSocketState::CA_OPEN);
     m_tcb->m_congState = TcpSocketState::CA_OPEN;
@@ -465,15 +469,19 @@ PfabricLeanSender::ReceiveAck(const TcpHeader& header, Ipv4Header::EcnType ecn)
     }
     if (header.GetFlags() & TcpHeader::SYN)
     {
-        // A duplicate SYN-ACK (the receiver resent it, or answered a resent SYN) is ignored.
-        // ns-3's TcpSocketBase::DoForwardUp restarts the window on any SYN; a SYN-ACK put on
-        // the wire by hand in the middle of a flow left ns-3's window and segments as they
-        // were, and the duplicates of lost handshakes arrive before a flow's data (no
-        // measured run differs).
+        ReceiveSynAck(header);
         return;
     }
     AckArrived(ack);
-    // TcpSocketBase::UpdateWindowSize traces the highest ACK before the ACK is processed.
+    // TcpSocketBase::UpdateWindowSize, before the ACK is processed: the receiver's window
+    // (after a SYN-ACK, the first ACK always restores the scaled one), and the highest ACK,
+    // traced. The receiver's sequence number, its third condition, never changes after its
+    // first ACK, which meets one of the others.
+    const uint32_t window = uint32_t{header.GetWindowSize()} << WINDOW_SCALE;
+    if ((ack == m_highRxAckMark && window > m_rWnd) || ack > m_highRxAckMark)
+    {
+        m_rWnd = window;
+    }
     if (ack > m_highRxAckMark)
     {
         m_highRxAckMark = ack;
@@ -535,6 +543,31 @@ PfabricLeanSender::ReceiveAck(const TcpHeader& header, Ipv4Header::EcnType ecn)
     }
     ProcessAck(ack, bytesSacked > 0, oldHead, currentDelivered);
     SendPendingData();
+}
+
+void
+PfabricLeanSender::ReceiveSynAck(const TcpHeader& header)
+{
+    NS_LOG_FUNCTION(this << header);
+    // The receiver resent its SYN-ACK (its timer fired while this sender's handshake ACK and
+    // data were lost) or answered a resent SYN, and the duplicate can arrive in the middle of
+    // the flow, after a timeout. TcpSocketBase::DoForwardUp acts on any SYN before its state
+    // machine ignores it (ProcessEstablished): the window and ssthresh restart from their
+    // initial values, the congestion state staying as it is; the SYN's window field, unscaled,
+    // is the receiver's window until the next ACK; the RTT is estimated from its ACK number
+    // and that number becomes the highest ACK, traced (the flow's progress) even though it
+    // moves back.
+    m_tcb->m_cWnd = m_tcb->m_initialCWnd * m_tcb->m_segmentSize;
+    m_tcb->m_cWndInfl = m_tcb->m_cWnd;
+    m_tcb->m_ssThresh = m_tcb->m_initialSsThresh;
+    m_rWnd = header.GetWindowSize();
+    const SequenceNumber32 ack = header.GetAckNumber();
+    AckArrived(ack);
+    if (ack != m_highRxAckMark)
+    {
+        m_highRxAckMark = ack;
+        NotifyAckAdvanced(ack);
+    }
 }
 
 void
@@ -786,7 +819,13 @@ PfabricLeanSender::NewAck(SequenceNumber32 ack, bool resetRto)
 uint32_t
 PfabricLeanSender::Window() const
 {
-    return std::min(RECEIVE_WINDOW, m_tcb->m_cWnd.Get());
+    return std::min(m_rWnd, m_tcb->m_cWnd.Get());
+}
+
+uint32_t
+PfabricLeanSender::GetReceiverWindow() const
+{
+    return m_rWnd;
 }
 
 uint32_t
@@ -918,15 +957,26 @@ PfabricLeanSender::PacingDone()
 }
 
 void
+PfabricLeanSender::SetRetxTimerAsNs3(bool asNs3)
+{
+    m_retxTimerAsNs3 = asNs3;
+}
+
+void
 PfabricLeanSender::StartRetxTimer()
 {
-    // The timer is (re)started on every advancing ACK: rather than cancel and schedule an event
-    // each time, as TcpSocketBase does, the deadline moves and the pending event, which fires
-    // no later, schedules itself again for it (RetxTimerFired). Only a timer that would now
-    // fire too late (the RTO shrank) is scheduled afresh.
+    // The timer is (re)started on every advancing ACK. With SetRetxTimerAsNs3, as
+    // TcpSocketBase::NewAck does, the pending event is cancelled and a new one scheduled every
+    // time. Otherwise the deadline moves and the pending event, which fires no later, schedules
+    // itself again for it (RetxTimerFired); only a timer that would now fire too late (the RTO
+    // shrank) is scheduled afresh. That saves an event per ACK, but the event that times out then
+    // takes another place than ns-3's among the events of its nanosecond (the simulator runs them
+    // in the order they were scheduled), and a timeout in the same nanosecond as another host's NIC
+    // finishing a segment can come after it instead of before: their next segments then reach
+    // a switch in the other order and take each other's sprayed paths.
     NS_ASSERT_MSG(m_rto.IsStrictlyPositive(), "PfabricLeanSender: a subclass sets the RTO");
     m_retxDeadline = Simulator::Now() + m_rto;
-    if (m_retxEvent.IsExpired() ||
+    if (m_retxTimerAsNs3 || m_retxEvent.IsExpired() ||
         static_cast<int64_t>(m_retxEvent.GetTs()) > m_retxDeadline.GetTimeStep())
     {
         m_retxEvent.Cancel();
@@ -938,6 +988,10 @@ void
 PfabricLeanSender::StopRetxTimer()
 {
     m_retxDeadline = Time::Max();
+    if (m_retxTimerAsNs3)
+    {
+        m_retxEvent.Cancel();
+    }
 }
 
 void

@@ -47,7 +47,9 @@ class TcpTxBuffer;
  * after ns-3's SYN. Without SetHandshake a connection is open when Connect returns; with it,
  * Connect sends ns-3's SYN (its options, flags and ECN field, resent after the connection
  * timeout, doubled at each retry) and the connection opens at the SYN-ACK, which gives the RTT
- * estimator of PfabricLeanBaselineSender its first sample, as ns-3's handshake does.
+ * estimator of PfabricLeanBaselineSender its first sample, as ns-3's handshake does. A SYN-ACK
+ * resent into the open connection restarts the window and ssthresh, as any SYN does on ns-3's
+ * sockets.
  *
  * What a retransmission timeout does, and how long the timer runs, is each transport's own:
  * PfabricLeanMinTcpSender (a fixed timeout) and PfabricLeanBaselineSender (RTT estimation with
@@ -210,6 +212,14 @@ class PfabricLeanSender : public PfabricFlowSender
     Time GetRto() const;
     /// @return the duplicate-ACK threshold
     uint32_t GetDupAckThreshold() const;
+    /**
+     * @brief Restart the retransmission timer as TcpSocketBase does, cancelling its event and
+     * scheduling a new one on every restart, so that a timeout keeps ns-3's place among the
+     * events of its nanosecond; otherwise (the default) a restart moves the deadline of the
+     * pending event, an event fewer per ACK (StartRetxTimer).
+     * @param asNs3 whether to schedule anew on every restart
+     */
+    void SetRetxTimerAsNs3(bool asNs3);
 
     Ptr<TcpTxBuffer> m_txBuffer;               //!< send buffer and scoreboard
     Ptr<TcpSocketState> m_tcb;                 //!< window, ssthresh, congestion and ECN state
@@ -228,6 +238,14 @@ class PfabricLeanSender : public PfabricFlowSender
     void CompleteHandshake(const TcpHeader& header);
     /// @return the ECN field of a segment without data
     Ipv4Header::EcnType GetEmptySegmentEcn() const;
+    /**
+     * @brief A SYN-ACK arrived on the open connection: what TcpSocketBase::DoForwardUp does on
+     * any SYN.
+     * @param header its TCP header
+     */
+    void ReceiveSynAck(const TcpHeader& header);
+    /// @return the receiver's window (TcpSocketBase::GetRWnd, for the send buffer)
+    uint32_t GetReceiverWindow() const;
 
     /**
      * @brief TcpSocketBase::ProcessAck for this configuration.
@@ -288,6 +306,7 @@ class PfabricLeanSender : public PfabricFlowSender
     bool m_restartSsThresh;                      //!< a reused connection's ssthresh restarts
     std::optional<uint8_t> m_trafficClass;       //!< the class of its segments, if any
     SequenceNumber32 m_highRxAckMark;            //!< the highest cumulative ACK
+    uint32_t m_rWnd;                             //!< the receiver's window (ns-3's m_rWnd)
     uint32_t m_bytesAckedNotProcessed;           //!< ACKed bytes short of a segment
     bool m_isFirstPartialAck;                    //!< the next partial ACK restarts the timer
     SequenceNumber32 m_ecnCeSeq;                 //!< the last ACK counted as CE-marked
@@ -295,6 +314,7 @@ class PfabricLeanSender : public PfabricFlowSender
     SequenceNumber32 m_ecnCwrSeq;                //!< the last segment sent with CWR
     EventId m_retxEvent;                         //!< the retransmission timer's event
     Time m_retxDeadline;                         //!< when it expires; Time::Max(): stopped
+    bool m_retxTimerAsNs3;                       //!< a new event on every restart
     EventId m_pacingEvent;                       //!< the pacing timer
     uint64_t m_timeouts;                         //!< timeouts with data outstanding
     bool m_probing;                              //!< sending one-byte probes

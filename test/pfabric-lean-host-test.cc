@@ -16,6 +16,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/net-device.h"
+#include "ns3/node-list.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
@@ -591,6 +592,159 @@ class LeanHandshakeLossTest : public TestCase
     }
 };
 
+/**
+ * A SYN-ACK resent into a flow: the sender's handshake ACK and the flow's first window are
+ * lost, so the receiver, its handshake not complete, resends its SYN-ACK (200, 600 and 1,400 us
+ * after the first); the connection lead puts the second one just after the sender's first
+ * timeout (200 us after the flow starts), before the ACK of the resent head. ns-3's TCP
+ * (TcpSocketBase::DoForwardUp) restarts the window and ssthresh on any SYN, whatever the
+ * connection's state: the same segments at the same times on both stacks. The lean host once
+ * ignored such a SYN-ACK and sent two segments on that ACK where ns-3 sends its initial window
+ * and more (seen first in 251 web search flows of sigcomm13's TCP-DropTail).
+ */
+class LeanSynAckIntoFlowTest : public TestCase
+{
+  public:
+    LeanSynAckIntoFlowTest()
+        : TestCase("Lean host: a SYN-ACK resent into a flow restarts the window as on ns-3")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string connectLead = "ns3::PfabricFlowApplication::ConnectLead";
+        TypeId::AttributeInformation info;
+        PfabricFlowApplication::GetTypeId().LookupAttributeByName("ConnectLead", &info);
+        for (const std::string scheme : {"tcp", "dctcp"})
+        {
+            // The connection opens the lead before the flow; the receiver's second resent
+            // SYN-ACK reaches the sender 0.6 ms and one round trip (1.76 us under hotnets12,
+            // 10.96 us under sigcomm13) after that, the resent head leaves 0.2 ms after the
+            // flow's start, and reaches the receiver after that SYN-ACK left it.
+            for (const auto& [preset, lead] : {std::pair{"hotnets12", NanoSeconds(400500)},
+                                               std::pair{"sigcomm13", MicroSeconds(408)}})
+            {
+                const std::string what = scheme + " " + preset;
+                Config::SetDefault(connectLead, TimeValue(lead));
+                std::vector<FlowSpec> flows{{0, 1, 20 * MSS, FLOW_START}};
+                // The handshake's ACK and the initial window (12 segments) are lost.
+                auto ns3Loss = CreateObject<HandshakeLoss>();
+                ns3Loss->Drop(TcpHeader::ACK, 13);
+                Outcome ns3 = RunFlows(false, scheme, preset, 2, flows, ns3Loss, Time(0), 1);
+                auto leanLoss = CreateObject<HandshakeLoss>();
+                leanLoss->Drop(TcpHeader::ACK, 13);
+                Outcome lean = RunFlows(true, scheme, preset, 2, flows, leanLoss, Time(0), 1);
+                Config::SetDefault(connectLead, *info.originalInitialValue);
+                NS_TEST_ASSERT_MSG_EQ(ns3.fct.size(), 1, what << ": the flow completed");
+                NS_TEST_ASSERT_MSG_EQ(ns3.timeouts[0], 1, what << ": one timeout");
+                uint32_t synAcksIntoFlow = 0;
+                for (const Segment& segment : ns3.segments)
+                {
+                    synAcksIntoFlow += segment.host == 1 && (segment.flags & TcpHeader::SYN) &&
+                                       segment.at > FLOW_START;
+                }
+                NS_TEST_ASSERT_MSG_EQ(synAcksIntoFlow, 1, what << ": a SYN-ACK into the flow");
+                NS_TEST_EXPECT_MSG_EQ(Difference(ns3, lean), "", what);
+            }
+        }
+    }
+};
+
+/// The segments host 0's queue disc has taken so far, noted in *count.
+void
+NoteHostEnqueued(uint64_t* count)
+{
+    Ptr<Node> host = NodeList::GetNode(0);
+    Ptr<TrafficControlLayer> tc = host->GetObject<TrafficControlLayer>();
+    *count = 0;
+    for (uint32_t d = 0; d < host->GetNDevices(); ++d)
+    {
+        if (Ptr<QueueDisc> qd = tc->GetRootQueueDiscOnDevice(host->GetDevice(d)))
+        {
+            *count += qd->GetStats().nTotalEnqueuedPackets;
+        }
+    }
+}
+
+/// Note in *count, at the time when, what host 0's queue disc has taken by then.
+void
+ScheduleNoteHostEnqueued(Time when, uint64_t* count)
+{
+    Simulator::Schedule(when - Simulator::Now(), &NoteHostEnqueued, count);
+}
+
+/**
+ * A timeout keeps ns-3's place among the events of its nanosecond: the simulator runs events of
+ * one time in the order they were scheduled, and ns-3's TCP schedules the retransmission timer's
+ * event anew on every new ACK. A flow of two segments, the second lost: the ACK of the first
+ * restarts the timer, which expires at T and resends the second. An event scheduled for T after
+ * that ACK (and before the timer's first deadline) runs after the timeout on both stacks, and
+ * finds the resent segment in host 0's queue disc. The lean host once moved the deadline of the
+ * event scheduled at the first send, which fired early and scheduled itself again: the timeout
+ * then came after such an event (on 2,000 web search flows of sigcomm13's TCP-DropTail, after
+ * another host's NIC, whose segment then took another uplink at the leaf switch).
+ */
+class LeanTimeoutOrderTest : public TestCase
+{
+  public:
+    LeanTimeoutOrderTest()
+        : TestCase("Lean host: a timeout keeps ns-3's place among the events of its nanosecond")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string scheme : {"tcp", "dctcp"})
+        {
+            for (const std::string preset : {"hotnets12", "sigcomm13"})
+            {
+                const std::string what = scheme + " " + preset;
+                std::vector<FlowSpec> flows{{0, 1, 2 * MSS, FLOW_START}};
+                auto loss = CreateObject<SegmentLoss>();
+                loss->Drop(1 + MSS, 1);
+                Outcome first = RunFlows(false, scheme, preset, 2, flows, loss, Time(0));
+                NS_TEST_ASSERT_MSG_EQ(first.timeouts[0], 1, what << ": one timeout");
+                // The resent segment: the last from host 0 with the second's first byte.
+                Time timeout;
+                for (const Segment& segment : first.segments)
+                {
+                    if (segment.host == 0 && segment.seq == 1 + MSS && segment.payload > 0)
+                    {
+                        timeout = segment.at;
+                    }
+                }
+                NS_TEST_ASSERT_MSG_GT(timeout, FLOW_START + MicroSeconds(100), what);
+                uint64_t expected = 0;
+                for (const Segment& segment : first.segments)
+                {
+                    expected += segment.host == 0 && segment.at <= timeout;
+                }
+                uint64_t enqueued[2] = {0, 0};
+                for (bool lean : {false, true})
+                {
+                    // Scheduled 50 us after the flow's start, after the first ACK and before
+                    // the timer's first deadline, for the time of the timeout.
+                    uint64_t* count = &enqueued[lean ? 1 : 0];
+                    Simulator::Schedule(FLOW_START + MicroSeconds(50),
+                                        &ScheduleNoteHostEnqueued,
+                                        timeout,
+                                        count);
+                    auto again = CreateObject<SegmentLoss>();
+                    again->Drop(1 + MSS, 1);
+                    Outcome outcome = RunFlows(lean, scheme, preset, 2, flows, again, Time(0));
+                    NS_TEST_ASSERT_MSG_EQ(outcome.timeouts[0], 1, what << ": one timeout");
+                    NS_TEST_EXPECT_MSG_EQ(Difference(first, outcome), "", what);
+                }
+                // Every segment of host 0 up to the resent one, included.
+                NS_TEST_EXPECT_MSG_EQ(enqueued[0], expected, what << ": ns-3 timed out first");
+                NS_TEST_EXPECT_MSG_EQ(enqueued[1], expected, what << ": the lean host too");
+            }
+        }
+    }
+};
+
 void
 NoteAck(std::vector<uint32_t>* acks, SequenceNumber32 ack)
 {
@@ -835,6 +989,8 @@ MakeLeanHostTestCases()
             new LeanIncastTest,
             new LeanStaleAckTest,
             new LeanHandshakeLossTest,
+            new LeanSynAckIntoFlowTest,
+            new LeanTimeoutOrderTest,
             new LeanHonouredAttributesExistTest,
             new LeanIgnoredAttributesTest};
 }
