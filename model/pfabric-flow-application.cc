@@ -367,6 +367,13 @@ PfabricFlowApplication::AckAdvanced(Connection* connection, SequenceNumber32 new
     {
         return; // idle, or the handshake's ACK before the flow is handed over
     }
+    // A SYN-ACK resent into the connection moves the highest ACK back to the handshake's
+    // (TcpSocketBase::DoForwardUp, and the lean host as it), which on a reused connection is
+    // before this flow's first byte: no progress, not a difference that wraps to "all of it".
+    if (newValue < state->firstSeq)
+    {
+        return;
+    }
     // Bytes of this flow acknowledged, modulo 2^32: the sequence numbers of a reused
     // connection wrap after 4 GiB. The highest ACK only moves past a flow's first byte once
     // that flow is handed over, its predecessor having been acknowledged in full.
