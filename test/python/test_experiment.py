@@ -239,21 +239,22 @@ def test_the_baselines_give_the_same_flows_on_both_host_stacks(run_example: RunE
                                                               tmp_path: Path,
                                                               scheme: str) -> None:
     """The lean host's baselines against ns-3's TCP/IP on a whole experiment (hotnets12's fat-tree
-    of 54 hosts, spraying, web search at load 0.8, 300 flows: drops, timeouts, ECN marks, lost
+    of 54 hosts, spraying, web search at load 0.8, 150 flows: drops, timeouts, ECN marks, lost
     handshake segments): fct.csv byte-identical, every flow's FCT and timeouts, as issue 51's
     bounds (per-bin means within 2%, the small flows' p99 within 5%) at their tightest. Without
     the receiver's own SYN-ACK timer (ns-3's socket in SYN_RCVD resends it) both schemes part
-    here within the first flows."""
+    here within the first flows. 150 flows: TCP-DropTail's meet 138 timeouts (61 flows), at 10 s
+    of processor time on ns-3's TCP/IP against 24 s for 300 (AMD EPYC VM)."""
     texts = {}
     for stack in ("ns3tcp", "lean"):
         out = tmp_path / stack
         result = run_example("pfabric-websearch", "--quiet", "--preset=hotnets12", "--load=0.8",
-                             "--flows=300", f"--scheme={scheme}", f"--hostStack={stack}",
+                             "--flows=150", f"--scheme={scheme}", f"--hostStack={stack}",
                              f"--out={out}")
         assert result.returncode == 0, result.stderr
         texts[stack] = (out / "fct.csv").read_text()
     rows = [line.split(",") for line in texts["ns3tcp"].splitlines()[1:]]
-    assert len(rows) == 300 and sum(int(row[7]) for row in rows) > 0  # timeouts happened
+    assert len(rows) == 150 and sum(int(row[7]) for row in rows) > 0  # timeouts happened
     assert texts["lean"] == texts["ns3tcp"]
 
 
