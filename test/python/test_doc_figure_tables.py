@@ -185,6 +185,11 @@ NS2_SECTION = "REPRODUCE.md entry 26. With ``--arrivals=ns2`` every ``--run`` dr
 
 # Each of its tables: the sentence that leads to it, the workload, the standard tier's figure it
 # is set against, and its rows.
+def ns2_run(workload: str, scheme: str) -> Path:
+    """The committed --arrivals=ns2 run of a scheme at 0.8 (doc/figures/candidates/)."""
+    return ROOT / "doc" / "figures" / "candidates" / f"{workload}-{scheme}-load0.8-run1-ns2"
+
+
 NS2_TABLES = [(NS2_SECTION, "websearch", "fig4", 5),
               ("On data mining, the original scripts' workload", "datamining", "fig3", 5)]
 
@@ -200,8 +205,7 @@ def test_the_original_workloads_tables_are_their_committed_runs(section: str, wo
     rows = rst_table_rows(doc.split(section, 1)[1])
     for label, *cells in rows:
         scheme = labels[label]
-        run = ROOT / "doc" / "figures" / "candidates" / f"{workload}-{scheme}-load0.8-run1-ns2"
-        summary = summarize(read_run(run).fct).set_index("bin")
+        summary = summarize(read_run(ns2_run(workload, scheme)).fct).set_index("bin")
         point = standard[standard["scheme"] == scheme].set_index("panel")
         for panel, (size_bin, statistic), cell in zip("abcd", CANDIDATE_COLUMNS, cells,
                                                       strict=True):
@@ -216,7 +220,7 @@ def test_the_original_workloads_tables_are_their_committed_runs(section: str, wo
 # before its colon, from the original scripts' workload's runs (doc/figures/candidates/*-ns2), by
 # the row's gap as the table names it; "not run" rows have none.
 GAP_SECTION = "Every gap to the paper's text, and what stands behind its explanation"
-SMALL, MEDIUM, LARGE = "(0,100KB]", "(100KB,10MB]", "(10MB,inf)"
+SMALL, LARGE = "(0,100KB]", "(10MB,inf)"
 GapValue = tuple[tuple[str, str, str, str], tuple[str, str, str, str] | None]
 GAP_ORIGINAL_WORKLOAD: dict[str, list[GapValue]] = {
     # (workload, scheme, bin, statistic) of a run, over another's when there is a second
@@ -256,8 +260,8 @@ def test_the_gap_tables_original_workload_column_is_its_committed_runs() -> None
     def value(key: tuple[str, str, str, str]) -> float:
         workload, scheme, size_bin, statistic = key
         if (workload, scheme) not in summaries:
-            run = ROOT / "doc" / "figures" / "candidates" / f"{workload}-{scheme}-load0.8-run1-ns2"
-            summaries[workload, scheme] = summarize(read_run(run).fct).set_index("bin")
+            run = read_run(ns2_run(workload, scheme))
+            summaries[workload, scheme] = summarize(run.fct).set_index("bin")
         return float(summaries[workload, scheme].loc[size_bin, statistic])
 
     checked = set()
