@@ -16,7 +16,7 @@ import pytest
 from pfabric_analysis.cli import main
 from pfabric_analysis.figures import figures_markdown, load_sweep
 from pfabric_analysis.plotting import SCHEMES
-from pfabric_analysis.runs import read_run, summarize
+from pfabric_analysis.runs import core_seconds, read_run, summarize
 
 ROOT = Path(__file__).resolve().parents[2]
 # The document of the tiers' narratives and the figures against the paper.
@@ -119,7 +119,7 @@ def test_the_setup_candidates_tables_are_their_committed_runs() -> None:
                         as_printed(summaries[1].loc[size_bin, statistic], standard)) == \
                     (mine, standard), f"{candidate}, {label}, {workload}: {size_bin} {statistic}"
                 checked += 1
-    assert checked == 4 * 21
+    assert checked == 4 * 22
 
 
 # The steady-state tier's table of its web search points at 0.8 (results.rst, "The points so
@@ -280,3 +280,39 @@ def test_the_gap_tables_original_workload_column_is_its_committed_runs() -> None
                 zip(expected, printed, strict=True)] == printed, gap
         checked.add(found[0])
     assert checked == set(GAP_ORIGINAL_WORKLOAD)
+
+
+# The paper's method (results.rst, "The paper's method: 100,000 flows to completion"; REPRODUCE.md
+# entry 27): one run of 100,000 flows to completion per scheme, web search at 0.8, from
+# doc/figures/store-100k/, each cell beside its steady-state tier's value (the steady figures.csv
+# at 0.8, Figure 4's panels (a)-(d); panel (d) there is the standard tier's runs to completion).
+PAPER_METHOD_SECTION = "The paper's method: 100,000 flows to completion"
+PAPER_METHOD_STORE = ROOT / "doc" / "figures" / "store-100k"
+
+
+def test_the_paper_method_table_is_its_committed_runs() -> None:
+    doc = RESULTS.read_text(encoding="utf-8")
+    section = NEXT_SECTION.split(doc.split(f"\n{PAPER_METHOD_SECTION}\n", 1)[1], maxsplit=1)[0]
+    steady = pd.read_csv(ROOT / TIER_FIGURES["steady"])
+    steady = steady[(steady["figure"] == "fig4") & (steady["load"] == 0.8)]
+    labels = {look["label"]: scheme for scheme, look in SCHEMES.items()}
+    rows = rst_table_rows(section)
+    for label, *cells, core_hours in rows:
+        scheme = labels[label]
+        run = read_run(PAPER_METHOD_STORE / f"websearch-{scheme}-load0.8-run1")
+        assert run.meta["parameters"]["flows"] == 100_000 and \
+            run.meta["parameters"]["measureFlows"] == 0, label
+        summary = summarize(run.fct).set_index("bin")
+        assert int(summary.loc["all", "flows"]) == 100_000, label  # every flow completed
+        point = steady[steady["scheme"] == scheme].set_index("panel")
+        for panel, (size_bin, statistic), cell in zip("abcd", CANDIDATE_COLUMNS, cells,
+                                                      strict=True):
+            mine, _, tier = cell.removesuffix(")").partition(" (")
+            assert (as_printed(summary.loc[size_bin, statistic], mine),
+                    as_printed(point.loc[panel, "value"], tier)) == (mine, tier), \
+                f"{label}: {size_bin} {statistic}"
+        hours = core_seconds(run.meta)
+        assert core_hours == ("-" if hours is None or scheme == "ideal" else
+                              as_printed(hours / 3600, "0.00")), label
+    assert sorted(labels[row[0]] for row in rows) == \
+        sorted(path.name.split("-")[1] for path in PAPER_METHOD_STORE.glob("websearch-*"))
