@@ -22,6 +22,7 @@
 #include <iostream>
 #include <limits>
 #include <set>
+#include <sstream>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,6 +42,10 @@ namespace
 /// each in a program that has it (PfabricExperiment::BuildFabric).
 const std::vector<std::pair<std::string, std::string>> SEEDING_GLOBALS{{"RngRun", "run"},
                                                                        {"RngSeed", "seed"}};
+
+/// ns-3's variables that set attributes' defaults and global values, read by ns-3 itself.
+const std::string ATTRIBUTE_VARIABLE = "NS_ATTRIBUTE_DEFAULT";
+const std::string GLOBAL_VARIABLE = "NS_GLOBAL_VALUE";
 
 /// The units a time option takes, and how many nanoseconds each is (ns-3's Time text).
 const std::vector<std::pair<std::string, double>> TIME_UNITS{{"ns", 1},
@@ -273,6 +278,22 @@ PfabricCommandLine::CheckUnits(Ptr<const AttributeChecker> checker, const std::s
     return "";
 }
 
+std::string
+PfabricCommandLine::CheckUnits(const TypeId::AttributeInformation& info, const std::string& text)
+{
+    const std::string wrong = CheckUnits(info.checker, text);
+    if (!wrong.empty() || info.checker->GetValueTypeName() != "ns3::StringValue")
+    {
+        return wrong;
+    }
+    const std::string initial = info.originalInitialValue->SerializeToString(info.checker);
+    if (IsBareNumber(initial) || TimeNanoseconds(initial) < 0)
+    {
+        return ""; // a text that is no time
+    }
+    return CheckTime(text, initial);
+}
+
 std::optional<double>
 PfabricCommandLine::QueueSizeAmount(const std::string& text)
 {
@@ -407,38 +428,40 @@ PfabricCommandLine::CheckNs3Argument(const std::string& argument,
         return true;
     }
     Ptr<const AttributeChecker> checker;
+    std::optional<TypeId::AttributeInformation> attribute; // of an attribute path
     const std::size_t colons = name.rfind("::");
     if (colons != std::string::npos)
     {
         const std::string type = name.substr(0, colons);
-        const std::string attribute = name.substr(colons + 2);
+        const std::string attributeName = name.substr(colons + 2);
         TypeId::AttributeInformation info;
         if (!TypeId::LookupByNameFailSafe(type, &tid))
         {
             *error = argument + ": no TypeId " + type + " in this ns-3";
             return false;
         }
-        if (!tid.LookupAttributeByName(attribute, &info))
+        if (!tid.LookupAttributeByName(attributeName, &info))
         {
-            *error = argument + ": " + type + " has no attribute " + attribute;
+            *error = argument + ": " + type + " has no attribute " + attributeName;
             return false;
         }
         // ns-3 sets a default only on the type that declares the attribute (Config::SetDefault
         // looks at the type's own attributes) and answers a parent's with its whole help.
         TypeId owner = tid;
-        while (!DeclaresAttribute(owner, attribute))
+        while (!DeclaresAttribute(owner, attributeName))
         {
             owner = owner.GetParent();
         }
         if (owner != tid)
         {
-            *error = argument + ": " + attribute + " is an attribute of " + owner.GetName() +
+            *error = argument + ": " + attributeName + " is an attribute of " + owner.GetName() +
                      ", which " + type + " inherits, and ns-3 sets defaults on the type that " +
-                     "declares them: --" + owner.GetName() + "::" + attribute + "=" + value +
+                     "declares them: --" + owner.GetName() + "::" + attributeName + "=" + value +
                      " (for every " + owner.GetName() + ")";
             return false;
         }
         checker = info.checker;
+        attribute = info;
     }
     else
     {
@@ -456,7 +479,9 @@ PfabricCommandLine::CheckNs3Argument(const std::string& argument,
                  checker->GetValueTypeName() + ")";
         return false;
     }
-    const std::string units = checker ? CheckUnits(checker, value) : "";
+    const std::string units = attribute ? CheckUnits(*attribute, value)
+                              : checker ? CheckUnits(checker, value)
+                                        : "";
     if (!units.empty())
     {
         *error = argument + ": " + units;
@@ -509,6 +534,7 @@ PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments,
             continue;
         }
         std::map<std::string, std::string> given; // name -> the last value given
+        std::map<std::string, std::string> typed; // name -> as given, for the error
         for (std::size_t i = 1; i < arguments.size(); ++i)
         {
             std::string name;
@@ -517,6 +543,7 @@ PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments,
                 (name == global || name == own))
             {
                 given[name] = value;
+                typed[name] = "--" + name + "=" + value;
                 if (name == global)
                 {
                     // Checked as ns-3's, so that a bad value is refused under the name given.
@@ -528,11 +555,75 @@ PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments,
                 }
             }
         }
+        // NS_GLOBAL_VALUE=RngRun=7, ns-3's own way to number replications, was overwritten by
+        // --run's default as the command line's was: it drives the run unless the command line
+        // names its value (CheckEnvironment has checked it).
+        for (const auto& [name, value] : GetEnvironmentSettings(GLOBAL_VARIABLE))
+        {
+            if (name == global && !given.count(global))
+            {
+                given[global] = value;
+                typed[global] = GLOBAL_VARIABLE + "'s " + name + "=" + value;
+                if (!given.count(own))
+                {
+                    arguments.push_back("--" + own + "=" + value);
+                }
+            }
+        }
         if (given.size() == 2 && given[global] != given[own])
         {
-            *error = "--" + global + "=" + given[global] + " and --" + own + "=" + given[own] +
-                     ": ns-3's " + global + " is this program's --" + own + "; give one value";
+            *error = typed[global] + " and " + typed[own] + ": ns-3's " + global +
+                     " is this program's --" + own + "; give one value";
             return false;
+        }
+    }
+    return true;
+}
+
+std::vector<std::pair<std::string, std::string>>
+PfabricCommandLine::GetEnvironmentSettings(const std::string& variable)
+{
+    // As ns-3's Environment (and ObjectBase and GlobalValue before it) splits them.
+    std::vector<std::pair<std::string, std::string>> settings;
+    const char* text = std::getenv(variable.c_str());
+    std::istringstream entries(text ? text : "");
+    std::string entry;
+    while (std::getline(entries, entry, ';'))
+    {
+        if (!entry.empty())
+        {
+            const std::size_t equals = entry.find('=');
+            settings.emplace_back(entry.substr(0, equals),
+                                  equals == std::string::npos ? "" : entry.substr(equals + 1));
+        }
+    }
+    return settings;
+}
+
+bool
+PfabricCommandLine::CheckEnvironment(std::string* error)
+{
+    for (const std::string& variable : {ATTRIBUTE_VARIABLE, GLOBAL_VARIABLE})
+    {
+        for (const auto& [name, value] : GetEnvironmentSettings(variable))
+        {
+            const std::string setting = variable + "'s " + name + "=" + value;
+            const bool isPath = name.find("::") != std::string::npos;
+            if (variable == ATTRIBUTE_VARIABLE && !isPath)
+            {
+                *error = setting + ": expected an attribute path, ns3::Type::Attribute=value";
+                return false;
+            }
+            if (variable == GLOBAL_VARIABLE && (isPath || !IsNs3Option(name)))
+            {
+                *error = setting + ": no global value " + name + " in this ns-3 (--PrintGlobals " +
+                         "lists them)";
+                return false;
+            }
+            if (!CheckNs3Argument(setting, name, value, error))
+            {
+                return false;
+            }
         }
     }
     return true;
@@ -545,11 +636,11 @@ PfabricCommandLine::Parse(int argc, char* argv[], std::string* error)
     m_notices.clear();
     m_ns3Settings.clear();
     std::vector<std::string> arguments{argv, argv + argc};
-    if (!TakeSeedingGlobals(arguments, error))
+    if (!CheckEnvironment(error) || !TakeSeedingGlobals(arguments, error))
     {
         return false;
     }
-    for (int i = 1; i < argc; ++i)
+    for (std::size_t i = 1; i < arguments.size(); ++i)
     {
         char* argument = arguments[i].data();
         std::string name;

@@ -223,6 +223,17 @@ class PfabricCommandLine : public CommandLine
     static std::string CheckUnits(Ptr<const AttributeChecker> checker, const std::string& text);
 
     /**
+     * @brief CheckUnits for an attribute, and a time's rules for one that ns-3 keeps as text but
+     * reads as a time later (FqCoDel's Interval, "100ms": ns-3 would read "100" as 100 s), known
+     * by its default being a time with a unit.
+     * @param info the attribute
+     * @param text the value as typed
+     * @return "" or what is wrong
+     */
+    static std::string CheckUnits(const TypeId::AttributeInformation& info,
+                                  const std::string& text);
+
+    /**
      * @brief A queue size's packets or bytes as ns-3's QueueSize reads its text (its units: p,
      * kp, Kp, Kip, Mp, Mip, B, kB, KB, KiB, MB, MiB), without its truncation to 32 bits.
      * @param text e.g. "22500B", "1.5KB"
@@ -267,6 +278,23 @@ class PfabricCommandLine : public CommandLine
      * @return false if it is refused
      */
     bool TakeSeedingGlobals(std::vector<std::string>& arguments, std::string* error) const;
+
+    /**
+     * @brief The settings of one of ns-3's variables, as ns-3 reads them (Name=value;Name=value).
+     * @param variable NS_ATTRIBUTE_DEFAULT or NS_GLOBAL_VALUE
+     * @return each setting's name and value, in order; none when the variable is not set
+     */
+    static std::vector<std::pair<std::string, std::string>> GetEnvironmentSettings(
+        const std::string& variable);
+
+    /**
+     * @brief Check what ns-3 reads from NS_ATTRIBUTE_DEFAULT and NS_GLOBAL_VALUE by the rules of
+     * the same settings on the command line (CheckNs3Argument): ns-3 ignores an unknown or
+     * inherited name or a value it cannot read there, and takes a time without a unit as seconds.
+     * @param error why it is refused, naming the variable and quoting the setting
+     * @return false if it is refused
+     */
+    static bool CheckEnvironment(std::string* error);
 
     /**
      * @brief Check an argument of ns-3's own (IsNs3Option) as ns-3 would take it, without its
