@@ -132,10 +132,9 @@ main(int argc, char* argv[])
          {std::pair<std::string, double>{"shortStartUs", p.shortStartUs * 1e3},
           {"stopS", p.stopS * 1e9}})
     {
-        const std::string wrong = PfabricCommandLine::CheckNanoseconds(ns);
-        if (!wrong.empty())
+        if (ns > PfabricCommandLine::MAX_TIME_NS)
         {
-            Fail("--" + name + "=" + cmd.GetText(name) + ": " + wrong);
+            Fail("--" + name + "=" + cmd.GetText(name) + ": " + PfabricCommandLine::TooLong());
         }
     }
 

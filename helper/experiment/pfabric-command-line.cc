@@ -8,8 +8,10 @@
 
 #include "pfabric-command-line.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/global-value.h"
 #include "ns3/pfabric-results-writer.h"
+#include "ns3/queue-size.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
@@ -74,6 +76,71 @@ IsBareNumber(const std::string& text)
     return text.find_first_of("0123456789") != std::string::npos &&
            text.find_first_not_of("0123456789.") == std::string::npos &&
            std::count(text.begin(), text.end(), '.') <= 1;
+}
+
+/**
+ * @param text a number followed by a unit, e.g. 4.1ms
+ * @return the number (up to the first character that is neither a digit nor a point) and the unit
+ */
+std::pair<std::string, std::string>
+SplitAmount(const std::string& text)
+{
+    const std::size_t end = text.find_first_not_of("0123456789.");
+    return {text.substr(0, end), end == std::string::npos ? "" : text.substr(end)};
+}
+
+/**
+ * @param units a table of units and their size in the smallest one
+ * @param unit a unit's name
+ * @return its size, or nothing if the table has no such unit
+ */
+std::optional<double>
+UnitSize(const std::vector<std::pair<std::string, double>>& units, const std::string& unit)
+{
+    auto found = std::find_if(units.begin(), units.end(), [&unit](const auto& known) {
+        return known.first == unit;
+    });
+    return found == units.end() ? std::nullopt : std::optional<double>(found->second);
+}
+
+/**
+ * @param number a plain decimal number (IsBareNumber) whose product below is at most 2^64 or so
+ * @param multiplier a whole number, e.g. 1e6 (nanoseconds per millisecond)
+ * @return number x multiplier in exact decimal arithmetic, if it is whole: in floating point
+ *         4.1 x 1e6 is 4099999.9999999995 (--connectLead=4.1ms was refused as not whole, and
+ *         ns-3 reads 4.1MB as 4099999 bytes)
+ */
+std::optional<uint64_t>
+ExactProduct(const std::string& number, double multiplier)
+{
+    const std::size_t point = number.find('.');
+    const std::string whole = number.substr(0, point);
+    std::string decimals = point == std::string::npos ? "" : number.substr(point + 1);
+    decimals.erase(decimals.find_last_not_of('0') + 1);
+    // A multiplier here is at most 2^30 or 10^9: more decimals than 30 (their last not 0) cannot
+    // make a whole number, and 30 keep the product within 128 bits.
+    if (decimals.size() > 30 || whole.size() > 20)
+    {
+        return std::nullopt;
+    }
+    const auto times = static_cast<unsigned __int128>(multiplier);
+    unsigned __int128 fraction = 0;
+    unsigned __int128 scale = 1;
+    for (char digit : decimals)
+    {
+        fraction = fraction * 10 + static_cast<unsigned>(digit - '0');
+        scale *= 10;
+    }
+    unsigned __int128 integer = 0;
+    for (char digit : whole)
+    {
+        integer = integer * 10 + static_cast<unsigned>(digit - '0');
+    }
+    if (fraction * times % scale != 0)
+    {
+        return std::nullopt;
+    }
+    return static_cast<uint64_t>(integer * times + fraction * times / scale);
 }
 
 /**
@@ -157,18 +224,14 @@ PfabricCommandLine::GetText(const std::string& name) const
 double
 PfabricCommandLine::TimeNanoseconds(const std::string& text)
 {
-    const std::size_t end = text.find_first_not_of("0123456789.");
-    const std::string number = text.substr(0, end);
-    const std::string unit = end == std::string::npos ? "" : text.substr(end);
-    auto found = std::find_if(TIME_UNITS.begin(), TIME_UNITS.end(), [&unit](const auto& known) {
-        return known.first == unit;
-    });
-    if (!IsBareNumber(number) || found == TIME_UNITS.end())
+    const auto [number, unit] = SplitAmount(text);
+    const std::optional<double> size = UnitSize(TIME_UNITS, unit);
+    if (!IsBareNumber(number) || !size)
     {
         return -1;
     }
     // Digits and a point only: strtod reads all of it (a huge number as infinity, no throw).
-    return std::strtod(number.c_str(), nullptr) * found->second;
+    return std::strtod(number.c_str(), nullptr) * *size;
 }
 
 std::string
@@ -200,22 +263,26 @@ PfabricCommandLine::ParseTime(const std::string& name,
 std::string
 PfabricCommandLine::CheckTime(const std::string& text, const std::string& example)
 {
-    const double ns = text == "0" ? 0 : TimeNanoseconds(text);
-    if (ns < 0)
+    if (text != "0" && TimeNanoseconds(text) < 0)
     {
         return "expected a time with a unit (ns, us, ms or s), e.g. " + example;
     }
-    return CheckNanoseconds(ns);
+    return CheckNanoseconds(text);
 }
 
 std::string
-PfabricCommandLine::CheckNanoseconds(double ns)
+PfabricCommandLine::CheckNanoseconds(const std::string& text)
 {
-    if (ns > MAX_TIME_NS)
+    if (text == "0")
+    {
+        return "";
+    }
+    if (TimeNanoseconds(text) > MAX_TIME_NS)
     {
         return TooLong();
     }
-    if (ns != std::floor(ns))
+    const auto [number, unit] = SplitAmount(text);
+    if (!ExactProduct(number, *UnitSize(TIME_UNITS, unit)))
     {
         return "not a whole number of nanoseconds (ns-3's resolution)";
     }
@@ -262,18 +329,31 @@ PfabricCommandLine::CheckUnits(Ptr<const AttributeChecker> checker, const std::s
     {
         return "expected a rate with a unit (bps, kbps, Mbps or Gbps), e.g. 10Gbps";
     }
+    if (type == "ns3::DataRateValue")
+    {
+        return CheckAsRead(text,
+                           "not a whole number of bits per second",
+                           "bit/s",
+                           [&checker](const std::string& rate) -> double {
+                               return TakesValue(checker, rate) ? DataRate(rate).GetBitRate() : -1;
+                           });
+    }
     if (type == "ns3::QueueSizeValue")
     {
         const std::optional<double> amount = QueueSizeAmount(text);
-        if (amount && *amount != std::floor(*amount))
-        {
-            return "not a whole number of packets or bytes";
-        }
         if (amount && *amount > MAX_QUEUE_SIZE)
         {
             return "larger than ns-3's queue sizes (at most " +
                    PfabricJsonObject::FormatNumber(MAX_QUEUE_SIZE) + " packets or bytes)";
         }
+        const std::string unit = SplitAmount(text).second;
+        return amount ? CheckAsRead(text,
+                                    "not a whole number of packets or bytes",
+                                    unit.back() == 'p' ? "packets" : "bytes",
+                                    [](const std::string& size) -> double {
+                                        return QueueSize(size).GetValue();
+                                    })
+                      : "";
     }
     return "";
 }
@@ -297,18 +377,42 @@ PfabricCommandLine::CheckUnits(const TypeId::AttributeInformation& info, const s
 std::optional<double>
 PfabricCommandLine::QueueSizeAmount(const std::string& text)
 {
-    const std::size_t end = text.find_first_not_of("0123456789.");
-    const std::string number = text.substr(0, end);
-    const std::string unit = end == std::string::npos ? "" : text.substr(end);
-    auto found = std::find_if(QUEUE_SIZE_UNITS.begin(),
-                              QUEUE_SIZE_UNITS.end(),
-                              [&unit](const auto& known) { return known.first == unit; });
-    if (!IsBareNumber(number) || found == QUEUE_SIZE_UNITS.end())
+    const auto [number, unit] = SplitAmount(text);
+    const std::optional<double> size = UnitSize(QUEUE_SIZE_UNITS, unit);
+    if (!IsBareNumber(number) || !size)
     {
         return std::nullopt;
     }
     // Digits and a point only: strtod reads all of it (a huge number as infinity, no throw).
-    return std::strtod(number.c_str(), nullptr) * found->second;
+    return std::strtod(number.c_str(), nullptr) * *size;
+}
+
+std::string
+PfabricCommandLine::CheckAsRead(const std::string& text,
+                                const std::string& notWhole,
+                                const std::string& units,
+                                const std::function<double(const std::string&)>& read)
+{
+    const auto [number, unit] = SplitAmount(text);
+    const double one = IsBareNumber(number) && !unit.empty() ? read("1" + unit) : -1;
+    if (one <= 0 || std::strtod(number.c_str(), nullptr) * one > MAX_AS_READ)
+    {
+        return ""; // not a number and a unit, or beyond what is compared here
+    }
+    const std::optional<uint64_t> exact = ExactProduct(number, one);
+    if (!exact)
+    {
+        return notWhole;
+    }
+    const double asRead = read(text);
+    if (asRead != static_cast<double>(*exact))
+    {
+        // ns-3 multiplies in floating point and truncates: 4.1MB is 4099999 bytes to it.
+        return "ns-3 reads it as " + PfabricJsonObject::FormatNumber(asRead) + " " + units +
+               ", not " + std::to_string(*exact) + " (its floating-point product); give " +
+               std::to_string(*exact) + (units == "bit/s" ? "bps" : unit.substr(unit.size() - 1));
+    }
+    return "";
 }
 
 std::string

@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -184,12 +185,13 @@ class PfabricCommandLine : public CommandLine
     static std::string TooLong();
 
     /**
-     * @brief What is wrong with a time's nanoseconds (TimeNanoseconds) that ns-3 cannot keep.
-     * @param ns the nanoseconds, not negative
+     * @brief What is wrong with a time that ns-3 cannot keep as typed.
+     * @param text "0", or a time TimeNanoseconds reads (a number and ns, us, ms or s)
      * @return "" if ns-3 keeps it as given; else why not: longer than MAX_TIME_NS, or not a
-     *         whole number of nanoseconds (ns-3's resolution would round 0.5ns to 0 or 1ns)
+     *         whole number of nanoseconds (ns-3's resolution would round 0.5ns to 0 or 1ns),
+     *         decided in decimal (4.1ms is 4100000 ns)
      */
-    static std::string CheckNanoseconds(double ns);
+    static std::string CheckNanoseconds(const std::string& text);
 
     /**
      * @brief What is wrong with a time's text that ns-3 would take otherwise than typed: the
@@ -241,6 +243,24 @@ class PfabricCommandLine : public CommandLine
      *         followed by one of those units
      */
     static std::optional<double> QueueSizeAmount(const std::string& text);
+
+    /**
+     * @brief Whether ns-3 reads an amount with a unit as the exact decimal number typed: a whole
+     * number of the smallest unit, which ns-3's floating-point product and truncation keep.
+     * @param text a number and a unit, e.g. 4.1MB (other texts pass)
+     * @param notWhole the message for an amount that is no whole number of the smallest unit
+     * @param units the smallest unit's name, for the message, e.g. bytes
+     * @param read the amount ns-3 reads from a text, in the smallest unit; negative if it cannot
+     * @return "" or what is wrong, e.g. "ns-3 reads it as 4099999 bytes, not 4100000 (its
+     *         floating-point product); give 4100000B"
+     */
+    static std::string CheckAsRead(const std::string& text,
+                                   const std::string& notWhole,
+                                   const std::string& units,
+                                   const std::function<double(const std::string&)>& read);
+
+    /// The largest amount CheckAsRead compares: below 2^64, what ns-3's rates hold.
+    static constexpr double MAX_AS_READ = 1e19;
 
     /// The largest queue size ns-3 keeps, in packets or bytes: 32 bits.
     static constexpr double MAX_QUEUE_SIZE = 4294967295.0;

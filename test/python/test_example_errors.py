@@ -1021,13 +1021,23 @@ SECOND_PROBE_CASES = [
      "--stopS=1e300: longer than ns-3's times (at most 9000000000 s)"),
     ("pfabric-preemption", ("--shortStartUs=18446744073709551615",),
      "--shortStartUs=18446744073709551615: longer than ns-3's times (at most 9000000000 s)"),
-    ("pfabric-preemption", ("--shortStartUs=0.0001",),
-     "--shortStartUs=0.0001: not a whole number of nanoseconds (ns-3's resolution)"),
     ("pfabric-fabric", ("--flowBytes=18446744073709551615",),
      "--flowBytes=18446744073709551615: more than a flow's 4294967295 bytes"),
     ("pfabric-websearch", (CUSTOM, FQCODEL, "--portQueueDiscAttributes=Interval=100"),
      "--portQueueDiscAttributes=Interval=100: Interval=100: expected a time with a unit (ns, "
      "us, ms or s), e.g. 100ms"),
+    # ns-3 multiplies a size's or a rate's number by its unit in floating point and truncates:
+    # 4.1MB was 4099999 bytes, 4.1Mbps 4099999 bit/s, 0.5bps nothing.
+    ("pfabric-websearch", ("--ns3::PfabricQueueDisc::MaxSize=4.1MB",),
+     "--ns3::PfabricQueueDisc::MaxSize=4.1MB: ns-3 reads it as 4099999 bytes, not 4100000 (its "
+     "floating-point product); give 4100000B"),
+    ("pfabric-websearch", ("--ns3::PfabricTcpSocketFactory::LineRate=4.1Mbps",),
+     "--ns3::PfabricTcpSocketFactory::LineRate=4.1Mbps: ns-3 reads it as 4099999 bit/s, not "
+     "4100000 (its floating-point product); give 4100000bps"),
+    ("pfabric-websearch", ("--ns3::PfabricTcpSocketFactory::LineRate=0.5bps",),
+     "--ns3::PfabricTcpSocketFactory::LineRate=0.5bps: not a whole number of bits per second"),
+    ("pfabric-fabric", ("--hostRate=4.1Mbps",),
+     "--hostRate=4.1Mbps: ns-3 reads it as 4099999 bit/s, not 4100000"),
     ("pfabric-websearch", ("--ns3::FqCoDelQueueDisc::Target=5",),
      "--ns3::FqCoDelQueueDisc::Target=5: expected a time with a unit (ns, us, ms or s), e.g. 5ms"),
 ]
@@ -1120,3 +1130,17 @@ def test_ns3s_run_from_the_environment_makes_a_replication(run_example: RunExamp
                              "ns-3's RngRun is this program's --run; give one value\n")
     monkeypatch.setenv("NS_GLOBAL_VALUE", "RngSeed=3")
     assert flow_list(run_example, tmp_path / "env-s3.csv") == seed3
+
+
+@pytest.mark.parametrize("argument", ["--connectLead=4.1ms", "--rto=1.005us", "--linkDelay=8.2us",
+                                      "--ns3::PfabricQueueDisc::MaxSize=1.1KB",
+                                      "--ns3::PfabricTcpSocketFactory::LineRate=10Gbps"])
+def test_a_time_or_size_that_is_whole_in_decimal_is_taken(run_example: RunExample, tmp_path,
+                                                          argument: str) -> None:
+    """4.1 ms is 4,100,000 ns (ns-3 reads it so), but 4.1 x 1e6 in floating point is
+    4099999.9999999995: --connectLead=4.1ms was refused as not a whole number of nanoseconds."""
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", "--flows=5", "--topology=star", "--hosts=4",
+                         "--quiet", f"--out={out}", argument)
+    assert result.returncode == 0, result.stderr
+    assert len((out / "fct.csv").read_text().splitlines()) == 6
