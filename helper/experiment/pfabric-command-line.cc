@@ -8,6 +8,7 @@
 
 #include "pfabric-command-line.h"
 
+#include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/global-value.h"
 #include "ns3/pfabric-results-writer.h"
@@ -744,6 +745,14 @@ PfabricCommandLine::Parse(int argc, char* argv[], std::string* error)
     {
         return false;
     }
+    // ns-3 applies NS_ATTRIBUTE_DEFAULT only where no object factory sets the attribute, and the
+    // schemes' factories set many from the preset (PfabricQueueDisc's MaxSize): the variable's
+    // MaxSize=0p ran with the preset's buffer. As defaults its settings are taken as the command
+    // line's are (PfabricPresetAttributes::IsConfigured).
+    for (const auto& [name, value] : GetEnvironmentSettings(ATTRIBUTE_VARIABLE))
+    {
+        Config::SetDefault(name, StringValue(value));
+    }
     for (std::size_t i = 1; i < arguments.size(); ++i)
     {
         char* argument = arguments[i].data();
@@ -776,6 +785,21 @@ PfabricCommandLine::Parse(int argc, char* argv[], std::string* error)
             RecordNs3Setting(name, value);
         }
         forNs3.push_back(argument);
+    }
+    // ns-3 applies NS_ATTRIBUTE_DEFAULT to each object it makes, over the default the command
+    // line set: meta.json would record the command line's value, the run have the variable's.
+    for (const auto& [name, value] : GetEnvironmentSettings(ATTRIBUTE_VARIABLE))
+    {
+        for (const auto& [given, typed] : m_ns3Settings)
+        {
+            if (given == name && typed != value)
+            {
+                *error = ATTRIBUTE_VARIABLE + "'s " + name + "=" + value + " and --" + name + "=" +
+                         typed + ": ns-3 takes the variable's over the command line's; give one " +
+                         "value";
+                return false;
+            }
+        }
     }
     CommandLine::Parse(static_cast<int>(forNs3.size()), forNs3.data());
     for (const auto& option : m_numbers)

@@ -388,13 +388,13 @@ def test_what_ns3_accepts_still_passes(run_example: RunExample, tmp_path,
 
 def test_meta_records_ns3_settings_from_the_environment_and_the_last_of_a_repeated_one(
         run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("NS_ATTRIBUTE_DEFAULT", "ns3::PfabricQueueDisc::MaxSize=40p")
+    monkeypatch.setenv("NS_ATTRIBUTE_DEFAULT", "ns3::PfabricQueueDisc::MaxSize=20p")
     result = run_example("pfabric-websearch", "--flows=3", "--ns3::PfabricQueueDisc::MaxSize=30p",
                          "--ns3::PfabricQueueDisc::MaxSize=20p", f"--out={tmp_path / 'r'}")
     assert result.returncode == 0, result.stderr
     meta = json.loads((tmp_path / "r" / "meta.json").read_text())
     assert meta["ns3_settings"] == {"ns3::PfabricQueueDisc::MaxSize": "20p"}
-    assert meta["ns3_environment"] == {"NS_ATTRIBUTE_DEFAULT": "ns3::PfabricQueueDisc::MaxSize=40p"}
+    assert meta["ns3_environment"] == {"NS_ATTRIBUTE_DEFAULT": "ns3::PfabricQueueDisc::MaxSize=20p"}
 
 
 def test_a_text_option_takes_its_whole_value(run_example: RunExample, tmp_path) -> None:
@@ -1144,3 +1144,40 @@ def test_a_time_or_size_that_is_whole_in_decimal_is_taken(run_example: RunExampl
                          "--quiet", f"--out={out}", argument)
     assert result.returncode == 0, result.stderr
     assert len((out / "fct.csv").read_text().splitlines()) == 6
+
+
+def test_a_default_from_the_environment_is_taken_as_the_command_lines(
+        run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ns-3 applies NS_ATTRIBUTE_DEFAULT only where no factory sets the attribute: the pfabric
+    scheme's MaxSize from its preset beat it (MaxSize=0p ran, with the preset's buffer); it is
+    now the same as the attribute path on the command line, and refused against another value
+    of that path (ns-3 would run with the variable's, meta.json record the path's)."""
+    common = ("--flows=20", "--quiet")
+    path = run_example("pfabric-websearch", *common, "--ns3::PfabricQueueDisc::MaxSize=30p",
+                       f"--out={tmp_path / 'path'}")
+    unset = run_example("pfabric-websearch", *common, f"--out={tmp_path / 'unset'}")
+    assert path.returncode == 0 and unset.returncode == 0
+    monkeypatch.setenv("NS_ATTRIBUTE_DEFAULT", "ns3::PfabricQueueDisc::MaxSize=30p")
+    environment = run_example("pfabric-websearch", *common, f"--out={tmp_path / 'environment'}")
+    assert environment.returncode == 0, environment.stderr
+    fct = {name: (tmp_path / name / "fct.csv").read_text()
+           for name in ("path", "unset", "environment")}
+    assert fct["environment"] == fct["path"] != fct["unset"]
+    monkeypatch.setenv("NS_ATTRIBUTE_DEFAULT", "ns3::PfabricQueueDisc::MaxSize=0p")
+    out = tmp_path / "zero"
+    result = run_example("pfabric-websearch", *common, f"--out={out}")
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        "pfabric-websearch: error: NS_ATTRIBUTE_DEFAULT=ns3::PfabricQueueDisc::MaxSize=0p: "
+        f"installing scheme pfabric on two hosts and a switch {TRIED}PfabricQueueDisc: MaxSize "
+        "must hold at least one packet or byte, got 0p")
+    assert not out.exists()
+    # ns-3 applies the variable over the command line's default, to every object it makes.
+    both = run_example("pfabric-websearch", *common, "--ns3::PfabricQueueDisc::MaxSize=30p",
+                       f"--out={tmp_path / 'both'}")
+    assert both.returncode == 1
+    assert both.stderr == (
+        "pfabric-websearch: error: NS_ATTRIBUTE_DEFAULT's ns3::PfabricQueueDisc::MaxSize=0p and "
+        "--ns3::PfabricQueueDisc::MaxSize=30p: ns-3 takes the variable's over the command "
+        "line's; give one value\n")
+    assert not (tmp_path / "both").exists()
