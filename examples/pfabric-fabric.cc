@@ -105,6 +105,22 @@ main(int argc, char* argv[])
                   << std::endl;
         return 1;
     }
+    // A global value ns-3 keeps as text and reads when it creates the simulator is tried first.
+    PfabricSettingsTrial trial;
+    trial.AddSimulatorStep(cmd);
+    const std::string refused = trial.Run();
+    if (!refused.empty())
+    {
+        std::cerr << "pfabric-fabric: error: " << refused << std::endl;
+        return 1;
+    }
+    if (flowBytes > PfabricFlowApplication::MAX_FLOW_BYTES)
+    {
+        // Its ideal FCT overflowed (18446744073709551615 B in 8 us).
+        std::cerr << "pfabric-fabric: error: --flowBytes=" << flowBytes << ": more than a flow's "
+                  << PfabricFlowApplication::MAX_FLOW_BYTES << " bytes" << std::endl;
+        return 1;
+    }
 
     std::unique_ptr<PfabricFabricHelper> fabric;
     if (topology == FAT_TREE)

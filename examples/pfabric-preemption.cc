@@ -20,12 +20,15 @@
 #include "ns3/pfabric-experiment-program.h"
 #include "ns3/pfabric-preemption-scenario.h"
 #include "ns3/pfabric-scheme-helper.h"
+#include "ns3/pfabric-settings-trial.h"
 #include "ns3/queue-size.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -33,6 +36,9 @@ NS_LOG_COMPONENT_DEFINE("PfabricPreemption");
 
 namespace
 {
+
+/// The simulated time of the settings' trial, seconds: both flows have started and sent.
+constexpr double TRIAL_STOP_S = 1e-3;
 
 /// Stop with one line naming the bad parameter.
 [[noreturn]] void
@@ -119,6 +125,49 @@ main(int argc, char* argv[])
     if (p.stopS <= 0)
     {
         Fail("--stopS=" + cmd.GetText("stopS") + ": expected a positive number of seconds");
+    }
+    // Past ns-3's times MicroSeconds and Seconds overflow: a short flow of 1.8e19 us ran at
+    // once, a limit of 1e300 s stopped the run before either flow finished.
+    for (const auto& [name, ns] :
+         {std::pair<std::string, double>{"shortStartUs", p.shortStartUs * 1e3},
+          {"stopS", p.stopS * 1e9}})
+    {
+        if (ns > PfabricCommandLine::MAX_TIME_NS)
+        {
+            Fail("--" + name + "=" + cmd.GetText(name) + ": " + PfabricCommandLine::TooLong());
+        }
+    }
+
+    // What ns-3 stops on only when the objects are built or used (a global value kept as text,
+    // a queue size PfabricQueueDisc refuses) is tried first in a child, as the FCT programs' is.
+    PfabricSettingsTrial trial;
+    trial.AddSimulatorStep(cmd);
+    std::vector<std::string> given{"--scheme=" + p.scheme};
+    if (!p.buffer.empty())
+    {
+        given.push_back("--buffer=" + p.buffer);
+    }
+    for (const auto& [name, value] : cmd.GetNs3Settings())
+    {
+        if (name.find("::") != std::string::npos)
+        {
+            given.push_back("--" + name + "=" + value);
+        }
+    }
+    const char* environment = std::getenv("NS_ATTRIBUTE_DEFAULT");
+    if (given.size() == 1 && environment)
+    {
+        given.push_back(std::string("NS_ATTRIBUTE_DEFAULT=") + environment);
+    }
+    trial.AddStep("running the scenario for 1 ms", given, [&p]() {
+        pfabric::PreemptionParameters brief = p;
+        brief.stopS = std::min(p.stopS, TRIAL_STOP_S);
+        pfabric::RunPreemption(brief, true);
+    });
+    const std::string refused = trial.Run();
+    if (!refused.empty())
+    {
+        Fail(refused);
     }
 
     Time alone = pfabric::RunPreemption(p, false).first;

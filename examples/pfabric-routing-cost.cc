@@ -301,6 +301,15 @@ main(int argc, char* argv[])
         std::cerr << "pfabric-routing-cost: error: " << parseError << std::endl;
         return 1;
     }
+    // A global value ns-3 keeps as text and reads when it creates the simulator is tried first.
+    PfabricSettingsTrial trial;
+    trial.AddSimulatorStep(cmd);
+    const std::string refused = trial.Run();
+    if (!refused.empty())
+    {
+        std::cerr << "pfabric-routing-cost: error: " << refused << std::endl;
+        return 1;
+    }
     if (packetsPerHost == 0 || repeat == 0)
     {
         std::cerr << "pfabric-routing-cost: error: --packetsPerHost and --repeat must be positive"

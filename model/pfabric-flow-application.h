@@ -74,6 +74,10 @@ class PfabricFlowApplication : public Application
     PfabricFlowApplication();
     ~PfabricFlowApplication() override;
 
+    /// The most payload bytes one flow has: every sender hands a flow to its transport as one
+    /// packet, whose size ns-3 counts in 32 bits.
+    static constexpr uint64_t MAX_FLOW_BYTES = 4294967295;
+
     /// A flow as handed to AddFlow.
     struct Flow
     {

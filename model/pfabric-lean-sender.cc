@@ -11,6 +11,7 @@
 
 #include "pfabric-class-tag.h"
 #include "pfabric-compat.h"
+#include "pfabric-flow-application.h"
 #include "pfabric-host-transport.h"
 #include "pfabric-priority-tag.h"
 #include "pfabric-tcp-socket.h"
@@ -371,8 +372,9 @@ void
 PfabricLeanSender::SendFlowBytes(uint64_t bytes)
 {
     NS_LOG_FUNCTION(this << bytes);
-    NS_ABORT_MSG_IF(bytes == 0 || bytes > std::numeric_limits<uint32_t>::max(),
-                    "PfabricLeanSender: a flow has 1 to 4294967295 bytes");
+    NS_ABORT_MSG_IF(bytes == 0 || bytes > PfabricFlowApplication::MAX_FLOW_BYTES,
+                    "PfabricLeanSender: a flow has 1 to " << PfabricFlowApplication::MAX_FLOW_BYTES
+                                                          << " bytes");
     m_txBuffer->Add(Create<Packet>(static_cast<uint32_t>(bytes)));
     m_flowBytes += bytes;
     m_carriedFlow = true;

@@ -8,6 +8,7 @@
 
 #include "pfabric-socket-flow-sender.h"
 
+#include "pfabric-flow-application.h"
 #include "pfabric-tcp-socket.h"
 
 #include "ns3/abort.h"
@@ -100,8 +101,9 @@ PfabricSocketFlowSender::SetTrafficClass(uint8_t trafficClass)
 void
 PfabricSocketFlowSender::SendFlowBytes(uint64_t bytes)
 {
-    NS_ABORT_MSG_IF(bytes > std::numeric_limits<uint32_t>::max(),
-                    "PfabricSocketFlowSender: a flow has at most 4294967295 bytes");
+    NS_ABORT_MSG_IF(bytes > PfabricFlowApplication::MAX_FLOW_BYTES,
+                    "PfabricSocketFlowSender: a flow has at most "
+                        << PfabricFlowApplication::MAX_FLOW_BYTES << " bytes");
     m_socket->Send(Create<Packet>(static_cast<uint32_t>(bytes)));
 }
 

@@ -330,6 +330,7 @@ def check_meta_counts(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path: 
             if key in meta and meta[key] != count:
                 raise AnalysisError(f"{meta_path}: {key} is {meta[key]!r}, but {fct_path} has "
                                     f"{count}; not the files of one run")
+        check_ids_in_order(meta, fct, fct_path, meta_path)
     if not isinstance(window, dict) or MEASURED_COLUMN not in fct.columns:
         return
     first, count = (window_count(window, key, meta_path) for key in ("warmup_flows",
@@ -350,6 +351,22 @@ def check_meta_counts(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path: 
     if not max_bytes and len(measured) != count:
         raise AnalysisError(f"{fct_path}: {len(measured)} measured flows, but {meta_path}'s "
                             f"window measures {count}")
+
+
+def check_ids_in_order(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path: Path) -> None:
+    """Refuse a flow id outside 0 to flows_total - 1 in a file that holds every flow of its run:
+    a program numbers its flows from 0 as it hands them over (with one line per flow and the
+    counts checked, the ids are then exactly those); 999 in a run of 30 was taken."""
+    total = meta.get("flows_total")
+    if isinstance(total, bool) or not isinstance(total, int):
+        return
+    ids = pd.to_numeric(fct["flow_id"]).to_numpy()
+    outside = np.flatnonzero((ids < 0) | (ids >= total))
+    if outside.size:
+        row = int(outside[0])
+        raise AnalysisError(f"{fct_path}:{row + 2}: flow_id "
+                            f"{written_row(fct_path, row)['flow_id']!r} is outside 0 to "
+                            f"{total - 1}, the ids of {meta_path}'s {total} flows")
 
 
 def window_count(window: dict, key: str, meta_path: Path) -> int:

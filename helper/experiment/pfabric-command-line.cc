@@ -8,8 +8,11 @@
 
 #include "pfabric-command-line.h"
 
+#include "ns3/config.h"
+#include "ns3/data-rate.h"
 #include "ns3/global-value.h"
 #include "ns3/pfabric-results-writer.h"
+#include "ns3/queue-size.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
@@ -22,6 +25,7 @@
 #include <iostream>
 #include <limits>
 #include <set>
+#include <sstream>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,6 +45,10 @@ namespace
 /// each in a program that has it (PfabricExperiment::BuildFabric).
 const std::vector<std::pair<std::string, std::string>> SEEDING_GLOBALS{{"RngRun", "run"},
                                                                        {"RngSeed", "seed"}};
+
+/// ns-3's variables that set attributes' defaults and global values, read by ns-3 itself.
+const std::string ATTRIBUTE_VARIABLE = "NS_ATTRIBUTE_DEFAULT";
+const std::string GLOBAL_VARIABLE = "NS_GLOBAL_VALUE";
 
 /// The units a time option takes, and how many nanoseconds each is (ns-3's Time text).
 const std::vector<std::pair<std::string, double>> TIME_UNITS{{"ns", 1},
@@ -69,6 +77,71 @@ IsBareNumber(const std::string& text)
     return text.find_first_of("0123456789") != std::string::npos &&
            text.find_first_not_of("0123456789.") == std::string::npos &&
            std::count(text.begin(), text.end(), '.') <= 1;
+}
+
+/**
+ * @param text a number followed by a unit, e.g. 4.1ms
+ * @return the number (up to the first character that is neither a digit nor a point) and the unit
+ */
+std::pair<std::string, std::string>
+SplitAmount(const std::string& text)
+{
+    const std::size_t end = text.find_first_not_of("0123456789.");
+    return {text.substr(0, end), end == std::string::npos ? "" : text.substr(end)};
+}
+
+/**
+ * @param units a table of units and their size in the smallest one
+ * @param unit a unit's name
+ * @return its size, or nothing if the table has no such unit
+ */
+std::optional<double>
+UnitSize(const std::vector<std::pair<std::string, double>>& units, const std::string& unit)
+{
+    auto found = std::find_if(units.begin(), units.end(), [&unit](const auto& known) {
+        return known.first == unit;
+    });
+    return found == units.end() ? std::nullopt : std::optional<double>(found->second);
+}
+
+/**
+ * @param number a plain decimal number (IsBareNumber) whose product below is at most 2^64 or so
+ * @param multiplier a whole number, e.g. 1e6 (nanoseconds per millisecond)
+ * @return number x multiplier in exact decimal arithmetic, if it is whole: in floating point
+ *         4.1 x 1e6 is 4099999.9999999995 (--connectLead=4.1ms was refused as not whole, and
+ *         ns-3 reads 4.1MB as 4099999 bytes)
+ */
+std::optional<uint64_t>
+ExactProduct(const std::string& number, double multiplier)
+{
+    const std::size_t point = number.find('.');
+    const std::string whole = number.substr(0, point);
+    std::string decimals = point == std::string::npos ? "" : number.substr(point + 1);
+    decimals.erase(decimals.find_last_not_of('0') + 1);
+    // A multiplier here is at most 2^30 or 10^9: more decimals than 30 (their last not 0) cannot
+    // make a whole number, and 30 keep the product within 128 bits.
+    if (decimals.size() > 30 || whole.size() > 20)
+    {
+        return std::nullopt;
+    }
+    const auto times = static_cast<unsigned __int128>(multiplier);
+    unsigned __int128 fraction = 0;
+    unsigned __int128 scale = 1;
+    for (char digit : decimals)
+    {
+        fraction = fraction * 10 + static_cast<unsigned>(digit - '0');
+        scale *= 10;
+    }
+    unsigned __int128 integer = 0;
+    for (char digit : whole)
+    {
+        integer = integer * 10 + static_cast<unsigned>(digit - '0');
+    }
+    if (fraction * times % scale != 0)
+    {
+        return std::nullopt;
+    }
+    return static_cast<uint64_t>(integer * times + fraction * times / scale);
 }
 
 /**
@@ -152,18 +225,14 @@ PfabricCommandLine::GetText(const std::string& name) const
 double
 PfabricCommandLine::TimeNanoseconds(const std::string& text)
 {
-    const std::size_t end = text.find_first_not_of("0123456789.");
-    const std::string number = text.substr(0, end);
-    const std::string unit = end == std::string::npos ? "" : text.substr(end);
-    auto found = std::find_if(TIME_UNITS.begin(), TIME_UNITS.end(), [&unit](const auto& known) {
-        return known.first == unit;
-    });
-    if (!IsBareNumber(number) || found == TIME_UNITS.end())
+    const auto [number, unit] = SplitAmount(text);
+    const std::optional<double> size = UnitSize(TIME_UNITS, unit);
+    if (!IsBareNumber(number) || !size)
     {
         return -1;
     }
     // Digits and a point only: strtod reads all of it (a huge number as infinity, no throw).
-    return std::strtod(number.c_str(), nullptr) * found->second;
+    return std::strtod(number.c_str(), nullptr) * *size;
 }
 
 std::string
@@ -195,22 +264,26 @@ PfabricCommandLine::ParseTime(const std::string& name,
 std::string
 PfabricCommandLine::CheckTime(const std::string& text, const std::string& example)
 {
-    const double ns = text == "0" ? 0 : TimeNanoseconds(text);
-    if (ns < 0)
+    if (text != "0" && TimeNanoseconds(text) < 0)
     {
         return "expected a time with a unit (ns, us, ms or s), e.g. " + example;
     }
-    return CheckNanoseconds(ns);
+    return CheckNanoseconds(text);
 }
 
 std::string
-PfabricCommandLine::CheckNanoseconds(double ns)
+PfabricCommandLine::CheckNanoseconds(const std::string& text)
 {
-    if (ns > MAX_TIME_NS)
+    if (text == "0")
+    {
+        return "";
+    }
+    if (TimeNanoseconds(text) > MAX_TIME_NS)
     {
         return TooLong();
     }
-    if (ns != std::floor(ns))
+    const auto [number, unit] = SplitAmount(text);
+    if (!ExactProduct(number, *UnitSize(TIME_UNITS, unit)))
     {
         return "not a whole number of nanoseconds (ns-3's resolution)";
     }
@@ -257,37 +330,90 @@ PfabricCommandLine::CheckUnits(Ptr<const AttributeChecker> checker, const std::s
     {
         return "expected a rate with a unit (bps, kbps, Mbps or Gbps), e.g. 10Gbps";
     }
+    if (type == "ns3::DataRateValue")
+    {
+        return CheckAsRead(text,
+                           "not a whole number of bits per second",
+                           "bit/s",
+                           [&checker](const std::string& rate) -> double {
+                               return TakesValue(checker, rate) ? DataRate(rate).GetBitRate() : -1;
+                           });
+    }
     if (type == "ns3::QueueSizeValue")
     {
         const std::optional<double> amount = QueueSizeAmount(text);
-        if (amount && *amount != std::floor(*amount))
-        {
-            return "not a whole number of packets or bytes";
-        }
         if (amount && *amount > MAX_QUEUE_SIZE)
         {
             return "larger than ns-3's queue sizes (at most " +
                    PfabricJsonObject::FormatNumber(MAX_QUEUE_SIZE) + " packets or bytes)";
         }
+        const std::string unit = SplitAmount(text).second;
+        return amount ? CheckAsRead(text,
+                                    "not a whole number of packets or bytes",
+                                    unit.back() == 'p' ? "packets" : "bytes",
+                                    [](const std::string& size) -> double {
+                                        return QueueSize(size).GetValue();
+                                    })
+                      : "";
     }
     return "";
+}
+
+std::string
+PfabricCommandLine::CheckUnits(const TypeId::AttributeInformation& info, const std::string& text)
+{
+    const std::string wrong = CheckUnits(info.checker, text);
+    if (!wrong.empty() || info.checker->GetValueTypeName() != "ns3::StringValue")
+    {
+        return wrong;
+    }
+    const std::string initial = info.originalInitialValue->SerializeToString(info.checker);
+    if (IsBareNumber(initial) || TimeNanoseconds(initial) < 0)
+    {
+        return ""; // a text that is no time
+    }
+    return CheckTime(text, initial);
 }
 
 std::optional<double>
 PfabricCommandLine::QueueSizeAmount(const std::string& text)
 {
-    const std::size_t end = text.find_first_not_of("0123456789.");
-    const std::string number = text.substr(0, end);
-    const std::string unit = end == std::string::npos ? "" : text.substr(end);
-    auto found = std::find_if(QUEUE_SIZE_UNITS.begin(),
-                              QUEUE_SIZE_UNITS.end(),
-                              [&unit](const auto& known) { return known.first == unit; });
-    if (!IsBareNumber(number) || found == QUEUE_SIZE_UNITS.end())
+    const auto [number, unit] = SplitAmount(text);
+    const std::optional<double> size = UnitSize(QUEUE_SIZE_UNITS, unit);
+    if (!IsBareNumber(number) || !size)
     {
         return std::nullopt;
     }
     // Digits and a point only: strtod reads all of it (a huge number as infinity, no throw).
-    return std::strtod(number.c_str(), nullptr) * found->second;
+    return std::strtod(number.c_str(), nullptr) * *size;
+}
+
+std::string
+PfabricCommandLine::CheckAsRead(const std::string& text,
+                                const std::string& notWhole,
+                                const std::string& units,
+                                const std::function<double(const std::string&)>& read)
+{
+    const auto [number, unit] = SplitAmount(text);
+    const double one = IsBareNumber(number) && !unit.empty() ? read("1" + unit) : -1;
+    if (one <= 0 || std::strtod(number.c_str(), nullptr) * one > MAX_AS_READ)
+    {
+        return ""; // not a number and a unit, or beyond what is compared here
+    }
+    const std::optional<uint64_t> exact = ExactProduct(number, one);
+    if (!exact)
+    {
+        return notWhole;
+    }
+    const double asRead = read(text);
+    if (asRead != static_cast<double>(*exact))
+    {
+        // ns-3 multiplies in floating point and truncates: 4.1MB is 4099999 bytes to it.
+        return "ns-3 reads it as " + PfabricJsonObject::FormatNumber(asRead) + " " + units +
+               ", not " + std::to_string(*exact) + " (its floating-point product); give " +
+               std::to_string(*exact) + (units == "bit/s" ? "bps" : unit.substr(unit.size() - 1));
+    }
+    return "";
 }
 
 std::string
@@ -407,38 +533,40 @@ PfabricCommandLine::CheckNs3Argument(const std::string& argument,
         return true;
     }
     Ptr<const AttributeChecker> checker;
+    std::optional<TypeId::AttributeInformation> attribute; // of an attribute path
     const std::size_t colons = name.rfind("::");
     if (colons != std::string::npos)
     {
         const std::string type = name.substr(0, colons);
-        const std::string attribute = name.substr(colons + 2);
+        const std::string attributeName = name.substr(colons + 2);
         TypeId::AttributeInformation info;
         if (!TypeId::LookupByNameFailSafe(type, &tid))
         {
             *error = argument + ": no TypeId " + type + " in this ns-3";
             return false;
         }
-        if (!tid.LookupAttributeByName(attribute, &info))
+        if (!tid.LookupAttributeByName(attributeName, &info))
         {
-            *error = argument + ": " + type + " has no attribute " + attribute;
+            *error = argument + ": " + type + " has no attribute " + attributeName;
             return false;
         }
         // ns-3 sets a default only on the type that declares the attribute (Config::SetDefault
         // looks at the type's own attributes) and answers a parent's with its whole help.
         TypeId owner = tid;
-        while (!DeclaresAttribute(owner, attribute))
+        while (!DeclaresAttribute(owner, attributeName))
         {
             owner = owner.GetParent();
         }
         if (owner != tid)
         {
-            *error = argument + ": " + attribute + " is an attribute of " + owner.GetName() +
+            *error = argument + ": " + attributeName + " is an attribute of " + owner.GetName() +
                      ", which " + type + " inherits, and ns-3 sets defaults on the type that " +
-                     "declares them: --" + owner.GetName() + "::" + attribute + "=" + value +
+                     "declares them: --" + owner.GetName() + "::" + attributeName + "=" + value +
                      " (for every " + owner.GetName() + ")";
             return false;
         }
         checker = info.checker;
+        attribute = info;
     }
     else
     {
@@ -456,7 +584,9 @@ PfabricCommandLine::CheckNs3Argument(const std::string& argument,
                  checker->GetValueTypeName() + ")";
         return false;
     }
-    const std::string units = checker ? CheckUnits(checker, value) : "";
+    const std::string units = attribute ? CheckUnits(*attribute, value)
+                              : checker ? CheckUnits(checker, value)
+                                        : "";
     if (!units.empty())
     {
         *error = argument + ": " + units;
@@ -509,6 +639,7 @@ PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments,
             continue;
         }
         std::map<std::string, std::string> given; // name -> the last value given
+        std::map<std::string, std::string> typed; // name -> as given, for the error
         for (std::size_t i = 1; i < arguments.size(); ++i)
         {
             std::string name;
@@ -517,6 +648,7 @@ PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments,
                 (name == global || name == own))
             {
                 given[name] = value;
+                typed[name] = "--" + name + "=" + value;
                 if (name == global)
                 {
                     // Checked as ns-3's, so that a bad value is refused under the name given.
@@ -528,11 +660,75 @@ PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments,
                 }
             }
         }
+        // NS_GLOBAL_VALUE=RngRun=7, ns-3's own way to number replications, was overwritten by
+        // --run's default as the command line's was: it drives the run unless the command line
+        // names its value (CheckEnvironment has checked it).
+        for (const auto& [name, value] : GetEnvironmentSettings(GLOBAL_VARIABLE))
+        {
+            if (name == global && !given.count(global))
+            {
+                given[global] = value;
+                typed[global] = GLOBAL_VARIABLE + "'s " + name + "=" + value;
+                if (!given.count(own))
+                {
+                    arguments.push_back("--" + own + "=" + value);
+                }
+            }
+        }
         if (given.size() == 2 && given[global] != given[own])
         {
-            *error = "--" + global + "=" + given[global] + " and --" + own + "=" + given[own] +
-                     ": ns-3's " + global + " is this program's --" + own + "; give one value";
+            *error = typed[global] + " and " + typed[own] + ": ns-3's " + global +
+                     " is this program's --" + own + "; give one value";
             return false;
+        }
+    }
+    return true;
+}
+
+std::vector<std::pair<std::string, std::string>>
+PfabricCommandLine::GetEnvironmentSettings(const std::string& variable)
+{
+    // As ns-3's Environment (and ObjectBase and GlobalValue before it) splits them.
+    std::vector<std::pair<std::string, std::string>> settings;
+    const char* text = std::getenv(variable.c_str());
+    std::istringstream entries(text ? text : "");
+    std::string entry;
+    while (std::getline(entries, entry, ';'))
+    {
+        if (!entry.empty())
+        {
+            const std::size_t equals = entry.find('=');
+            settings.emplace_back(entry.substr(0, equals),
+                                  equals == std::string::npos ? "" : entry.substr(equals + 1));
+        }
+    }
+    return settings;
+}
+
+bool
+PfabricCommandLine::CheckEnvironment(std::string* error)
+{
+    for (const std::string& variable : {ATTRIBUTE_VARIABLE, GLOBAL_VARIABLE})
+    {
+        for (const auto& [name, value] : GetEnvironmentSettings(variable))
+        {
+            const std::string setting = variable + "'s " + name + "=" + value;
+            const bool isPath = name.find("::") != std::string::npos;
+            if (variable == ATTRIBUTE_VARIABLE && !isPath)
+            {
+                *error = setting + ": expected an attribute path, ns3::Type::Attribute=value";
+                return false;
+            }
+            if (variable == GLOBAL_VARIABLE && (isPath || !IsNs3Option(name)))
+            {
+                *error = setting + ": no global value " + name + " in this ns-3 (--PrintGlobals " +
+                         "lists them)";
+                return false;
+            }
+            if (!CheckNs3Argument(setting, name, value, error))
+            {
+                return false;
+            }
         }
     }
     return true;
@@ -545,11 +741,19 @@ PfabricCommandLine::Parse(int argc, char* argv[], std::string* error)
     m_notices.clear();
     m_ns3Settings.clear();
     std::vector<std::string> arguments{argv, argv + argc};
-    if (!TakeSeedingGlobals(arguments, error))
+    if (!CheckEnvironment(error) || !TakeSeedingGlobals(arguments, error))
     {
         return false;
     }
-    for (int i = 1; i < argc; ++i)
+    // ns-3 applies NS_ATTRIBUTE_DEFAULT only where no object factory sets the attribute, and the
+    // schemes' factories set many from the preset (PfabricQueueDisc's MaxSize): the variable's
+    // MaxSize=0p ran with the preset's buffer. As defaults its settings are taken as the command
+    // line's are (PfabricPresetAttributes::IsConfigured).
+    for (const auto& [name, value] : GetEnvironmentSettings(ATTRIBUTE_VARIABLE))
+    {
+        Config::SetDefault(name, StringValue(value));
+    }
+    for (std::size_t i = 1; i < arguments.size(); ++i)
     {
         char* argument = arguments[i].data();
         std::string name;
@@ -581,6 +785,21 @@ PfabricCommandLine::Parse(int argc, char* argv[], std::string* error)
             RecordNs3Setting(name, value);
         }
         forNs3.push_back(argument);
+    }
+    // ns-3 applies NS_ATTRIBUTE_DEFAULT to each object it makes, over the default the command
+    // line set: meta.json would record the command line's value, the run have the variable's.
+    for (const auto& [name, value] : GetEnvironmentSettings(ATTRIBUTE_VARIABLE))
+    {
+        for (const auto& [given, typed] : m_ns3Settings)
+        {
+            if (given == name && typed != value)
+            {
+                *error = ATTRIBUTE_VARIABLE + "'s " + name + "=" + value + " and --" + name + "=" +
+                         typed + ": ns-3 takes the variable's over the command line's; give one " +
+                         "value";
+                return false;
+            }
+        }
     }
     CommandLine::Parse(static_cast<int>(forNs3.size()), forNs3.data());
     for (const auto& option : m_numbers)

@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -184,12 +185,13 @@ class PfabricCommandLine : public CommandLine
     static std::string TooLong();
 
     /**
-     * @brief What is wrong with a time's nanoseconds (TimeNanoseconds) that ns-3 cannot keep.
-     * @param ns the nanoseconds, not negative
+     * @brief What is wrong with a time that ns-3 cannot keep as typed.
+     * @param text "0", or a time TimeNanoseconds reads (a number and ns, us, ms or s)
      * @return "" if ns-3 keeps it as given; else why not: longer than MAX_TIME_NS, or not a
-     *         whole number of nanoseconds (ns-3's resolution would round 0.5ns to 0 or 1ns)
+     *         whole number of nanoseconds (ns-3's resolution would round 0.5ns to 0 or 1ns),
+     *         decided in decimal (4.1ms is 4100000 ns)
      */
-    static std::string CheckNanoseconds(double ns);
+    static std::string CheckNanoseconds(const std::string& text);
 
     /**
      * @brief What is wrong with a time's text that ns-3 would take otherwise than typed: the
@@ -223,6 +225,17 @@ class PfabricCommandLine : public CommandLine
     static std::string CheckUnits(Ptr<const AttributeChecker> checker, const std::string& text);
 
     /**
+     * @brief CheckUnits for an attribute, and a time's rules for one that ns-3 keeps as text but
+     * reads as a time later (FqCoDel's Interval, "100ms": ns-3 would read "100" as 100 s), known
+     * by its default being a time with a unit.
+     * @param info the attribute
+     * @param text the value as typed
+     * @return "" or what is wrong
+     */
+    static std::string CheckUnits(const TypeId::AttributeInformation& info,
+                                  const std::string& text);
+
+    /**
      * @brief A queue size's packets or bytes as ns-3's QueueSize reads its text (its units: p,
      * kp, Kp, Kip, Mp, Mip, B, kB, KB, KiB, MB, MiB), without its truncation to 32 bits.
      * @param text e.g. "22500B", "1.5KB"
@@ -230,6 +243,24 @@ class PfabricCommandLine : public CommandLine
      *         followed by one of those units
      */
     static std::optional<double> QueueSizeAmount(const std::string& text);
+
+    /**
+     * @brief Whether ns-3 reads an amount with a unit as the exact decimal number typed: a whole
+     * number of the smallest unit, which ns-3's floating-point product and truncation keep.
+     * @param text a number and a unit, e.g. 4.1MB (other texts pass)
+     * @param notWhole the message for an amount that is no whole number of the smallest unit
+     * @param units the smallest unit's name, for the message, e.g. bytes
+     * @param read the amount ns-3 reads from a text, in the smallest unit; negative if it cannot
+     * @return "" or what is wrong, e.g. "ns-3 reads it as 4099999 bytes, not 4100000 (its
+     *         floating-point product); give 4100000B"
+     */
+    static std::string CheckAsRead(const std::string& text,
+                                   const std::string& notWhole,
+                                   const std::string& units,
+                                   const std::function<double(const std::string&)>& read);
+
+    /// The largest amount CheckAsRead compares: below 2^64, what ns-3's rates hold.
+    static constexpr double MAX_AS_READ = 1e19;
 
     /// The largest queue size ns-3 keeps, in packets or bytes: 32 bits.
     static constexpr double MAX_QUEUE_SIZE = 4294967295.0;
@@ -267,6 +298,23 @@ class PfabricCommandLine : public CommandLine
      * @return false if it is refused
      */
     bool TakeSeedingGlobals(std::vector<std::string>& arguments, std::string* error) const;
+
+    /**
+     * @brief The settings of one of ns-3's variables, as ns-3 reads them (Name=value;Name=value).
+     * @param variable NS_ATTRIBUTE_DEFAULT or NS_GLOBAL_VALUE
+     * @return each setting's name and value, in order; none when the variable is not set
+     */
+    static std::vector<std::pair<std::string, std::string>> GetEnvironmentSettings(
+        const std::string& variable);
+
+    /**
+     * @brief Check what ns-3 reads from NS_ATTRIBUTE_DEFAULT and NS_GLOBAL_VALUE by the rules of
+     * the same settings on the command line (CheckNs3Argument): ns-3 ignores an unknown or
+     * inherited name or a value it cannot read there, and takes a time without a unit as seconds.
+     * @param error why it is refused, naming the variable and quoting the setting
+     * @return false if it is refused
+     */
+    static bool CheckEnvironment(std::string* error);
 
     /**
      * @brief Check an argument of ns-3's own (IsNs3Option) as ns-3 would take it, without its

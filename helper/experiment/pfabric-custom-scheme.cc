@@ -147,7 +147,7 @@ CheckAttribute(const std::string& given,
         return given + "'" + value + "' is not a value of " + tid.GetName() + "::" + name + " (" +
                info.checker->GetValueTypeName() + ")";
     }
-    const std::string units = PfabricCommandLine::CheckUnits(info.checker, value);
+    const std::string units = PfabricCommandLine::CheckUnits(info, value);
     return units.empty() ? "" : given + name + "=" + value + ": " + units;
 }
 

@@ -89,7 +89,7 @@ CheckTimeText(const std::string& name,
     {
         return option + ": expected a time such as " + example;
     }
-    const std::string wrong = PfabricCommandLine::CheckNanoseconds(ns);
+    const std::string wrong = PfabricCommandLine::CheckNanoseconds(text);
     if (!wrong.empty())
     {
         return option + ": " + wrong;

@@ -598,12 +598,7 @@ PfabricExperiment::TrySettings()
     // Run in the child only: whatever they build, draw or schedule stays there.
     std::unique_ptr<PfabricFabricHelper> pair;
     PfabricSettingsTrial trial;
-    trial.AddStep("creating the simulator", OrEnvironment(globals, "NS_GLOBAL_VALUE"), []() {
-        // From the global values as they are now (what the process had scheduled is not the
-        // trial's), as Simulator::Run would create it.
-        Simulator::Destroy();
-        Simulator::Now();
-    });
+    trial.AddSimulatorStep(globals);
     trial.AddStep("building two hosts and a switch of this run's kind",
                   OrEnvironment(paths, "NS_ATTRIBUTE_DEFAULT"),
                   [this, &pair]() {

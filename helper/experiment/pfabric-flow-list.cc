@@ -15,6 +15,7 @@
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/pfabric-atomic-file.h"
+#include "ns3/pfabric-flow-application.h"
 #include "ns3/pfabric-flow-size-distribution.h"
 #include "ns3/random-variable-stream.h"
 
@@ -324,6 +325,13 @@ PfabricFlowList::Read(const std::string& path,
         if (!ParseCount(fields[2], &bytes) || bytes == 0)
         {
             *error = where + "size_bytes '" + fields[2] + "' is not a positive integer";
+            return false;
+        }
+        if (bytes > PfabricFlowApplication::MAX_FLOW_BYTES)
+        {
+            // The hosts' senders stopped the run on it, after its directory was made.
+            *error = where + "size_bytes '" + fields[2] + "' is more than a flow's " +
+                     std::to_string(PfabricFlowApplication::MAX_FLOW_BYTES) + " bytes";
             return false;
         }
         Time start;

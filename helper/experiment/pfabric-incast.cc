@@ -11,6 +11,7 @@
 #include "ns3/abort.h"
 #include "ns3/config.h"
 #include "ns3/log.h"
+#include "ns3/pfabric-flow-application.h"
 #include "ns3/pfabric-flow-size-distribution.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/simulator.h"
@@ -81,8 +82,7 @@ PfabricIncast::BuildOptions()
         .Record(
             [&p](PfabricJsonObject& json) { json.AddInteger("response_bytes", p.responseBytes); })
         .Check([&p]() -> std::string {
-            // A flow's sender counts its bytes in 32 bits (PfabricSocketFlowSender).
-            const uint64_t most = std::numeric_limits<uint32_t>::max();
+            const uint64_t most = PfabricFlowApplication::MAX_FLOW_BYTES;
             if (p.responseBytes == 0)
             {
                 return "--responseBytes=0: expected at least one byte";

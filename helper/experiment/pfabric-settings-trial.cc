@@ -10,11 +10,13 @@
 #include "pfabric-settings-trial.h"
 
 #include "ns3/abort.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <iostream>
@@ -125,6 +127,37 @@ PfabricSettingsTrial::AddStep(const std::string& doing,
     // A step's index is one byte on the pipe (RunChild).
     NS_ABORT_MSG_IF(m_steps.size() >= 255, "PfabricSettingsTrial: at most 255 steps");
     m_steps.push_back({doing, options, std::move(step)});
+}
+
+void
+PfabricSettingsTrial::AddSimulatorStep(const std::vector<std::string>& globals)
+{
+    std::vector<std::string> options = globals;
+    const char* environment = std::getenv("NS_GLOBAL_VALUE");
+    if (options.empty() && environment)
+    {
+        options.push_back(std::string("NS_GLOBAL_VALUE=") + environment);
+    }
+    AddStep("creating the simulator", options, []() {
+        // From the global values as they are now (what the process had scheduled is not the
+        // trial's), as Simulator::Run would create it.
+        Simulator::Destroy();
+        Simulator::Now();
+    });
+}
+
+void
+PfabricSettingsTrial::AddSimulatorStep(const PfabricCommandLine& cmd)
+{
+    std::vector<std::string> globals;
+    for (const auto& [name, value] : cmd.GetNs3Settings())
+    {
+        if (name.find("::") == std::string::npos)
+        {
+            globals.push_back("--" + name + "=" + value);
+        }
+    }
+    AddSimulatorStep(globals);
 }
 
 void

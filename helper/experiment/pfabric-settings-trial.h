@@ -7,6 +7,8 @@
 #ifndef PFABRIC_SETTINGS_TRIAL_H
 #define PFABRIC_SETTINGS_TRIAL_H
 
+#include "pfabric-command-line.h"
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -55,6 +57,21 @@ class PfabricSettingsTrial
     void AddStep(const std::string& doing,
                  const std::vector<std::string>& options,
                  std::function<void()> step);
+
+    /**
+     * @brief Add the step every run begins with: ns-3's simulator created from the global values
+     * as they are now (SimulatorImplementationType and SchedulerType are kept as text or a TypeId
+     * and used only then: an unknown or unfit one stops the program).
+     * @param globals the global values given, as typed (--SchedulerType=...); with none,
+     *        NS_GLOBAL_VALUE as set names the step
+     */
+    void AddSimulatorStep(const std::vector<std::string>& globals);
+
+    /**
+     * @brief AddSimulatorStep for a program without PfabricExperiment.
+     * @param cmd its command line, parsed
+     */
+    void AddSimulatorStep(const PfabricCommandLine& cmd);
 
     /// @param seconds the child's wall-clock limit (default 30 s), past which the trial is given up
     void SetTimeLimit(unsigned seconds);

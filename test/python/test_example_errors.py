@@ -221,9 +221,10 @@ TRIAL_CASES = [
     ((CUSTOM, FQCODEL, "--portQueueDiscAttributes=Flows=0"),
      f"{FQCODEL} --portQueueDiscAttributes=Flows=0: carrying a flow of scheme fqcodel-newreno "
      f"between two hosts {TRIED}signal SIGFPE, "),
+    # Interval is kept as text; since the second probe a time's rules refuse it before the trial.
     ((CUSTOM, FQCODEL, "--portQueueDiscAttributes=Interval=abc"),
-     f"{FQCODEL} --portQueueDiscAttributes=Interval=abc: installing scheme fqcodel-newreno on "
-     f"two hosts and a switch {TRIED}Can't Parse Time abc (time.cc:"),
+     "--portQueueDiscAttributes=Interval=abc: Interval=abc: expected a time with a unit (ns, us, "
+     "ms or s), e.g. 100ms"),
     ((CUSTOM, "--portQueueDisc=ns3::RedQueueDisc", "--portQueueDiscAttributes=MinTh=30|MaxTh=10"),
      "--portQueueDisc=ns3::RedQueueDisc --portQueueDiscAttributes=MinTh=30|MaxTh=10: installing "
      f"scheme red-newreno on two hosts and a switch {TRIED}assertion m_minTh <= m_maxTh failed "
@@ -387,13 +388,13 @@ def test_what_ns3_accepts_still_passes(run_example: RunExample, tmp_path,
 
 def test_meta_records_ns3_settings_from_the_environment_and_the_last_of_a_repeated_one(
         run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("NS_ATTRIBUTE_DEFAULT", "ns3::PfabricQueueDisc::MaxSize=40p")
+    monkeypatch.setenv("NS_ATTRIBUTE_DEFAULT", "ns3::PfabricQueueDisc::MaxSize=20p")
     result = run_example("pfabric-websearch", "--flows=3", "--ns3::PfabricQueueDisc::MaxSize=30p",
                          "--ns3::PfabricQueueDisc::MaxSize=20p", f"--out={tmp_path / 'r'}")
     assert result.returncode == 0, result.stderr
     meta = json.loads((tmp_path / "r" / "meta.json").read_text())
     assert meta["ns3_settings"] == {"ns3::PfabricQueueDisc::MaxSize": "20p"}
-    assert meta["ns3_environment"] == {"NS_ATTRIBUTE_DEFAULT": "ns3::PfabricQueueDisc::MaxSize=40p"}
+    assert meta["ns3_environment"] == {"NS_ATTRIBUTE_DEFAULT": "ns3::PfabricQueueDisc::MaxSize=20p"}
 
 
 def test_a_text_option_takes_its_whole_value(run_example: RunExample, tmp_path) -> None:
@@ -998,3 +999,185 @@ def test_what_the_lean_host_models_runs(run_example: RunExample, tmp_path,
                          "--quiet", f"--out={out}", *arguments)
     assert result.returncode == 0, result.stderr
     assert len((out / "fct.csv").read_text().splitlines()) == 6
+
+
+# Issue 54's second probe (doc/testing.rst, "What ns-3 stops on later is tried first"): what ns-3
+# stopped the programs on that have no PfabricExperiment (a global value kept as text, a queue
+# size the queue disc refuses: an abort of three lines), a time or size past ns-3's (1.8e19 us
+# started at once, 1e300 s stopped the run before any flow finished, an ideal FCT of
+# 18446744073709551615 B in 8 us), a time an attribute keeps as text read as seconds.
+SECOND_PROBE_CASES = [
+    ("pfabric-preemption", ("--SimulatorImplementationType=ns3::Bogus",),
+     f"--SimulatorImplementationType=ns3::Bogus: creating the simulator {TRIED}Assert in "
+     "TypeId::LookupByName: ns3::Bogus not found (type-id.cc:"),
+    ("pfabric-fabric", ("--k=4", "--SchedulerType=ns3::Node"),
+     f"--SchedulerType=ns3::Node: creating the simulator {TRIED}"),
+    ("pfabric-routing-cost", ("--k=4", "--SimulatorImplementationType=ns3::Bogus"),
+     f"--SimulatorImplementationType=ns3::Bogus: creating the simulator {TRIED}"),
+    ("pfabric-preemption", ("--ns3::PfabricQueueDisc::MaxSize=0p",),
+     "--scheme=pfabric --ns3::PfabricQueueDisc::MaxSize=0p: running the scenario for 1 ms "
+     f"{TRIED}PfabricQueueDisc: MaxSize must hold at least one packet or byte, got 0p"),
+    ("pfabric-preemption", ("--stopS=1e300",),
+     "--stopS=1e300: longer than ns-3's times (at most 9000000000 s)"),
+    ("pfabric-preemption", ("--shortStartUs=18446744073709551615",),
+     "--shortStartUs=18446744073709551615: longer than ns-3's times (at most 9000000000 s)"),
+    ("pfabric-fabric", ("--flowBytes=18446744073709551615",),
+     "--flowBytes=18446744073709551615: more than a flow's 4294967295 bytes"),
+    ("pfabric-websearch", (CUSTOM, FQCODEL, "--portQueueDiscAttributes=Interval=100"),
+     "--portQueueDiscAttributes=Interval=100: Interval=100: expected a time with a unit (ns, "
+     "us, ms or s), e.g. 100ms"),
+    # ns-3 multiplies a size's or a rate's number by its unit in floating point and truncates:
+    # 4.1MB was 4099999 bytes, 4.1Mbps 4099999 bit/s, 0.5bps nothing.
+    ("pfabric-websearch", ("--ns3::PfabricQueueDisc::MaxSize=4.1MB",),
+     "--ns3::PfabricQueueDisc::MaxSize=4.1MB: ns-3 reads it as 4099999 bytes, not 4100000 (its "
+     "floating-point product); give 4100000B"),
+    ("pfabric-websearch", ("--ns3::PfabricTcpSocketFactory::LineRate=4.1Mbps",),
+     "--ns3::PfabricTcpSocketFactory::LineRate=4.1Mbps: ns-3 reads it as 4099999 bit/s, not "
+     "4100000 (its floating-point product); give 4100000bps"),
+    ("pfabric-websearch", ("--ns3::PfabricTcpSocketFactory::LineRate=0.5bps",),
+     "--ns3::PfabricTcpSocketFactory::LineRate=0.5bps: not a whole number of bits per second"),
+    ("pfabric-fabric", ("--hostRate=4.1Mbps",),
+     "--hostRate=4.1Mbps: ns-3 reads it as 4099999 bit/s, not 4100000"),
+    ("pfabric-websearch", ("--ns3::FqCoDelQueueDisc::Target=5",),
+     "--ns3::FqCoDelQueueDisc::Target=5: expected a time with a unit (ns, us, ms or s), e.g. 5ms"),
+]
+
+
+@pytest.mark.parametrize(("program", "arguments", "message"), SECOND_PROBE_CASES)
+def test_what_the_second_probe_found_is_one_line(run_example: RunExample, tmp_path, program: str,
+                                                 arguments: tuple[str, ...], message: str) -> None:
+    out = tmp_path / "run"
+    small = {"pfabric-websearch": ["--flows=5", "--topology=star", "--hosts=4", "--quiet",
+                                   f"--out={out}"],
+             "pfabric-routing-cost": ["--packetsPerHost=5", "--repeat=1"]}.get(program, [])
+    result = run_example(program, *small, *arguments)
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{program}: error: {message}"), result.stderr
+    assert result.stdout == "" and not out.exists()
+
+
+def test_a_flow_larger_than_a_sender_holds_is_refused_on_its_line(run_example: RunExample,
+                                                                  tmp_path) -> None:
+    """The list was read and the run directory made; the senders then stopped the program."""
+    flows = tmp_path / "flows.csv"
+    flows.write_text("src,dst,size_bytes,start_s\n0,1,1000,0\n1,2,4294967296,0\n")
+    out = tmp_path / "run"
+    for stack in ("ns3tcp", "lean"):
+        result = run_example("pfabric-websearch", f"--flowFile={flows}", f"--hostStack={stack}",
+                             "--quiet", f"--out={out}")
+        assert result.returncode == 1, result.stderr
+        assert result.stderr == (f"pfabric-websearch: error: {flows}:3: size_bytes '4294967296' "
+                                 "is more than a flow's 4294967295 bytes\n")
+        assert not out.exists()
+    flows.write_text("src,dst,size_bytes,start_s\n0,1,4294967295,0\n")
+    result = run_example("pfabric-websearch", f"--flowFile={flows}", "--quiet", "--idealOnly",
+                         f"--out={out}")
+    assert result.returncode == 0, result.stderr
+
+
+# ns-3 reads NS_ATTRIBUTE_DEFAULT and NS_GLOBAL_VALUE itself, and ignored in them what it answers
+# on the command line with its help (an unknown or inherited name, a value it cannot read) or took
+# as seconds (a time without a unit); each setting is now checked as the command line's is.
+ENVIRONMENT_CASES = [
+    ("NS_ATTRIBUTE_DEFAULT", "ns3::TcpSocketBase::MinRto=1",
+     "ns3::TcpSocketBase::MinRto=1: expected a time with a unit (ns, us, ms or s), e.g. 40us"),
+    ("NS_ATTRIBUTE_DEFAULT", "ns3::PfabricQueueDisc::MaxSize=40p;ns3::PfabricQueueDisc::MaxSize=1.5p",
+     "ns3::PfabricQueueDisc::MaxSize=1.5p: not a whole number of packets or bytes"),
+    ("NS_ATTRIBUTE_DEFAULT", "ns3::PfabricLinkNetDevice::DataRate=10",
+     "ns3::PfabricLinkNetDevice::DataRate=10: expected a rate with a unit"),
+    ("NS_ATTRIBUTE_DEFAULT", "ns3::PfabricQueueDisc::Quota=10",
+     "ns3::PfabricQueueDisc::Quota=10: Quota is an attribute of ns3::QueueDisc, which "
+     "ns3::PfabricQueueDisc inherits"),
+    ("NS_ATTRIBUTE_DEFAULT", "ns3::Bogus::X=1", "ns3::Bogus::X=1: no TypeId ns3::Bogus in this ns-3"),
+    ("NS_ATTRIBUTE_DEFAULT", "ns3::PfabricQueueDisc::MaxSize=abc",
+     "ns3::PfabricQueueDisc::MaxSize=abc: 'abc' is not a value of"),
+    ("NS_ATTRIBUTE_DEFAULT", "MaxSize=10p",
+     "MaxSize=10p: expected an attribute path, ns3::Type::Attribute=value"),
+    ("NS_GLOBAL_VALUE", "Bogus=1", "Bogus=1: no global value Bogus in this ns-3"),
+    ("NS_GLOBAL_VALUE", "ChecksumEnabled=maybe", "ChecksumEnabled=maybe: 'maybe' is not a value of"),
+]
+
+
+@pytest.mark.parametrize(("variable", "value", "message"), ENVIRONMENT_CASES)
+def test_a_setting_of_ns3s_variables_is_checked_as_the_command_lines(
+        run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch, variable: str,
+        value: str, message: str) -> None:
+    monkeypatch.setenv(variable, value)
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", "--flows=5", "--topology=star", "--hosts=4",
+                         "--quiet", f"--out={out}")
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"pfabric-websearch: error: {variable}'s {message}"), result.stderr
+    assert result.stdout == "" and not out.exists()
+
+
+def test_ns3s_run_from_the_environment_makes_a_replication(run_example: RunExample, tmp_path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """NS_GLOBAL_VALUE=RngRun=2, ns-3's own way to number replications, ran run 1's flows again
+    (--run's default set RngRun after it); it is now the run's --run, refused against another."""
+    run2 = flow_list(run_example, tmp_path / "2.csv", "--run=2")
+    seed3 = flow_list(run_example, tmp_path / "s3.csv", "--seed=3")
+    monkeypatch.setenv("NS_GLOBAL_VALUE", "RngRun=2")
+    assert flow_list(run_example, tmp_path / "env-2.csv") == run2
+    assert flow_list(run_example, tmp_path / "env-2-given.csv", "--run=2") == run2
+    result = run_example("pfabric-websearch", "--flows=5", "--quiet", "--run=3",
+                         f"--out={tmp_path / 'run'}")
+    assert result.returncode == 1
+    assert result.stderr == ("pfabric-websearch: error: NS_GLOBAL_VALUE's RngRun=2 and --run=3: "
+                             "ns-3's RngRun is this program's --run; give one value\n")
+    monkeypatch.setenv("NS_GLOBAL_VALUE", "RngSeed=3")
+    assert flow_list(run_example, tmp_path / "env-s3.csv") == seed3
+
+
+@pytest.mark.parametrize("argument", ["--connectLead=4.1ms", "--rto=1.005us", "--linkDelay=8.2us",
+                                      "--ns3::PfabricQueueDisc::MaxSize=1.1KB",
+                                      "--ns3::PfabricTcpSocketFactory::LineRate=10Gbps"])
+def test_a_time_or_size_that_is_whole_in_decimal_is_taken(run_example: RunExample, tmp_path,
+                                                          argument: str) -> None:
+    """4.1 ms is 4,100,000 ns (ns-3 reads it so), but 4.1 x 1e6 in floating point is
+    4099999.9999999995: --connectLead=4.1ms was refused as not a whole number of nanoseconds."""
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", "--flows=5", "--topology=star", "--hosts=4",
+                         "--quiet", f"--out={out}", argument)
+    assert result.returncode == 0, result.stderr
+    assert len((out / "fct.csv").read_text().splitlines()) == 6
+
+
+def test_a_default_from_the_environment_is_taken_as_the_command_lines(
+        run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ns-3 applies NS_ATTRIBUTE_DEFAULT only where no factory sets the attribute: the pfabric
+    scheme's MaxSize from its preset beat it (MaxSize=0p ran, with the preset's buffer); it is
+    now the same as the attribute path on the command line, and refused against another value
+    of that path (ns-3 would run with the variable's, meta.json record the path's)."""
+    common = ("--flows=20", "--quiet")
+    path = run_example("pfabric-websearch", *common, "--ns3::PfabricQueueDisc::MaxSize=30p",
+                       f"--out={tmp_path / 'path'}")
+    unset = run_example("pfabric-websearch", *common, f"--out={tmp_path / 'unset'}")
+    assert path.returncode == 0 and unset.returncode == 0
+    monkeypatch.setenv("NS_ATTRIBUTE_DEFAULT", "ns3::PfabricQueueDisc::MaxSize=30p")
+    environment = run_example("pfabric-websearch", *common, f"--out={tmp_path / 'environment'}")
+    assert environment.returncode == 0, environment.stderr
+    fct = {name: (tmp_path / name / "fct.csv").read_text()
+           for name in ("path", "unset", "environment")}
+    assert fct["environment"] == fct["path"] != fct["unset"]
+    monkeypatch.setenv("NS_ATTRIBUTE_DEFAULT", "ns3::PfabricQueueDisc::MaxSize=0p")
+    out = tmp_path / "zero"
+    result = run_example("pfabric-websearch", *common, f"--out={out}")
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        "pfabric-websearch: error: NS_ATTRIBUTE_DEFAULT=ns3::PfabricQueueDisc::MaxSize=0p: "
+        f"installing scheme pfabric on two hosts and a switch {TRIED}PfabricQueueDisc: MaxSize "
+        "must hold at least one packet or byte, got 0p")
+    assert not out.exists()
+    # ns-3 applies the variable over the command line's default, to every object it makes.
+    both = run_example("pfabric-websearch", *common, "--ns3::PfabricQueueDisc::MaxSize=30p",
+                       f"--out={tmp_path / 'both'}")
+    assert both.returncode == 1
+    assert both.stderr == (
+        "pfabric-websearch: error: NS_ATTRIBUTE_DEFAULT's ns3::PfabricQueueDisc::MaxSize=0p and "
+        "--ns3::PfabricQueueDisc::MaxSize=30p: ns-3 takes the variable's over the command "
+        "line's; give one value\n")
+    assert not (tmp_path / "both").exists()

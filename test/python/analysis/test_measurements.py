@@ -112,6 +112,16 @@ def test_meta_json_counts_against_fct_csv_are_refused(
         "files of one run")
 
 
+def test_a_flow_id_outside_the_runs_flows_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A program numbers its flows 0 to flows_total - 1 (issue 54's second probe: 999 in a run of
+    30, the counts right, was taken)."""
+    run = write_run(tmp_path / "run", [LINES[0], LINES[1].replace("1,1,0,", "999,1,0,"), LINES[2]])
+    assert refused(capsys, "summarize", str(run)) == (
+        f"{run / 'fct.csv'}:3: flow_id '999' is outside 0 to 2, the ids of "
+        f"{run / 'meta.json'}'s 3 flows")
+
+
 def test_an_unfinished_flow_counts_as_meta_json_says(tmp_path: Path) -> None:
     unfinished = "3,1,0,4000,0.000003000,,0.000050000,2,0"
     run = read_run(write_run(tmp_path / "run", [*LINES, unfinished]))
