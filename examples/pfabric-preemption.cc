@@ -142,23 +142,13 @@ main(int argc, char* argv[])
     // a queue size PfabricQueueDisc refuses) is tried first in a child, as the FCT programs' is.
     PfabricSettingsTrial trial;
     trial.AddSimulatorStep(cmd);
-    std::vector<std::string> given{"--scheme=" + p.scheme};
+    std::vector<std::string> given = PfabricSettingsTrial::GivenNs3Options(cmd, true);
     if (!p.buffer.empty())
     {
-        given.push_back("--buffer=" + p.buffer);
+        given.insert(given.begin(), "--buffer=" + p.buffer);
     }
-    for (const auto& [name, value] : cmd.GetNs3Settings())
-    {
-        if (name.find("::") != std::string::npos)
-        {
-            given.push_back("--" + name + "=" + value);
-        }
-    }
-    const char* environment = std::getenv("NS_ATTRIBUTE_DEFAULT");
-    if (given.size() == 1 && environment)
-    {
-        given.push_back(std::string("NS_ATTRIBUTE_DEFAULT=") + environment);
-    }
+    given = PfabricSettingsTrial::OrVariable(given, "NS_ATTRIBUTE_DEFAULT");
+    given.insert(given.begin(), "--scheme=" + p.scheme);
     trial.AddStep("running the scenario for 1 ms", given, [&p]() {
         pfabric::PreemptionParameters brief = p;
         brief.stopS = std::min(p.stopS, TRIAL_STOP_S);

@@ -544,22 +544,6 @@ StopTrial(const PfabricFlowApplication::CompletedFlow&)
     Simulator::Stop();
 }
 
-/**
- * @param given the options given
- * @param variable an environment variable of ns-3's that also sets what they set
- * @return the options; none given, the variable as set (NS_ATTRIBUTE_DEFAULT=...), if it is
- */
-std::vector<std::string>
-OrEnvironment(const std::vector<std::string>& given, const char* variable)
-{
-    const char* value = std::getenv(variable);
-    if (!given.empty() || value == nullptr)
-    {
-        return given;
-    }
-    return {std::string(variable) + "=" + value};
-}
-
 } // namespace
 
 std::string
@@ -569,9 +553,10 @@ PfabricExperiment::TrySettings()
     // reach every object of the fabric and the scheme), the scheme's own options.
     std::vector<std::string> globals;
     std::vector<std::string> paths;
-    for (const auto& [name, option] : Ns3Options(m_commandLine))
+    if (m_commandLine)
     {
-        (name.find("::") == std::string::npos ? globals : paths).push_back(option);
+        globals = PfabricSettingsTrial::GivenNs3Options(*m_commandLine, false);
+        paths = PfabricSettingsTrial::GivenNs3Options(*m_commandLine, true);
     }
     std::vector<std::string> scheme;
     if (m_p.scheme == PfabricSchemeHelper::CUSTOM)
@@ -588,7 +573,7 @@ PfabricExperiment::TrySettings()
         }
     }
     scheme.insert(scheme.end(), paths.begin(), paths.end());
-    scheme = OrEnvironment(scheme, "NS_ATTRIBUTE_DEFAULT");
+    scheme = PfabricSettingsTrial::OrVariable(scheme, "NS_ATTRIBUTE_DEFAULT");
     if (scheme.empty())
     {
         scheme.push_back("--scheme=" + m_p.scheme); // its own parts, as the module configures them
@@ -600,7 +585,7 @@ PfabricExperiment::TrySettings()
     PfabricSettingsTrial trial;
     trial.AddSimulatorStep(globals);
     trial.AddStep("building two hosts and a switch of this run's kind",
-                  OrEnvironment(paths, "NS_ATTRIBUTE_DEFAULT"),
+                  PfabricSettingsTrial::OrVariable(paths, "NS_ATTRIBUTE_DEFAULT"),
                   [this, &pair]() {
                       pair = std::make_unique<PfabricSingleSwitchHelper>(2);
                       ConfigureFabric(*pair);

@@ -129,16 +129,35 @@ PfabricSettingsTrial::AddStep(const std::string& doing,
     m_steps.push_back({doing, options, std::move(step)});
 }
 
+std::vector<std::string>
+PfabricSettingsTrial::GivenNs3Options(const PfabricCommandLine& cmd, bool attributePaths)
+{
+    std::vector<std::string> options;
+    for (const auto& [name, value] : cmd.GetNs3Settings())
+    {
+        if ((name.find("::") != std::string::npos) == attributePaths)
+        {
+            options.push_back("--" + name + "=" + value);
+        }
+    }
+    return options;
+}
+
+std::vector<std::string>
+PfabricSettingsTrial::OrVariable(const std::vector<std::string>& given, const char* variable)
+{
+    const char* value = std::getenv(variable);
+    if (!given.empty() || value == nullptr)
+    {
+        return given;
+    }
+    return {std::string(variable) + "=" + value};
+}
+
 void
 PfabricSettingsTrial::AddSimulatorStep(const std::vector<std::string>& globals)
 {
-    std::vector<std::string> options = globals;
-    const char* environment = std::getenv("NS_GLOBAL_VALUE");
-    if (options.empty() && environment)
-    {
-        options.push_back(std::string("NS_GLOBAL_VALUE=") + environment);
-    }
-    AddStep("creating the simulator", options, []() {
+    AddStep("creating the simulator", OrVariable(globals, "NS_GLOBAL_VALUE"), []() {
         // From the global values as they are now (what the process had scheduled is not the
         // trial's), as Simulator::Run would create it.
         Simulator::Destroy();
@@ -149,15 +168,7 @@ PfabricSettingsTrial::AddSimulatorStep(const std::vector<std::string>& globals)
 void
 PfabricSettingsTrial::AddSimulatorStep(const PfabricCommandLine& cmd)
 {
-    std::vector<std::string> globals;
-    for (const auto& [name, value] : cmd.GetNs3Settings())
-    {
-        if (name.find("::") == std::string::npos)
-        {
-            globals.push_back("--" + name + "=" + value);
-        }
-    }
-    AddSimulatorStep(globals);
+    AddSimulatorStep(GivenNs3Options(cmd, false));
 }
 
 void

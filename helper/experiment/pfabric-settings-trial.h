@@ -73,6 +73,24 @@ class PfabricSettingsTrial
      */
     void AddSimulatorStep(const PfabricCommandLine& cmd);
 
+    /**
+     * @param cmd a command line, parsed
+     * @param attributePaths true: its attribute paths (--ns3::Type::Attribute=...); false: its
+     *        global values (--SchedulerType=...)
+     * @return those of ns-3's settings given on it, as typed (--name=value): what a step names
+     */
+    static std::vector<std::string> GivenNs3Options(const PfabricCommandLine& cmd,
+                                                    bool attributePaths);
+
+    /**
+     * @param given the options given that configure a step
+     * @param variable an environment variable of ns-3's that also sets what they set
+     *        (NS_ATTRIBUTE_DEFAULT, NS_GLOBAL_VALUE)
+     * @return the options; none given, the variable as set (NS_ATTRIBUTE_DEFAULT=...), if it is
+     */
+    static std::vector<std::string> OrVariable(const std::vector<std::string>& given,
+                                               const char* variable);
+
     /// @param seconds the child's wall-clock limit (default 30 s), past which the trial is given up
     void SetTimeLimit(unsigned seconds);
 

@@ -194,6 +194,18 @@ NS2_TABLES = [(NS2_SECTION, "websearch", "fig4", 5),
               ("On data mining, the original scripts' workload", "datamining", "fig3", 5)]
 
 
+def assert_run_beside_tier(cells: list[str], summary: pd.DataFrame, point: pd.DataFrame,
+                           row: str) -> None:
+    """Each cell "run (tier)" of a row of Figure 3's or 4's panels (a)-(d): the run's statistic
+    (summary, by bin) and the tier's point (a figures.csv's rows of one scheme, by panel), each to
+    the decimals it is printed with."""
+    for panel, (size_bin, statistic), cell in zip("abcd", CANDIDATE_COLUMNS, cells, strict=True):
+        mine, _, tier = cell.removesuffix(")").partition(" (")
+        assert (as_printed(summary.loc[size_bin, statistic], mine),
+                as_printed(point.loc[panel, "value"], tier)) == (mine, tier), \
+            f"{row}: {size_bin} {statistic}"
+
+
 @pytest.mark.parametrize(("section", "workload", "figure", "schemes"), NS2_TABLES)
 def test_the_original_workloads_tables_are_their_committed_runs(section: str, workload: str,
                                                                 figure: str,
@@ -207,12 +219,7 @@ def test_the_original_workloads_tables_are_their_committed_runs(section: str, wo
         scheme = labels[label]
         summary = summarize(read_run(ns2_run(workload, scheme)).fct).set_index("bin")
         point = standard[standard["scheme"] == scheme].set_index("panel")
-        for panel, (size_bin, statistic), cell in zip("abcd", CANDIDATE_COLUMNS, cells,
-                                                      strict=True):
-            mine, _, tier = cell.removesuffix(")").partition(" (")
-            assert (as_printed(summary.loc[size_bin, statistic], mine),
-                    as_printed(point.loc[panel, "value"], tier)) == (mine, tier), \
-                f"{workload}, {label}: {size_bin} {statistic}"
+        assert_run_beside_tier(cells, summary, point, f"{workload}, {label}")
     assert len(rows) == schemes
 
 
@@ -305,12 +312,7 @@ def test_the_paper_method_table_is_its_committed_runs() -> None:
         summary = summarize(run.fct).set_index("bin")
         assert int(summary.loc["all", "flows"]) == 100_000, label  # every flow completed
         point = steady[steady["scheme"] == scheme].set_index("panel")
-        for panel, (size_bin, statistic), cell in zip("abcd", CANDIDATE_COLUMNS, cells,
-                                                      strict=True):
-            mine, _, tier = cell.removesuffix(")").partition(" (")
-            assert (as_printed(summary.loc[size_bin, statistic], mine),
-                    as_printed(point.loc[panel, "value"], tier)) == (mine, tier), \
-                f"{label}: {size_bin} {statistic}"
+        assert_run_beside_tier(cells, summary, point, label)
         hours = core_seconds(run.meta)
         assert core_hours == ("-" if hours is None or scheme == "ideal" else
                               as_printed(hours / 3600, "0.00")), label
