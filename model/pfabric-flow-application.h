@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -76,7 +77,7 @@ class PfabricFlowApplication : public Application
 
     /// The most payload bytes one flow has: every sender hands a flow to its transport as one
     /// packet, whose size ns-3 counts in 32 bits.
-    static constexpr uint64_t MAX_FLOW_BYTES = 4294967295;
+    static constexpr uint64_t MAX_FLOW_BYTES = std::numeric_limits<uint32_t>::max();
 
     /// A flow as handed to AddFlow.
     struct Flow
