@@ -158,6 +158,15 @@ main(int argc, char* argv[])
     {
         fabric->SetHostDelay(Time(hostDelay));
     }
+    for (const std::string& path : fabric->GetLinkDefaultsItOverrides())
+    {
+        std::cerr << "pfabric-fabric: error: " << cmd.DescribeNs3Setting(path) << ": "
+                  << PfabricFabricHelper::DescribeLinkDefault(path)
+                  << " (--hostRate, --fabricRate, --linkDelay and --hostDelay set the links); "
+                     "leave it unset"
+                  << std::endl;
+        return 1;
+    }
 
     auto start = std::chrono::steady_clock::now();
     fabric->Build();

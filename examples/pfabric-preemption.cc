@@ -21,6 +21,8 @@
 #include "ns3/pfabric-preemption-scenario.h"
 #include "ns3/pfabric-scheme-helper.h"
 #include "ns3/pfabric-settings-trial.h"
+#include "ns3/pfabric-single-switch-helper.h"
+#include "ns3/pfabric-tcp-socket-factory.h"
 #include "ns3/queue-size.h"
 
 #include <algorithm>
@@ -136,6 +138,24 @@ main(int argc, char* argv[])
         {
             Fail("--" + name + "=" + cmd.GetText(name) + ": " + PfabricCommandLine::TooLong());
         }
+    }
+
+    // What the run would record in no file and not have either: a default of ns-3's for what
+    // the scenario's fabric sets on every link, a socket attribute the scheme's sockets set.
+    for (const std::string& path : PfabricSingleSwitchHelper(1).GetLinkDefaultsItOverrides())
+    {
+        Fail(cmd.DescribeNs3Setting(path) + ": " + PfabricFabricHelper::DescribeLinkDefault(path) +
+             " (the scenario's links are fixed); leave it unset");
+    }
+    const std::vector<std::string> overwritten = PfabricSchemeHelper(p.scheme, p.preset)
+                                                     .GetSocketFactoryFactory()
+                                                     .Create<PfabricTcpSocketFactory>()
+                                                     ->GetAttributesSocketsOverwrite();
+    if (!overwritten.empty())
+    {
+        Fail(cmd.DescribeNs3Setting(overwritten.front()) + ": " +
+             PfabricTcpSocketFactory::DescribeOverwrittenAttribute(overwritten.front()) +
+             "; leave it unset");
     }
 
     // What ns-3 stops on only when the objects are built or used (a global value kept as text,

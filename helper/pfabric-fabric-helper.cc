@@ -15,10 +15,12 @@
 #include "ns3/log.h"
 #include "ns3/pfabric-fabric-routing.h"
 #include "ns3/pfabric-host-transport.h"
+#include "ns3/pfabric-link-channel.h"
 #include "ns3/pfabric-link-helper.h"
 #include "ns3/pfabric-link-net-device.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-switch.h"
+#include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/queue.h"
@@ -37,6 +39,11 @@ namespace
 {
 /// The framing bytes PointToPointNetDevice adds to every packet (its PPP header).
 constexpr uint32_t POINT_TO_POINT_FRAMING = 2;
+
+/// What Connect sets on every link: the devices' rate and framing, the channels' delay.
+constexpr const char* LINK_RATE = "DataRate";
+constexpr const char* LINK_FRAMING = "FramingBytes";
+constexpr const char* LINK_DELAY = "Delay";
 } // namespace
 
 PfabricFabricHelper::PfabricFabricHelper()
@@ -154,6 +161,41 @@ PfabricFabricHelper::GetLinkType() const
     return m_linkType;
 }
 
+std::vector<std::string>
+PfabricFabricHelper::GetLinkDefaultsItOverrides() const
+{
+    const bool pfabricLink = m_linkType == PFABRIC_LINK;
+    const TypeId device =
+        pfabricLink ? PfabricLinkNetDevice::GetTypeId() : PointToPointNetDevice::GetTypeId();
+    const TypeId channel =
+        pfabricLink ? PfabricLinkChannel::GetTypeId() : PointToPointChannel::GetTypeId();
+    std::vector<std::pair<TypeId, std::string>> set{{device, LINK_RATE}, {channel, LINK_DELAY}};
+    if (pfabricLink)
+    {
+        set.emplace_back(device, LINK_FRAMING);
+    }
+    std::vector<std::string> overridden;
+    for (const auto& [tid, name] : set)
+    {
+        TypeId::AttributeInformation info;
+        NS_ABORT_MSG_UNLESS(tid.LookupAttributeByName(name, &info),
+                            tid.GetName() << " has no attribute " << name);
+        if (info.initialValue->SerializeToString(info.checker) !=
+            info.originalInitialValue->SerializeToString(info.checker))
+        {
+            overridden.push_back(tid.GetName() + "::" + name);
+        }
+    }
+    return overridden;
+}
+
+std::string
+PfabricFabricHelper::DescribeLinkDefault(const std::string& path)
+{
+    return "the fabric sets " + path +
+           " on every link itself, so ns-3's default never reaches a link";
+}
+
 int64_t
 PfabricFabricHelper::AssignStreams(int64_t stream)
 {
@@ -249,16 +291,16 @@ PfabricFabricHelper::Connect(Ptr<Node> a, Ptr<Node> b)
     if (m_linkType == PFABRIC_LINK)
     {
         PfabricLinkHelper link;
-        link.SetDeviceAttribute("DataRate", rate);
-        link.SetDeviceAttribute("FramingBytes", UintegerValue(m_linkHeaderBytes));
-        link.SetChannelAttribute("Delay", delay);
+        link.SetDeviceAttribute(LINK_RATE, rate);
+        link.SetDeviceAttribute(LINK_FRAMING, UintegerValue(m_linkHeaderBytes));
+        link.SetChannelAttribute(LINK_DELAY, delay);
         devices = link.Install(a, b);
     }
     else
     {
         PointToPointHelper link;
-        link.SetDeviceAttribute("DataRate", rate);
-        link.SetChannelAttribute("Delay", delay);
+        link.SetDeviceAttribute(LINK_RATE, rate);
+        link.SetChannelAttribute(LINK_DELAY, delay);
         devices = link.Install(a, b);
     }
     m_devices.Add(devices);

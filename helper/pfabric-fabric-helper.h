@@ -144,6 +144,23 @@ class PfabricFabricHelper
     LinkType GetLinkType() const;
 
     /**
+     * @brief The attributes the fabric sets itself on every link of its link type (rate, delay,
+     * framing) whose ns-3 default has been changed (Config::SetDefault: a --ns3::Type::Name
+     * path, NS_ATTRIBUTE_DEFAULT). Such a default never reaches a link, so a run would record it
+     * in meta.json and not have it; a program refuses it (the fabric's own options and the
+     * preset say what the links are).
+     * @return their attribute paths, e.g. ns3::PfabricLinkNetDevice::DataRate; none: empty
+     */
+    std::vector<std::string> GetLinkDefaultsItOverrides() const;
+
+    /**
+     * @param path an attribute path of GetLinkDefaultsItOverrides
+     * @return why a program refuses it, e.g. "the fabric sets ns3::PfabricLinkNetDevice::DataRate
+     *         on every link itself, so ns-3's default never reaches a link"
+     */
+    static std::string DescribeLinkDefault(const std::string& path);
+
+    /**
      * @brief Fix the random streams of the switches (Random load balancing).
      * @param stream the first stream index
      * @return the number of streams assigned (one per switch)

@@ -227,6 +227,13 @@ PfabricTcpSocketFactory::GetAttributesSocketsOverwrite() const
     return overwritten;
 }
 
+std::string
+PfabricTcpSocketFactory::DescribeOverwrittenAttribute(const std::string& path)
+{
+    return "the scheme's sockets set " + path + " themselves, on every host stack (from the " +
+           "attributes of " + GetTypeId().GetName() + " and of its SocketType)";
+}
+
 bool
 PfabricTcpSocketFactory::IsSetOnEverySocket(const std::string& attribute) const
 {

@@ -144,6 +144,14 @@ class PfabricTcpSocketFactory : public SocketFactory
     std::vector<std::string> GetAttributesSocketsOverwrite() const;
 
     /**
+     * @param path an attribute of GetAttributesSocketsOverwrite
+     * @return why a program refuses it, e.g. "the scheme's sockets set
+     *         ns3::TcpSocket::InitialCwnd themselves, on every host stack (from the attributes of
+     *         ns3::PfabricTcpSocketFactory and of its SocketType)"
+     */
+    static std::string DescribeOverwrittenAttribute(const std::string& path);
+
+    /**
      * @param attribute the name of an attribute of ns-3's socket classes, e.g. DelAckCount
      * @return whether every socket of the SocketType is given its own value of it, on either
      *         host stack (GetCommonSocketAttributes, the transport's

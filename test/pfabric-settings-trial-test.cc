@@ -11,10 +11,13 @@
 #include "pfabric-test-cases.h"
 
 #include "ns3/abort.h"
+#include "ns3/nstime.h"
 #include "ns3/pfabric-settings-trial.h"
+#include "ns3/simulator.h"
 
 #include <csignal>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -38,6 +41,32 @@ bool
 StartsWith(const std::string& text, const std::string& start)
 {
     return text.rfind(start, 0) == 0;
+}
+
+/// An event that reschedules itself at the same instant, for ever (as PIE's update with
+/// Tupdate=0): simulated time stands still.
+void
+RescheduleAtOnce()
+{
+    Simulator::ScheduleNow(&RescheduleAtOnce);
+}
+
+/**
+ * @brief An event every microsecond that keeps the processor busy for a millisecond of its own
+ * time: a slow simulation whose simulated time moves.
+ * @param until the last one's time
+ */
+void
+SpinAndMove(Time until)
+{
+    const std::clock_t start = std::clock();
+    while (std::clock() - start < CLOCKS_PER_SEC / 1000)
+    {
+    }
+    if (Simulator::Now() < until)
+    {
+        Simulator::Schedule(MicroSeconds(1), &SpinAndMove, until);
+    }
 }
 
 /// ns-3's abort lines as the PyPI wheel's 3.44 writes them (the probe of issue 54).
@@ -138,6 +167,29 @@ class TrialStepsTestCase : public TestCase
         slow.SetTimeLimit(1);
         slow.AddStep("waiting", {"--g=1"}, []() { sleep(10); });
         NS_TEST_EXPECT_MSG_EQ(slow.Run(), "", "past the time limit: no refusal");
+
+        // Simulated time standing still at 5 us (the simulator step's heartbeat beats up to
+        // there) is a loop, refused after seconds of processor time, not after the time limit.
+        PfabricSettingsTrial looping;
+        looping.AddSimulatorStep(std::vector<std::string>{});
+        looping.AddStep("looping", {"--h=0"}, []() {
+            Simulator::Schedule(MicroSeconds(5), &RescheduleAtOnce);
+            Simulator::Run();
+        });
+        NS_TEST_EXPECT_MSG_EQ(looping.Run(),
+                              "--h=0: looping hangs ns-3 (tried before the run): simulated time "
+                              "stood still at 5 us for at least 2 s of processor time (an event "
+                              "rescheduling itself at once)",
+                              "a loop at one instant");
+
+        // 3.5 s of processor time in events a microsecond apart: slow, but moving.
+        PfabricSettingsTrial moving;
+        moving.AddSimulatorStep(std::vector<std::string>{});
+        moving.AddStep("moving slowly", {"--i=1"}, []() {
+            Simulator::ScheduleNow(&SpinAndMove, MicroSeconds(3500));
+            Simulator::Run();
+        });
+        NS_TEST_EXPECT_MSG_EQ(moving.Run(), "", "a slow simulation is no loop");
     }
 };
 

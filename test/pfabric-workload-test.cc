@@ -742,6 +742,16 @@ class FlowFileTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(back[1].start, late[1].start, "a late start, to the nanosecond");
         NS_TEST_ASSERT_MSG_EQ(back[1].deadline, late[1].deadline, "its deadline, 1 ns later");
 
+        // Finer than ns-3's nanosecond (another tool's float): the nearest nanosecond, by design.
+        {
+            std::ofstream fine(path);
+            fine << PfabricFlowList::CSV_HEADER << "\n0,1,1000,0.0000000014\n1,0,1000,2.6e-9\n";
+        }
+        NS_TEST_ASSERT_MSG_EQ(PfabricFlowList::Read(path, 54, &back, &error), true, error);
+        NS_TEST_ASSERT_MSG_EQ(back.size(), 2, "both fine flows");
+        NS_TEST_ASSERT_MSG_EQ(back[0].start, NanoSeconds(1), "1.4 ns: 1 ns");
+        NS_TEST_ASSERT_MSG_EQ(back[1].start, NanoSeconds(3), "2.6 ns: 3 ns");
+
         const std::string header = PfabricFlowList::CSV_HEADER + "\n";
         const std::vector<std::pair<std::string, std::string>> cases{
             {"src,dst,bytes,start\n0,1,10,0\n",

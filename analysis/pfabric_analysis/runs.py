@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -168,8 +169,10 @@ def read_run(directory: Path) -> Run:
         raise AnalysisError(f"{meta_path}: not JSON ({error})") from error
     if not isinstance(meta, dict) or not isinstance(meta.get("parameters"), dict):
         raise AnalysisError(f"{meta_path}: no 'parameters' object")
+    check_replication(meta, meta_path)
     simulated = flows_simulated(meta, len(fct), meta_path)
     check_meta_counts(meta, fct, fct_path, meta_path)
+    check_ideal_against_size(meta, fct, fct_path, meta_path)
     if MEASURED_COLUMN in fct.columns:
         fct = fct[fct[MEASURED_COLUMN] == 1].reset_index(drop=True)
     return Run(directory, fct, {**meta, "parameters": current_names(meta["parameters"])},
@@ -278,6 +281,14 @@ def written_row(path: Path, row: int) -> pd.Series:
 FCT_BELOW_IDEAL_TOLERANCE_NS = 1
 
 
+def first_beyond_rounding(least_s: pd.Series, time_s: pd.Series) -> int | None:
+    """The first row whose time is below its least possible value (seconds) by more than
+    FCT_BELOW_IDEAL_TOLERANCE_NS, the difference rounded to a nanosecond; None if no row is."""
+    beyond = np.flatnonzero((np.round((least_s - time_s) * 1e9)
+                             > FCT_BELOW_IDEAL_TOLERANCE_NS).to_numpy())
+    return int(beyond[0]) if beyond.size else None
+
+
 def check_measurement(fct: pd.DataFrame, path: Path) -> None:
     """Refuse fct.csv's first line that cannot be a measurement, its values each valid
     (check_values): a flow id an earlier line has (a run has one row per flow), or an FCT below
@@ -289,16 +300,51 @@ def check_measurement(fct: pd.DataFrame, path: Path) -> None:
         first = int(np.flatnonzero((ids == ids.iloc[row]).to_numpy())[0])
         raise AnalysisError(f"{path}:{row + 2}: flow_id {written_row(path, row)['flow_id']!r} "
                             f"is line {first + 2}'s too; a run has one line per flow")
-    fct_s, ideal_s = pd.to_numeric(fct["fct_s"]), pd.to_numeric(fct["ideal_fct_s"])
-    below = np.flatnonzero((np.round((ideal_s - fct_s) * 1e9)
-                            > FCT_BELOW_IDEAL_TOLERANCE_NS).to_numpy())
-    if below.size:
-        row = int(below[0])
-        written = written_row(path, row)
-        raise AnalysisError(f"{path}:{row + 2}: fct_s {written['fct_s']!r} is below its "
+    below = first_beyond_rounding(pd.to_numeric(fct["ideal_fct_s"]), pd.to_numeric(fct["fct_s"]))
+    if below is not None:
+        written = written_row(path, below)
+        raise AnalysisError(f"{path}:{below + 2}: fct_s {written['fct_s']!r} is below its "
                             f"ideal_fct_s {written['ideal_fct_s']!r} by more than "
                             f"{FCT_BELOW_IDEAL_TOLERANCE_NS} ns (the times' rounding); "
                             "no flow completes faster than alone on an idle fabric")
+
+
+# The least value of each parameter that names a replication: ns-3's seed starts at 1
+# (RngSeedManager), its run number at 0.
+REPLICATION_MINIMUM = {"seed": 1, "run": 0}
+
+
+def check_replication(meta: dict, meta_path: Path) -> None:
+    """Refuse a meta.json whose parameters.seed or parameters.run, when it records them, is not
+    a whole number the programs take: the analysis tells replications apart by them (a seed of
+    "abc" was taken)."""
+    for key, least in REPLICATION_MINIMUM.items():
+        value = meta["parameters"].get(key, least)
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise AnalysisError(f"{meta_path}: parameters.{key} {value!r} is not a whole number "
+                                f"of at least {least}")
+
+
+def check_ideal_against_size(meta: dict, fct: pd.DataFrame, fct_path: Path,
+                             meta_path: Path) -> None:
+    """Refuse fct.csv's first ideal_fct_s shorter than its flow's bytes take on the host's link
+    alone (size_bytes * 8 / meta.json's host_link_bps, headers left out), by more than
+    FCT_BELOW_IDEAL_TOLERANCE_NS: that ideal is not this flow's (100 MB with a 30 KB flow's
+    ideal was taken). A rate that is not a positive number is refused; a meta.json without one
+    (older runs') is not checked."""
+    if "host_link_bps" not in meta:
+        return
+    rate = meta["host_link_bps"]
+    if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 < rate < math.inf:
+        raise AnalysisError(f"{meta_path}: host_link_bps {rate!r} is not a rate in bit/s")
+    row = first_beyond_rounding(pd.to_numeric(fct["size_bytes"]) * 8 / rate,
+                                pd.to_numeric(fct["ideal_fct_s"]))
+    if row is not None:
+        written = written_row(fct_path, row)
+        raise AnalysisError(f"{fct_path}:{row + 2}: ideal_fct_s {written['ideal_fct_s']!r} is "
+                            f"shorter than size_bytes {written['size_bytes']!r} take on the "
+                            f"host's link alone at {meta_path}'s host_link_bps {rate!r}; not "
+                            "this flow's ideal")
 
 
 def flows_simulated(meta: dict, rows: int, meta_path: Path) -> int:

@@ -685,6 +685,26 @@ PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments,
     return true;
 }
 
+std::string
+PfabricCommandLine::DescribeNs3Setting(const std::string& path) const
+{
+    for (const auto& [name, value] : m_ns3Settings)
+    {
+        if (name == path)
+        {
+            return "--" + name + "=" + value;
+        }
+    }
+    for (const auto& [name, value] : GetEnvironmentSettings(ATTRIBUTE_VARIABLE))
+    {
+        if (name == path)
+        {
+            return ATTRIBUTE_VARIABLE + "'s " + name + "=" + value;
+        }
+    }
+    return "";
+}
+
 std::vector<std::pair<std::string, std::string>>
 PfabricCommandLine::GetEnvironmentSettings(const std::string& variable)
 {

@@ -149,6 +149,15 @@ class PfabricCommandLine : public CommandLine
     const std::vector<std::pair<std::string, std::string>>& GetNs3Settings() const;
 
     /**
+     * @brief How one of ns-3's attribute paths was set, for a refusal that names it.
+     * @param path an attribute path, e.g. ns3::PfabricLinkNetDevice::DataRate
+     * @return after Parse: the option as typed (--ns3::PfabricLinkNetDevice::DataRate=1Gbps),
+     *         else NS_ATTRIBUTE_DEFAULT's setting of it (NS_ATTRIBUTE_DEFAULT's
+     *         ns3::PfabricLinkNetDevice::DataRate=1Gbps), else ""
+     */
+    std::string DescribeNs3Setting(const std::string& path) const;
+
+    /**
      * @brief An option's value as typed (its default's text if not given), for a message that
      * quotes it: a number's text, not the number (1e-3 stays 1e-3).
      * @param name an option added as a number, time, choice or text

@@ -39,30 +39,6 @@
 namespace ns3
 {
 
-namespace
-{
-
-/**
- * @param cmd the command line the options were added to, or nullptr
- * @return each ns-3 setting given on it (a global value's name or an attribute path) with the
- *         option as typed, --name=value: what a refusal quotes
- */
-std::vector<std::pair<std::string, std::string>>
-Ns3Options(const PfabricCommandLine* cmd)
-{
-    std::vector<std::pair<std::string, std::string>> options;
-    if (cmd)
-    {
-        for (const auto& [name, value] : cmd->GetNs3Settings())
-        {
-            options.emplace_back(name, "--" + name + "=" + value);
-        }
-    }
-    return options;
-}
-
-} // namespace
-
 NS_LOG_COMPONENT_DEFINE("PfabricExperiment");
 
 PfabricExperiment::PfabricExperiment(const std::string& workload)
@@ -248,6 +224,11 @@ PfabricExperiment::BuildFabric(std::string* error)
         return false;
     }
     ConfigureFabric(*m_fabric);
+    *error = CheckLinkSettings();
+    if (!error->empty())
+    {
+        return false;
+    }
 
     RngSeedManager::SetSeed(m_p.seed);
     RngSeedManager::SetRun(m_p.run);
@@ -352,10 +333,8 @@ PfabricExperiment::CheckSocketSettings() const
     if (!overwritten.empty())
     {
         const std::string& path = overwritten.front();
-        return DescribeSocketSetting(path) + ": the scheme's sockets set " + path +
-               " themselves, on every host stack (from the attributes of " +
-               PfabricTcpSocketFactory::GetTypeId().GetName() +
-               " and of its SocketType); leave it unset";
+        return DescribeSocketSetting(path) + ": " +
+               PfabricTcpSocketFactory::DescribeOverwrittenAttribute(path) + "; leave it unset";
     }
     if (m_p.hostStack != PfabricFabricHelper::LEAN_HOST)
     {
@@ -374,6 +353,20 @@ PfabricExperiment::CheckSocketSettings() const
 }
 
 std::string
+PfabricExperiment::CheckLinkSettings() const
+{
+    const std::vector<std::string> overridden = m_fabric->GetLinkDefaultsItOverrides();
+    if (overridden.empty())
+    {
+        return "";
+    }
+    const std::string& path = overridden.front();
+    const std::string given = m_commandLine ? m_commandLine->DescribeNs3Setting(path) : "";
+    return (given.empty() ? path : given) + ": " + PfabricFabricHelper::DescribeLinkDefault(path) +
+           " (--preset sets the links' rates and framing, --linkDelay their delay); leave it unset";
+}
+
+std::string
 PfabricExperiment::DescribeSocketSetting(const std::string& path) const
 {
     const std::string attribute = path.substr(path.rfind("::") + 2);
@@ -386,17 +379,10 @@ PfabricExperiment::DescribeSocketSetting(const std::string& path) const
             return option;
         }
     }
-    for (const auto& [name, option] : Ns3Options(m_commandLine))
+    const std::string given = m_commandLine ? m_commandLine->DescribeNs3Setting(path) : "";
+    if (!given.empty())
     {
-        if (name == path)
-        {
-            return option;
-        }
-    }
-    const char* environment = std::getenv("NS_ATTRIBUTE_DEFAULT");
-    if (environment && std::string(environment).find(path) != std::string::npos)
-    {
-        return "NS_ATTRIBUTE_DEFAULT's " + path;
+        return given;
     }
     return "--scheme=" + m_options.GetSchemeName() + "'s sockets' " + path;
 }
@@ -530,8 +516,11 @@ PfabricExperiment::CreateApplication() const
 namespace
 {
 
-/// The trial's flow: segments (enough to leave slow start's first window, a few ACKs back).
-constexpr uint32_t TRIAL_FLOW_SEGMENTS = 10;
+/// The trial's flow: segments. More than any preset's buffer holds (150 packets) and than the
+/// bucket of a token bucket's default (125 KB), so that a queue disc's paths for a backlog, a
+/// full queue and packets that must wait run too (a TBF with Rate=0bps aborts only on a packet
+/// that waits for tokens); on two hosts it still takes well under a millisecond of simulated time.
+constexpr uint32_t TRIAL_FLOW_SEGMENTS = 200;
 
 /// The trial's simulated time at most, milliseconds: its flow takes microseconds; a flow that
 /// cannot finish (a buffer too small for a segment) is no failure of ns-3's, and is not waited for.

@@ -411,6 +411,13 @@ class PfabricExperiment
      */
     std::string CheckSocketSettings() const;
     /**
+     * @brief Refuse a default of ns-3's for an attribute the fabric sets itself on every link
+     * (PfabricFabricHelper::GetLinkDefaultsItOverrides): meta.json would record it and the run
+     * not have it. BuildFabric, before the fabric is built.
+     * @return "" or the first such default, one line naming the option that set it
+     */
+    std::string CheckLinkSettings() const;
+    /**
      * @brief The setting that gave one of the sockets' attributes its value, as the user gave
      * it: the custom scheme's --tcpAttributes, an attribute path on the command line, else
      * NS_ATTRIBUTE_DEFAULT or the scheme.

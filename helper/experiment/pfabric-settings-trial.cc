@@ -22,6 +22,7 @@
 #include <iostream>
 #include <sstream>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <utility>
@@ -41,6 +42,71 @@ constexpr const char* NS_FATAL_LINE = "NS_FATAL, terminating";
 
 /// The line the C++ runtime writes when an exception ends the program; "  what():" follows.
 constexpr const char* UNCAUGHT_LINE = "terminate called after throwing";
+
+/// The heartbeat's period in simulated time: a trial's flow takes tens of microseconds, and
+/// between two beats a run of a few hosts handles some hundreds of events at most.
+constexpr int64_t BEAT_PERIOD_NS = 1000;
+
+/// Processor time without a heartbeat, after one, past which the child has looped at one instant
+/// of simulated time: seconds, in ticks of one second (the first tick may come at once after the
+/// last beat, so the stall lasted at least LOOP_TICKS - 1 s). Some hundreds of events take
+/// microseconds, under sanitizers or valgrind milliseconds: seconds are no slow machine.
+constexpr int LOOP_TICKS = 3;
+
+/// The byte the child writes, after the index of the step it was in, when it looped; the time it
+/// stood still at, in nanoseconds, follows in 8 bytes. No step's index (at most 254).
+constexpr unsigned char LOOPED = 255;
+
+/// The child's heartbeats so far, and the simulated time of the last one (ns); read by OnCpuTick.
+volatile std::sig_atomic_t g_beats = 0;
+volatile int64_t g_lastBeatNs = 0;
+
+/// The pipe's end the child tells the parent on, for OnCpuTick.
+int g_statusPipe = -1;
+
+/// A heartbeat of the child's simulation, every BEAT_PERIOD_NS while it has other events: where
+/// simulated time stands still (an event that reschedules itself at once, such as PIE's update
+/// with Tupdate=0), the beats stop while the processor keeps busy.
+void
+Beat()
+{
+    g_beats = g_beats + 1;
+    g_lastBeatNs = Simulator::Now().GetNanoSeconds();
+    if (!Simulator::IsFinished())
+    {
+        Simulator::Schedule(NanoSeconds(BEAT_PERIOD_NS), &Beat);
+    }
+}
+
+/**
+ * @brief SIGVTALRM, each second of the child's processor time: after LOOP_TICKS ticks without a
+ * beat (and at least one beat before: the simulation has run), tell the parent it looped and end.
+ * Only what a signal handler may call (write, _exit).
+ */
+void
+OnCpuTick(int)
+{
+    static std::sig_atomic_t seen = 0;
+    static int stalled = 0;
+    if (g_beats == 0 || g_beats != seen)
+    {
+        seen = g_beats;
+        stalled = 0;
+        return;
+    }
+    if (++stalled < LOOP_TICKS)
+    {
+        return;
+    }
+    unsigned char told[9] = {LOOPED};
+    const int64_t at = g_lastBeatNs;
+    std::memcpy(told + 1, &at, sizeof(at));
+    if (write(g_statusPipe, told, sizeof(told)) != sizeof(told))
+    {
+        _exit(0); // nothing to name: not refused
+    }
+    _exit(1);
+}
 
 /**
  * @brief The text of a key="..." field of ns-3's abort line, e.g. msg="Can't Parse Time abc".
@@ -162,6 +228,8 @@ PfabricSettingsTrial::AddSimulatorStep(const std::vector<std::string>& globals)
         // trial's), as Simulator::Run would create it.
         Simulator::Destroy();
         Simulator::Now();
+        // First at time 0, before any event a later step schedules there (RunChild watches it).
+        Simulator::ScheduleNow(&Beat);
     });
 }
 
@@ -212,6 +280,11 @@ PfabricSettingsTrial::Run() const
             signal(fault, SIG_DFL);
         }
         alarm(m_timeLimit);
+        // Each second of processor time, whether the simulation still moves (OnCpuTick).
+        g_statusPipe = status[1];
+        signal(SIGVTALRM, &OnCpuTick);
+        struct itimerval tick = {{1, 0}, {1, 0}};
+        setitimer(ITIMER_VIRTUAL, &tick, nullptr);
         RunChild(status[1]);
     }
     close(status[1]);
@@ -219,13 +292,18 @@ PfabricSettingsTrial::Run() const
     while (child > 0 && waitpid(child, &ended, 0) < 0 && errno == EINTR)
     {
     }
-    // The steps begun, a byte each: a few bytes, which the pipe holds after the child has ended.
+    // The steps begun, a byte each, and LOOPED with a time if the child looped: a few bytes,
+    // which the pipe holds after the child has ended.
     std::size_t begun = 0;
     unsigned char index = 0;
-    for (unsigned char byte; read(status[0], &byte, 1) == 1; ++begun)
+    bool looped = false;
+    int64_t stoodAtNs = 0;
+    for (unsigned char byte; !looped && read(status[0], &byte, 1) == 1; ++begun)
     {
-        index = byte;
+        looped = byte == LOOPED;
+        index = looped ? index : byte;
     }
+    looped = looped && read(status[0], &stoodAtNs, sizeof(stoodAtNs)) == sizeof(stoodAtNs);
     close(status[0]);
     std::string text;
     if (errors)
@@ -245,6 +323,15 @@ PfabricSettingsTrial::Run() const
         return "";
     }
     const Step& failed = m_steps[index];
+    if (looped)
+    {
+        std::ostringstream how;
+        how << JoinOptions(failed.options) << ": " << failed.doing
+            << " hangs ns-3 (tried before the run): simulated time stood still at "
+            << stoodAtNs / 1000.0 << " us for at least " << LOOP_TICKS - 1
+            << " s of processor time (an event rescheduling itself at once)";
+        return how.str();
+    }
     const std::string message = ExtractMessage(text);
     std::string how;
     if (WIFSIGNALED(ended))

@@ -36,9 +36,19 @@ namespace ns3
  * The child is a copy of the process (fork): whatever it builds, draws or schedules is its own,
  * and the parent's objects, random streams and simulation are left as they were. It writes
  * nothing (its stdout goes to /dev/null, no core file) and ends with _exit, flushing nothing
- * of the parent's. A child that runs longer than the time limit (SetTimeLimit) is stopped and
- * counts as no refusal: the trial refuses only what it saw fail. So does a trial that cannot
- * be made (fork fails): the run then goes on as it would have without it.
+ * of the parent's.
+ *
+ * Some settings make ns-3 loop instead: an event that reschedules itself at once (PIE's update
+ * with Tupdate=0) holds simulated time at one instant for ever. The simulator step schedules a
+ * heartbeat, an event every microsecond of simulated time while others are pending, and the child
+ * checks it each second of its processor time: when the beats have stopped for two seconds or
+ * more, simulated time stands still while the processor keeps busy, and the trial refuses the
+ * step as one that hangs ns-3. A step that is merely slow still beats (a few hosts handle some
+ * hundreds of events per microsecond of simulated time, which take milliseconds even under
+ * sanitizers), so the rule does not depend on the machine's speed. A child that runs longer than
+ * the wall-clock limit (SetTimeLimit) for any other reason is stopped and counts as no refusal:
+ * the trial refuses only what it saw fail or loop. So does a trial that cannot be made (fork
+ * fails): the run then goes on as it would have without it.
  */
 class PfabricSettingsTrial
 {
@@ -61,7 +71,8 @@ class PfabricSettingsTrial
     /**
      * @brief Add the step every run begins with: ns-3's simulator created from the global values
      * as they are now (SimulatorImplementationType and SchedulerType are kept as text or a TypeId
-     * and used only then: an unknown or unfit one stops the program).
+     * and used only then: an unknown or unfit one stops the program), with the heartbeat that
+     * tells a loop at one instant (first, so that the later steps' simulations carry it).
      * @param globals the global values given, as typed (--SchedulerType=...); with none,
      *        NS_GLOBAL_VALUE as set names the step
      */
@@ -98,7 +109,8 @@ class PfabricSettingsTrial
      * @brief Run every step in a child process.
      * @return "" if every step ran (or the trial could not be made, or ran past its time limit);
      *         else one line: the options of the step that failed, what it was doing and how the
-     *         child ended (ns-3's message, ExtractMessage; else the signal or exit status), e.g.
+     *         child ended (ns-3's message, ExtractMessage; else the signal or exit status; or the
+     *         simulated time it stood still at, when it looped), e.g.
      *         "--portQueueDiscAttributes=Flows=0: carrying a flow of scheme fqcodel-newreno
      *         stops ns-3 (tried before the run): signal SIGFPE, Floating point exception"
      */

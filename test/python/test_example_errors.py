@@ -243,6 +243,18 @@ TRIAL_CASES = [
     (("--SimulatorImplementationType=ns3::Bogus",),
      f"--SimulatorImplementationType=ns3::Bogus: creating the simulator {TRIED}Assert in "
      "TypeId::LookupByName: ns3::Bogus not found (type-id.cc:"),
+    # The second probe's: TBF aborts only on a packet that waits for tokens, which the trial's
+    # flow of ten segments never made (its bucket holds 125 KB); 200 segments do.
+    ((CUSTOM, "--portQueueDisc=ns3::TbfQueueDisc", "--portQueueDiscAttributes=Rate=0bps"),
+     "--portQueueDisc=ns3::TbfQueueDisc --portQueueDiscAttributes=Rate=0bps: carrying a flow of "
+     f"scheme tbf-newreno between two hosts {TRIED}Rate must be positive (tbf-queue-disc.cc:"),
+    # PIE's update rescheduled at once holds simulated time still: the run hung, the trial gave
+    # up after 30 s and let it go on. The heartbeat tells the loop in seconds of processor time.
+    ((CUSTOM, "--portQueueDisc=ns3::PieQueueDisc", "--portQueueDiscAttributes=Tupdate=0s"),
+     "--portQueueDisc=ns3::PieQueueDisc --portQueueDiscAttributes=Tupdate=0s: carrying a flow of "
+     "scheme pie-newreno between two hosts hangs ns-3 (tried before the run): simulated time "
+     "stood still at 0 us for at least 2 s of processor time (an event rescheduling itself at "
+     "once)"),
 ]
 
 
@@ -257,6 +269,64 @@ def test_what_ns3_stops_on_is_tried_first(run_example: RunExample, tmp_path,
     assert len(lines) == 1 and lines[0].startswith(f"pfabric-websearch: error: {message}"), \
         result.stderr
     assert result.stdout == "" and not out.exists()
+
+
+# What the fabric sets itself on every link: a default of ns-3's for it was recorded in meta.json
+# and had no effect (the second probe: --ns3::PfabricLinkNetDevice::DataRate=1Gbps gave the
+# fct.csv of the run without it).
+LINK_SET = ": the fabric sets {} on every link itself, so ns-3's default never reaches a link ({}); "
+LINK_CASES = [
+    ("pfabric-websearch", ("--ns3::PfabricLinkNetDevice::DataRate=1Gbps",), {},
+     "--ns3::PfabricLinkNetDevice::DataRate=1Gbps",
+     "ns3::PfabricLinkNetDevice::DataRate", "--preset sets the links' rates and framing, "
+     "--linkDelay their delay"),
+    ("pfabric-websearch", ("--ns3::PfabricLinkNetDevice::FramingBytes=0",), {},
+     "--ns3::PfabricLinkNetDevice::FramingBytes=0",
+     "ns3::PfabricLinkNetDevice::FramingBytes", "--preset sets the links' rates and framing, "
+     "--linkDelay their delay"),
+    ("pfabric-datamining", ("--linkType=p2p", "--ns3::PointToPointChannel::Delay=5us"), {},
+     "--ns3::PointToPointChannel::Delay=5us", "ns3::PointToPointChannel::Delay",
+     "--preset sets the links' rates and framing, --linkDelay their delay"),
+    ("pfabric-websearch", (), {"NS_ATTRIBUTE_DEFAULT": "ns3::PfabricLinkChannel::Delay=3us"},
+     "NS_ATTRIBUTE_DEFAULT's ns3::PfabricLinkChannel::Delay=3us",
+     "ns3::PfabricLinkChannel::Delay", "--preset sets the links' rates and framing, "
+     "--linkDelay their delay"),
+    ("pfabric-fabric", ("--ns3::PfabricLinkChannel::Delay=1us",), {},
+     "--ns3::PfabricLinkChannel::Delay=1us", "ns3::PfabricLinkChannel::Delay",
+     "--hostRate, --fabricRate, --linkDelay and --hostDelay set the links"),
+    ("pfabric-preemption", ("--ns3::PfabricLinkNetDevice::DataRate=1Gbps",), {},
+     "--ns3::PfabricLinkNetDevice::DataRate=1Gbps", "ns3::PfabricLinkNetDevice::DataRate",
+     "the scenario's links are fixed"),
+]
+
+
+@pytest.mark.parametrize(("program", "arguments", "environment", "given", "path", "hint"),
+                         LINK_CASES)
+def test_a_default_the_fabric_overrides_on_every_link_is_refused(
+        run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch, program: str,
+        arguments: tuple[str, ...], environment: dict[str, str], given: str, path: str,
+        hint: str) -> None:
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    out = tmp_path / "run"
+    fct_options = ("--quiet", f"--out={out}", "--flows=5") if program.endswith(
+        ("websearch", "datamining")) else ()
+    result = run_example(program, *fct_options, *arguments)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr == (f"{program}: error: {given}{LINK_SET.format(path, hint)}"
+                             "leave it unset\n")
+    assert result.stdout == "" and list(tmp_path.iterdir()) == []
+
+
+def test_preemption_refuses_a_socket_attribute_its_sockets_set(run_example: RunExample) -> None:
+    """The second probe: --ns3::TcpSocket::SegmentSize=0 was taken and had no effect."""
+    result = run_example("pfabric-preemption", "--ns3::TcpSocket::SegmentSize=0")
+    assert result.returncode == 1
+    assert result.stderr == (
+        "pfabric-preemption: error: --ns3::TcpSocket::SegmentSize=0: the scheme's sockets set "
+        "ns3::TcpSocket::SegmentSize themselves, on every host stack (from the attributes of "
+        "ns3::PfabricTcpSocketFactory and of its SocketType); leave it unset\n")
+    assert result.stdout == ""
 
 
 def test_a_setting_from_the_environment_is_named_as_set(run_example: RunExample, tmp_path,
@@ -973,7 +1043,7 @@ def test_a_value_set_in_the_environment_is_refused_by_its_name(
                          "--quiet", LEAN, "--scheme=dctcp", f"--out={tmp_path / 'run'}")
     assert result.returncode == 1
     assert result.stderr == (
-        f"pfabric-websearch: error: NS_ATTRIBUTE_DEFAULT's ns3::TcpSocket::DelAckTimeout: "
+        f"pfabric-websearch: error: NS_ATTRIBUTE_DEFAULT's ns3::TcpSocket::DelAckTimeout=1ms: "
         f"{NOT_MODELLED}ns3::TcpSocket::DelAckTimeout; run with --hostStack=ns3tcp\n")
     assert list(tmp_path.iterdir()) == []
 

@@ -122,6 +122,65 @@ def test_a_flow_id_outside_the_runs_flows_is_refused(
         f"{run / 'meta.json'}'s 3 flows")
 
 
+RATE_BPS = 10_000_000_000
+
+
+def test_an_ideal_shorter_than_its_bytes_on_the_host_link_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 54's second probe: 100 MB with a 30 KB flow's ideal FCT was taken (100 MB take 80 ms
+    on a 10 Gb/s link alone)."""
+    run = write_run(tmp_path / "run", [LINES[0], LINES[1].replace(",2000,", ",100000000,"),
+                                       LINES[2]], host_link_bps=RATE_BPS)
+    assert refused(capsys, "summarize", str(run)) == (
+        f"{run / 'fct.csv'}:3: ideal_fct_s '0.000030000' is shorter than size_bytes '100000000' "
+        f"take on the host's link alone at {run / 'meta.json'}'s host_link_bps {RATE_BPS}; not "
+        "this flow's ideal")
+
+
+@pytest.mark.parametrize(("size", "reads"), [(37500, True), (37501, True), (37502, False)])
+def test_an_ideal_at_its_bytes_on_the_host_link_reads_within_the_rounding(
+        tmp_path: Path, size: int, reads: bool) -> None:
+    """37,500 B take exactly 30 us at 10 Gb/s; one byte more 30.0008 us, rounded to 1 ns below
+    the ideal printed (within FCT_BELOW_IDEAL_TOLERANCE_NS); two bytes 30.0016 us, 2 ns."""
+    run = write_run(tmp_path / "run", [LINES[0], LINES[1].replace(",2000,", f",{size},"),
+                                       LINES[2]], host_link_bps=RATE_BPS)
+    if reads:
+        assert len(read_run(run).fct) == 3
+    else:
+        with pytest.raises(AnalysisError, match="not this flow's ideal"):
+            read_run(run)
+
+
+@pytest.mark.parametrize("rate", ["10Gbps", 0, True, None])
+def test_a_host_link_rate_that_is_no_rate_is_refused(tmp_path: Path, rate: object) -> None:
+    run = write_run(tmp_path / "run", LINES, host_link_bps=rate)
+    with pytest.raises(AnalysisError) as refusal:
+        read_run(run)
+    assert str(refusal.value) == (f"{run / 'meta.json'}: host_link_bps {rate!r} is not a rate "
+                                  "in bit/s")
+
+
+@pytest.mark.parametrize(("key", "value", "least"), [
+    ("seed", "abc", 1), ("seed", 0, 1), ("seed", 1.5, 1), ("seed", True, 1), ("run", -1, 0),
+    ("run", "1", 0)])
+def test_a_replication_that_is_no_whole_number_is_refused(
+        tmp_path: Path, key: str, value: object, least: int) -> None:
+    """Issue 54's second probe: a meta.json whose seed was text was taken; the analysis tells
+    replications apart by seed and run."""
+    run = write_run(tmp_path / "run", LINES)
+    meta = json.loads((run / "meta.json").read_text())
+    meta["parameters"][key] = value
+    (run / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(AnalysisError) as refusal:
+        read_run(run)
+    assert str(refusal.value) == (f"{run / 'meta.json'}: parameters.{key} {value!r} is not a "
+                                  f"whole number of at least {least}")
+
+
+def test_run_zero_reads(tmp_path: Path) -> None:
+    assert read_run(write_run(tmp_path / "run", LINES, run=0)).meta["parameters"]["run"] == 0
+
+
 def test_an_unfinished_flow_counts_as_meta_json_says(tmp_path: Path) -> None:
     unfinished = "3,1,0,4000,0.000003000,,0.000050000,2,0"
     run = read_run(write_run(tmp_path / "run", [*LINES, unfinished]))
