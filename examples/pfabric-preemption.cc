@@ -140,22 +140,22 @@ main(int argc, char* argv[])
         }
     }
 
-    // What the run would record in no file and not have either: a default of ns-3's for what
-    // the scenario's fabric sets on every link, a socket attribute the scheme's sockets set.
+    // What the run would take and not have: a default of ns-3's for what the scenario's fabric
+    // sets on every link (its link type is the default, whatever the number of hosts), a value
+    // every socket loses.
     for (const std::string& path : PfabricSingleSwitchHelper(1).GetLinkDefaultsItOverrides())
     {
         Fail(cmd.DescribeNs3Setting(path) + ": " + PfabricFabricHelper::DescribeLinkDefault(path) +
              " (the scenario's links are fixed); leave it unset");
     }
-    const std::vector<std::string> overwritten = PfabricSchemeHelper(p.scheme, p.preset)
-                                                     .GetSocketFactoryFactory()
-                                                     .Create<PfabricTcpSocketFactory>()
-                                                     ->GetAttributesSocketsOverwrite();
-    if (!overwritten.empty())
+    std::string why;
+    const std::string lost = PfabricSchemeHelper(p.scheme, p.preset)
+                                 .GetSocketFactoryFactory()
+                                 .Create<PfabricTcpSocketFactory>()
+                                 ->FindSettingEverySocketLoses(&why);
+    if (!lost.empty())
     {
-        Fail(cmd.DescribeNs3Setting(overwritten.front()) + ": " +
-             PfabricTcpSocketFactory::DescribeOverwrittenAttribute(overwritten.front()) +
-             "; leave it unset");
+        Fail(cmd.DescribeNs3Setting(lost) + ": " + why + "; leave it unset");
     }
 
     // What ns-3 stops on only when the objects are built or used (a global value kept as text,

@@ -13,6 +13,7 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
+#include "ns3/pfabric-configured-defaults.h"
 #include "ns3/pfabric-fabric-routing.h"
 #include "ns3/pfabric-host-transport.h"
 #include "ns3/pfabric-link-channel.h"
@@ -165,26 +166,15 @@ std::vector<std::string>
 PfabricFabricHelper::GetLinkDefaultsItOverrides() const
 {
     const bool pfabricLink = m_linkType == PFABRIC_LINK;
-    const TypeId device =
-        pfabricLink ? PfabricLinkNetDevice::GetTypeId() : PointToPointNetDevice::GetTypeId();
-    const TypeId channel =
-        pfabricLink ? PfabricLinkChannel::GetTypeId() : PointToPointChannel::GetTypeId();
-    std::vector<std::pair<TypeId, std::string>> set{{device, LINK_RATE}, {channel, LINK_DELAY}};
-    if (pfabricLink)
+    std::vector<std::string> overridden = PfabricConfiguredDefaults::ListConfigured(
+        pfabricLink ? PfabricLinkNetDevice::GetTypeId() : PointToPointNetDevice::GetTypeId(),
+        pfabricLink ? std::vector<std::string>{LINK_RATE, LINK_FRAMING}
+                    : std::vector<std::string>{LINK_RATE});
+    for (const std::string& path : PfabricConfiguredDefaults::ListConfigured(
+             pfabricLink ? PfabricLinkChannel::GetTypeId() : PointToPointChannel::GetTypeId(),
+             {LINK_DELAY}))
     {
-        set.emplace_back(device, LINK_FRAMING);
-    }
-    std::vector<std::string> overridden;
-    for (const auto& [tid, name] : set)
-    {
-        TypeId::AttributeInformation info;
-        NS_ABORT_MSG_UNLESS(tid.LookupAttributeByName(name, &info),
-                            tid.GetName() << " has no attribute " << name);
-        if (info.initialValue->SerializeToString(info.checker) !=
-            info.originalInitialValue->SerializeToString(info.checker))
-        {
-            overridden.push_back(tid.GetName() + "::" + name);
-        }
+        overridden.push_back(path);
     }
     return overridden;
 }

@@ -9,6 +9,7 @@
 #include "pfabric-preset.h"
 
 #include "ns3/abort.h"
+#include "ns3/pfabric-configured-defaults.h"
 #include "ns3/type-id.h"
 
 #include <algorithm>
@@ -191,14 +192,9 @@ PfabricPresetAttributes::SetValue(const std::string& name, const AttributeValue&
 bool
 PfabricPresetAttributes::IsConfigured(const std::string& name) const
 {
-    TypeId::AttributeInformation info;
-    NS_ABORT_MSG_UNLESS(TypeId::LookupByName(m_type).LookupAttributeByName(name, &info),
-                        "preset: " << m_type << " has no attribute " << name);
-    // Config::SetDefault and --ns3::Type::Name replace initialValue with a new value; the
-    // declared default stays in originalInitialValue, the object initialValue was until then
-    // (Config::Reset restores it). A default configured to the declared value is configured
-    // too: --ns3::TcpDctcp::DctcpAlphaOnInit=1 beats the dctcp scheme's 0.
-    return info.initialValue != info.originalInitialValue;
+    // A default configured to the declared value is configured too:
+    // --ns3::TcpDctcp::DctcpAlphaOnInit=1 beats the dctcp scheme's 0.
+    return PfabricConfiguredDefaults::IsConfigured(TypeId::LookupByName(m_type), name);
 }
 
 std::vector<PfabricPresetAttributes::Value>

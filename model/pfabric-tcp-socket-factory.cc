@@ -8,6 +8,7 @@
 
 #include "pfabric-tcp-socket-factory.h"
 
+#include "pfabric-configured-defaults.h"
 #include "pfabric-flow-sender.h"
 #include "pfabric-host-transport.h"
 #include "pfabric-lean-sender.h"
@@ -30,6 +31,7 @@
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/tcp-recovery-ops.h"
+#include "ns3/tcp-socket-state.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -210,6 +212,11 @@ PfabricTcpSocketFactory::GetAttributesLeanHostIgnores() const
             ignored.push_back(tid.GetName() + "::" + name);
         }
     }
+    for (const std::string& path :
+         PfabricConfiguredDefaults::ListConfigured(TcpSocketState::GetTypeId()))
+    {
+        ignored.push_back(path);
+    }
     return ignored;
 }
 
@@ -228,10 +235,33 @@ PfabricTcpSocketFactory::GetAttributesSocketsOverwrite() const
 }
 
 std::string
-PfabricTcpSocketFactory::DescribeOverwrittenAttribute(const std::string& path)
+PfabricTcpSocketFactory::FindSettingEverySocketLoses(std::string* why) const
 {
-    return "the scheme's sockets set " + path + " themselves, on every host stack (from the " +
-           "attributes of " + GetTypeId().GetName() + " and of its SocketType)";
+    const std::vector<std::string> overwritten = GetAttributesSocketsOverwrite();
+    if (!overwritten.empty())
+    {
+        *why = "the scheme's sockets set " + overwritten.front() +
+               " themselves, on every host stack (from the attributes of " + GetTypeId().GetName() +
+               " and of its SocketType)";
+        return overwritten.front();
+    }
+    std::vector<std::string> chosen =
+        PfabricConfiguredDefaults::ListConfigured(TcpL4Protocol::GetTypeId());
+    for (const std::string& path :
+         PfabricConfiguredDefaults::ListConfigured(RttEstimator::GetTypeId(),
+                                                   {"InitialEstimation"}))
+    {
+        chosen.push_back(path);
+    }
+    if (chosen.empty())
+    {
+        return "";
+    }
+    *why = "the scheme's socket factory makes every socket itself, with its own RTT estimator "
+           "(ns3::RttMeanDeviation from the scheme's initial RTT) and recovery "
+           "(ns3::TcpClassicRecovery), on every host stack, so " +
+           chosen.front() + " never reaches one";
+    return chosen.front();
 }
 
 bool

@@ -126,7 +126,9 @@ class PfabricTcpSocketFactory : public SocketFactory
      * run is given, and are not compared. The factory's common attributes and the transport's
      * (GetCommonSocketAttributes, IsSetOnEverySocket) are reported too: the lean host models
      * the values the factory gives, not the ones set (GetAttributesSocketsOverwrite names those
-     * on either host stack).
+     * on either host stack). So is a configured default of TcpSocketState's (pacing: the lean
+     * senders keep a TcpSocketState for the congestion control, and pace, if the factory's
+     * HostPacing says so, by their own timer).
      *
      * @return their full names, e.g. ns3::TcpSocket::InitialSlowStartThreshold, in TypeId order
      */
@@ -144,12 +146,18 @@ class PfabricTcpSocketFactory : public SocketFactory
     std::vector<std::string> GetAttributesSocketsOverwrite() const;
 
     /**
-     * @param path an attribute of GetAttributesSocketsOverwrite
-     * @return why a program refuses it, e.g. "the scheme's sockets set
-     *         ns3::TcpSocket::InitialCwnd themselves, on every host stack (from the attributes of
-     *         ns3::PfabricTcpSocketFactory and of its SocketType)"
+     * @brief The first value set that every socket loses, on either host stack, so that a run
+     * would record it and not have it: an attribute of GetAttributesSocketsOverwrite, else a
+     * configured default (PfabricConfiguredDefaults) of what the factory chooses for every
+     * socket itself: TcpL4Protocol's SocketType, RttEstimatorType and RecoveryType (the factory
+     * makes the sockets, each with its own ns3::RttMeanDeviation and ns3::TcpClassicRecovery,
+     * ConfigureCommon) and RttEstimator::InitialEstimation (the transport's initial RTT).
+     * @param[out] why why a program refuses it, e.g. "the scheme's sockets set
+     *             ns3::TcpSocket::InitialCwnd themselves, on every host stack (from the
+     *             attributes of ns3::PfabricTcpSocketFactory and of its SocketType)"
+     * @return its attribute path; "" if there is none
      */
-    static std::string DescribeOverwrittenAttribute(const std::string& path);
+    std::string FindSettingEverySocketLoses(std::string* why) const;
 
     /**
      * @param attribute the name of an attribute of ns-3's socket classes, e.g. DelAckCount

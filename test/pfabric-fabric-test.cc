@@ -15,6 +15,7 @@
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4.h"
+#include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/pfabric-fat-tree-helper.h"
 #include "ns3/pfabric-leaf-spine-helper.h"
@@ -271,7 +272,8 @@ class FabricPresetTest : public TestCase
 {
   public:
     FabricPresetTest()
-        : TestCase("Fabrics: SetPreset, and the precedence over the switches' attributes")
+        : TestCase("Fabrics: SetPreset, the precedence over the switches' attributes, the link "
+                   "defaults it overrides")
     {
     }
 
@@ -317,6 +319,34 @@ class FabricPresetTest : public TestCase
                               "Flowcell",
                               "helper > configured default, also when set before SetPreset");
         Config::Reset();
+
+        // What the fabric sets on every link itself: a configured default of it (to any value,
+        // the declared one too) would be recorded and not had, so GetLinkDefaultsItOverrides
+        // names it, by the link type in use.
+        PfabricSingleSwitchHelper links(2);
+        NS_TEST_ASSERT_MSG_EQ(links.GetLinkDefaultsItOverrides().empty(), true, "none configured");
+        Config::SetDefault("ns3::PfabricLinkChannel::Delay", TimeValue(MicroSeconds(3)));
+        Config::SetDefault("ns3::PointToPointNetDevice::DataRate", StringValue("32768bps"));
+        NS_TEST_ASSERT_MSG_EQ(Joined(links.GetLinkDefaultsItOverrides()),
+                              "ns3::PfabricLinkChannel::Delay",
+                              "the pFabric link's delay");
+        links.SetLinkType(PfabricFabricHelper::POINT_TO_POINT_LINK);
+        NS_TEST_ASSERT_MSG_EQ(Joined(links.GetLinkDefaultsItOverrides()),
+                              "ns3::PointToPointNetDevice::DataRate",
+                              "the point-to-point device's rate, at its declared value");
+        Config::Reset();
+        NS_TEST_ASSERT_MSG_EQ(links.GetLinkDefaultsItOverrides().empty(), true, "reset");
+    }
+
+    /// @param paths attribute paths @return them, separated by spaces
+    static std::string Joined(const std::vector<std::string>& paths)
+    {
+        std::string joined;
+        for (const std::string& path : paths)
+        {
+            joined += (joined.empty() ? "" : " ") + path;
+        }
+        return joined;
     }
 };
 

@@ -329,12 +329,11 @@ PfabricExperiment::CheckSocketSettings() const
     Ptr<PfabricTcpSocketFactory> factory =
         m_scheme->GetSocketFactoryFactory().Create<PfabricTcpSocketFactory>();
     // Lost on every host stack: meta.json would record a setting the run never had.
-    const std::vector<std::string> overwritten = factory->GetAttributesSocketsOverwrite();
-    if (!overwritten.empty())
+    std::string why;
+    const std::string lost = factory->FindSettingEverySocketLoses(&why);
+    if (!lost.empty())
     {
-        const std::string& path = overwritten.front();
-        return DescribeSocketSetting(path) + ": " +
-               PfabricTcpSocketFactory::DescribeOverwrittenAttribute(path) + "; leave it unset";
+        return DescribeSocketSetting(lost) + ": " + why + "; leave it unset";
     }
     if (m_p.hostStack != PfabricFabricHelper::LEAN_HOST)
     {

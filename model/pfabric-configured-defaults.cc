@@ -1,0 +1,74 @@
+/*
+ * Copyright (c) 2026 The pfabric authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// PfabricConfiguredDefaults: which attribute defaults Config::SetDefault has replaced.
+
+#include "pfabric-configured-defaults.h"
+
+#include "ns3/abort.h"
+
+namespace ns3
+{
+
+namespace
+{
+
+/**
+ * @param tid a type
+ * @param name an attribute of it or of a parent
+ * @param[out] info the attribute
+ * @return the type that declares it
+ */
+TypeId
+Declaring(TypeId tid, const std::string& name, TypeId::AttributeInformation* info)
+{
+    for (TypeId type = tid;; type = type.GetParent())
+    {
+        for (std::size_t i = 0; i < type.GetAttributeN(); ++i)
+        {
+            if (type.GetAttribute(i).name == name)
+            {
+                *info = type.GetAttribute(i);
+                return type;
+            }
+        }
+        NS_ABORT_MSG_IF(type == type.GetParent(), tid.GetName() << " has no attribute " << name);
+    }
+}
+
+} // namespace
+
+bool
+PfabricConfiguredDefaults::IsConfigured(TypeId tid, const std::string& name)
+{
+    TypeId::AttributeInformation info;
+    Declaring(tid, name, &info);
+    // SetDefault replaces the value object; Config::Reset restores the declared one.
+    return info.initialValue != info.originalInitialValue;
+}
+
+std::vector<std::string>
+PfabricConfiguredDefaults::ListConfigured(TypeId tid, const std::vector<std::string>& names)
+{
+    std::vector<std::string> own;
+    for (std::size_t i = 0; names.empty() && i < tid.GetAttributeN(); ++i)
+    {
+        own.push_back(tid.GetAttribute(i).name);
+    }
+    std::vector<std::string> configured;
+    for (const std::string& name : names.empty() ? own : names)
+    {
+        TypeId::AttributeInformation info;
+        const TypeId declaring = Declaring(tid, name, &info);
+        if (info.initialValue != info.originalInitialValue)
+        {
+            configured.push_back(declaring.GetName() + "::" + name);
+        }
+    }
+    return configured;
+}
+
+} // namespace ns3
