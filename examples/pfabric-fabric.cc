@@ -158,12 +158,14 @@ main(int argc, char* argv[])
     {
         fabric->SetHostDelay(Time(hostDelay));
     }
-    for (const std::string& path : fabric->GetLinkDefaultsItOverrides())
+    const std::vector<std::string> overridden = fabric->GetLinkDefaultsItOverrides();
+    if (!overridden.empty())
     {
-        std::cerr << "pfabric-fabric: error: " << cmd.DescribeNs3Setting(path) << ": "
-                  << PfabricFabricHelper::DescribeLinkDefault(path)
-                  << " (--hostRate, --fabricRate, --linkDelay and --hostDelay set the links); "
-                     "leave it unset"
+        std::cerr << "pfabric-fabric: error: "
+                  << PfabricFabricHelper::RefuseLinkDefault(
+                         cmd.DescribeNs3Setting(overridden.front()),
+                         overridden.front(),
+                         "--hostRate, --fabricRate, --linkDelay and --hostDelay set the links")
                   << std::endl;
         return 1;
     }

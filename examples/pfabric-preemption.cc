@@ -143,10 +143,13 @@ main(int argc, char* argv[])
     // What the run would take and not have: a default of ns-3's for what the scenario's fabric
     // sets on every link (its link type is the default, whatever the number of hosts), a value
     // every socket loses.
-    for (const std::string& path : PfabricSingleSwitchHelper(1).GetLinkDefaultsItOverrides())
+    const std::vector<std::string> overridden =
+        PfabricSingleSwitchHelper(1).GetLinkDefaultsItOverrides();
+    if (!overridden.empty())
     {
-        Fail(cmd.DescribeNs3Setting(path) + ": " + PfabricFabricHelper::DescribeLinkDefault(path) +
-             " (the scenario's links are fixed); leave it unset");
+        Fail(PfabricFabricHelper::RefuseLinkDefault(cmd.DescribeNs3Setting(overridden.front()),
+                                                    overridden.front(),
+                                                    "the scenario's links are fixed"));
     }
     std::string why;
     const std::string lost = PfabricSchemeHelper(p.scheme, p.preset)

@@ -170,20 +170,21 @@ PfabricFabricHelper::GetLinkDefaultsItOverrides() const
         pfabricLink ? PfabricLinkNetDevice::GetTypeId() : PointToPointNetDevice::GetTypeId(),
         pfabricLink ? std::vector<std::string>{LINK_RATE, LINK_FRAMING}
                     : std::vector<std::string>{LINK_RATE});
-    for (const std::string& path : PfabricConfiguredDefaults::ListConfigured(
-             pfabricLink ? PfabricLinkChannel::GetTypeId() : PointToPointChannel::GetTypeId(),
-             {LINK_DELAY}))
-    {
-        overridden.push_back(path);
-    }
+    const std::vector<std::string> delay = PfabricConfiguredDefaults::ListConfigured(
+        pfabricLink ? PfabricLinkChannel::GetTypeId() : PointToPointChannel::GetTypeId(),
+        {LINK_DELAY});
+    overridden.insert(overridden.end(), delay.begin(), delay.end());
     return overridden;
 }
 
 std::string
-PfabricFabricHelper::DescribeLinkDefault(const std::string& path)
+PfabricFabricHelper::RefuseLinkDefault(const std::string& given,
+                                       const std::string& path,
+                                       const std::string& links)
 {
-    return "the fabric sets " + path +
-           " on every link itself, so ns-3's default never reaches a link";
+    return (given.empty() ? path : given) + ": the fabric sets " + path +
+           " on every link itself, so ns-3's default never reaches a link (" + links +
+           "); leave it unset";
 }
 
 int64_t

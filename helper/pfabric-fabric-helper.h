@@ -154,11 +154,18 @@ class PfabricFabricHelper
     std::vector<std::string> GetLinkDefaultsItOverrides() const;
 
     /**
-     * @param path an attribute path of GetLinkDefaultsItOverrides
-     * @return why a program refuses it, e.g. "the fabric sets ns3::PfabricLinkNetDevice::DataRate
-     *         on every link itself, so ns-3's default never reaches a link"
+     * @brief A program's refusal of a default of GetLinkDefaultsItOverrides, one line.
+     * @param given how it was set, as typed (PfabricCommandLine::DescribeNs3Setting); "": the
+     *        path names it
+     * @param path its attribute path
+     * @param links what sets the links in the program, e.g. "the scenario's links are fixed"
+     * @return e.g. "--ns3::PfabricLinkNetDevice::DataRate=1Gbps: the fabric sets
+     *         ns3::PfabricLinkNetDevice::DataRate on every link itself, so ns-3's default never
+     *         reaches a link (the scenario's links are fixed); leave it unset"
      */
-    static std::string DescribeLinkDefault(const std::string& path);
+    static std::string RefuseLinkDefault(const std::string& given,
+                                         const std::string& path,
+                                         const std::string& links);
 
     /**
      * @brief Fix the random streams of the switches (Random load balancing).

@@ -44,10 +44,7 @@ Declaring(TypeId tid, const std::string& name, TypeId::AttributeInformation* inf
 bool
 PfabricConfiguredDefaults::IsConfigured(TypeId tid, const std::string& name)
 {
-    TypeId::AttributeInformation info;
-    Declaring(tid, name, &info);
-    // SetDefault replaces the value object; Config::Reset restores the declared one.
-    return info.initialValue != info.originalInitialValue;
+    return !ListConfigured(tid, {name}).empty();
 }
 
 std::vector<std::string>
@@ -63,6 +60,7 @@ PfabricConfiguredDefaults::ListConfigured(TypeId tid, const std::vector<std::str
     {
         TypeId::AttributeInformation info;
         const TypeId declaring = Declaring(tid, name, &info);
+        // SetDefault replaces the value object; Config::Reset restores the declared one.
         if (info.initialValue != info.originalInitialValue)
         {
             configured.push_back(declaring.GetName() + "::" + name);

@@ -212,11 +212,9 @@ PfabricTcpSocketFactory::GetAttributesLeanHostIgnores() const
             ignored.push_back(tid.GetName() + "::" + name);
         }
     }
-    for (const std::string& path :
-         PfabricConfiguredDefaults::ListConfigured(TcpSocketState::GetTypeId()))
-    {
-        ignored.push_back(path);
-    }
+    const std::vector<std::string> state =
+        PfabricConfiguredDefaults::ListConfigured(TcpSocketState::GetTypeId());
+    ignored.insert(ignored.end(), state.begin(), state.end());
     return ignored;
 }
 
@@ -247,12 +245,9 @@ PfabricTcpSocketFactory::FindSettingEverySocketLoses(std::string* why) const
     }
     std::vector<std::string> chosen =
         PfabricConfiguredDefaults::ListConfigured(TcpL4Protocol::GetTypeId());
-    for (const std::string& path :
-         PfabricConfiguredDefaults::ListConfigured(RttEstimator::GetTypeId(),
-                                                   {"InitialEstimation"}))
-    {
-        chosen.push_back(path);
-    }
+    const std::vector<std::string> estimate =
+        PfabricConfiguredDefaults::ListConfigured(RttEstimator::GetTypeId(), {"InitialEstimation"});
+    chosen.insert(chosen.end(), estimate.begin(), estimate.end());
     if (chosen.empty())
     {
         return "";

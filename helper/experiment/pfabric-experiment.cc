@@ -360,9 +360,10 @@ PfabricExperiment::CheckLinkSettings() const
         return "";
     }
     const std::string& path = overridden.front();
-    const std::string given = m_commandLine ? m_commandLine->DescribeNs3Setting(path) : "";
-    return (given.empty() ? path : given) + ": " + PfabricFabricHelper::DescribeLinkDefault(path) +
-           " (--preset sets the links' rates and framing, --linkDelay their delay); leave it unset";
+    return PfabricFabricHelper::RefuseLinkDefault(
+        m_commandLine ? m_commandLine->DescribeNs3Setting(path) : "",
+        path,
+        "--preset sets the links' rates and framing, --linkDelay their delay");
 }
 
 std::string

@@ -116,6 +116,8 @@ def test_classes_stops_on_a_bad_parameter(run_example: RunExample, argument: str
 # A custom scheme (--scheme=custom) with a bad part: one line naming the option, refused by
 # PfabricCustomScheme before the run directory exists. A value ns-3's own parser would abort on
 # (a Time, a number with characters after it) is refused too.
+# A run small enough for a refusal to be the only thing it shows: five flows on a star of four.
+SMALL_STAR = ("--topology=star", "--hosts=4", "--flows=5", "--quiet")
 CUSTOM = "--scheme=custom"
 FQCODEL = "--portQueueDisc=ns3::FqCoDelQueueDisc"
 CUBIC = "--tcpCongestionOps=ns3::TcpCubic"
@@ -190,8 +192,7 @@ def test_a_bad_custom_scheme_is_one_line_naming_it(run_example: RunExample, tmp_
                                                    arguments: tuple[str, ...],
                                                    message: str) -> None:
     out = tmp_path / "run"
-    result = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=5",
-                         "--quiet", f"--out={out}", *arguments)
+    result = run_example("pfabric-websearch", *SMALL_STAR, f"--out={out}", *arguments)
     assert result.returncode == 1
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"pfabric-websearch: error: {message}"), \
@@ -262,8 +263,7 @@ TRIAL_CASES = [
 def test_what_ns3_stops_on_is_tried_first(run_example: RunExample, tmp_path,
                                           arguments: tuple[str, ...], message: str) -> None:
     out = tmp_path / "run"
-    result = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=5",
-                         "--quiet", f"--out={out}", *arguments)
+    result = run_example("pfabric-websearch", *SMALL_STAR, f"--out={out}", *arguments)
     assert result.returncode == 1, result.stderr
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"pfabric-websearch: error: {message}"), \
@@ -335,8 +335,7 @@ def test_what_the_socket_factory_chooses_itself_is_refused(
         run_example: RunExample, tmp_path, stack: str, setting: str, path: str) -> None:
     """Recorded in meta.json and had by no socket, on either host stack (issue 54's second
     probe left the lean host's settings unsettled; these are lost on ns-3's TCP too)."""
-    result = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=5",
-                         "--quiet", "--scheme=tcp", stack, f"--out={tmp_path / 'run'}", setting)
+    result = run_example("pfabric-websearch", *SMALL_STAR, "--scheme=tcp", stack, f"--out={tmp_path / 'run'}", setting)
     assert result.returncode == 1
     assert result.stderr == (f"pfabric-websearch: error: {setting}: "
                              f"{FACTORY_CHOICE.format(path)}\n")
@@ -348,13 +347,11 @@ def test_pacing_by_tcp_socket_state_is_refused_on_the_lean_host_only(
     """The lean senders keep a TcpSocketState for the congestion control and pace by their own
     timer: its attributes are ns-3's TCP's only."""
     setting = "--ns3::TcpSocketState::EnablePacing=true"
-    lean = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=5",
-                       "--quiet", LEAN, f"--out={tmp_path / 'lean'}", setting)
+    lean = run_example("pfabric-websearch", *SMALL_STAR, LEAN, f"--out={tmp_path / 'lean'}", setting)
     assert lean.returncode == 1
     assert lean.stderr == (f"pfabric-websearch: error: {setting}: {NOT_MODELLED}"
                            "ns3::TcpSocketState::EnablePacing; run with --hostStack=ns3tcp\n")
-    ns3tcp = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=5",
-                         "--quiet", "--hostStack=ns3tcp", f"--out={tmp_path / 'ns3tcp'}", setting)
+    ns3tcp = run_example("pfabric-websearch", *SMALL_STAR, "--hostStack=ns3tcp", f"--out={tmp_path / 'ns3tcp'}", setting)
     assert ns3tcp.returncode == 0, ns3tcp.stderr
 
 
@@ -1077,8 +1074,7 @@ def test_a_value_the_run_would_not_have_is_refused(run_example: RunExample, tmp_
                                                    arguments: tuple[str, ...],
                                                    message: str) -> None:
     out = tmp_path / "run"
-    result = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=5",
-                         "--quiet", stack, f"--out={out}", *arguments)
+    result = run_example("pfabric-websearch", *SMALL_STAR, stack, f"--out={out}", *arguments)
     assert result.returncode == 1
     assert result.stderr == f"pfabric-websearch: error: {message}\n"
     assert result.stdout == "" and list(tmp_path.iterdir()) == []
@@ -1087,8 +1083,7 @@ def test_a_value_the_run_would_not_have_is_refused(run_example: RunExample, tmp_
 def test_a_value_set_in_the_environment_is_refused_by_its_name(
         run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NS_ATTRIBUTE_DEFAULT", "ns3::TcpSocket::DelAckTimeout=1ms")
-    result = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=5",
-                         "--quiet", LEAN, "--scheme=dctcp", f"--out={tmp_path / 'run'}")
+    result = run_example("pfabric-websearch", *SMALL_STAR, LEAN, "--scheme=dctcp", f"--out={tmp_path / 'run'}")
     assert result.returncode == 1
     assert result.stderr == (
         f"pfabric-websearch: error: NS_ATTRIBUTE_DEFAULT's ns3::TcpSocket::DelAckTimeout=1ms: "
@@ -1113,8 +1108,7 @@ def test_a_value_set_in_the_environment_is_refused_by_its_name(
 def test_what_the_lean_host_models_runs(run_example: RunExample, tmp_path,
                                         arguments: tuple[str, ...]) -> None:
     out = tmp_path / "run"
-    result = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=5",
-                         "--quiet", f"--out={out}", *arguments)
+    result = run_example("pfabric-websearch", *SMALL_STAR, f"--out={out}", *arguments)
     assert result.returncode == 0, result.stderr
     assert len((out / "fct.csv").read_text().splitlines()) == 6
 
