@@ -11,7 +11,9 @@
 
 #include "ns3/abort.h"
 #include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv4.h"
+#include "ns3/ipv6-l3-protocol.h"
 #include "ns3/log.h"
 #include "ns3/pfabric-configured-defaults.h"
 #include "ns3/pfabric-fabric-routing.h"
@@ -175,6 +177,67 @@ PfabricFabricHelper::GetLinkDefaultsItOverrides() const
         {LINK_DELAY});
     overridden.insert(overridden.end(), delay.begin(), delay.end());
     return overridden;
+}
+
+std::vector<std::string>
+PfabricFabricHelper::GetIpDefaultsNoNodeHas() const
+{
+    if (m_hostStack != LEAN_HOST || m_switchMode != LEAN)
+    {
+        return {};
+    }
+    // InternetStackHelper::Install's objects (ns-3 3.36 to 3.48) and the interfaces and caches
+    // they make per device; a name an ns-3 release lacks is skipped.
+    static const char* const ipTypes[] = {"ns3::Ipv4L3Protocol",
+                                          "ns3::ArpL3Protocol",
+                                          "ns3::ArpCache",
+                                          "ns3::Ipv4Interface",
+                                          "ns3::Icmpv4L4Protocol",
+                                          "ns3::Ipv6L3Protocol",
+                                          "ns3::Ipv6Interface",
+                                          "ns3::NdiscCache",
+                                          "ns3::Ipv6PmtuCache",
+                                          "ns3::Icmpv6L4Protocol",
+                                          "ns3::Ipv6ListRouting",
+                                          "ns3::Ipv6StaticRouting",
+                                          "ns3::UdpL4Protocol"};
+    std::vector<TypeId> declaring;
+    for (const char* name : ipTypes)
+    {
+        TypeId tid;
+        for (bool found = TypeId::LookupByNameFailSafe(name, &tid);
+             found && tid != Object::GetTypeId();
+             tid = tid.GetParent())
+        {
+            // Ipv4 and Ipv6 declare IpForward and the like; IpL4Protocol is shared.
+            if (std::find(declaring.begin(), declaring.end(), tid) == declaring.end())
+            {
+                declaring.push_back(tid);
+            }
+        }
+    }
+    std::vector<std::string> configured;
+    for (TypeId tid : declaring)
+    {
+        const std::vector<std::string> own = PfabricConfiguredDefaults::ListConfigured(tid);
+        configured.insert(configured.end(), own.begin(), own.end());
+    }
+    return configured;
+}
+
+std::vector<std::string>
+PfabricFabricHelper::GetTtlDefaultsNoSwitchReads() const
+{
+    if (m_hostStack != NS3_TCP || m_switchMode != LEAN)
+    {
+        return {};
+    }
+    std::vector<std::string> configured =
+        PfabricConfiguredDefaults::ListConfigured(Ipv4L3Protocol::GetTypeId(), {"DefaultTtl"});
+    const std::vector<std::string> v6 =
+        PfabricConfiguredDefaults::ListConfigured(Ipv6L3Protocol::GetTypeId(), {"DefaultTtl"});
+    configured.insert(configured.end(), v6.begin(), v6.end());
+    return configured;
 }
 
 std::string

@@ -154,6 +154,29 @@ class PfabricFabricHelper
     std::vector<std::string> GetLinkDefaultsItOverrides() const;
 
     /**
+     * @brief The defaults of ns-3's IP stack that have been configured (a --ns3::Type::Name
+     * path, NS_ATTRIBUTE_DEFAULT) when no node of the fabric will have that stack: lean hosts
+     * (LEAN_HOST) and lean switches (LEAN). The types are what InternetStackHelper::Install
+     * builds on a node besides traffic control and TCP (IPv4 and IPv6 with ARP, ICMP, UDP,
+     * their interfaces, caches and IPv6 routing), and the parents that declare their
+     * attributes. Such a default reaches no object, so a run would record it in meta.json and
+     * not have it; a program refuses it. TCP's own types are the socket factory's to judge
+     * (PfabricTcpSocketFactory::FindSettingEverySocketLoses).
+     * @return their attribute paths, e.g. ns3::Ipv4L3Protocol::DefaultTtl; none, or a node with
+     *         an IP stack: empty
+     */
+    std::vector<std::string> GetIpDefaultsNoNodeHas() const;
+
+    /**
+     * @brief The configured defaults of the TTL (IPv4's DefaultTtl, IPv6's hop limit) when
+     * hosts have ns-3's IP stack and the switches are lean (LEAN): the hosts write it, and only
+     * IP forwarding reads it, which lean switches do without, so a run would record it and
+     * forward as without it (a TTL of 1 drops every packet at an IP switch).
+     * @return their attribute paths, e.g. ns3::Ipv4L3Protocol::DefaultTtl; none: empty
+     */
+    std::vector<std::string> GetTtlDefaultsNoSwitchReads() const;
+
+    /**
      * @brief A program's refusal of a default of GetLinkDefaultsItOverrides, one line.
      * @param given how it was set, as typed (PfabricCommandLine::DescribeNs3Setting); "": the
      *        path names it

@@ -121,7 +121,7 @@ PfabricBaselineTcpSocket::ConfigureTransport(const FactorySettings& settings)
     NS_LOG_FUNCTION(this);
     SetAttribute("ReTxThreshold",
                  UintegerValue(m_fastRetransmit ? m_minDupAckThreshold : NO_FAST_RETRANSMIT));
-    if (settings.hostPacing)
+    if (IsPacedAtLineRate(settings))
     {
         SetPacingLineRate(settings.lineRate(), settings.headerBytes);
     }
@@ -151,7 +151,7 @@ PfabricBaselineTcpSocket::CreateLeanSender(Ptr<PfabricHostTransport> transport,
             sender->SetAdaptiveDupAckThreshold(m_minDupAckThreshold, m_dupAckWindowFraction);
         }
     }
-    if (settings.hostPacing)
+    if (IsPacedAtLineRate(settings))
     {
         sender->SetPacingLineRate(settings.lineRate(), settings.headerBytes);
     }

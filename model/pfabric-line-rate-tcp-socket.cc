@@ -77,10 +77,10 @@ PfabricLineRateTcpSocket::CreateCongestionOps() const
     return CreateObject<PfabricLineRateCongestionOps>();
 }
 
-void
-PfabricLineRateTcpSocket::ConfigureTransport(const FactorySettings& settings)
+bool
+PfabricLineRateTcpSocket::IsPacedAtLineRate(const FactorySettings& /* settings */) const
 {
-    ConfigureMinTcp(settings, true);
+    return true;
 }
 
 Ptr<PfabricLeanSender>

@@ -54,10 +54,11 @@ class PfabricLineRateTcpSocket : public PfabricMinTcpSocket
     /// @return PfabricLineRateCongestionOps: the window never moves
     Ptr<TcpCongestionOps> CreateCongestionOps() const override;
     /**
-     * @brief MinTCP's configuration, always paced at the line rate.
+     * @brief LineRate sends its window at the line rate, whatever HostPacing says.
      * @param settings the factory's settings
+     * @return true
      */
-    void ConfigureTransport(const FactorySettings& settings) override;
+    bool IsPacedAtLineRate(const FactorySettings& settings) const override;
     /// @return a PfabricLeanMinTcpSender making LineRate's decisions
     Ptr<PfabricLeanSender> CreateLeanSender(Ptr<PfabricHostTransport> transport,
                                             const FactorySettings& settings) const override;

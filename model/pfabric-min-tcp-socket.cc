@@ -184,19 +184,13 @@ PfabricMinTcpSocket::CreateCongestionOps() const
 void
 PfabricMinTcpSocket::ConfigureTransport(const FactorySettings& settings)
 {
-    ConfigureMinTcp(settings, settings.hostPacing);
-}
-
-void
-PfabricMinTcpSocket::ConfigureMinTcp(const FactorySettings& settings, bool paced)
-{
-    NS_LOG_FUNCTION(this << paced);
+    NS_LOG_FUNCTION(this);
     SetAttribute("ReTxThreshold", UintegerValue(NO_FAST_RETRANSMIT));
     // The estimate is never used for the timer, but keep ns-3's RTO arithmetic tame.
     SetAttribute(MIN_RTO_ATTRIBUTE, TimeValue(m_fixedRto));
     SetAttribute(CLOCK_GRANULARITY_ATTRIBUTE, TimeValue(NanoSeconds(1)));
     SetPriorityPolicy(CreatePriorityPolicy(), m_rankOffset);
-    if (paced)
+    if (IsPacedAtLineRate(settings))
     {
         SetPacingLineRate(settings.lineRate(), settings.headerBytes);
     }
@@ -221,7 +215,7 @@ PfabricMinTcpSocket::CreateLeanMinTcpSender(Ptr<PfabricHostTransport> transport,
                       CreateCongestionOps());
     sender->SetMinTcp(m_fixedRto, lineRate ? 0 : m_maxWindow, GetProbeThreshold(), lineRate);
     sender->SetPriorityPolicy(CreatePriorityPolicy(), m_rankOffset);
-    if (lineRate || settings.hostPacing)
+    if (IsPacedAtLineRate(settings))
     {
         sender->SetPacingLineRate(settings.lineRate(), settings.headerBytes);
     }

@@ -98,7 +98,7 @@ class PfabricMinTcpSocket : public PfabricTcpSocket
     Ptr<TcpCongestionOps> CreateCongestionOps() const override;
     /**
      * @brief The fixed RTO, no fast retransmit, the priority policy, and pacing at the line rate
-     * with the factory's HostPacing.
+     * where IsPacedAtLineRate (the factory's HostPacing; LineRate always).
      * @param settings the factory's settings
      */
     void ConfigureTransport(const FactorySettings& settings) override;
@@ -110,7 +110,7 @@ class PfabricMinTcpSocket : public PfabricTcpSocket
     /// @return none: MinTCP's lean twin reads its own attributes and its factory's only (its
     /// fixed Rto is also its initial RTT)
     std::vector<std::string> GetLeanHonouredAttributes() const override;
-    /// @return MinRto and ClockGranularity, which ConfigureMinTcp sets from the fixed RTO
+    /// @return MinRto and ClockGranularity, which ConfigureTransport sets from the fixed RTO
     std::vector<std::string> GetTransportSocketAttributes() const override;
 
   protected:
@@ -124,16 +124,10 @@ class PfabricMinTcpSocket : public PfabricTcpSocket
     /// MinTCP's timeout without probing: ns-3's (window to one segment, slow start).
     virtual void LossTimeout();
     /**
-     * @brief Configure the socket as ConfigureTransport does, its pacing told.
-     * @param settings the factory's settings
-     * @param paced whether the socket is paced at the line rate
-     */
-    void ConfigureMinTcp(const FactorySettings& settings, bool paced);
-    /**
      * @brief The lean sender CreateLeanSender makes, its LineRate-ness told.
      * @param transport the node's lean host transport
      * @param settings the factory's settings
-     * @param lineRate whether the sender is LineRate's: no window cap, its timeout, paced
+     * @param lineRate whether the sender is LineRate's: no window cap, its timeout
      * @return the sender, not yet connected
      */
     Ptr<PfabricLeanSender> CreateLeanMinTcpSender(Ptr<PfabricHostTransport> transport,

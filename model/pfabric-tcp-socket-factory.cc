@@ -243,6 +243,15 @@ PfabricTcpSocketFactory::FindSettingEverySocketLoses(std::string* why) const
                " and of its SocketType)";
         return overwritten.front();
     }
+    const std::vector<std::string> pacing =
+        PfabricConfiguredDefaults::ListConfigured(TcpSocketState::GetTypeId());
+    if (!pacing.empty() && CreateSocketOfType()->IsPacedAtLineRate(GetSettings()))
+    {
+        *why = "the scheme's sockets pace themselves at their NIC's line rate (" +
+               GetTypeId().GetName() + "::HostPacing, on in both presets; LineRate always), " +
+               "on every host stack, so " + pacing.front() + " never reaches one";
+        return pacing.front();
+    }
     std::vector<std::string> chosen =
         PfabricConfiguredDefaults::ListConfigured(TcpL4Protocol::GetTypeId());
     const std::vector<std::string> estimate =

@@ -148,7 +148,9 @@ class PfabricTcpSocketFactory : public SocketFactory
     /**
      * @brief The first value set that every socket loses, on either host stack, so that a run
      * would record it and not have it: an attribute of GetAttributesSocketsOverwrite, else a
-     * configured default (PfabricConfiguredDefaults) of what the factory chooses for every
+     * configured default (PfabricConfiguredDefaults) of TcpSocketState's pacing where the
+     * sockets pace themselves at the line rate (PfabricTcpSocket::IsPacedAtLineRate), else one
+     * of what the factory chooses for every
      * socket itself: TcpL4Protocol's SocketType, RttEstimatorType and RecoveryType (the factory
      * makes the sockets, each with its own ns3::RttMeanDeviation and ns3::TcpClassicRecovery,
      * ConfigureCommon) and RttEstimator::InitialEstimation (the transport's initial RTT).

@@ -255,6 +255,12 @@ PfabricTcpSocket::GetInitialRtt() const
     return GetMinRto();
 }
 
+bool
+PfabricTcpSocket::IsPacedAtLineRate(const FactorySettings& settings) const
+{
+    return settings.hostPacing;
+}
+
 std::vector<std::string>
 PfabricTcpSocket::GetTransportSocketAttributes() const
 {

@@ -240,6 +240,15 @@ class PfabricTcpSocket : public pfabric::TcpSocketBaseCompat, public PfabricTcpD
     virtual Ptr<TcpCongestionOps> CreateCongestionOps() const = 0;
 
     /**
+     * @brief Whether this transport's senders pace themselves at their NIC's line rate
+     * (SetPacingLineRate, on both host stacks), which sets TcpSocketState's pacing values on
+     * every socket whatever their defaults.
+     * @param settings the factory's settings
+     * @return the factory's HostPacing by default
+     */
+    virtual bool IsPacedAtLineRate(const FactorySettings& settings) const;
+
+    /**
      * @brief Configure what is this transport's own, once the factory has set what every socket
      * shares (ConfigureCommon), given it its congestion control (CreateCongestionOps) and
      * connected it to its node (the tagger a priority policy needs).

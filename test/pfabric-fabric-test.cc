@@ -10,6 +10,7 @@
 
 #include "pfabric-test-cases.h"
 
+#include "ns3/boolean.h"
 #include "ns3/channel.h"
 #include "ns3/config.h"
 #include "ns3/enum.h"
@@ -273,7 +274,7 @@ class FabricPresetTest : public TestCase
   public:
     FabricPresetTest()
         : TestCase("Fabrics: SetPreset, the precedence over the switches' attributes, the link "
-                   "defaults it overrides")
+                   "defaults it overrides, the IP defaults no node has")
     {
     }
 
@@ -336,6 +337,38 @@ class FabricPresetTest : public TestCase
                               "the point-to-point device's rate, at its declared value");
         Config::Reset();
         NS_TEST_ASSERT_MSG_EQ(links.GetLinkDefaultsItOverrides().empty(), true, "reset");
+
+        // ns-3's IP stack reaches a run only through a node that has it: a configured default
+        // of it (a parent's attribute, IPv6's, an interface's cache's) is named when the hosts
+        // and the switches are lean, and only then.
+        PfabricSingleSwitchHelper lean(2);
+        lean.SetHostStack(PfabricFabricHelper::LEAN_HOST);
+        NS_TEST_ASSERT_MSG_EQ(lean.GetIpDefaultsNoNodeHas().empty(), true, "none configured");
+        Config::SetDefault("ns3::Ipv4L3Protocol::DefaultTtl", UintegerValue(5));
+        Config::SetDefault("ns3::Ipv4::IpForward", BooleanValue(true));
+        Config::SetDefault("ns3::ArpCache::MaxRetries", UintegerValue(2));
+        Config::SetDefault("ns3::Icmpv6L4Protocol::DAD", BooleanValue(false));
+        Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                           TypeIdValue(TypeId::LookupByName("ns3::TcpPrrRecovery")));
+        NS_TEST_ASSERT_MSG_EQ(Joined(lean.GetIpDefaultsNoNodeHas()),
+                              "ns3::Ipv4L3Protocol::DefaultTtl ns3::Ipv4::IpForward "
+                              "ns3::ArpCache::MaxRetries ns3::Icmpv6L4Protocol::DAD",
+                              "IPv4, its parent at its declared value, ARP's cache, ICMPv6; "
+                              "TCP's are the socket factory's to judge");
+        lean.SetSwitchMode(PfabricFabricHelper::IP);
+        NS_TEST_ASSERT_MSG_EQ(lean.GetIpDefaultsNoNodeHas().empty(), true, "IP switches");
+        PfabricSingleSwitchHelper ipHosts(2);
+        NS_TEST_ASSERT_MSG_EQ(ipHosts.GetIpDefaultsNoNodeHas().empty(), true, "IP hosts");
+        // The TTL IP hosts write is read only by IP forwarding.
+        NS_TEST_ASSERT_MSG_EQ(Joined(ipHosts.GetTtlDefaultsNoSwitchReads()),
+                              "ns3::Ipv4L3Protocol::DefaultTtl",
+                              "IP hosts, lean switches");
+        NS_TEST_ASSERT_MSG_EQ(lean.GetTtlDefaultsNoSwitchReads().empty(),
+                              true,
+                              "lean hosts: GetIpDefaultsNoNodeHas's, with lean switches");
+        ipHosts.SetSwitchMode(PfabricFabricHelper::IP);
+        NS_TEST_ASSERT_MSG_EQ(ipHosts.GetTtlDefaultsNoSwitchReads().empty(), true, "IP switches");
+        Config::Reset();
     }
 
     /// @param paths attribute paths @return them, separated by spaces

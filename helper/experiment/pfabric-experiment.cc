@@ -225,6 +225,10 @@ PfabricExperiment::BuildFabric(std::string* error)
     }
     ConfigureFabric(*m_fabric);
     *error = CheckLinkSettings();
+    if (error->empty())
+    {
+        *error = CheckIpSettings();
+    }
     if (!error->empty())
     {
         return false;
@@ -364,6 +368,38 @@ PfabricExperiment::CheckLinkSettings() const
         m_commandLine ? m_commandLine->DescribeNs3Setting(path) : "",
         path,
         "--preset sets the links' rates and framing, --linkDelay their delay");
+}
+
+std::string
+PfabricExperiment::CheckIpSettings() const
+{
+    const std::string hostStack =
+        "--hostStack=" + PfabricChoiceName(Parameters::HOST_STACKS, m_p.hostStack);
+    const std::string switchMode =
+        "--switchMode=" + PfabricChoiceName(Parameters::SWITCH_MODES, m_p.switchMode);
+    const std::string ipSwitches =
+        "--switchMode=" + PfabricChoiceName(Parameters::SWITCH_MODES, PfabricFabricHelper::IP);
+    auto given = [this](const std::string& path) {
+        const std::string option = m_commandLine ? m_commandLine->DescribeNs3Setting(path) : "";
+        return option.empty() ? path : option;
+    };
+    const std::vector<std::string> ttl = m_fabric->GetTtlDefaultsNoSwitchReads();
+    if (!ttl.empty())
+    {
+        return given(ttl.front()) + ": the lean switches (" + switchMode +
+               ") forward without IP and read no TTL, so " + ttl.front() +
+               " changes nothing; run with " + ipSwitches + ", or leave it unset";
+    }
+    const std::vector<std::string> unused = m_fabric->GetIpDefaultsNoNodeHas();
+    if (unused.empty())
+    {
+        return "";
+    }
+    return given(unused.front()) + ": no node of this run has ns-3's IP stack (" + hostStack +
+           ", " + switchMode + "), so " + unused.front() +
+           " reaches nothing; run with --hostStack=" +
+           PfabricChoiceName(Parameters::HOST_STACKS, PfabricFabricHelper::NS3_TCP) + " or " +
+           ipSwitches + ", or leave it unset";
 }
 
 std::string

@@ -418,6 +418,14 @@ class PfabricExperiment
      */
     std::string CheckLinkSettings() const;
     /**
+     * @brief Refuse a default of ns-3's IP stack that nothing in the run reads: the TTL where
+     * the switches are lean (PfabricFabricHelper::GetTtlDefaultsNoSwitchReads), any where no
+     * node has the stack (lean hosts and lean switches: GetIpDefaultsNoNodeHas); meta.json
+     * would record it and the run not have it. BuildFabric, before the fabric is built.
+     * @return "" or the first such default, one line naming the option that set it
+     */
+    std::string CheckIpSettings() const;
+    /**
      * @brief The setting that gave one of the sockets' attributes its value, as the user gave
      * it: the custom scheme's --tcpAttributes, an attribute path on the command line, else
      * NS_ATTRIBUTE_DEFAULT or the scheme.

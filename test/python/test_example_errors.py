@@ -118,6 +118,7 @@ def test_classes_stops_on_a_bad_parameter(run_example: RunExample, argument: str
 # (a Time, a number with characters after it) is refused too.
 # A run small enough for a refusal to be the only thing it shows: five flows on a star of four.
 SMALL_STAR = ("--topology=star", "--hosts=4", "--flows=5", "--quiet")
+LEAN = "--hostStack=lean"
 CUSTOM = "--scheme=custom"
 FQCODEL = "--portQueueDisc=ns3::FqCoDelQueueDisc"
 CUBIC = "--tcpCongestionOps=ns3::TcpCubic"
@@ -342,17 +343,97 @@ def test_what_the_socket_factory_chooses_itself_is_refused(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_pacing_by_tcp_socket_state_is_refused_on_the_lean_host_only(
+# Both presets pace every socket at its NIC's line rate (HostPacing), LineRate always: the
+# socket sets TcpSocketState's pacing values itself.
+PACED = ("the scheme's sockets pace themselves at their NIC's line rate "
+         "(ns3::PfabricTcpSocketFactory::HostPacing, on in both presets; LineRate always), on "
+         "every host stack, so {} never reaches one; leave it unset\n")
+HOST_PACING_OFF = "--ns3::PfabricTcpSocketFactory::HostPacing=false"
+
+
+@pytest.mark.parametrize("stack", ["--hostStack=ns3tcp", LEAN])
+@pytest.mark.parametrize(("scheme", "setting", "path"), [
+    ("--scheme=tcp", "--ns3::TcpSocketState::EnablePacing=false",
+     "ns3::TcpSocketState::EnablePacing"),
+    ("--scheme=linerate", "--ns3::TcpSocketState::MaxPacingRate=1Gbps",
+     "ns3::TcpSocketState::MaxPacingRate")])
+def test_pacing_by_tcp_socket_state_is_refused_where_the_sockets_pace(
+        run_example: RunExample, tmp_path, stack: str, scheme: str, setting: str,
+        path: str) -> None:
+    """Found after the second probe: on ns-3's TCP, EnablePacing=false and MaxPacingRate=1Gbps
+    were recorded and left 300 flows' fct.csv byte-identical (the sockets paced at line rate)."""
+    extra = (HOST_PACING_OFF,) if scheme == "--scheme=linerate" else ()
+    result = run_example("pfabric-websearch", *SMALL_STAR, scheme, stack, *extra,
+                         f"--out={tmp_path / 'run'}", setting)
+    assert result.returncode == 1
+    assert result.stderr == f"pfabric-websearch: error: {setting}: {PACED.format(path)}"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_pacing_by_tcp_socket_state_is_taken_by_unpaced_sockets_on_ns3s_tcp_only(
         run_example: RunExample, tmp_path) -> None:
-    """The lean senders keep a TcpSocketState for the congestion control and pace by their own
-    timer: its attributes are ns-3's TCP's only."""
+    """With HostPacing off ns-3's TCP paces as TcpSocketState says; the lean senders keep a
+    TcpSocketState for the congestion control and pace by their own timer only."""
     setting = "--ns3::TcpSocketState::EnablePacing=true"
-    lean = run_example("pfabric-websearch", *SMALL_STAR, LEAN, f"--out={tmp_path / 'lean'}", setting)
+    lean = run_example("pfabric-websearch", *SMALL_STAR, LEAN, HOST_PACING_OFF,
+                       f"--out={tmp_path / 'lean'}", setting)
     assert lean.returncode == 1
     assert lean.stderr == (f"pfabric-websearch: error: {setting}: {NOT_MODELLED}"
                            "ns3::TcpSocketState::EnablePacing; run with --hostStack=ns3tcp\n")
-    ns3tcp = run_example("pfabric-websearch", *SMALL_STAR, "--hostStack=ns3tcp", f"--out={tmp_path / 'ns3tcp'}", setting)
+    ns3tcp = run_example("pfabric-websearch", *SMALL_STAR, "--hostStack=ns3tcp", HOST_PACING_OFF,
+                         f"--out={tmp_path / 'ns3tcp'}", setting)
     assert ns3tcp.returncode == 0, ns3tcp.stderr
+
+
+NO_IP_STACK = ("no node of this run has ns-3's IP stack (--hostStack=lean, --switchMode=lean), "
+               "so {} reaches nothing; run with --hostStack=ns3tcp or --switchMode=ip, or leave "
+               "it unset\n")
+
+
+@pytest.mark.parametrize(("setting", "environment", "given", "path"), [
+    ("--ns3::Ipv4L3Protocol::FragmentExpirationTimeout=10s", {},
+     "--ns3::Ipv4L3Protocol::FragmentExpirationTimeout=10s",
+     "ns3::Ipv4L3Protocol::FragmentExpirationTimeout"),
+    ("", {"NS_ATTRIBUTE_DEFAULT": "ns3::ArpCache::MaxRetries=2"},
+     "NS_ATTRIBUTE_DEFAULT's ns3::ArpCache::MaxRetries=2", "ns3::ArpCache::MaxRetries"),
+    ("--ns3::Ipv4::IpForward=true", {}, "--ns3::Ipv4::IpForward=true", "ns3::Ipv4::IpForward")])
+def test_an_ip_default_is_refused_where_no_node_has_ip(
+        run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch, setting: str,
+        environment: dict[str, str], given: str, path: str) -> None:
+    """The second probe: with lean hosts and lean switches, Ipv4L3Protocol::DefaultTtl was
+    recorded in meta.json and read by nothing (any IP default is so). A node with the stack
+    takes it."""
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    settings = (setting,) if setting else ()
+    refused = run_example("pfabric-websearch", *SMALL_STAR, LEAN, f"--out={tmp_path / 'lean'}",
+                          *settings)
+    assert refused.returncode == 1
+    assert refused.stderr == f"pfabric-websearch: error: {given}: {NO_IP_STACK.format(path)}"
+    assert list(tmp_path.iterdir()) == []
+    for stack in (("--hostStack=ns3tcp",), (LEAN, "--switchMode=ip")):
+        taken = run_example("pfabric-websearch", *SMALL_STAR, *stack,
+                            f"--out={tmp_path / stack[-1]}", *settings)
+        assert taken.returncode == 0, taken.stderr
+
+
+def test_a_ttl_default_is_refused_where_no_switch_reads_it(run_example: RunExample,
+                                                          tmp_path) -> None:
+    """The third probe: IP hosts write the TTL, lean switches forward without reading it, so
+    DefaultTtl=2 left fct.csv as without it; at IP switches a TTL of 1 drops every packet."""
+    setting = "--ns3::Ipv4L3Protocol::DefaultTtl=1"
+    refused = run_example("pfabric-websearch", *SMALL_STAR, "--hostStack=ns3tcp",
+                          f"--out={tmp_path / 'lean'}", setting)
+    assert refused.returncode == 1
+    assert refused.stderr == (
+        f"pfabric-websearch: error: {setting}: the lean switches (--switchMode=lean) forward "
+        "without IP and read no TTL, so ns3::Ipv4L3Protocol::DefaultTtl changes nothing; run "
+        "with --switchMode=ip, or leave it unset\n")
+    assert list(tmp_path.iterdir()) == []
+    ip = run_example("pfabric-websearch", *SMALL_STAR, "--hostStack=ns3tcp", "--switchMode=ip",
+                     f"--out={tmp_path / 'ip'}", setting)
+    assert ip.returncode == 0, ip.stderr
+    assert "unfinished: 5 of 5 flows" in ip.stdout
 
 
 def test_preemption_refuses_what_its_socket_factory_chooses(run_example: RunExample) -> None:
@@ -1020,7 +1101,6 @@ def test_a_finished_preemption_run_is_unchanged(run_example: RunExample) -> None
 # The lean host (--hostStack=lean) models the ns-3 socket attributes its senders read
 # (PfabricTcpSocket::GetLeanHonouredAttributes); a value of any other would be lost without a
 # word, so it is refused before anything is written.
-LEAN = "--hostStack=lean"
 NOT_MODELLED = "the lean host (--hostStack=lean) does not model "
 SLOW_START = "ns3::TcpSocket::InitialSlowStartThreshold"
 LEAN_REFUSALS = [
