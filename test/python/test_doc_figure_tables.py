@@ -318,3 +318,37 @@ def test_the_paper_method_table_is_its_committed_runs() -> None:
                               as_printed(hours / 3600, "0.00")), label
     assert sorted(labels[row[0]] for row in rows) == \
         sorted(path.name.split("-")[1] for path in PAPER_METHOD_STORE.glob("websearch-*"))
+
+
+# Its large flows by arrival block: what they did over the run (results.rst, "The large flows by
+# arrival block"), recomputed from the same runs' fct.csv.
+LARGE_BLOCKS_MARK = "**The large flows by arrival block.**"
+LARGE_BYTES = 10_000_000
+ARRIVAL_BLOCK = 20_000
+
+
+def large_flows_row(fct: pd.DataFrame) -> list[float]:
+    """A run's large flows: mean slowdown, the share done after the last arrival (%), the mean of
+    those done before and after it, timeouts per flow, and the mean of each block of arrivals."""
+    slowdown = fct["fct_s"] / fct["ideal_fct_s"]
+    large = fct["size_bytes"] > LARGE_BYTES
+    after = fct["start_s"] + fct["fct_s"] > fct["start_s"].max()
+    blocks = fct["flow_id"] // ARRIVAL_BLOCK
+    return [slowdown[large].mean(), 100 * after[large].mean(), slowdown[large & ~after].mean(),
+            slowdown[large & after].mean(), fct["timeouts"][large].mean(),
+            *(slowdown[large & (blocks == block)].mean() for block in sorted(blocks.unique()))]
+
+
+def test_the_large_flows_by_arrival_block_are_the_committed_runs() -> None:
+    doc = RESULTS.read_text(encoding="utf-8")
+    section = NEXT_SECTION.split(doc.split(f"\n{PAPER_METHOD_SECTION}\n", 1)[1], maxsplit=1)[0]
+    labels = {look["label"]: scheme for scheme, look in SCHEMES.items()}
+    rows = rst_table_rows(section.split(LARGE_BLOCKS_MARK, 1)[1])
+    for label, *cells in rows:
+        run = read_run(PAPER_METHOD_STORE / f"websearch-{labels[label]}-load0.8-run1")
+        printed = [cell.rstrip("%") for cell in cells[:-1]] + cells[-1].split(" / ")
+        expected = large_flows_row(run.fct)
+        assert [as_printed(value, text) for value, text in
+                zip(expected, printed, strict=True)] == printed, label
+    assert sorted(labels[row[0]] for row in rows) == \
+        sorted(path.name.split("-")[1] for path in PAPER_METHOD_STORE.glob("websearch-*"))
