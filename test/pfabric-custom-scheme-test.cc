@@ -49,11 +49,8 @@ RunOnStar(const std::string& dir, const std::function<void(PfabricExperiment&)>&
 {
     PfabricExperiment experiment("websearch");
     PfabricExperiment::Parameters& p = experiment.GetParameters();
-    p.out = dir;
-    p.topology = PfabricExperiment::Parameters::STAR;
-    p.hosts = 4;
+    SetSmallStar(p, dir, 40);
     p.load = 0.8;
-    p.flows = 40;
     scheme(experiment);
     PfabricJsonObject meta = RunToCompletion(experiment);
     return {experiment.GetResults(), meta.Format()};

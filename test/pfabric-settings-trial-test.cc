@@ -169,8 +169,11 @@ class TrialStepsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(slow.Run(), "", "past the time limit: no refusal");
 
         // Simulated time standing still at 5 us (the simulator step's heartbeat beats up to
-        // there) is a loop, refused after seconds of processor time, not after the time limit.
+        // there) is a loop, refused after seconds of processor time, not after the time limit:
+        // a limit of minutes, so that a loaded machine's share of a core (the default 30 s gave
+        // the child under 3 s of processor time beside four busy processes) cannot end it first.
         PfabricSettingsTrial looping;
+        looping.SetTimeLimit(600);
         looping.AddSimulatorStep(std::vector<std::string>{});
         looping.AddStep("looping", {"--h=0"}, []() {
             Simulator::Schedule(MicroSeconds(5), &RescheduleAtOnce);
@@ -184,6 +187,7 @@ class TrialStepsTestCase : public TestCase
 
         // 3.5 s of processor time in events a microsecond apart: slow, but moving.
         PfabricSettingsTrial moving;
+        moving.SetTimeLimit(600);
         moving.AddSimulatorStep(std::vector<std::string>{});
         moving.AddStep("moving slowly", {"--i=1"}, []() {
             Simulator::ScheduleNow(&SpinAndMove, MicroSeconds(3500));
@@ -208,10 +212,7 @@ class TrialPrepareTestCase : public TestCase
         const std::string dir = CreateTempDirFilename("fq0");
         PfabricExperiment experiment("websearch");
         PfabricExperiment::Parameters& p = experiment.GetParameters();
-        p.out = dir;
-        p.topology = PfabricExperiment::Parameters::STAR;
-        p.hosts = 4;
-        p.flows = 5;
+        SetSmallStar(p, dir, 5);
         p.scheme = PfabricSchemeHelper::CUSTOM;
         experiment.GetCustomScheme().SetPortQueueDisc("ns3::FqCoDelQueueDisc", "Flows=0");
         std::string error;

@@ -13,6 +13,7 @@
 #include "ns3/pfabric-experiment.h"
 #include "ns3/test.h"
 
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -30,6 +31,15 @@ namespace tests
  * @return its meta.json object
  */
 PfabricJsonObject RunToCompletion(PfabricExperiment& experiment);
+
+/**
+ * @brief Make an experiment's parameters a small run on a star of four hosts, the tests' usual
+ * fabric when a run must be quick (the programs' --topology=star --hosts=4).
+ * @param p the experiment's parameters
+ * @param dir the run directory
+ * @param flows how many flows
+ */
+void SetSmallStar(PfabricExperiment::Parameters& p, const std::string& dir, uint32_t flows);
 
 /// @return the PfabricQueueDisc and PfabricPriorityTag test cases
 std::vector<TestCase*> MakeQueueDiscTestCases();

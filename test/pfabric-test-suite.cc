@@ -32,6 +32,15 @@ RunToCompletion(PfabricExperiment& experiment)
     return meta;
 }
 
+void
+SetSmallStar(PfabricExperiment::Parameters& p, const std::string& dir, uint32_t flows)
+{
+    p.out = dir;
+    p.topology = PfabricExperiment::Parameters::STAR;
+    p.hosts = 4;
+    p.flows = flows;
+}
+
 /// The duration parameter's type of a TestCase::AddTestCase member pointer.
 template <typename AddTestCase>
 struct DurationOf;
