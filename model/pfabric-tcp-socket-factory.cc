@@ -268,6 +268,20 @@ PfabricTcpSocketFactory::FindSettingEverySocketLoses(std::string* why) const
     return chosen.front();
 }
 
+std::string
+PfabricTcpSocketFactory::FindSettingNoConnectionCarries(std::string* why) const
+{
+    UintegerValue window;
+    CreateSocketOfType()->GetAttribute("MaxWindowSize", window);
+    if (window.Get() > 0)
+    {
+        return "";
+    }
+    *why = "a receive window of 0 bytes carries no data, and ns-3's persist timer stops the run "
+           "on it (TcpSocketBase::PersistTimeout); give a positive number of bytes";
+    return "ns3::TcpSocketBase::MaxWindowSize";
+}
+
 bool
 PfabricTcpSocketFactory::IsSetOnEverySocket(const std::string& attribute) const
 {

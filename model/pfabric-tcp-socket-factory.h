@@ -162,6 +162,17 @@ class PfabricTcpSocketFactory : public SocketFactory
     std::string FindSettingEverySocketLoses(std::string* why) const;
 
     /**
+     * @brief A value of ns-3's socket attributes that no connection can carry data with and
+     * that ns-3 stops on only seconds into a run, past what a settings trial simulates: a
+     * receive window (TcpSocketBase::MaxWindowSize) of 0 bytes, whose persist timer (6 s)
+     * crashes ns-3's TcpSocketBase::PersistTimeout (ns-3.44: SIGSEGV in
+     * TcpTxItem::GetPacketCopy).
+     * @param[out] why why a program refuses it
+     * @return its attribute path; "" if there is none
+     */
+    std::string FindSettingNoConnectionCarries(std::string* why) const;
+
+    /**
      * @param attribute the name of an attribute of ns-3's socket classes, e.g. DelAckCount
      * @return whether every socket of the SocketType is given its own value of it, on either
      *         host stack (GetCommonSocketAttributes, the transport's

@@ -339,6 +339,11 @@ PfabricExperiment::CheckSocketSettings() const
     {
         return DescribeSocketSetting(lost) + ": " + why + "; leave it unset";
     }
+    const std::string stalled = factory->FindSettingNoConnectionCarries(&why);
+    if (!stalled.empty())
+    {
+        return DescribeSocketSetting(stalled) + ": " + why;
+    }
     if (m_p.hostStack != PfabricFabricHelper::LEAN_HOST)
     {
         return "";

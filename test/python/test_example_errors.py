@@ -417,6 +417,23 @@ def test_an_ip_default_is_refused_where_no_node_has_ip(
         assert taken.returncode == 0, taken.stderr
 
 
+@pytest.mark.parametrize(("scheme", "setting"), [
+    ("--scheme=tcp", "--ns3::TcpSocketBase::MaxWindowSize=0"),
+    (CUSTOM, "--tcpAttributes=MaxWindowSize=0")])
+def test_a_zero_receive_window_is_refused(run_example: RunExample, tmp_path, scheme: str,
+                                          setting: str) -> None:
+    """The third probe: ns-3's persist timer crashed the run 6 s in (SIGSEGV, the run directory
+    left), past what the settings trial simulates."""
+    result = run_example("pfabric-websearch", *SMALL_STAR, scheme, f"--out={tmp_path / 'run'}",
+                         setting)
+    assert result.returncode == 1
+    assert result.stderr == (
+        f"pfabric-websearch: error: {setting}: a receive window of 0 bytes carries no data, and "
+        "ns-3's persist timer stops the run on it (TcpSocketBase::PersistTimeout); give a "
+        "positive number of bytes\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_ttl_default_is_refused_where_no_switch_reads_it(run_example: RunExample,
                                                           tmp_path) -> None:
     """The third probe: IP hosts write the TTL, lean switches forward without reading it, so
