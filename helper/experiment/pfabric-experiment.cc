@@ -18,6 +18,7 @@
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/pfabric-configured-defaults.h"
 #include "ns3/pfabric-fat-tree-helper.h"
 #include "ns3/pfabric-leaf-spine-helper.h"
 #include "ns3/pfabric-preset.h"
@@ -34,6 +35,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 namespace ns3
@@ -166,6 +168,10 @@ PfabricExperiment::Prepare(std::string* error)
     }
     ConfigureScheme();
     *error = CheckSocketSettings();
+    if (error->empty())
+    {
+        *error = CheckOwnSettings();
+    }
     if (!error->empty())
     {
         return false;
@@ -358,6 +364,32 @@ PfabricExperiment::CheckSocketSettings() const
            PfabricChoiceName(Parameters::HOST_STACKS, m_p.hostStack) + ") does not model " + path +
            "; run with --hostStack=" +
            PfabricChoiceName(Parameters::HOST_STACKS, PfabricFabricHelper::NS3_TCP);
+}
+
+std::string
+PfabricExperiment::CheckOwnSettings() const
+{
+    // Set on every flow application (CreateApplication) and every scheme's socket factory
+    // (ConfigureScheme) from these options, whatever their defaults.
+    static const std::vector<std::tuple<TypeId, std::string, std::string>> own{
+        {PfabricFlowApplication::GetTypeId(), "ReuseConnections", "reuseConnections"},
+        {PfabricFlowApplication::GetTypeId(), "ConnectionPool", "connectionPool"},
+        {PfabricFlowApplication::GetTypeId(), "ConnectLead", "connectLead"},
+        {PfabricTcpSocketFactory::GetTypeId(), "HashDemux", "hashDemux"},
+        {PfabricTcpSocketFactory::GetTypeId(), "RestartSsThresh", "restartSsThresh"}};
+    for (const auto& [tid, attribute, option] : own)
+    {
+        const std::vector<std::string> configured =
+            PfabricConfiguredDefaults::ListConfigured(tid, {attribute});
+        if (!configured.empty())
+        {
+            const std::string& path = configured.front();
+            const std::string given = m_commandLine ? m_commandLine->DescribeNs3Setting(path) : "";
+            return (given.empty() ? path : given) + ": this program sets " + path +
+                   " itself, from --" + option + "; give --" + option + " instead";
+        }
+    }
+    return "";
 }
 
 std::string

@@ -411,6 +411,14 @@ class PfabricExperiment
      */
     std::string CheckSocketSettings() const;
     /**
+     * @brief Refuse a default of an attribute this program sets itself from one of its options
+     * (the flow applications' ReuseConnections, ConnectionPool and ConnectLead, the socket
+     * factory's HashDemux and RestartSsThresh): meta.json would record it and the run have the
+     * option's value. Prepare, before the run directory exists.
+     * @return "" or the first such default, one line naming the option to give
+     */
+    std::string CheckOwnSettings() const;
+    /**
      * @brief Refuse a default of ns-3's for an attribute the fabric sets itself on every link
      * (PfabricFabricHelper::GetLinkDefaultsItOverrides): meta.json would record it and the run
      * not have it. BuildFabric, before the fabric is built.

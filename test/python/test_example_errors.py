@@ -417,6 +417,22 @@ def test_an_ip_default_is_refused_where_no_node_has_ip(
         assert taken.returncode == 0, taken.stderr
 
 
+@pytest.mark.parametrize(("path", "value", "option"), [
+    ("ns3::PfabricFlowApplication::ReuseConnections", "false", "reuseConnections"),
+    ("ns3::PfabricFlowApplication::ConnectLead", "2ms", "connectLead"),
+    ("ns3::PfabricTcpSocketFactory::RestartSsThresh", "false", "restartSsThresh")])
+def test_a_default_the_program_sets_from_its_own_option_is_refused(
+        run_example: RunExample, tmp_path, path: str, value: str, option: str) -> None:
+    """The third probe: the path was recorded in meta.json and fct.csv was the option's (30
+    flows with losses, byte-identical to the run without it)."""
+    setting = f"--{path}={value}"
+    result = run_example("pfabric-websearch", *SMALL_STAR, f"--out={tmp_path / 'run'}", setting)
+    assert result.returncode == 1
+    assert result.stderr == (f"pfabric-websearch: error: {setting}: this program sets {path} "
+                             f"itself, from --{option}; give --{option} instead\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize(("scheme", "setting"), [
     ("--scheme=tcp", "--ns3::TcpSocketBase::MaxWindowSize=0"),
     (CUSTOM, "--tcpAttributes=MaxWindowSize=0")])
