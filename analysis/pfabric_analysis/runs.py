@@ -368,6 +368,7 @@ def check_meta_counts(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path: 
     the window's, W to W + N - 1; all N of them when every size is measured, at most
     measure_max_bytes each otherwise). A count meta.json does not record is not checked (Ideal's
     and older runs' have fewer)."""
+    check_hosts(meta, fct, fct_path, meta_path)
     window = meta.get("window")
     if window is None or fct_path.name == FCT_FILES[0]:
         completed = int((fct["completed"] == 1).sum())
@@ -397,6 +398,30 @@ def check_meta_counts(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path: 
     if not max_bytes and len(measured) != count:
         raise AnalysisError(f"{fct_path}: {len(measured)} measured flows, but {meta_path}'s "
                             f"window measures {count}")
+
+
+def check_hosts(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path: Path) -> None:
+    """Refuse a flow whose src or dst is no host of its run (0 to meta.json's hosts - 1) or that
+    goes from a host to itself, which no program draws (issue 54's third probe: src 54 in a run
+    of 54 hosts, a meta.json of 2 hosts beside flows of 54, a flow from 53 to 53 were taken). A
+    meta.json without hosts (older runs) is not checked."""
+    hosts = meta.get("hosts")
+    if isinstance(hosts, bool) or not isinstance(hosts, int):
+        return
+    for column in ("src", "dst"):
+        values = pd.to_numeric(fct[column]).to_numpy()
+        outside = np.flatnonzero((values < 0) | (values >= hosts))
+        if outside.size:
+            row = int(outside[0])
+            raise AnalysisError(f"{fct_path}:{row + 2}: {column} "
+                                f"{written_row(fct_path, row)[column]!r} is no host of "
+                                f"{meta_path}'s {hosts} (0 to {hosts - 1})")
+    same = np.flatnonzero(pd.to_numeric(fct["src"]).to_numpy()
+                          == pd.to_numeric(fct["dst"]).to_numpy())
+    if same.size:
+        row = int(same[0])
+        raise AnalysisError(f"{fct_path}:{row + 2}: a flow from host "
+                            f"{written_row(fct_path, row)['src']!r} to itself")
 
 
 def check_ids_in_order(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path: Path) -> None:

@@ -271,7 +271,7 @@ def write_like_run(directory: Path, rows: list[tuple[int, int, int, float]],
                   for i, (s, d, b, t) in enumerate(rows)]).to_csv(directory / "fct.csv",
                                                                   index=False)
     meta = {"program": "pfabric-websearch", "parameters": {"scheme": "pfabric", "load": 0.5},
-            "hosts": 2, "events": 12345, **link}
+            "hosts": max(max(src, dst) for src, dst, _, _ in rows) + 1, "events": 12345, **link}
     (directory / "meta.json").write_text(json.dumps(meta))
     return directory
 

@@ -122,6 +122,25 @@ def test_a_flow_id_outside_the_runs_flows_is_refused(
         f"{run / 'meta.json'}'s 3 flows")
 
 
+@pytest.mark.parametrize(("line", "hosts", "error"), [
+    ("1,2,0,", 2, "fct.csv:3: src '2' is no host of {meta}'s 2 (0 to 1)"),
+    ("1,1,5,", 2, "fct.csv:3: dst '5' is no host of {meta}'s 2 (0 to 1)"),
+    ("1,1,1,", 2, "fct.csv:3: a flow from host '1' to itself")])
+def test_a_flow_between_no_two_hosts_of_the_run_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, hosts: int,
+        error: str) -> None:
+    """Issue 54's third probe: src 54 in a run of 54 hosts, a meta.json of 2 hosts beside flows
+    among 54, and a flow from a host to itself were taken."""
+    run = write_run(tmp_path / "run", [LINES[0], LINES[1].replace("1,1,0,", line), LINES[2]],
+                    hosts=hosts)
+    assert refused(capsys, "summarize", str(run)) == (
+        f"{run}/" + error.format(meta=run / "meta.json"))
+
+
+def test_flows_among_the_runs_hosts_are_taken(tmp_path: Path) -> None:
+    assert len(read_run(write_run(tmp_path / "run", LINES, hosts=2)).fct) == 3
+
+
 RATE_BPS = 10_000_000_000
 
 
