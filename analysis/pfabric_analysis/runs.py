@@ -400,6 +400,13 @@ def check_meta_counts(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path: 
                             f"window measures {count}")
 
 
+def first_outside(values: pd.Series, count: int) -> int | None:
+    """The first row whose value is not one of 0 to count - 1 (a host, a flow id), or None."""
+    numbers = pd.to_numeric(values).to_numpy()
+    outside = np.flatnonzero((numbers < 0) | (numbers >= count))
+    return int(outside[0]) if outside.size else None
+
+
 def check_hosts(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path: Path) -> None:
     """Refuse a flow whose src or dst is no host of its run (0 to meta.json's hosts - 1) or that
     goes from a host to itself, which no program draws (issue 54's third probe: src 54 in a run
@@ -409,10 +416,8 @@ def check_hosts(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path: Path) 
     if isinstance(hosts, bool) or not isinstance(hosts, int):
         return
     for column in ("src", "dst"):
-        values = pd.to_numeric(fct[column]).to_numpy()
-        outside = np.flatnonzero((values < 0) | (values >= hosts))
-        if outside.size:
-            row = int(outside[0])
+        row = first_outside(fct[column], hosts)
+        if row is not None:
             raise AnalysisError(f"{fct_path}:{row + 2}: {column} "
                                 f"{written_row(fct_path, row)[column]!r} is no host of "
                                 f"{meta_path}'s {hosts} (0 to {hosts - 1})")
@@ -431,10 +436,8 @@ def check_ids_in_order(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path:
     total = meta.get("flows_total")
     if isinstance(total, bool) or not isinstance(total, int):
         return
-    ids = pd.to_numeric(fct["flow_id"]).to_numpy()
-    outside = np.flatnonzero((ids < 0) | (ids >= total))
-    if outside.size:
-        row = int(outside[0])
+    row = first_outside(fct["flow_id"], total)
+    if row is not None:
         raise AnalysisError(f"{fct_path}:{row + 2}: flow_id "
                             f"{written_row(fct_path, row)['flow_id']!r} is outside 0 to "
                             f"{total - 1}, the ids of {meta_path}'s {total} flows")

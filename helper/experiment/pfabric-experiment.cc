@@ -384,9 +384,8 @@ PfabricExperiment::CheckOwnSettings() const
         if (!configured.empty())
         {
             const std::string& path = configured.front();
-            const std::string given = m_commandLine ? m_commandLine->DescribeNs3Setting(path) : "";
-            return (given.empty() ? path : given) + ": this program sets " + path +
-                   " itself, from --" + option + "; give --" + option + " instead";
+            return DescribeDefault(path) + ": this program sets " + path + " itself, from --" +
+                   option + "; give --" + option + " instead";
         }
     }
     return "";
@@ -416,14 +415,10 @@ PfabricExperiment::CheckIpSettings() const
         "--switchMode=" + PfabricChoiceName(Parameters::SWITCH_MODES, m_p.switchMode);
     const std::string ipSwitches =
         "--switchMode=" + PfabricChoiceName(Parameters::SWITCH_MODES, PfabricFabricHelper::IP);
-    auto given = [this](const std::string& path) {
-        const std::string option = m_commandLine ? m_commandLine->DescribeNs3Setting(path) : "";
-        return option.empty() ? path : option;
-    };
     const std::vector<std::string> ttl = m_fabric->GetTtlDefaultsNoSwitchReads();
     if (!ttl.empty())
     {
-        return given(ttl.front()) + ": the lean switches (" + switchMode +
+        return DescribeDefault(ttl.front()) + ": the lean switches (" + switchMode +
                ") forward without IP and read no TTL, so " + ttl.front() +
                " changes nothing; run with " + ipSwitches + ", or leave it unset";
     }
@@ -432,11 +427,18 @@ PfabricExperiment::CheckIpSettings() const
     {
         return "";
     }
-    return given(unused.front()) + ": no node of this run has ns-3's IP stack (" + hostStack +
-           ", " + switchMode + "), so " + unused.front() +
+    return DescribeDefault(unused.front()) + ": no node of this run has ns-3's IP stack (" +
+           hostStack + ", " + switchMode + "), so " + unused.front() +
            " reaches nothing; run with --hostStack=" +
            PfabricChoiceName(Parameters::HOST_STACKS, PfabricFabricHelper::NS3_TCP) + " or " +
            ipSwitches + ", or leave it unset";
+}
+
+std::string
+PfabricExperiment::DescribeDefault(const std::string& path) const
+{
+    const std::string given = m_commandLine ? m_commandLine->DescribeNs3Setting(path) : "";
+    return given.empty() ? path : given;
 }
 
 std::string

@@ -434,6 +434,13 @@ class PfabricExperiment
      */
     std::string CheckIpSettings() const;
     /**
+     * @brief How a configured default was set, as the user gave it, for a refusal's line.
+     * @param path its attribute path, e.g. ns3::Ipv4L3Protocol::DefaultTtl
+     * @return the command line's or NS_ATTRIBUTE_DEFAULT's setting
+     *         (PfabricCommandLine::DescribeNs3Setting), else the path
+     */
+    std::string DescribeDefault(const std::string& path) const;
+    /**
      * @brief The setting that gave one of the sockets' attributes its value, as the user gave
      * it: the custom scheme's --tcpAttributes, an attribute path on the command line, else
      * NS_ATTRIBUTE_DEFAULT or the scheme.

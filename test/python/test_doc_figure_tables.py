@@ -16,7 +16,7 @@ import pytest
 from pfabric_analysis.cli import main
 from pfabric_analysis.figures import figures_markdown, load_sweep
 from pfabric_analysis.plotting import SCHEMES
-from pfabric_analysis.runs import core_seconds, read_run, summarize
+from pfabric_analysis.runs import SIZE_BIN_EDGES, core_seconds, read_run, summarize
 
 ROOT = Path(__file__).resolve().parents[2]
 # The document of the tiers' narratives and the figures against the paper.
@@ -323,7 +323,7 @@ def test_the_paper_method_table_is_its_committed_runs() -> None:
 # Its large flows by arrival block: what they did over the run (results.rst, "The large flows by
 # arrival block"), recomputed from the same runs' fct.csv.
 LARGE_BLOCKS_MARK = "**The large flows by arrival block.**"
-LARGE_BYTES = 10_000_000
+LARGE_BYTES = SIZE_BIN_EDGES[1]  # (10MB,inf): above the medium bin's upper edge
 ARRIVAL_BLOCK = 20_000
 
 
