@@ -170,7 +170,7 @@ main(int argc, char* argv[])
     {
         given.insert(given.begin(), "--buffer=" + p.buffer);
     }
-    given = PfabricSettingsTrial::OrVariable(given, "NS_ATTRIBUTE_DEFAULT");
+    given = PfabricSettingsTrial::WithVariable(given, "NS_ATTRIBUTE_DEFAULT");
     given.insert(given.begin(), "--scheme=" + p.scheme);
     trial.AddStep("running the scenario for 1 ms", given, [&p]() {
         pfabric::PreemptionParameters brief = p;

@@ -82,8 +82,7 @@ MeanOfCeil(double a, double b)
 PfabricFlowSizeDistribution::PfabricFlowSizeDistribution()
     : m_packetPayload(1460),
       m_interpolation(PACKETS),
-      m_mean(0),
-      m_uniform(CreateObject<UniformRandomVariable>())
+      m_mean(0)
 {
 }
 
@@ -255,8 +254,21 @@ PfabricFlowSizeDistribution::GetPath() const
 int64_t
 PfabricFlowSizeDistribution::AssignStreams(int64_t stream)
 {
-    m_uniform->SetStream(stream);
+    GetUniform()->SetStream(stream);
     return 1;
+}
+
+Ptr<UniformRandomVariable>
+PfabricFlowSizeDistribution::GetUniform() const
+{
+    // Made at first use, not with the distribution: a program makes its workload before it
+    // reads its command line, and ns-3 seeds a random variable as it is made (RngSeed 0, from
+    // NS_GLOBAL_VALUE, aborted there before the program could refuse it as --seed's value).
+    if (!m_uniform)
+    {
+        m_uniform = CreateObject<UniformRandomVariable>();
+    }
+    return m_uniform;
 }
 
 uint64_t
@@ -286,7 +298,7 @@ PfabricFlowSizeDistribution::Quantile(double u) const
 uint64_t
 PfabricFlowSizeDistribution::Sample() const
 {
-    return Quantile(1 - m_uniform->GetValue(0, 1));
+    return Quantile(1 - GetUniform()->GetValue(0, 1));
 }
 
 double

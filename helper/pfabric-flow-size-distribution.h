@@ -109,7 +109,10 @@ class PfabricFlowSizeDistribution
     Interpolation m_interpolation;                   //!< how sizes are interpolated
     std::vector<std::pair<double, double>> m_points; //!< (bytes, cumulative probability)
     double m_mean;                                   //!< exact mean of Sample()
-    Ptr<UniformRandomVariable> m_uniform;            //!< u
+    /// @return u's random variable, made at its first use
+    Ptr<UniformRandomVariable> GetUniform() const;
+
+    mutable Ptr<UniformRandomVariable> m_uniform; //!< u (GetUniform)
 };
 
 } // namespace ns3

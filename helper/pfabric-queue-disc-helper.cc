@@ -9,9 +9,11 @@
 #include "pfabric-queue-disc-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/drop-tail-queue.h"
 #include "ns3/log.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/node.h"
+#include "ns3/pfabric-configured-defaults.h"
 #include "ns3/pfabric-queue-disc.h"
 #include "ns3/pointer.h"
 #include "ns3/queue.h"
@@ -45,6 +47,13 @@ void
 PfabricQueueDiscHelper::SetQueueDiscFactory(const ObjectFactory& factory)
 {
     m_queueDiscFactory = factory;
+}
+
+std::vector<std::string>
+PfabricQueueDiscHelper::GetDeviceQueueDefaultsItOverrides()
+{
+    return PfabricConfiguredDefaults::ListConfigured(DropTailQueue<Packet>::GetTypeId(),
+                                                     {"MaxSize"});
 }
 
 void

@@ -13,6 +13,7 @@
 #include "ns3/queue-size.h"
 
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -74,6 +75,15 @@ class PfabricQueueDiscHelper
      * @return the number of streams assigned
      */
     static int64_t AssignStreams(const QueueDiscContainer& queueDiscs, int64_t stream);
+
+    /**
+     * @brief The configured defaults of a device queue's size (DropTailQueue<Packet>'s MaxSize,
+     * by --ns3::DropTailQueue<Packet>::MaxSize or NS_ATTRIBUTE_DEFAULT): Install sets every
+     * device's to DEVICE_QUEUE_SIZE (a pfabric link's own queue serves only a device without a
+     * queue disc), so such a default reaches no queue a packet waits in.
+     * @return their attribute paths; none: empty
+     */
+    static std::vector<std::string> GetDeviceQueueDefaultsItOverrides();
 
     /**
      * @brief Limit a device's transmit queue to DEVICE_QUEUE_SIZE.

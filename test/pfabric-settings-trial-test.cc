@@ -163,9 +163,15 @@ class TrialStepsTestCase : public TestCase
                               "status 3",
                               "an exit status; no option given");
 
+        // Busy past its second of processor time, simulating nothing: stopped (SIGXCPU), no
+        // refusal.
         PfabricSettingsTrial slow;
         slow.SetTimeLimit(1);
-        slow.AddStep("waiting", {"--g=1"}, []() { sleep(10); });
+        slow.AddStep("computing", {"--g=1"}, []() {
+            while (std::clock() < 100 * CLOCKS_PER_SEC) // the limit stops it long before
+            {
+            }
+        });
         NS_TEST_EXPECT_MSG_EQ(slow.Run(), "", "past the time limit: no refusal");
 
         // Simulated time standing still at 5 us (the simulator step's heartbeat beats up to
@@ -184,6 +190,24 @@ class TrialStepsTestCase : public TestCase
                               "stood still at 5 us for at least 2 s of processor time (an event "
                               "rescheduling itself at once)",
                               "a loop at one instant");
+
+        // The limit is processor time: a child kept waiting past it in wall-clock time (6 s
+        // asleep, as a loaded machine's share of a core leaves it) still gets to show its loop.
+        // A wall-clock limit gave up there (issue 54's third probe: PIE's Tupdate=0 then hung
+        // the run).
+        PfabricSettingsTrial waited;
+        waited.SetTimeLimit(5);
+        waited.AddSimulatorStep(std::vector<std::string>{});
+        waited.AddStep("looping after a wait", {"--j=0"}, []() {
+            sleep(6);
+            Simulator::Schedule(MicroSeconds(5), &RescheduleAtOnce);
+            Simulator::Run();
+        });
+        NS_TEST_EXPECT_MSG_EQ(waited.Run(),
+                              "--j=0: looping after a wait hangs ns-3 (tried before the run): "
+                              "simulated time stood still at 5 us for at least 2 s of processor "
+                              "time (an event rescheduling itself at once)",
+                              "a loop after a wait longer than the limit");
 
         // 3.5 s of processor time in events a microsecond apart: slow, but moving.
         PfabricSettingsTrial moving;

@@ -369,6 +369,8 @@ def check_meta_counts(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path: 
     measure_max_bytes each otherwise). A count meta.json does not record is not checked (Ideal's
     and older runs' have fewer)."""
     check_hosts(meta, fct, fct_path, meta_path)
+    check_completions_by_end(meta, fct, fct_path, meta_path)
+    check_bytes_received(meta, fct, fct_path, meta_path)
     window = meta.get("window")
     if window is None or fct_path.name == FCT_FILES[0]:
         completed = int((fct["completed"] == 1).sum())
@@ -427,6 +429,42 @@ def check_hosts(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path: Path) 
         row = int(same[0])
         raise AnalysisError(f"{fct_path}:{row + 2}: a flow from host "
                             f"{written_row(fct_path, row)['src']!r} to itself")
+
+
+def check_completions_by_end(meta: dict, fct: pd.DataFrame, fct_path: Path,
+                             meta_path: Path) -> None:
+    """Refuse a completed flow that ends (start_s + fct_s) after meta.json's simulated_time_s by
+    more than FCT_BELOW_IDEAL_TOLERANCE_NS: no flow completes after its run stopped (issue 54's
+    third probe: an fct_s of 1e308 was taken and made a bin's mean infinite). A meta.json
+    without the time (older runs) is not checked, nor Ideal's: its simulated_time_s is when the
+    schedule serves its last wire byte, and its FCTs add the packet run's latency to that."""
+    if "simulated_time_s" not in meta or meta["parameters"].get("scheme") == IDEAL_SCHEME:
+        return
+    end = meta["simulated_time_s"]
+    if isinstance(end, bool) or not isinstance(end, (int, float)) or not 0 <= end < math.inf:
+        raise AnalysisError(f"{meta_path}: simulated_time_s {end!r} is not a time")
+    done = fct["completed"] == 1
+    finish = pd.to_numeric(fct["start_s"]) + pd.to_numeric(fct["fct_s"])
+    late = first_beyond_rounding(finish.where(done, 0.0), pd.Series(float(end), fct.index))
+    if late is not None:
+        written = written_row(fct_path, late)
+        raise AnalysisError(f"{fct_path}:{late + 2}: start_s {written['start_s']!r} + fct_s "
+                            f"{written['fct_s']!r} ends after {meta_path}'s simulated_time_s "
+                            f"{end!r}; no flow completes after its run stopped")
+
+
+def check_bytes_received(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path: Path) -> None:
+    """Refuse a meta.json whose bytes_received is below the bytes of fct's completed flows: a
+    completed flow's bytes were all received (issue 54's third probe: 5 bytes beside 30
+    completed flows was taken). More is possible (an unfinished flow's first bytes; a compact
+    point keeps the measured rows only). A meta.json without it (Ideal's) is not checked."""
+    if "bytes_received" not in meta:
+        return
+    received = meta["bytes_received"]
+    completed = int(pd.to_numeric(fct["size_bytes"])[fct["completed"] == 1].sum())
+    if isinstance(received, bool) or not isinstance(received, int) or received < completed:
+        raise AnalysisError(f"{meta_path}: bytes_received {received!r} is not a count of at "
+                            f"least the {completed} bytes of {fct_path}'s completed flows")
 
 
 def check_ids_in_order(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path: Path) -> None:

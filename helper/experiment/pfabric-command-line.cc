@@ -91,6 +91,56 @@ SplitAmount(const std::string& text)
 }
 
 /**
+ * @param text a time as ns-3's Time reads it: a number, perhaps with an exponent (1.1e-3s,
+ *        40e-6s), followed by a unit
+ * @return the number written without its exponent (0.0011, 0.000040), so that it is exact
+ *         decimal digits (IsBareNumber) as SplitAmount's, and the unit; the text's number as
+ *         it is when it has no exponent or is no number with one
+ */
+std::pair<std::string, std::string>
+SplitTime(const std::string& text)
+{
+    // Where ns-3's Time ends the number (time.cc): a time was refused as having no unit.
+    const std::size_t end = text.find_first_not_of("+-0123456789.eE");
+    const std::string number = text.substr(0, end);
+    const std::string unit = end == std::string::npos ? "" : text.substr(end);
+    const std::size_t e = number.find_first_of("eE");
+    if (e == std::string::npos)
+    {
+        return {number, unit};
+    }
+    const std::string mantissa = number.substr(0, e);
+    const bool negative = e + 1 < number.size() && number[e + 1] == '-';
+    const bool sign = negative || (e + 1 < number.size() && number[e + 1] == '+');
+    std::string exponent = number.substr(e + 1 + (sign ? 1 : 0));
+    if (exponent.empty() || exponent.find_first_not_of("0123456789") != std::string::npos)
+    {
+        return {number, unit};
+    }
+    exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
+    // Three digits reach any time ns-3 holds (and a plain number of a thousand digits at most).
+    if (!IsBareNumber(mantissa) || exponent.size() > 3)
+    {
+        return {number, unit};
+    }
+    const std::size_t point = mantissa.find('.');
+    const std::string digits = point == std::string::npos
+                                   ? mantissa
+                                   : mantissa.substr(0, point) + mantissa.substr(point + 1);
+    const long shift = (negative ? -1 : 1) * std::stol(exponent);
+    const long at = static_cast<long>(point == std::string::npos ? mantissa.size() : point) + shift;
+    if (at <= 0)
+    {
+        return {"0." + std::string(static_cast<std::size_t>(-at), '0') + digits, unit};
+    }
+    if (static_cast<std::size_t>(at) >= digits.size())
+    {
+        return {digits + std::string(static_cast<std::size_t>(at) - digits.size(), '0'), unit};
+    }
+    return {digits.substr(0, at) + "." + digits.substr(at), unit};
+}
+
+/**
  * @param units a table of units and their size in the smallest one
  * @param unit a unit's name
  * @return its size, or nothing if the table has no such unit
@@ -222,10 +272,17 @@ PfabricCommandLine::GetText(const std::string& name) const
     return *m_texts.at(name);
 }
 
+std::string
+PfabricCommandLine::DescribeGiven(const std::string& name) const
+{
+    const auto typed = m_givenAs.find(name);
+    return typed != m_givenAs.end() ? typed->second : "--" + name + "=" + GetText(name);
+}
+
 double
 PfabricCommandLine::TimeNanoseconds(const std::string& text)
 {
-    const auto [number, unit] = SplitAmount(text);
+    const auto [number, unit] = SplitTime(text);
     const std::optional<double> size = UnitSize(TIME_UNITS, unit);
     if (!IsBareNumber(number) || !size)
     {
@@ -282,7 +339,7 @@ PfabricCommandLine::CheckNanoseconds(const std::string& text)
     {
         return TooLong();
     }
-    const auto [number, unit] = SplitAmount(text);
+    const auto [number, unit] = SplitTime(text);
     if (!ExactProduct(number, *UnitSize(TIME_UNITS, unit)))
     {
         return "not a whole number of nanoseconds (ns-3's resolution)";
@@ -625,8 +682,7 @@ PfabricCommandLine::SplitArgument(const std::string& argument,
 }
 
 bool
-PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments,
-                                       std::string* error) const
+PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments, std::string* error)
 {
     // A program with --seed and --run sets ns-3's RngSeed and RngRun from them
     // (RngSeedManager::SetSeed, SetRun) after parsing: ns-3's own options would be recorded and
@@ -674,6 +730,10 @@ PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments,
                     arguments.push_back("--" + own + "=" + value);
                 }
             }
+        }
+        if (given.count(global) && !given.count(own))
+        {
+            m_givenAs[own] = typed[global]; // a refusal of its value names it as typed
         }
         if (given.size() == 2 && given[global] != given[own])
         {
@@ -760,6 +820,7 @@ PfabricCommandLine::Parse(int argc, char* argv[], std::string* error)
     std::vector<char*> forNs3{argv, argv + std::min(argc, 1)};
     m_notices.clear();
     m_ns3Settings.clear();
+    m_givenAs.clear();
     std::vector<std::string> arguments{argv, argv + argc};
     if (!CheckEnvironment(error) || !TakeSeedingGlobals(arguments, error))
     {
@@ -826,6 +887,12 @@ PfabricCommandLine::Parse(int argc, char* argv[], std::string* error)
     {
         if (!option->Convert(error))
         {
+            // Convert quotes --name=text; an option ns-3's name set is quoted as typed.
+            const std::string quoted = "--" + option->name + "=" + option->text;
+            if (m_givenAs.count(option->name) && error->rfind(quoted, 0) == 0)
+            {
+                *error = m_givenAs.at(option->name) + error->substr(quoted.size());
+            }
             return false;
         }
     }

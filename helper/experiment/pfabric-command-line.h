@@ -166,6 +166,15 @@ class PfabricCommandLine : public CommandLine
     std::string GetText(const std::string& name) const;
 
     /**
+     * @brief An option as given, for a message that quotes it: ns-3's RngRun or RngSeed as
+     * typed when one of them set --run or --seed (--RngRun=7, NS_GLOBAL_VALUE's RngSeed=0),
+     * else --name=its text (GetText).
+     * @param name an option added as a number, time, choice or text
+     * @return the option as given
+     */
+    std::string DescribeGiven(const std::string& name) const;
+
+    /**
      * @brief Convert a time's text strictly.
      * @param name the option's name, for the error
      * @param text what was typed: a number and ns, us, ms or s
@@ -306,7 +315,7 @@ class PfabricCommandLine : public CommandLine
      * @param error why it is refused
      * @return false if it is refused
      */
-    bool TakeSeedingGlobals(std::vector<std::string>& arguments, std::string* error) const;
+    bool TakeSeedingGlobals(std::vector<std::string>& arguments, std::string* error);
 
     /**
      * @brief The settings of one of ns-3's variables, as ns-3 reads them (Name=value;Name=value).
@@ -510,6 +519,7 @@ class PfabricCommandLine : public CommandLine
     std::map<std::string, Renamed> m_renamed;             //!< old spellings, by old name
     std::vector<std::string> m_notices;                   //!< after Parse: old spellings taken
     std::vector<std::pair<std::string, std::string>> m_ns3Settings; //!< after Parse: ns-3's own
+    std::map<std::string, std::string> m_givenAs; //!< after Parse: --run, --seed as ns-3's typed
 };
 
 template <typename T>

@@ -258,8 +258,8 @@ PfabricExperimentOptions::BuildFabric()
           "delay (default: the preset's)",
           p.linkDelay)
         .Check([&p]() { return CheckTimeText("linkDelay", p.linkDelay, "400ns", false); });
-    t.Add("seed", "ns-3 random seed", p.seed).Check([&p]() -> std::string {
-        return p.seed == 0 ? "--seed=0: ns-3 seeds start at 1" : "";
+    t.Add("seed", "ns-3 random seed", p.seed).Check([&p, &t]() -> std::string {
+        return p.seed == 0 ? t.Given("seed", "0") + ": ns-3 seeds start at 1" : "";
     });
     t.Add("run", "ns-3 run number (independent replications)", p.run);
     t.Add("out", "run directory (default: results/<named after the parameters>)", p.out)

@@ -107,7 +107,7 @@ struct PfabricExperimentParameters
     std::string flowFile;               //!< replay these flows instead of generating
     std::string dumpFlows;              //!< write the flows run here
     uint32_t seed = 1;                  //!< ns-3 RNG seed
-    uint32_t run = 1;                   //!< ns-3 RNG run
+    uint64_t run = 1;                   //!< ns-3 RNG run (RngRun's 64 bits)
     std::string out;                    //!< run directory; empty: named after the parameters
     bool flowsOnly = false;             //!< write --dumpFlows and simulate nothing
     bool idealOnly = false;             //!< write ideal_fct.csv and meta.json, simulate nothing

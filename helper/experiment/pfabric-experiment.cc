@@ -23,6 +23,7 @@
 #include "ns3/pfabric-leaf-spine-helper.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-levels.h"
+#include "ns3/pfabric-queue-disc-helper.h"
 #include "ns3/pfabric-single-switch-helper.h"
 #include "ns3/pfabric-tcp-socket-factory.h"
 #include "ns3/queue-size.h"
@@ -35,6 +36,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <optional>
+#include <sstream>
 #include <tuple>
 #include <utility>
 
@@ -394,6 +396,17 @@ PfabricExperiment::CheckOwnSettings() const
 std::string
 PfabricExperiment::CheckLinkSettings() const
 {
+    const std::vector<std::string> deviceQueue =
+        PfabricQueueDiscHelper::GetDeviceQueueDefaultsItOverrides();
+    if (!deviceQueue.empty())
+    {
+        std::ostringstream size;
+        size << PfabricQueueDiscHelper::DEVICE_QUEUE_SIZE;
+        return DescribeDefault(deviceQueue.front()) + ": every port's device queue holds " +
+               size.str() +
+               " below its queue disc, the port's buffer (its MaxSize, or --buffer), so " +
+               deviceQueue.front() + " changes nothing; leave it unset";
+    }
     const std::vector<std::string> overridden = m_fabric->GetLinkDefaultsItOverrides();
     if (overridden.empty())
     {
@@ -637,7 +650,7 @@ PfabricExperiment::TrySettings()
         }
     }
     scheme.insert(scheme.end(), paths.begin(), paths.end());
-    scheme = PfabricSettingsTrial::OrVariable(scheme, "NS_ATTRIBUTE_DEFAULT");
+    scheme = PfabricSettingsTrial::WithVariable(scheme, "NS_ATTRIBUTE_DEFAULT");
     if (scheme.empty())
     {
         scheme.push_back("--scheme=" + m_p.scheme); // its own parts, as the module configures them
@@ -649,7 +662,7 @@ PfabricExperiment::TrySettings()
     PfabricSettingsTrial trial;
     trial.AddSimulatorStep(globals);
     trial.AddStep("building two hosts and a switch of this run's kind",
-                  PfabricSettingsTrial::OrVariable(paths, "NS_ATTRIBUTE_DEFAULT"),
+                  PfabricSettingsTrial::WithVariable(paths, "NS_ATTRIBUTE_DEFAULT"),
                   [this, &pair]() {
                       pair = std::make_unique<PfabricSingleSwitchHelper>(2);
                       ConfigureFabric(*pair);

@@ -420,8 +420,9 @@ class PfabricExperiment
     std::string CheckOwnSettings() const;
     /**
      * @brief Refuse a default of ns-3's for an attribute the fabric sets itself on every link
-     * (PfabricFabricHelper::GetLinkDefaultsItOverrides): meta.json would record it and the run
-     * not have it. BuildFabric, before the fabric is built.
+     * (PfabricFabricHelper::GetLinkDefaultsItOverrides) or on every device queue
+     * (PfabricQueueDiscHelper::GetDeviceQueueDefaultsItOverrides): meta.json would record it
+     * and the run not have it. BuildFabric, before the fabric is built.
      * @return "" or the first such default, one line naming the option that set it
      */
     std::string CheckLinkSettings() const;

@@ -141,7 +141,7 @@ PfabricOptionTable::Register(PfabricCommandLine& cmd) const
 std::string
 PfabricOptionTable::Given(const std::string& name, const std::string& value) const
 {
-    return "--" + name + "=" + (m_cmd != nullptr ? m_cmd->GetText(name) : value);
+    return m_cmd != nullptr ? m_cmd->DescribeGiven(name) : "--" + name + "=" + value;
 }
 
 std::string

@@ -176,10 +176,11 @@ class PfabricOptionTable
 
     /**
      * @brief An option as typed, for a check's message: --load=1.0 stays 1.0 (not 1, the value
-     * formatted back), 1e-3 stays 1e-3.
+     * formatted back), 1e-3 stays 1e-3; ns-3's name when it set the option
+     * (PfabricCommandLine::DescribeGiven).
      * @param name the option's name
      * @param value the value formatted, if the table was not registered on a command line
-     * @return --name=text
+     * @return --name=text, or ns-3's setting as typed
      */
     std::string Given(const std::string& name, const std::string& value) const;
 

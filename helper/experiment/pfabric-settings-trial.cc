@@ -53,6 +53,11 @@ constexpr int64_t BEAT_PERIOD_NS = 1000;
 /// microseconds, under sanitizers or valgrind milliseconds: seconds are no slow machine.
 constexpr int LOOP_TICKS = 3;
 
+/// The child's wall-clock limit, in its processor-time limit (SetTimeLimit): a backstop for a
+/// child that waits instead of computing. A busy machine's share of a core (a fifth or more
+/// beside the sweeps and tests these programs run among) stays within it.
+constexpr unsigned WALL_PER_PROCESSOR_SECOND = 20;
+
 /// The byte the child writes, after the index of the step it was in, when it looped; the time it
 /// stood still at, in nanoseconds, follows in 8 bytes. No step's index (at most 254).
 constexpr unsigned char LOOPED = 255;
@@ -210,20 +215,21 @@ PfabricSettingsTrial::GivenNs3Options(const PfabricCommandLine& cmd, bool attrib
 }
 
 std::vector<std::string>
-PfabricSettingsTrial::OrVariable(const std::vector<std::string>& given, const char* variable)
+PfabricSettingsTrial::WithVariable(const std::vector<std::string>& given, const char* variable)
 {
     const char* value = std::getenv(variable);
-    if (!given.empty() || value == nullptr)
+    std::vector<std::string> options = given;
+    if (value != nullptr)
     {
-        return given;
+        options.push_back(std::string(variable) + "=" + value);
     }
-    return {std::string(variable) + "=" + value};
+    return options;
 }
 
 void
 PfabricSettingsTrial::AddSimulatorStep(const std::vector<std::string>& globals)
 {
-    AddStep("creating the simulator", OrVariable(globals, "NS_GLOBAL_VALUE"), []() {
+    AddStep("creating the simulator", WithVariable(globals, "NS_GLOBAL_VALUE"), []() {
         // From the global values as they are now (what the process had scheduled is not the
         // trial's), as Simulator::Run would create it.
         Simulator::Destroy();
@@ -279,7 +285,12 @@ PfabricSettingsTrial::Run() const
         {
             signal(fault, SIG_DFL);
         }
-        alarm(m_timeLimit);
+        // Processor time, not wall-clock time: on a loaded machine a wall limit of 30 s gave
+        // the child under 2 s of processor time, too little to see PIE's Tupdate=0 loop (issue
+        // 54's third probe), and the run then hung.
+        struct rlimit processor = {m_timeLimit, m_timeLimit + 1};
+        setrlimit(RLIMIT_CPU, &processor);
+        alarm(m_timeLimit * WALL_PER_PROCESSOR_SECOND);
         // Each second of processor time, whether the simulation still moves (OnCpuTick).
         g_statusPipe = status[1];
         signal(SIGVTALRM, &OnCpuTick);
@@ -317,7 +328,9 @@ PfabricSettingsTrial::Run() const
     }
     const bool passed = WIFEXITED(ended) && WEXITSTATUS(ended) == 0;
     // Past the time limit: not seen to fail, so not refused (a slow machine is no reason).
-    const bool timedOut = WIFSIGNALED(ended) && WTERMSIG(ended) == SIGALRM;
+    const bool timedOut =
+        WIFSIGNALED(ended) &&
+        (WTERMSIG(ended) == SIGXCPU || WTERMSIG(ended) == SIGKILL || WTERMSIG(ended) == SIGALRM);
     if (child < 0 || passed || timedOut || begun == 0 || index >= m_steps.size())
     {
         return "";

@@ -45,9 +45,10 @@ namespace ns3
  * more, simulated time stands still while the processor keeps busy, and the trial refuses the
  * step as one that hangs ns-3. A step that is merely slow still beats (a few hosts handle some
  * hundreds of events per microsecond of simulated time, which take milliseconds even under
- * sanitizers), so the rule does not depend on the machine's speed. A child that runs longer than
- * the wall-clock limit (SetTimeLimit) for any other reason is stopped and counts as no refusal:
- * the trial refuses only what it saw fail or loop. So does a trial that cannot be made (fork
+ * sanitizers), so the rule does not depend on the machine's speed. A child that uses more
+ * processor time than its limit (SetTimeLimit) for any other reason, or waits for many times that
+ * in wall-clock time, is stopped and counts as no refusal: the trial refuses only what it saw fail
+ * or loop. So does a trial that cannot be made (fork
  * fails): the run then goes on as it would have without it.
  */
 class PfabricSettingsTrial
@@ -97,12 +98,15 @@ class PfabricSettingsTrial
      * @param given the options given that configure a step
      * @param variable an environment variable of ns-3's that also sets what they set
      *        (NS_ATTRIBUTE_DEFAULT, NS_GLOBAL_VALUE)
-     * @return the options; none given, the variable as set (NS_ATTRIBUTE_DEFAULT=...), if it is
+     * @return the options, then the variable as set (NS_ATTRIBUTE_DEFAULT=...), if it is: a
+     *         default it sets can be what stops the step (FqCoDel's Flows=0 under a custom
+     *         scheme's --portQueueDisc was named by that option alone)
      */
-    static std::vector<std::string> OrVariable(const std::vector<std::string>& given,
-                                               const char* variable);
+    static std::vector<std::string> WithVariable(const std::vector<std::string>& given,
+                                                 const char* variable);
 
-    /// @param seconds the child's wall-clock limit (default 30 s), past which the trial is given up
+    /// @param seconds the child's processor-time limit (default 30 s), past which the trial is
+    ///        given up (and a wall-clock limit of 20 times that)
     void SetTimeLimit(unsigned seconds);
 
     /**
@@ -149,7 +153,7 @@ class PfabricSettingsTrial
     [[noreturn]] void RunChild(int status) const;
 
     std::vector<Step> m_steps; //!< the steps, in order
-    unsigned m_timeLimit;      //!< the child's wall-clock limit, seconds
+    unsigned m_timeLimit;      //!< the child's processor-time limit, seconds
 };
 
 } // namespace ns3

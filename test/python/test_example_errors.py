@@ -272,6 +272,30 @@ def test_what_ns3_stops_on_is_tried_first(run_example: RunExample, tmp_path,
     assert result.stdout == "" and not out.exists()
 
 
+@pytest.mark.parametrize(("variable", "arguments", "stops"), [
+    ("ns3::FqCoDelQueueDisc::Flows=0", ("--portQueueDisc=ns3::FqCoDelQueueDisc",),
+     "carrying a flow of scheme fqcodel-newreno between two hosts stops ns-3 (tried before the "
+     "run): signal SIGFPE"),
+    ("ns3::RedQueueDisc::MinTh=50;ns3::RedQueueDisc::MaxTh=10",
+     ("--portQueueDisc=ns3::RedQueueDisc",),
+     "installing scheme red-newreno on two hosts and a switch stops ns-3 (tried before the run): "
+     "assertion m_minTh <= m_maxTh failed")])
+def test_what_ns3_stops_on_names_the_variable_beside_the_options(
+        run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch, variable: str,
+        arguments: tuple[str, ...], stops: str) -> None:
+    """Issue 54's third probe: a default from NS_ATTRIBUTE_DEFAULT that stops a custom scheme's
+    queue disc was refused naming --portQueueDisc alone, not the setting that stopped it."""
+    monkeypatch.setenv("NS_ATTRIBUTE_DEFAULT", variable)
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", *SMALL_STAR, f"--out={out}", CUSTOM, *arguments)
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"pfabric-websearch: error: {' '.join(arguments)} NS_ATTRIBUTE_DEFAULT={variable}: "
+        f"{stops}"), result.stderr
+    assert result.stdout == "" and not out.exists()
+
+
 # What the fabric sets itself on every link: a default of ns-3's for it was recorded in meta.json
 # and had no effect (the second probe: --ns3::PfabricLinkNetDevice::DataRate=1Gbps gave the
 # fct.csv of the run without it).
@@ -316,6 +340,30 @@ def test_a_default_the_fabric_overrides_on_every_link_is_refused(
     assert result.returncode == 1, result.stderr
     assert result.stderr == (f"{program}: error: {given}{LINK_SET.format(path, hint)}"
                              "leave it unset\n")
+    assert result.stdout == "" and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("arguments", "environment", "given"), [
+    (("--scheme=tcp", "--linkType=p2p", "--ns3::DropTailQueue<Packet>::MaxSize=100p"), {},
+     "--ns3::DropTailQueue<Packet>::MaxSize=100p"),
+    (("--ns3::DropTailQueue<Packet>::MaxSize=5p",), {}, "--ns3::DropTailQueue<Packet>::MaxSize=5p"),
+    (("--linkType=p2p",), {"NS_ATTRIBUTE_DEFAULT": "ns3::DropTailQueue<Packet>::MaxSize=2p"},
+     "NS_ATTRIBUTE_DEFAULT's ns3::DropTailQueue<Packet>::MaxSize=2p")])
+def test_a_device_queue_size_every_port_overrides_is_refused(
+        run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch,
+        arguments: tuple[str, ...], environment: dict[str, str], given: str) -> None:
+    """Issue 54's third probe: --ns3::DropTailQueue<Packet>::MaxSize=100p on p2p links gave the
+    fct.csv of the run without it at exit 0; every port's device queue is one packet
+    (PfabricQueueDiscHelper::DEVICE_QUEUE_SIZE), and a pfabric link's serves no port with a
+    queue disc."""
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", *SMALL_STAR, f"--out={out}", *arguments)
+    assert (result.returncode, result.stderr) == (1, (
+        f"pfabric-websearch: error: {given}: every port's device queue holds 1p below its queue "
+        "disc, the port's buffer (its MaxSize, or --buffer), so "
+        "ns3::DropTailQueue<Packet>::MaxSize changes nothing; leave it unset\n"))
     assert result.stdout == "" and list(tmp_path.iterdir()) == []
 
 
@@ -574,7 +622,7 @@ STRICT_CASES = [
     ("pfabric-websearch", "--buffer=4294967296p", "--buffer=4294967296p: larger than ns-3's "
                                                   "queue sizes (at most 4294967295 packets or bytes)"),
     ("pfabric-deadlines", "--deadlineMean=1e10s",
-     "--deadlineMean=1e10s: expected a positive time such as 1ms"),
+     "--deadlineMean=1e10s: longer than ns-3's times (at most 9000000000 s)"),
     ("pfabric-deadlines", "--deadlineMean=99999999999s",
      "--deadlineMean=99999999999s: longer than ns-3's times (at most 9000000000 s)"),
     ("pfabric-classes", f"--classLoads=0.3,{'9' * 400}",
@@ -732,7 +780,7 @@ def test_old_time_spellings_still_run_with_a_notice(run_example: RunExample, tmp
     ("pfabric-websearch", "--connectLeadUs=1ms", "--connectLeadUs=1ms: not a number"),
     ("pfabric-deadlines", "--connectLead=1h", f"--connectLead=1h: {NOT_A_TIME}"),
     ("pfabric-incast", "--interval=fast", f"--interval=fast: {NOT_A_TIME}"),
-    ("pfabric-incast", "--firstQuery=1e3us", f"--firstQuery=1e3us: {NOT_A_TIME}"),
+    ("pfabric-incast", "--firstQuery=1e3", f"--firstQuery=1e3: {NOT_A_TIME}"),
 ])
 def test_a_time_without_a_unit_is_refused(run_example: RunExample, tmp_path, program: str,
                                           argument: str, message: str) -> None:
@@ -1357,6 +1405,42 @@ def test_ns3s_run_from_the_environment_makes_a_replication(run_example: RunExamp
     assert flow_list(run_example, tmp_path / "env-s3.csv") == seed3
 
 
+@pytest.mark.parametrize(("variable", "arguments", "message"), [
+    ("RngSeed=0", (), "NS_GLOBAL_VALUE's RngSeed=0: ns-3 seeds start at 1"),
+    ("", ("--RngSeed=0",), "--RngSeed=0: ns-3 seeds start at 1"),
+    ("", ("--RngRun=18446744073709551616",), "--RngRun=18446744073709551616: "
+     "'18446744073709551616' is not a value of RngRun (ns3::UintegerValue)")])
+def test_ns3s_seed_or_run_out_of_range_is_refused_under_its_own_name(
+        run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch, variable: str,
+        arguments: tuple[str, ...], message: str) -> None:
+    """Issue 54's third probe: NS_GLOBAL_VALUE=RngSeed=0 aborted (SIGABRT, "invalid Seed 0") as
+    the program made its workload, before it read its command line; --RngSeed=0 was refused as
+    --seed=0, a name never typed."""
+    if variable:
+        monkeypatch.setenv("NS_GLOBAL_VALUE", variable)
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", "--flows=5", "--topology=star", "--hosts=4",
+                         "--quiet", f"--out={out}", *arguments)
+    assert (result.returncode, result.stderr) == (1, f"pfabric-websearch: error: {message}\n")
+    assert result.stdout == "" and not out.exists()
+
+
+def test_every_run_number_ns3_takes_makes_a_replication(run_example: RunExample,
+                                                        tmp_path) -> None:
+    """ns-3's RngRun is 64 bits: --RngRun=18446744073709551615 (the third probe) was refused as
+    --run's out of range (0 to 4294967295). It and one less draw two flow lists; meta.json
+    records the run number exactly."""
+    top = 2**64 - 1
+    highest = flow_list(run_example, tmp_path / "top.csv", f"--RngRun={top}")
+    assert highest != flow_list(run_example, tmp_path / "below.csv", f"--run={top - 1}")
+    assert flow_list(run_example, tmp_path / "same.csv", f"--run={top}") == highest
+    out = tmp_path / "meta"
+    result = run_example("pfabric-websearch", "--flows=3", "--topology=star", "--hosts=4",
+                         "--quiet", f"--RngRun={top}", f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    assert json.loads((out / "meta.json").read_text())["parameters"]["run"] == top
+
+
 @pytest.mark.parametrize("argument", ["--connectLead=4.1ms", "--rto=1.005us", "--linkDelay=8.2us",
                                       "--ns3::PfabricQueueDisc::MaxSize=1.1KB",
                                       "--ns3::PfabricTcpSocketFactory::LineRate=10Gbps"])
@@ -1369,6 +1453,41 @@ def test_a_time_or_size_that_is_whole_in_decimal_is_taken(run_example: RunExampl
                          "--quiet", f"--out={out}", argument)
     assert result.returncode == 0, result.stderr
     assert len((out / "fct.csv").read_text().splitlines()) == 6
+
+
+@pytest.mark.parametrize(("exponent", "plain"), [
+    ("--connectLead=1.1e-3s", "--connectLead=1100us"),
+    ("--ns3::PfabricMinTcpSocket::Rto=40e-6s", "--ns3::PfabricMinTcpSocket::Rto=40us"),
+    ("--connectLead=.5E1ms", "--connectLead=5ms"), ("--rto=4e+1us", "--rto=40us")])
+def test_a_time_with_an_exponent_is_the_time_without(run_example: RunExample, tmp_path,
+                                                     exponent: str, plain: str) -> None:
+    """ns-3's Time reads 1.1e-3s; the module's unit check refused it as having no unit (issue
+    54's third probe). It runs as the same time written plainly (fct.csv, --connectLead's recorded
+    value, the sockets' attributes as meta.json's scheme_recipe records them)."""
+    runs = {}
+    for name, argument in (("exponent", exponent), ("plain", plain)):
+        out = tmp_path / name
+        result = run_example("pfabric-websearch", "--flows=5", "--topology=star", "--hosts=4",
+                             "--quiet", argument, f"--out={out}")
+        assert result.returncode == 0, result.stderr
+        meta = json.loads((out / "meta.json").read_text())
+        runs[name] = ((out / "fct.csv").read_text(), meta["parameters"]["connectLeadUs"],
+                      meta["scheme_recipe"])
+    assert runs["exponent"] == runs["plain"]
+
+
+@pytest.mark.parametrize(("argument", "why"), [
+    ("--connectLead=1e-10s", "not a whole number of nanoseconds (ns-3's resolution)"),
+    ("--connectLead=1e999s", "longer than ns-3's times (at most 9000000000 s)"),
+    ("--connectLead=1e3.5us", "expected a time with a unit (ns, us, ms or s), e.g. 1ms")])
+def test_a_time_with_an_exponent_follows_the_same_rules(run_example: RunExample, tmp_path,
+                                                        argument: str, why: str) -> None:
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", "--flows=5", "--topology=star", "--hosts=4",
+                         "--quiet", argument, f"--out={out}")
+    assert (result.returncode, result.stderr) == (1, f"pfabric-websearch: error: {argument}: "
+                                                     f"{why}\n")
+    assert not out.exists()
 
 
 def test_a_default_from_the_environment_is_taken_as_the_command_lines(

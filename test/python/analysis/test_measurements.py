@@ -141,6 +141,70 @@ def test_flows_among_the_runs_hosts_are_taken(tmp_path: Path) -> None:
     assert len(read_run(write_run(tmp_path / "run", LINES, hosts=2)).fct) == 3
 
 
+# LINES' last flow ends at 0.000002000 + 0.000040001 s.
+LAST_END_S = 0.000042001
+
+
+def test_a_flow_completed_after_its_run_stopped_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 54's third probe: an fct_s of 1e308 was taken and made its bin's mean infinite."""
+    huge = LINES[1].replace("0.000030001,", "1e308,")
+    run = write_run(tmp_path / "run", [LINES[0], huge, LINES[2]], simulated_time_s=LAST_END_S)
+    assert refused(capsys, "summarize", str(run)) == (
+        f"{run / 'fct.csv'}:3: start_s '0.000001000' + fct_s '1e308' ends after "
+        f"{run / 'meta.json'}'s simulated_time_s {LAST_END_S}; no flow completes after its run "
+        "stopped")
+
+
+@pytest.mark.parametrize(("end_s", "reads"), [(LAST_END_S, True), (LAST_END_S - 1e-9, True),
+                                              (LAST_END_S - 2e-9, False)])
+def test_a_flow_ending_at_its_runs_end_reads_within_the_rounding(
+        tmp_path: Path, end_s: float, reads: bool) -> None:
+    """start_s and fct_s are each rounded to the nanosecond: an end 1 ns before the last
+    completion reads (FCT_BELOW_IDEAL_TOLERANCE_NS), 2 ns before is refused."""
+    run = write_run(tmp_path / "run", LINES, simulated_time_s=end_s)
+    if reads:
+        assert len(read_run(run).fct) == 3
+    else:
+        with pytest.raises(AnalysisError, match=r"fct.csv:4: start_s '0.000002000' \+ fct_s "
+                                                "'0.000040001' ends after"):
+            read_run(run)
+
+
+def test_an_unfinished_flow_has_no_end_to_check(tmp_path: Path) -> None:
+    unfinished = LINES[2].replace("0.000040001,", ",")[:-1] + "0"
+    run = write_run(tmp_path / "run", [LINES[0], LINES[1], unfinished],
+                    simulated_time_s=0.000031001)
+    assert len(read_run(run).fct) == 3
+
+
+def test_ideals_end_is_its_last_wire_byte_not_checked(tmp_path: Path) -> None:
+    """Ideal's simulated_time_s is when its schedule serves the last wire byte; its FCTs add the
+    packet run's latency (the committed ns-2 data mining Ideal ends 259 us past it)."""
+    run = write_run(tmp_path / "run", LINES, simulated_time_s=LAST_END_S - 1e-6)
+    meta = json.loads((run / "meta.json").read_text())
+    meta["parameters"]["scheme"] = "ideal"
+    (run / "meta.json").write_text(json.dumps(meta))
+    assert len(read_run(run).fct) == 3
+
+
+@pytest.mark.parametrize("value", [5, 5999, "6000", -1])
+def test_fewer_bytes_received_than_the_completed_flows_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], value: object) -> None:
+    """Issue 54's third probe: bytes_received 5 beside 30 completed flows was taken. LINES'
+    flows complete 6,000 bytes."""
+    run = write_run(tmp_path / "run", LINES, bytes_received=value)
+    assert refused(capsys, "summarize", str(run)) == (
+        f"{run / 'meta.json'}: bytes_received {value!r} is not a count of at least the 6000 "
+        f"bytes of {run / 'fct.csv'}'s completed flows")
+
+
+@pytest.mark.parametrize("value", [6000, 7000])
+def test_the_completed_flows_bytes_received_or_more_read(tmp_path: Path, value: int) -> None:
+    """More than the completed flows' bytes is possible: an unfinished flow's first bytes."""
+    assert len(read_run(write_run(tmp_path / "run", LINES, bytes_received=value)).fct) == 3
+
+
 RATE_BPS = 10_000_000_000
 
 
