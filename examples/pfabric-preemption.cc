@@ -19,6 +19,7 @@
 #include "ns3/pfabric-command-line.h"
 #include "ns3/pfabric-experiment-program.h"
 #include "ns3/pfabric-preemption-scenario.h"
+#include "ns3/pfabric-queue-disc-helper.h"
 #include "ns3/pfabric-scheme-helper.h"
 #include "ns3/pfabric-settings-trial.h"
 #include "ns3/pfabric-single-switch-helper.h"
@@ -151,14 +152,28 @@ main(int argc, char* argv[])
                                                     overridden.front(),
                                                     "the scenario's links are fixed"));
     }
+    const std::vector<std::string> deviceQueue =
+        PfabricQueueDiscHelper::GetDeviceQueueDefaultsItOverrides();
+    if (!deviceQueue.empty())
+    {
+        Fail(PfabricQueueDiscHelper::RefuseDeviceQueueDefault(
+            cmd.DescribeNs3Setting(deviceQueue.front()),
+            deviceQueue.front()));
+    }
     std::string why;
-    const std::string lost = PfabricSchemeHelper(p.scheme, p.preset)
-                                 .GetSocketFactoryFactory()
-                                 .Create<PfabricTcpSocketFactory>()
-                                 ->FindSettingEverySocketLoses(&why);
+    Ptr<PfabricTcpSocketFactory> factory = PfabricSchemeHelper(p.scheme, p.preset)
+                                               .GetSocketFactoryFactory()
+                                               .Create<PfabricTcpSocketFactory>();
+    const std::string lost = factory->FindSettingEverySocketLoses(&why);
     if (!lost.empty())
     {
         Fail(cmd.DescribeNs3Setting(lost) + ": " + why + "; leave it unset");
+    }
+    // A receive window of 0 bytes: ns-3's persist timer crashes the run (SIGSEGV).
+    const std::string stalled = factory->FindSettingNoConnectionCarries(&why);
+    if (!stalled.empty())
+    {
+        Fail(cmd.DescribeNs3Setting(stalled) + ": " + why);
     }
 
     // What ns-3 stops on only when the objects are built or used (a global value kept as text,

@@ -19,6 +19,8 @@
 #include "ns3/queue.h"
 #include "ns3/traffic-control-layer.h"
 
+#include <sstream>
+
 namespace ns3
 {
 
@@ -54,6 +56,16 @@ PfabricQueueDiscHelper::GetDeviceQueueDefaultsItOverrides()
 {
     return PfabricConfiguredDefaults::ListConfigured(DropTailQueue<Packet>::GetTypeId(),
                                                      {"MaxSize"});
+}
+
+std::string
+PfabricQueueDiscHelper::RefuseDeviceQueueDefault(const std::string& given, const std::string& path)
+{
+    std::ostringstream size;
+    size << DEVICE_QUEUE_SIZE;
+    return (given.empty() ? path : given) + ": every port's device queue holds " + size.str() +
+           " below its queue disc, the port's buffer (its MaxSize, or --buffer), so " + path +
+           " changes nothing; leave it unset";
 }
 
 void

@@ -86,6 +86,15 @@ class PfabricQueueDiscHelper
     static std::vector<std::string> GetDeviceQueueDefaultsItOverrides();
 
     /**
+     * @brief The refusal of a default GetDeviceQueueDefaultsItOverrides lists.
+     * @param given how it was set (--ns3::DropTailQueue<Packet>::MaxSize=5p, NS_ATTRIBUTE_DEFAULT's
+     *        ...), or "" to name it by its path
+     * @param path its attribute path
+     * @return one line saying why it changes nothing
+     */
+    static std::string RefuseDeviceQueueDefault(const std::string& given, const std::string& path);
+
+    /**
      * @brief Limit a device's transmit queue to DEVICE_QUEUE_SIZE.
      * @param device a device with a "TxQueue" attribute and flow control
      */

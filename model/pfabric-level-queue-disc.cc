@@ -35,13 +35,16 @@ PfabricLevelQueueDisc::GetTypeId()
             .SetParent<QueueDisc>()
             .SetGroupName("Pfabric")
             .AddConstructor<PfabricLevelQueueDisc>()
-            .AddAttribute("MaxSize",
-                          "The port's buffer, shared by every level, in packets (\"15p\") or "
-                          "bytes (\"22500B\", IP packets with headers). The default is "
-                          "PfabricQueueDisc's, HotNets 2012's 22.5 KB.",
-                          QueueSizeValue(QueueSize("22500B")),
-                          MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize),
-                          MakeQueueSizeChecker())
+            .AddAttribute(
+                "MaxSize",
+                "The port's buffer, shared by every level, in packets (\"15p\") or "
+                "bytes (\"22500B\", IP packets with headers). The default is "
+                "PfabricQueueDisc's, HotNets 2012's 22.5 KB.",
+                QueueSizeValue(QueueSize("22500B")),
+                MakeQueueSizeAccessor(&PfabricLevelQueueDisc::SetBufferSize,
+                                      static_cast<QueueSize (PfabricLevelQueueDisc::*)() const>(
+                                          &QueueDisc::GetMaxSize)),
+                MakeQueueSizeChecker())
             .AddAttribute("Levels",
                           "The number of strict-priority FIFO queues (1 to 64); 1 is a FIFO "
                           "drop-tail port.",
@@ -58,7 +61,9 @@ PfabricLevelQueueDisc::GetTypeId()
 }
 
 PfabricLevelQueueDisc::PfabricLevelQueueDisc()
-    : QueueDisc(QueueDiscSizePolicy::MULTIPLE_QUEUES, QueueSizeUnit::BYTES),
+    // No unit fixed: ns-3 ignores a size in another unit than a fixed one, and a buffer in
+    // packets (a custom scheme's 150p) left 0 bytes, every packet dropped.
+    : QueueDisc(QueueDiscSizePolicy::MULTIPLE_QUEUES),
       m_levels(8),
       m_priorityOffset(10)
 {
@@ -78,6 +83,16 @@ PfabricLevelQueueDisc::GetLevel(uint64_t priority) const
         return 0;
     }
     return static_cast<uint32_t>(std::min<uint64_t>(priority - m_priorityOffset, m_levels - 1));
+}
+
+void
+PfabricLevelQueueDisc::SetBufferSize(QueueSize size)
+{
+    NS_LOG_FUNCTION(this << size);
+    NS_ABORT_MSG_IF(size.GetValue() == 0,
+                    "PfabricLevelQueueDisc: MaxSize must hold at least one packet or byte, got "
+                        << size);
+    QueueDisc::SetMaxSize(size);
 }
 
 bool

@@ -57,6 +57,12 @@ class PfabricLevelQueueDisc : public QueueDisc
     ~PfabricLevelQueueDisc() override;
 
     /**
+     * @brief Set the shared buffer's size; stops the simulation with a message if it is zero.
+     * @param size the buffer size, in packets or bytes
+     */
+    void SetBufferSize(QueueSize size);
+
+    /**
      * @brief The queue a packet goes to.
      * @param priority the packet's PfabricPriorityTag value
      * @return its queue, 0 (most urgent) to Levels - 1

@@ -49,6 +49,9 @@ DEFAULT_OVERHEAD_BYTES = 42  # 40 B TCP/IP + 2 B link framing per packet
 META_LINK_KEYS = {"host_link_bps": DEFAULT_RATE_BPS, "segment_bytes": DEFAULT_SEGMENT_BYTES,
                   "packet_overhead_bytes": DEFAULT_OVERHEAD_BYTES}
 _COUNT = re.compile(r"[0-9]+\Z")
+# The most hosts a flow list can name: the programs number hosts in 32 bits (a dst of 2^64 ended
+# in an OverflowError traceback here); the packet run checks the list against its fabric's.
+MAX_HOST = 2**32 - 1
 # What pfabric-<workload> --idealOnly writes next to its meta.json.
 IDEAL_FCT_FILE = "ideal_fct.csv"
 IDEAL_FCT_COLUMNS = ["flow_id", "src", "dst", "size_bytes", "start_s", "ideal_fct_s"]
@@ -424,6 +427,10 @@ def read_flow_list(path: Path) -> pd.DataFrame:
         a, b, c, t = fields[:4]  # a deadline is not the Ideal scheduler's concern
         if not (_COUNT.match(a) and _COUNT.match(b)):
             raise AnalysisError(f"{here}hosts must be non-negative integers")
+        for host in (a, b):
+            if int(host) > MAX_HOST:
+                raise AnalysisError(f"{here}host '{host}' is past any run's hosts (at most "
+                                    f"{MAX_HOST})")
         if int(a) == int(b):
             raise AnalysisError(f"{here}a flow from host {int(a)} to itself")
         if not _COUNT.match(c) or int(c) == 0 or len(c) > 15:

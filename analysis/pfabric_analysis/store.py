@@ -33,6 +33,7 @@ failed, and a claim whose process has ended on this host is stale and taken over
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import re
 import shutil
@@ -44,7 +45,13 @@ from pathlib import Path
 
 from pfabric_analysis import columnar
 from pfabric_analysis.lock import pid_alive
-from pfabric_analysis.runs import MEASURED_COLUMN, AnalysisError, fct_file, read_run
+from pfabric_analysis.runs import (
+    MEASURED_COLUMN,
+    AnalysisError,
+    fct_file,
+    read_run,
+    replication_identity,
+)
 
 COMPACT_FCT = f"fct{columnar.SUFFIX}"
 LEGACY_COMPACT_FCT = "fct.csv.gz"  # read, never written
@@ -331,6 +338,8 @@ def add(run_dirs: list[Path], store: Path) -> list[tuple[Path, str]]:
             raise AnalysisError(f"{run_dir}: another RUN_DIR has the same name {name!r} (a "
                                 "store names points by their directory)")
     prepared = [(name, compact(run_dir)) for run_dir, name in zip(run_dirs, names)]
+    check_replications_once(store, [(run_dir, name, json.loads(compacted.files[META]))
+                                    for run_dir, (name, compacted) in zip(run_dirs, prepared)])
     results = []
     for name, compacted in prepared:
         point = point_path(store, name)
@@ -341,6 +350,30 @@ def add(run_dirs: list[Path], store: Path) -> list[tuple[Path, str]]:
         status = "replaced" if point.exists() else "added"
         results.append((write_compacted(compacted, store, name), status))
     return results
+
+
+def check_replications_once(store: Path, adding: list[tuple[Path, str, dict]]) -> None:
+    """Refuse a run (RUN_DIR, its point's name, its meta.json) that is the same replication
+    (runs.replication_identity) as another point of the store or another run added with it: a
+    copy of a run directory under another name was stored as a second replication, which
+    `figures` then refused (issue 54's fourth probe). The point it replaces is not compared."""
+    seen: dict[str, Path] = {}
+    replaced = {name for _, name, _ in adding}
+    for point in sorted(store.iterdir()) if store.is_dir() else []:
+        if point.name not in replaced and is_stored(store, point.name):
+            try:
+                meta = json.loads((point / META).read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+                raise AnalysisError(f"{point / META}: not JSON ({error})") from error
+            seen.setdefault(replication_identity(meta), point)
+    for run_dir, _, meta in adding:
+        identity = replication_identity(meta)
+        if identity in seen:
+            parameters = meta["parameters"]
+            raise AnalysisError(f"{run_dir}: the same replication (seed {parameters.get('seed')}, "
+                                f"run {parameters.get('run')}) as {seen[identity]}; a store "
+                                "keeps each once")
+        seen[identity] = run_dir
 
 
 def point_bytes(store: Path, name: str) -> int:

@@ -46,6 +46,9 @@ namespace
 const std::vector<std::pair<std::string, std::string>> SEEDING_GLOBALS{{"RngRun", "run"},
                                                                        {"RngSeed", "seed"}};
 
+/// ns-3's global value of the seed (RngSeedManager).
+const std::string SEED_GLOBAL = "RngSeed";
+
 /// ns-3's variables that set attributes' defaults and global values, read by ns-3 itself.
 const std::string ATTRIBUTE_VARIABLE = "NS_ATTRIBUTE_DEFAULT";
 const std::string GLOBAL_VARIABLE = "NS_GLOBAL_VALUE";
@@ -93,16 +96,18 @@ SplitAmount(const std::string& text)
 /**
  * @param text a time as ns-3's Time reads it: a number, perhaps with an exponent (1.1e-3s,
  *        40e-6s), followed by a unit
- * @return the number written without its exponent (0.0011, 0.000040), so that it is exact
- *         decimal digits (IsBareNumber) as SplitAmount's, and the unit; the text's number as
- *         it is when it has no exponent or is no number with one
+ * @return the number written without its exponent (0.0011, 0.000040) or a leading plus sign,
+ *         so that it is exact decimal digits (IsBareNumber) as SplitAmount's, and the unit; the
+ *         text's number as it is when it has no exponent or is no number with one
  */
 std::pair<std::string, std::string>
 SplitTime(const std::string& text)
 {
     // Where ns-3's Time ends the number (time.cc): a time was refused as having no unit.
     const std::size_t end = text.find_first_not_of("+-0123456789.eE");
-    const std::string number = text.substr(0, end);
+    // A plus sign, as ns-3 writes times itself (+40000ns, in --PrintAttributes and meta.json).
+    const std::size_t plus = text.rfind('+', 0) == 0 ? 1 : 0;
+    const std::string number = text.substr(plus, end == std::string::npos ? end : end - plus);
     const std::string unit = end == std::string::npos ? "" : text.substr(end);
     const std::size_t e = number.find_first_of("eE");
     if (e == std::string::npos)
@@ -290,6 +295,14 @@ PfabricCommandLine::TimeNanoseconds(const std::string& text)
     }
     // Digits and a point only: strtod reads all of it (a huge number as infinity, no throw).
     return std::strtod(number.c_str(), nullptr) * *size;
+}
+
+std::string
+PfabricCommandLine::CheckSeed(uint64_t seed)
+{
+    return seed >= 1 && seed <= MAX_SEED ? ""
+                                         : "ns-3's seeds are 1 to " + std::to_string(MAX_SEED) +
+                                               " (its generator aborts on others)";
 }
 
 std::string
@@ -649,6 +662,17 @@ PfabricCommandLine::CheckNs3Argument(const std::string& argument,
         *error = argument + ": " + units;
         return false;
     }
+    if (name == SEED_GLOBAL)
+    {
+        // A whole number by its checker above; ns-3 aborts on 0 or past MAX_SEED at the first
+        // random variable, in every program (a seed of --seed's is checked as the option's).
+        const std::string seed = CheckSeed(std::stoull(value));
+        if (!seed.empty())
+        {
+            *error = argument + ": " + seed;
+            return false;
+        }
+    }
     return true;
 }
 
@@ -705,6 +729,11 @@ PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments, std:
             {
                 given[name] = value;
                 typed[name] = "--" + name + "=" + value;
+                if (name == global && value.empty())
+                {
+                    *error = typed[name] + ": expected a value (--" + name + "=...)";
+                    return false;
+                }
                 if (name == global)
                 {
                     // Checked as ns-3's, so that a bad value is refused under the name given.
@@ -721,6 +750,18 @@ PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments, std:
         // names its value (CheckEnvironment has checked it).
         for (const auto& [name, value] : GetEnvironmentSettings(GLOBAL_VARIABLE))
         {
+            if (name == global && value.empty())
+            {
+                *error = GLOBAL_VARIABLE + "'s " + name + "=: expected a value (" + name + "=...)";
+                return false;
+            }
+            if (name == global && given.count(global) && given[global] != value)
+            {
+                // ns-3 would take the command line's and meta.json record both.
+                *error = GLOBAL_VARIABLE + "'s " + name + "=" + value + " and " + typed[global] +
+                         ": give one value";
+                return false;
+            }
             if (name == global && !given.count(global))
             {
                 given[global] = value;

@@ -202,6 +202,16 @@ class PfabricCommandLine : public CommandLine
     /// @return why a time longer than MAX_TIME_NS is refused
     static std::string TooLong();
 
+    /// The largest seed ns-3 takes: RngSeedManager gives its one seed to all six of an
+    /// RngStream's, which aborts on any at or above MRG32k3a's second modulus, 4294944443.
+    static constexpr uint64_t MAX_SEED = 4294944442;
+
+    /**
+     * @param seed a seed as a number
+     * @return "" if ns-3 takes it (1 to MAX_SEED), else why not
+     */
+    static std::string CheckSeed(uint64_t seed);
+
     /**
      * @brief What is wrong with a time that ns-3 cannot keep as typed.
      * @param text "0", or a time TimeNanoseconds reads (a number and ns, us, ms or s)

@@ -259,7 +259,8 @@ PfabricExperimentOptions::BuildFabric()
           p.linkDelay)
         .Check([&p]() { return CheckTimeText("linkDelay", p.linkDelay, "400ns", false); });
     t.Add("seed", "ns-3 random seed", p.seed).Check([&p, &t]() -> std::string {
-        return p.seed == 0 ? t.Given("seed", "0") + ": ns-3 seeds start at 1" : "";
+        const std::string wrong = PfabricCommandLine::CheckSeed(p.seed);
+        return wrong.empty() ? "" : t.Given("seed", std::to_string(p.seed)) + ": " + wrong;
     });
     t.Add("run", "ns-3 run number (independent replications)", p.run);
     t.Add("out", "run directory (default: results/<named after the parameters>)", p.out)

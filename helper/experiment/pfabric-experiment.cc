@@ -27,6 +27,7 @@
 #include "ns3/pfabric-single-switch-helper.h"
 #include "ns3/pfabric-tcp-socket-factory.h"
 #include "ns3/queue-size.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -36,7 +37,6 @@
 #include <cctype>
 #include <cstdlib>
 #include <optional>
-#include <sstream>
 #include <tuple>
 #include <utility>
 
@@ -390,6 +390,16 @@ PfabricExperiment::CheckOwnSettings() const
                    option + "; give --" + option + " instead";
         }
     }
+    // Every random variable of the run gets its stream from AssignStreams (fixed indices; the
+    // replication is the run number's substream): the default's stream never reaches one.
+    const std::vector<std::string> stream =
+        PfabricConfiguredDefaults::ListConfigured(RandomVariableStream::GetTypeId(), {"Stream"});
+    if (!stream.empty())
+    {
+        return DescribeDefault(stream.front()) +
+               ": this program assigns every random variable's stream itself, so " +
+               stream.front() + " changes nothing; give --run for another replication";
+    }
     return "";
 }
 
@@ -400,12 +410,9 @@ PfabricExperiment::CheckLinkSettings() const
         PfabricQueueDiscHelper::GetDeviceQueueDefaultsItOverrides();
     if (!deviceQueue.empty())
     {
-        std::ostringstream size;
-        size << PfabricQueueDiscHelper::DEVICE_QUEUE_SIZE;
-        return DescribeDefault(deviceQueue.front()) + ": every port's device queue holds " +
-               size.str() +
-               " below its queue disc, the port's buffer (its MaxSize, or --buffer), so " +
-               deviceQueue.front() + " changes nothing; leave it unset";
+        return PfabricQueueDiscHelper::RefuseDeviceQueueDefault(
+            DescribeDefault(deviceQueue.front()),
+            deviceQueue.front());
     }
     const std::vector<std::string> overridden = m_fabric->GetLinkDefaultsItOverrides();
     if (overridden.empty())

@@ -35,7 +35,12 @@ PfabricStopReport::Record(bool stoppedWhenDone,
         m_probing += flow.probing;
         m_timeouts += flow.timeouts;
         m_bytesRemaining += flow.remainingBytes;
-        m_lastProgress = std::max(m_lastProgress, flow.lastProgress);
+        if (flow.started)
+        {
+            // A flow not started has its start there, which may lie past the end (a flow list
+            // beyond --maxSimTime reported progress at 200 s in a run stopped at 100 s).
+            m_lastProgress = std::max(m_lastProgress, flow.lastProgress);
+        }
     }
     if (stoppedWhenDone || flows.empty())
     {

@@ -1405,24 +1405,125 @@ def test_ns3s_run_from_the_environment_makes_a_replication(run_example: RunExamp
     assert flow_list(run_example, tmp_path / "env-s3.csv") == seed3
 
 
-@pytest.mark.parametrize(("variable", "arguments", "message"), [
-    ("RngSeed=0", (), "NS_GLOBAL_VALUE's RngSeed=0: ns-3 seeds start at 1"),
-    ("", ("--RngSeed=0",), "--RngSeed=0: ns-3 seeds start at 1"),
-    ("", ("--RngRun=18446744073709551616",), "--RngRun=18446744073709551616: "
-     "'18446744073709551616' is not a value of RngRun (ns3::UintegerValue)")])
+SEEDS = "ns-3's seeds are 1 to 4294944442 (its generator aborts on others)"
+STAR_RUN = ("--flows=5", "--topology=star", "--hosts=4", "--quiet")
+
+
+@pytest.mark.parametrize(("program", "variable", "arguments", "message"), [
+    ("pfabric-websearch", "RngSeed=0", (), f"NS_GLOBAL_VALUE's RngSeed=0: {SEEDS}"),
+    ("pfabric-websearch", "", ("--RngSeed=0",), f"--RngSeed=0: {SEEDS}"),
+    # the fourth probe: seeds from 4294944443 aborted (RngStream's second modulus)
+    ("pfabric-websearch", "", ("--seed=4294944443",), f"--seed=4294944443: {SEEDS}"),
+    ("pfabric-deadlines", "", ("--RngSeed=4294967295",), f"--RngSeed=4294967295: {SEEDS}"),
+    ("pfabric-fabric", "", ("--RngSeed=4294944443",), f"--RngSeed=4294944443: {SEEDS}"),
+    ("pfabric-fabric", "RngSeed=0", (), f"NS_GLOBAL_VALUE's RngSeed=0: {SEEDS}"),
+    ("pfabric-routing-cost", "RngSeed=0", (), f"NS_GLOBAL_VALUE's RngSeed=0: {SEEDS}"),
+    ("pfabric-preemption", "RngSeed=0", (), f"NS_GLOBAL_VALUE's RngSeed=0: {SEEDS}"),
+    ("pfabric-websearch", "", ("--RngRun=18446744073709551616",),
+     "--RngRun=18446744073709551616: '18446744073709551616' is not a value of RngRun "
+     "(ns3::UintegerValue)"),
+    # the fourth probe: an empty value was refused as --seed's or --run's, never typed
+    ("pfabric-websearch", "", ("--RngSeed=",), "--RngSeed=: expected a value (--RngSeed=...)"),
+    ("pfabric-websearch", "RngRun=", (), "NS_GLOBAL_VALUE's RngRun=: expected a value "
+                                         "(RngRun=...)"),
+    # the fourth probe: the variable's run and the command line's RngRun ran the latter
+    ("pfabric-websearch", "RngRun=3", ("--RngRun=4",),
+     "NS_GLOBAL_VALUE's RngRun=3 and --RngRun=4: give one value")])
 def test_ns3s_seed_or_run_out_of_range_is_refused_under_its_own_name(
-        run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch, variable: str,
-        arguments: tuple[str, ...], message: str) -> None:
+        run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch, program: str,
+        variable: str, arguments: tuple[str, ...], message: str) -> None:
     """Issue 54's third probe: NS_GLOBAL_VALUE=RngSeed=0 aborted (SIGABRT, "invalid Seed 0") as
     the program made its workload, before it read its command line; --RngSeed=0 was refused as
-    --seed=0, a name never typed."""
+    --seed=0, a name never typed. The fourth: the same in the programs without --seed, and
+    seeds past RngStream's range."""
     if variable:
         monkeypatch.setenv("NS_GLOBAL_VALUE", variable)
     out = tmp_path / "run"
-    result = run_example("pfabric-websearch", "--flows=5", "--topology=star", "--hosts=4",
-                         "--quiet", f"--out={out}", *arguments)
-    assert (result.returncode, result.stderr) == (1, f"pfabric-websearch: error: {message}\n")
+    own = (*STAR_RUN, f"--out={out}") if program in ("pfabric-websearch",
+                                                     "pfabric-deadlines") else ()
+    result = run_example(program, *own, *arguments)
+    assert (result.returncode, result.stderr) == (1, f"{program}: error: {message}\n")
     assert result.stdout == "" and not out.exists()
+
+
+@pytest.mark.parametrize(("argument", "message"), [
+    ("--ns3::TcpSocketBase::MaxWindowSize=0", "--ns3::TcpSocketBase::MaxWindowSize=0: a receive "
+     "window of 0 bytes carries no data, and ns-3's persist timer stops the run on it"),
+    ("--ns3::DropTailQueue<Packet>::MaxSize=1p", "--ns3::DropTailQueue<Packet>::MaxSize=1p: every "
+     "port's device queue holds 1p below its queue disc")])
+def test_the_preemption_scenario_refuses_what_the_fct_programs_do(
+        run_example: RunExample, tmp_path, argument: str, message: str) -> None:
+    """Issue 54's fourth probe: pfabric-preemption crashed (SIGSEGV) on a zero receive window
+    and ran a device queue size unchanged."""
+    result = run_example("pfabric-preemption", argument)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith(f"pfabric-preemption: error: {message}"), result.stderr
+    assert len(result.stderr.splitlines()) == 1 and result.stdout == ""
+
+
+def test_a_default_stream_every_variable_loses_is_refused(run_example: RunExample,
+                                                         tmp_path) -> None:
+    """Issue 54's fourth probe: --ns3::RandomVariableStream::Stream=7 gave the fct.csv of the run
+    without it (every variable's stream is assigned)."""
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", *STAR_RUN, "--ns3::RandomVariableStream::Stream=7",
+                         f"--out={out}")
+    assert (result.returncode, result.stderr) == (1, (
+        "pfabric-websearch: error: --ns3::RandomVariableStream::Stream=7: this program assigns "
+        "every random variable's stream itself, so ns3::RandomVariableStream::Stream changes "
+        "nothing; give --run for another replication\n"))
+    assert not out.exists()
+
+
+def test_a_time_as_ns3_writes_it_is_taken(run_example: RunExample, tmp_path) -> None:
+    """Issue 54's fourth probe: +40000ns, as --PrintAttributes and meta.json write a time, was
+    refused as without a unit; it runs as 40us."""
+    runs = {}
+    for name, value in (("signed", "+40000ns"), ("plain", "40us")):
+        out = tmp_path / name
+        result = run_example("pfabric-websearch", *STAR_RUN,
+                             f"--ns3::PfabricMinTcpSocket::Rto={value}", f"--out={out}")
+        assert result.returncode == 0, result.stderr
+        runs[name] = ((out / "fct.csv").read_text(),
+                      json.loads((out / "meta.json").read_text())["scheme_recipe"])
+    assert runs["signed"] == runs["plain"]
+
+
+def test_flows_past_the_safety_limit_report_no_progress_after_it(run_example: RunExample,
+                                                                tmp_path) -> None:
+    """Issue 54's fourth probe: a flow list starting at 200 s, the run stopped at 100 s, reported
+    last_progress_s 200 (an unstarted flow's start)."""
+    flows = tmp_path / "flows.csv"
+    flows.write_text("src,dst,size_bytes,start_s\n0,1,1460,200\n2,3,1460,201\n")
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--quiet",
+                         f"--flowFile={flows}", "--maxSimTime=100s", f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    stop = json.loads((out / "meta.json").read_text())["stop"]
+    assert (stop["end_s"], stop["not_started"], stop["last_progress_s"]) == (100, 2, 0)
+
+
+@pytest.mark.parametrize("buffer", ["--buffer=100p", "--portQueueDiscAttributes=MaxSize=22500B"])
+def test_the_level_queue_disc_takes_a_buffer_in_packets(run_example: RunExample, tmp_path,
+                                                        buffer: str) -> None:
+    """Issue 54's fourth probe: a custom scheme of ns3::PfabricLevelQueueDisc carried nothing, its
+    buffer in packets (the preset's 150p) left at 0 bytes (ns-3 ignores a size in another unit
+    than a queue disc fixes); it holds either unit now."""
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", *STAR_RUN, CUSTOM,
+                         "--portQueueDisc=ns3::PfabricLevelQueueDisc", buffer, f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["flows_completed"] == 5 and meta["packet_hops"] > 0
+    assert meta["scheme_recipe"]["port_queue_disc"]["attributes"]["MaxSize"] == \
+        buffer.split("=")[-1]
+
+
+def test_the_largest_seed_ns3_takes_runs(run_example: RunExample, tmp_path) -> None:
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", *STAR_RUN, "--seed=4294944442", f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    assert json.loads((out / "meta.json").read_text())["parameters"]["seed"] == 4294944442
 
 
 def test_every_run_number_ns3_takes_makes_a_replication(run_example: RunExample,

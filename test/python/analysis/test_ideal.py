@@ -210,6 +210,9 @@ def test_read_flow_list_names_the_file_and_line(tmp_path: Path) -> None:
     for body, message in [("0,0,5,0\n", ":2: a flow from host 0 to itself"),
                           ("0,1,0,0\n", ":2: size_bytes '0' is not a positive integer"),
                           ("0,-1,5,0\n", ":2: hosts must be non-negative integers"),
+                          # a dst of 2^64 was an OverflowError traceback (the fourth probe)
+                          ("0,18446744073709551616,5,0\n", ":2: host '18446744073709551616' is "
+                                                            "past any run's hosts"),
                           ("0,1,5,-1\n", ":2: start_s '-1' is not a non-negative number"),
                           ("0,1,5,nan\n", ":2: start_s 'nan' is not a non-negative number"),
                           ("0,1,5\n", ":2: expected 4 fields")]:

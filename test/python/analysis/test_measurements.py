@@ -350,6 +350,40 @@ def test_a_copy_of_a_run_is_not_pooled_with_it(tmp_path: Path,
         f"{copy}: the same replication (seed 1, run 1) as {run}")
 
 
+@pytest.mark.parametrize("apart", [False, True])
+def test_a_copy_of_a_run_is_not_stored_as_a_second_replication(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], apart: bool) -> None:
+    """Issue 54's fourth probe: `store add` took run1 and a copy of it under another name, in one
+    call or in two (figures then refused the store); a second replication (run 2) is taken, and
+    so is adding the same run again (its point is not compared with itself). The copy is refused
+    alone or beside run 2, which is already stored."""
+    run = write_run(tmp_path / "run1", LINES)
+    copy = tmp_path / "copy1"
+    shutil.copytree(run, copy)
+    other = write_run(tmp_path / "run2", LINES, run=2)
+    store = tmp_path / "store"
+    assert main(["store", "add", str(run), str(other), "--store", str(store)]) == 0
+    assert main(["store", "add", str(run), "--store", str(store)]) == 0
+    capsys.readouterr()
+    given = [str(copy)] if apart else [str(copy), str(other)]
+    assert refused(capsys, "store", "add", *given, "--store", str(store)) == (
+        f"{copy}: the same replication (seed 1, run 1) as {store / 'run1'}; a store keeps each "
+        "once")
+    assert sorted(path.name for path in store.iterdir() if path.name != "columns") == [
+        "run1", "run2"]
+
+
+def test_two_copies_given_at_once_are_not_stored(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = write_run(tmp_path / "run1", LINES)
+    copy = tmp_path / "copy1"
+    shutil.copytree(run, copy)
+    store = tmp_path / "store"
+    assert refused(capsys, "store", "add", str(run), str(copy), "--store", str(store)) == (
+        f"{copy}: the same replication (seed 1, run 1) as {run}; a store keeps each once")
+    assert not store.exists()
+
+
 # --- store add onto a file ---------------------------------------------------------------------
 
 def test_store_add_onto_a_file_is_one_line_and_writes_nothing(

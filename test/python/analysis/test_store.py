@@ -214,7 +214,9 @@ def test_a_point_written_before_the_columnar_format_is_read_and_kept(
 
 def test_store_add_compacts_and_reports(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     a = write_run(tmp_path / "a", ["0,0,1,1000,0,2e-05,1e-05,0,1"])
-    b = write_run(tmp_path / "b", ["0,0,1,1000,0,3e-05,1e-05,0,1"])
+    # Two replications (a store keeps each once): run 2 of the same flows.
+    b = write_run(tmp_path / "b", ["0,0,1,1000,0,3e-05,1e-05,0,1"],
+                  parameters={"scheme": "pfabric", "load": 0.5, "seed": 1, "run": 2})
     target = tmp_path / "store"
     assert main(["store", "add", str(a), str(b), "--store", str(target)]) == 0
     printed = capsys.readouterr().out.splitlines()
