@@ -243,6 +243,12 @@ class PfabricSchemeHelper
      */
     static int64_t AssignStreams(const QueueDiscContainer& queueDiscs, int64_t stream);
 
+    /// @return the ports' queue disc attributes: type, preset values and overrides
+    PfabricPresetAttributes GetPortAttributes() const;
+
+    /// @return the host NICs' queue disc attributes (the ports' unless the recipe has its own)
+    PfabricPresetAttributes GetHostPortAttributes() const;
+
   private:
     /**
      * @brief Fix the random streams of one port's queue disc and of its child queue discs.
@@ -251,12 +257,6 @@ class PfabricSchemeHelper
      * @return the number of streams assigned
      */
     static int64_t AssignStreams(Ptr<QueueDisc> queueDisc, int64_t stream);
-
-    /// @return the ports' queue disc attributes: type, preset values and overrides
-    PfabricPresetAttributes GetPortAttributes() const;
-
-    /// @return the host NICs' queue disc attributes (the ports' unless the recipe has its own)
-    PfabricPresetAttributes GetHostPortAttributes() const;
 
     /// @return the PriorityOffset of the senders Install creates (what level ports need)
     UintegerValue GetSenderPriorityOffset() const;

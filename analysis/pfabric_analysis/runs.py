@@ -309,20 +309,21 @@ def check_measurement(fct: pd.DataFrame, path: Path) -> None:
                             "no flow completes faster than alone on an idle fabric")
 
 
-# The least value of each parameter that names a replication: ns-3's seed starts at 1
-# (RngSeedManager), its run number at 0.
-REPLICATION_MINIMUM = {"seed": 1, "run": 0}
+# The values of each parameter that names a replication, as the programs take them: ns-3's
+# seeds are 1 to 4294944442 (RngStream aborts on more; PfabricCommandLine::MAX_SEED), its run
+# numbers 0 to 2^64 - 1 (RngRun's 64 bits).
+REPLICATION_RANGE = {"seed": (1, 4294944442), "run": (0, 2**64 - 1)}
 
 
 def check_replication(meta: dict, meta_path: Path) -> None:
     """Refuse a meta.json whose parameters.seed or parameters.run, when it records them, is not
     a whole number the programs take: the analysis tells replications apart by them (a seed of
-    "abc" was taken)."""
-    for key, least in REPLICATION_MINIMUM.items():
+    "abc" was taken; the fourth probe's seed 4294944443 and run 2^64, which no program runs)."""
+    for key, (least, most) in REPLICATION_RANGE.items():
         value = meta["parameters"].get(key, least)
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
             raise AnalysisError(f"{meta_path}: parameters.{key} {value!r} is not a whole number "
-                                f"of at least {least}")
+                                f"from {least} to {most}")
 
 
 def check_ideal_against_size(meta: dict, fct: pd.DataFrame, fct_path: Path,
@@ -414,9 +415,12 @@ def check_hosts(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path: Path) 
     goes from a host to itself, which no program draws (issue 54's third probe: src 54 in a run
     of 54 hosts, a meta.json of 2 hosts beside flows of 54, a flow from 53 to 53 were taken). A
     meta.json without hosts (older runs) is not checked."""
-    hosts = meta.get("hosts")
-    if isinstance(hosts, bool) or not isinstance(hosts, int):
+    if "hosts" not in meta:
         return
+    hosts = meta["hosts"]
+    if isinstance(hosts, bool) or not isinstance(hosts, int) or hosts < 2:
+        # "2" as text skipped the check (the fifth probe)
+        raise AnalysisError(f"{meta_path}: hosts {hosts!r} is not a count of hosts (2 or more)")
     for column in ("src", "dst"):
         row = first_outside(fct[column], hosts)
         if row is not None:

@@ -160,6 +160,16 @@ PfabricClassFeature::AddColumns(PfabricResultsWriter& writer) const
     writer.SetClassColumn(true);
 }
 
+std::vector<PfabricExperimentFeature::OwnSetting>
+PfabricClassFeature::GetOwnSettings() const
+{
+    // ConfigureScheme: every port's PfabricClassQueueDisc (PfabricSchemeHelper::SetTrafficClasses)
+    const TypeId port = PfabricClassQueueDisc::GetTypeId();
+    return {{port, "Classes", "classLoads"},
+            {port, "Weights", "classWeights"},
+            {port, "Scheduler", "classes"}};
+}
+
 void
 PfabricClassFeature::ConfigureScheme(PfabricSchemeHelper& scheme) const
 {

@@ -56,6 +56,7 @@ class PfabricClassFeature : public PfabricExperimentFeature
                    std::string* error) override;
     void AddColumns(PfabricResultsWriter& writer) const override;
     void ConfigureScheme(PfabricSchemeHelper& scheme) const override;
+    std::vector<OwnSetting> GetOwnSettings() const override;
     std::optional<uint8_t> GetTrafficClass(const PfabricFlow& flow) const override;
     void AddProvenance(PfabricJsonObject& meta, const std::vector<Result>& results) const override;
     void GetSummaryGroups(std::vector<SummaryGroup>* groups) const override;

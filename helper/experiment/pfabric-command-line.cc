@@ -664,9 +664,14 @@ PfabricCommandLine::CheckNs3Argument(const std::string& argument,
     }
     if (name == SEED_GLOBAL)
     {
-        // A whole number by its checker above; ns-3 aborts on 0 or past MAX_SEED at the first
-        // random variable, in every program (a seed of --seed's is checked as the option's).
-        const std::string seed = CheckSeed(std::stoull(value));
+        // ns-3 aborts on 0 or past MAX_SEED at the first random variable, in every program (a
+        // seed of --seed's is checked as the option's). Digits only here, as --seed takes it
+        // (an empty value passed the checker above).
+        const bool digits = !value.empty() && value.size() <= 20 &&
+                            value.find_first_not_of("0123456789") == std::string::npos;
+        const std::string seed = value.empty() ? "expected a value"
+                                 : digits ? CheckSeed(std::strtoull(value.c_str(), nullptr, 10))
+                                          : CheckSeed(0);
         if (!seed.empty())
         {
             *error = argument + ": " + seed;
@@ -714,6 +719,42 @@ PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments, std:
     // module's options instead (SEM numbers its replications by RngRun and passes --run too).
     for (const auto& [global, own] : SEEDING_GLOBALS)
     {
+        // In every program: an empty value, or the variable's against the command line's (ns-3
+        // would run the command line's, and meta.json record both).
+        std::string lastGiven;
+        for (std::size_t i = 1; i < arguments.size(); ++i)
+        {
+            std::string name;
+            std::string value;
+            if (arguments[i].rfind("-", 0) == 0 && SplitArgument(arguments[i], &name, &value) &&
+                name == global)
+            {
+                if (value.empty())
+                {
+                    *error = "--" + name + "=: expected a value (--" + name + "=...)";
+                    return false;
+                }
+                lastGiven = "--" + name + "=" + value;
+            }
+        }
+        for (const auto& [name, value] : GetEnvironmentSettings(GLOBAL_VARIABLE))
+        {
+            if (name != global)
+            {
+                continue;
+            }
+            if (value.empty())
+            {
+                *error = GLOBAL_VARIABLE + "'s " + name + "=: expected a value (" + name + "=...)";
+                return false;
+            }
+            if (!lastGiven.empty() && lastGiven != "--" + name + "=" + value)
+            {
+                *error = GLOBAL_VARIABLE + "'s " + name + "=" + value + " and " + lastGiven +
+                         ": give one value";
+                return false;
+            }
+        }
         if (!m_options.count(own))
         {
             continue;
@@ -729,11 +770,6 @@ PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments, std:
             {
                 given[name] = value;
                 typed[name] = "--" + name + "=" + value;
-                if (name == global && value.empty())
-                {
-                    *error = typed[name] + ": expected a value (--" + name + "=...)";
-                    return false;
-                }
                 if (name == global)
                 {
                     // Checked as ns-3's, so that a bad value is refused under the name given.
@@ -750,18 +786,6 @@ PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments, std:
         // names its value (CheckEnvironment has checked it).
         for (const auto& [name, value] : GetEnvironmentSettings(GLOBAL_VARIABLE))
         {
-            if (name == global && value.empty())
-            {
-                *error = GLOBAL_VARIABLE + "'s " + name + "=: expected a value (" + name + "=...)";
-                return false;
-            }
-            if (name == global && given.count(global) && given[global] != value)
-            {
-                // ns-3 would take the command line's and meta.json record both.
-                *error = GLOBAL_VARIABLE + "'s " + name + "=" + value + " and " + typed[global] +
-                         ": give one value";
-                return false;
-            }
             if (name == global && !given.count(global))
             {
                 given[global] = value;

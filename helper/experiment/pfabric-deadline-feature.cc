@@ -154,6 +154,13 @@ PfabricDeadlineFeature::ConfigureScheme(PfabricSchemeHelper& scheme) const
     }
 }
 
+std::vector<PfabricExperimentFeature::OwnSetting>
+PfabricDeadlineFeature::GetOwnSettings() const
+{
+    // ConfigureApplication, on every host's application
+    return {{PfabricFlowApplication::GetTypeId(), "TerminateAtDeadline", "onMiss"}};
+}
+
 void
 PfabricDeadlineFeature::ConfigureApplication(PfabricFlowApplication& app) const
 {

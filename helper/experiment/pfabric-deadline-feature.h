@@ -64,6 +64,7 @@ class PfabricDeadlineFeature : public PfabricExperimentFeature
     void AddColumns(PfabricResultsWriter& writer) const override;
     void ConfigureScheme(PfabricSchemeHelper& scheme) const override;
     void ConfigureApplication(PfabricFlowApplication& app) const override;
+    std::vector<OwnSetting> GetOwnSettings() const override;
     void AddProvenance(PfabricJsonObject& meta, const std::vector<Result>& results) const override;
     std::string Summarize(const std::vector<Result>& results) const override;
 

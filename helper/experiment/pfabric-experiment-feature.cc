@@ -70,6 +70,12 @@ PfabricExperimentFeature::ConfigureScheme(PfabricSchemeHelper&) const
 {
 }
 
+std::vector<PfabricExperimentFeature::OwnSetting>
+PfabricExperimentFeature::GetOwnSettings() const
+{
+    return {};
+}
+
 void
 PfabricExperimentFeature::ConfigureApplication(PfabricFlowApplication&) const
 {

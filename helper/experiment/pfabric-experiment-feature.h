@@ -54,7 +54,20 @@ class PfabricExperimentFeature
         std::function<bool(const Result&)> include; //!< whether a flow is in the table
     };
 
+    /// An attribute set on every object that has it from one of the program's options,
+    /// whatever its default: a configured default of it reaches nothing and is refused
+    /// (PfabricExperiment::CheckOwnSettings).
+    struct OwnSetting
+    {
+        TypeId tid;            //!< the type that declares it
+        std::string attribute; //!< its name
+        std::string option;    //!< the option it comes from, e.g. "onMiss"
+    };
+
     virtual ~PfabricExperimentFeature() = default;
+
+    /// @return the attributes this feature sets itself from its options (none by default)
+    virtual std::vector<OwnSetting> GetOwnSettings() const;
 
     /**
      * @brief Add options before the workload's (load, flows).

@@ -21,11 +21,14 @@
 #include "ns3/pfabric-configured-defaults.h"
 #include "ns3/pfabric-fat-tree-helper.h"
 #include "ns3/pfabric-leaf-spine-helper.h"
+#include "ns3/pfabric-level-queue-disc.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-levels.h"
 #include "ns3/pfabric-queue-disc-helper.h"
 #include "ns3/pfabric-single-switch-helper.h"
+#include "ns3/pfabric-switch.h"
 #include "ns3/pfabric-tcp-socket-factory.h"
+#include "ns3/queue-disc.h"
 #include "ns3/queue-size.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
@@ -37,6 +40,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <optional>
+#include <sstream>
 #include <tuple>
 #include <utility>
 
@@ -173,6 +177,10 @@ PfabricExperiment::Prepare(std::string* error)
     if (error->empty())
     {
         *error = CheckOwnSettings();
+    }
+    if (error->empty())
+    {
+        *error = CheckQueueSizes();
     }
     if (!error->empty())
     {
@@ -372,13 +380,31 @@ std::string
 PfabricExperiment::CheckOwnSettings() const
 {
     // Set on every flow application (CreateApplication) and every scheme's socket factory
-    // (ConfigureScheme) from these options, whatever their defaults.
-    static const std::vector<std::tuple<TypeId, std::string, std::string>> own{
+    // (ConfigureScheme) from these options, whatever their defaults; the scheme's recipe sets
+    // the factory's socket type; with the options given, every switch's load balancing and
+    // the K-level ports' levels; and what the features set.
+    using Own = PfabricExperimentFeature::OwnSetting;
+    std::vector<Own> own{
         {PfabricFlowApplication::GetTypeId(), "ReuseConnections", "reuseConnections"},
         {PfabricFlowApplication::GetTypeId(), "ConnectionPool", "connectionPool"},
         {PfabricFlowApplication::GetTypeId(), "ConnectLead", "connectLead"},
         {PfabricTcpSocketFactory::GetTypeId(), "HashDemux", "hashDemux"},
-        {PfabricTcpSocketFactory::GetTypeId(), "RestartSsThresh", "restartSsThresh"}};
+        {PfabricTcpSocketFactory::GetTypeId(), "RestartSsThresh", "restartSsThresh"},
+        {PfabricTcpSocketFactory::GetTypeId(), "SocketType", "scheme"}};
+    if (m_p.lb != Parameters::PRESET_LB)
+    {
+        own.push_back({PfabricSwitch::GetTypeId(), "LoadBalancing", "lb"});
+    }
+    if (m_p.priorityLevels > 0)
+    {
+        own.push_back({PfabricLevelQueueDisc::GetTypeId(), "Levels", "priorityLevels"});
+        own.push_back({PfabricLevelQueueDisc::GetTypeId(), "PriorityOffset", "priorityLevels"});
+    }
+    for (const auto& feature : m_features)
+    {
+        const std::vector<Own> its = feature->GetOwnSettings();
+        own.insert(own.end(), its.begin(), its.end());
+    }
     for (const auto& [tid, attribute, option] : own)
     {
         const std::vector<std::string> configured =
@@ -399,6 +425,49 @@ PfabricExperiment::CheckOwnSettings() const
         return DescribeDefault(stream.front()) +
                ": this program assigns every random variable's stream itself, so " +
                stream.front() + " changes nothing; give --run for another replication";
+    }
+    return "";
+}
+
+std::string
+PfabricExperiment::CheckQueueSizes() const
+{
+    for (const PfabricPresetAttributes& part :
+         {m_scheme->GetPortAttributes(), m_scheme->GetHostPortAttributes()})
+    {
+        TypeId tid;
+        TypeId::AttributeInformation info;
+        if (!TypeId::LookupByNameFailSafe(part.GetTypeName(), &tid) ||
+            !tid.LookupAttributeByName("MaxSize", &info))
+        {
+            continue; // no MaxSize: a queue disc of no limit of its own
+        }
+        ObjectFactory factory(part.GetTypeName());
+        part.Apply(factory);
+        const std::string asked = PfabricPresetAttributes::GetFactoryValue(factory, "MaxSize");
+        // ns-3's QueueDisc::SetMaxSize ignores a size of 0 and, where the queue disc fixes its
+        // unit (FqCoDel's packets), a size in the other: the default stays, and FqCoDel's is 0
+        // packets (150000B dropped every packet at exit 0). The trial has refused the sizes
+        // this module's queue discs stop on, so making one here stops nothing.
+        const QueueSize kept = factory.Create<QueueDisc>()->GetMaxSize();
+        const QueueSize wanted(asked);
+        // (QueueSize's != stops the program on two units)
+        if (wanted.GetValue() == 0)
+        {
+            // FqCoDel keeps MaxSize=0p, and drops every packet.
+            return part.GetTypeName() + "'s MaxSize=" + asked +
+                   ": a buffer of 0 holds no packet; give it a positive size";
+        }
+        const std::string unit =
+            kept.GetUnit() == QueueSizeUnit::PACKETS ? "packets (p)" : "bytes (B)";
+        if (wanted.GetUnit() != kept.GetUnit() || wanted.GetValue() != kept.GetValue())
+        {
+            std::ostringstream keeps;
+            keeps << kept;
+            return part.GetTypeName() + "'s MaxSize=" + asked + ": ns-3 keeps " + keeps.str() +
+                   " instead (a queue disc ignores a size of 0, or in a unit other than its " +
+                   "own); give it a positive size in " + unit;
+        }
     }
     return "";
 }

@@ -427,6 +427,13 @@ class PfabricExperiment
      */
     std::string CheckLinkSettings() const;
     /**
+     * @brief Refuse a queue disc size ns-3 would not keep (a size of 0, or in a unit the queue
+     * disc does not take: FqCoDel's MaxSize=150000B stayed 0p and dropped every packet):
+     * each queue disc of the scheme made once, its MaxSize read back. Prepare, after the trial.
+     * @return "" or the first such size, one line naming the queue disc and the size
+     */
+    std::string CheckQueueSizes() const;
+    /**
      * @brief Refuse a default of ns-3's IP stack that nothing in the run reads: the TTL where
      * the switches are lean (PfabricFabricHelper::GetTtlDefaultsNoSwitchReads), any where no
      * node has the stack (lean hosts and lean switches: GetIpDefaultsNoNodeHas); meta.json

@@ -465,20 +465,54 @@ def test_an_ip_default_is_refused_where_no_node_has_ip(
         assert taken.returncode == 0, taken.stderr
 
 
-@pytest.mark.parametrize(("path", "value", "option"), [
-    ("ns3::PfabricFlowApplication::ReuseConnections", "false", "reuseConnections"),
-    ("ns3::PfabricFlowApplication::ConnectLead", "2ms", "connectLead"),
-    ("ns3::PfabricTcpSocketFactory::RestartSsThresh", "false", "restartSsThresh")])
+LEAF_SPINE = ("--topology=leafspine", "--leaves=2", "--spines=2", "--hostsPerLeaf=4",
+              "--flows=5", "--quiet")
+
+
+@pytest.mark.parametrize(("program", "path", "value", "option", "given"), [
+    ("pfabric-websearch", "ns3::PfabricFlowApplication::ReuseConnections", "false",
+     "reuseConnections", ()),
+    ("pfabric-websearch", "ns3::PfabricFlowApplication::ConnectLead", "2ms", "connectLead", ()),
+    ("pfabric-websearch", "ns3::PfabricTcpSocketFactory::RestartSsThresh", "false",
+     "restartSsThresh", ()),
+    # the fifth probe: each gave the fct.csv of the run without it
+    ("pfabric-websearch", "ns3::PfabricTcpSocketFactory::SocketType",
+     "ns3::PfabricLineRateTcpSocket", "scheme", ()),
+    ("pfabric-websearch", "ns3::PfabricLevelQueueDisc::Levels", "2", "priorityLevels",
+     ("--priorityLevels=4",)),
+    ("pfabric-websearch", "ns3::PfabricLevelQueueDisc::PriorityOffset", "0", "priorityLevels",
+     ("--priorityLevels=4",)),
+    ("pfabric-websearch", "ns3::PfabricSwitch::LoadBalancing", "Spray", "lb",
+     (*LEAF_SPINE, "--lb=ecmp")),
+    ("pfabric-deadlines", "ns3::PfabricFlowApplication::TerminateAtDeadline", "true", "onMiss",
+     ()),
+    ("pfabric-classes", "ns3::PfabricClassQueueDisc::Scheduler", "Strict", "classes", ()),
+    ("pfabric-classes", "ns3::PfabricClassQueueDisc::Weights", "1,2", "classWeights", ())])
 def test_a_default_the_program_sets_from_its_own_option_is_refused(
-        run_example: RunExample, tmp_path, path: str, value: str, option: str) -> None:
+        run_example: RunExample, tmp_path, program: str, path: str, value: str, option: str,
+        given: tuple[str, ...]) -> None:
     """The third probe: the path was recorded in meta.json and fct.csv was the option's (30
     flows with losses, byte-identical to the run without it)."""
     setting = f"--{path}={value}"
-    result = run_example("pfabric-websearch", *SMALL_STAR, f"--out={tmp_path / 'run'}", setting)
-    assert result.returncode == 1
-    assert result.stderr == (f"pfabric-websearch: error: {setting}: this program sets {path} "
+    shape = given if given and given[0].startswith("--topology") else (*SMALL_STAR, *given)
+    result = run_example(program, *shape, f"--out={tmp_path / 'run'}", setting)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr == (f"{program}: error: {setting}: this program sets {path} "
                              f"itself, from --{option}; give --{option} instead\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_switches_load_balancing_is_taken_without_lb(run_example: RunExample,
+                                                        tmp_path) -> None:
+    """Without --lb the switches' attribute is the run's (only --lb overrides it)."""
+    runs = {}
+    for name, extra in (("attribute", ("--ns3::PfabricSwitch::LoadBalancing=Ecmp",)),
+                        ("option", ("--lb=ecmp",))):
+        out = tmp_path / name
+        result = run_example("pfabric-websearch", *LEAF_SPINE, *extra, f"--out={out}")
+        assert result.returncode == 0, result.stderr
+        runs[name] = (out / "fct.csv").read_text()
+    assert runs["attribute"] == runs["option"]
 
 
 @pytest.mark.parametrize(("scheme", "setting"), [
@@ -1428,7 +1462,16 @@ STAR_RUN = ("--flows=5", "--topology=star", "--hosts=4", "--quiet")
                                          "(RngRun=...)"),
     # the fourth probe: the variable's run and the command line's RngRun ran the latter
     ("pfabric-websearch", "RngRun=3", ("--RngRun=4",),
-     "NS_GLOBAL_VALUE's RngRun=3 and --RngRun=4: give one value")])
+     "NS_GLOBAL_VALUE's RngRun=3 and --RngRun=4: give one value"),
+    # the fifth probe: an empty seed aborted every program (the fourth's seed check read it as
+    # a number; the fuzz corpus's --RngSeed too), and the programs without --seed took an
+    # empty run and a clash
+    ("pfabric-datamining", "RngSeed=", (), "NS_GLOBAL_VALUE's RngSeed=: expected a value"),
+    ("pfabric-fabric", "", ("--RngSeed",), "--RngSeed: expected a value"),
+    ("pfabric-preemption", "", ("--RngRun=",), "--RngRun=: expected a value (--RngRun=...)"),
+    ("pfabric-routing-cost", "", ("--RngSeed=+5",), f"--RngSeed=+5: {SEEDS}"),
+    ("pfabric-fabric", "RngSeed=2", ("--RngSeed=3",),
+     "NS_GLOBAL_VALUE's RngSeed=2 and --RngSeed=3: give one value")])
 def test_ns3s_seed_or_run_out_of_range_is_refused_under_its_own_name(
         run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch, program: str,
         variable: str, arguments: tuple[str, ...], message: str) -> None:
@@ -1439,8 +1482,8 @@ def test_ns3s_seed_or_run_out_of_range_is_refused_under_its_own_name(
     if variable:
         monkeypatch.setenv("NS_GLOBAL_VALUE", variable)
     out = tmp_path / "run"
-    own = (*STAR_RUN, f"--out={out}") if program in ("pfabric-websearch",
-                                                     "pfabric-deadlines") else ()
+    own = (*STAR_RUN, f"--out={out}") if program in ("pfabric-websearch", "pfabric-deadlines",
+                                                     "pfabric-datamining") else ()
     result = run_example(program, *own, *arguments)
     assert (result.returncode, result.stderr) == (1, f"{program}: error: {message}\n")
     assert result.stdout == "" and not out.exists()
@@ -1517,6 +1560,29 @@ def test_the_level_queue_disc_takes_a_buffer_in_packets(run_example: RunExample,
     assert meta["flows_completed"] == 5 and meta["packet_hops"] > 0
     assert meta["scheme_recipe"]["port_queue_disc"]["attributes"]["MaxSize"] == \
         buffer.split("=")[-1]
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (("--portQueueDisc=ns3::FqCobaltQueueDisc", "--portQueueDiscAttributes=MaxSize=150000B"),
+     "ns3::FqCobaltQueueDisc's MaxSize=150000B: ns-3 keeps 0p instead (a queue disc ignores a "
+     "size of 0, or in a unit other than its own); give it a positive size in packets (p)"),
+    (("--portQueueDisc=ns3::FqCoDelQueueDisc", "--buffer=150000B"),
+     "ns3::FqCoDelQueueDisc's MaxSize=150000B: ns-3 keeps 0p instead"),
+    (("--portQueueDisc=ns3::CoDelQueueDisc", "--portQueueDiscAttributes=MaxSize=0p"),
+     "ns3::CoDelQueueDisc's MaxSize=0p: a buffer of 0 holds no packet; give it a positive size"),
+    (("--portQueueDisc=ns3::FqCoDelQueueDisc", "--portQueueDiscAttributes=MaxSize=0p"),
+     "ns3::FqCoDelQueueDisc's MaxSize=0p: a buffer of 0 holds no packet")])
+def test_a_queue_size_ns3_would_not_keep_is_refused(run_example: RunExample, tmp_path,
+                                                    arguments: tuple[str, ...],
+                                                    message: str) -> None:
+    """Issue 54's fifth probe: ns-3 ignores a queue disc size of 0, or in a unit the queue disc
+    fixes (FqCoDel's, FqPie's and FqCobalt's packets): 150000B stayed 0p and dropped every
+    packet at exit 0; CoDel's 0p ran with 1p, recorded."""
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", *STAR_RUN, CUSTOM, *arguments, f"--out={out}")
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith(f"pfabric-websearch: error: {message}"), result.stderr
+    assert len(result.stderr.splitlines()) == 1 and not out.exists()
 
 
 def test_the_largest_seed_ns3_takes_runs(run_example: RunExample, tmp_path) -> None:

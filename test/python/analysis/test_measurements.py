@@ -243,11 +243,16 @@ def test_a_host_link_rate_that_is_no_rate_is_refused(tmp_path: Path, rate: objec
                                   "in bit/s")
 
 
-@pytest.mark.parametrize(("key", "value", "least"), [
-    ("seed", "abc", 1), ("seed", 0, 1), ("seed", 1.5, 1), ("seed", True, 1), ("run", -1, 0),
-    ("run", "1", 0)])
+SEEDS, RUNS = "from 1 to 4294944442", f"from 0 to {2**64 - 1}"
+
+
+@pytest.mark.parametrize(("key", "value", "values"), [
+    ("seed", "abc", SEEDS), ("seed", 0, SEEDS), ("seed", 1.5, SEEDS), ("seed", True, SEEDS),
+    ("run", -1, RUNS), ("run", "1", RUNS),
+    # the fifth probe: a seed or run no program takes
+    ("seed", 4294944443, SEEDS), ("seed", 2**32, SEEDS), ("run", 2**64, RUNS)])
 def test_a_replication_that_is_no_whole_number_is_refused(
-        tmp_path: Path, key: str, value: object, least: int) -> None:
+        tmp_path: Path, key: str, value: object, values: str) -> None:
     """Issue 54's second probe: a meta.json whose seed was text was taken; the analysis tells
     replications apart by seed and run."""
     run = write_run(tmp_path / "run", LINES)
@@ -257,7 +262,18 @@ def test_a_replication_that_is_no_whole_number_is_refused(
     with pytest.raises(AnalysisError) as refusal:
         read_run(run)
     assert str(refusal.value) == (f"{run / 'meta.json'}: parameters.{key} {value!r} is not a "
-                                  f"whole number of at least {least}")
+                                  f"whole number {values}")
+
+
+@pytest.mark.parametrize("hosts", ["2", 1, True, 2.0])
+def test_a_host_count_that_is_no_count_is_refused(tmp_path: Path, hosts: object) -> None:
+    """Issue 54's fifth probe: "hosts": "2" (text) skipped the host check, and flows among 54
+    hosts were summarised."""
+    run = write_run(tmp_path / "run", LINES, hosts=hosts)
+    with pytest.raises(AnalysisError) as refusal:
+        read_run(run)
+    assert str(refusal.value) == (f"{run / 'meta.json'}: hosts {hosts!r} is not a count of "
+                                  "hosts (2 or more)")
 
 
 def test_run_zero_reads(tmp_path: Path) -> None:
