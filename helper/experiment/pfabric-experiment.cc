@@ -416,6 +416,21 @@ PfabricExperiment::CheckOwnSettings() const
                    option + "; give --" + option + " instead";
         }
     }
+    // The ports' rate attribute (DCTCP's RED LinkBandwidth) is set from each port's device.
+    const PfabricSchemeRecipe& recipe = m_scheme->GetRecipe();
+    TypeId port;
+    if (!recipe.GetDeviceRateAttribute().empty() &&
+        TypeId::LookupByNameFailSafe(recipe.GetType(PfabricSchemeRecipe::PORT_QUEUE_DISC), &port))
+    {
+        const std::vector<std::string> rate =
+            PfabricConfiguredDefaults::ListConfigured(port, {recipe.GetDeviceRateAttribute()});
+        if (!rate.empty())
+        {
+            return DescribeDefault(rate.front()) + ": this program sets " + rate.front() +
+                   " on every port from its link's rate, so its default changes nothing; "
+                   "leave it unset";
+        }
+    }
     // Every random variable of the run gets its stream from AssignStreams (fixed indices; the
     // replication is the run number's substream): the default's stream never reaches one.
     const std::vector<std::string> stream =

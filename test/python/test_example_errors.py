@@ -502,6 +502,19 @@ def test_a_default_the_program_sets_from_its_own_option_is_refused(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_the_ports_rate_attribute_is_refused(run_example: RunExample, tmp_path) -> None:
+    """Issue 54's fifth probe: with DCTCP, --ns3::RedQueueDisc::LinkBandwidth=1Gbps was recorded
+    and every port's was its device's rate (fct.csv identical)."""
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", *SMALL_STAR, "--scheme=dctcp",
+                         "--ns3::RedQueueDisc::LinkBandwidth=1Gbps", f"--out={out}")
+    assert (result.returncode, result.stderr) == (1, (
+        "pfabric-websearch: error: --ns3::RedQueueDisc::LinkBandwidth=1Gbps: this program sets "
+        "ns3::RedQueueDisc::LinkBandwidth on every port from its link's rate, so its default "
+        "changes nothing; leave it unset\n"))
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_the_switches_load_balancing_is_taken_without_lb(run_example: RunExample,
                                                         tmp_path) -> None:
     """Without --lb the switches' attribute is the run's (only --lb overrides it)."""
