@@ -719,24 +719,35 @@ PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments, std:
     // module's options instead (SEM numbers its replications by RngRun and passes --run too).
     for (const auto& [global, own] : SEEDING_GLOBALS)
     {
-        // In every program: an empty value, or the variable's against the command line's (ns-3
-        // would run the command line's, and meta.json record both).
-        std::string lastGiven;
+        const bool hasOwn = m_options.count(own) > 0;
+        std::map<std::string, std::string> given; // name -> the last value given
+        std::map<std::string, std::string> typed; // name -> as given, for the errors
+        std::vector<std::size_t> globalAt;        // where the command line gives ns-3's name
         for (std::size_t i = 1; i < arguments.size(); ++i)
         {
             std::string name;
             std::string value;
             if (arguments[i].rfind("-", 0) == 0 && SplitArgument(arguments[i], &name, &value) &&
-                name == global)
+                (name == global || (hasOwn && name == own)))
             {
-                if (value.empty())
+                if (name == global && value.empty())
                 {
                     *error = "--" + name + "=: expected a value (--" + name + "=...)";
                     return false;
                 }
-                lastGiven = "--" + name + "=" + value;
+                given[name] = value;
+                typed[name] = "--" + name + "=" + value;
+                if (name == global)
+                {
+                    globalAt.push_back(i);
+                }
             }
         }
+        // In every program: the variable's value empty, or against the command line's (ns-3
+        // would run the command line's, and meta.json record both). NS_GLOBAL_VALUE=RngRun=7,
+        // ns-3's own way to number replications, was overwritten by --run's default as the
+        // command line's was: it drives the run unless the command line names its value
+        // (CheckEnvironment has checked it).
         for (const auto& [name, value] : GetEnvironmentSettings(GLOBAL_VARIABLE))
         {
             if (name != global)
@@ -748,53 +759,37 @@ PfabricCommandLine::TakeSeedingGlobals(std::vector<std::string>& arguments, std:
                 *error = GLOBAL_VARIABLE + "'s " + name + "=: expected a value (" + name + "=...)";
                 return false;
             }
-            if (!lastGiven.empty() && lastGiven != "--" + name + "=" + value)
+            if (!globalAt.empty() && given[global] != value)
             {
-                *error = GLOBAL_VARIABLE + "'s " + name + "=" + value + " and " + lastGiven +
+                *error = GLOBAL_VARIABLE + "'s " + name + "=" + value + " and " + typed[global] +
                          ": give one value";
                 return false;
             }
-        }
-        if (!m_options.count(own))
-        {
-            continue;
-        }
-        std::map<std::string, std::string> given; // name -> the last value given
-        std::map<std::string, std::string> typed; // name -> as given, for the error
-        for (std::size_t i = 1; i < arguments.size(); ++i)
-        {
-            std::string name;
-            std::string value;
-            if (arguments[i].rfind("-", 0) == 0 && SplitArgument(arguments[i], &name, &value) &&
-                (name == global || name == own))
-            {
-                given[name] = value;
-                typed[name] = "--" + name + "=" + value;
-                if (name == global)
-                {
-                    // Checked as ns-3's, so that a bad value is refused under the name given.
-                    if (!CheckNs3Argument(arguments[i], name, value, error))
-                    {
-                        return false;
-                    }
-                    arguments[i] = "--" + own + "=" + value;
-                }
-            }
-        }
-        // NS_GLOBAL_VALUE=RngRun=7, ns-3's own way to number replications, was overwritten by
-        // --run's default as the command line's was: it drives the run unless the command line
-        // names its value (CheckEnvironment has checked it).
-        for (const auto& [name, value] : GetEnvironmentSettings(GLOBAL_VARIABLE))
-        {
-            if (name == global && !given.count(global))
+            if (!given.count(global))
             {
                 given[global] = value;
                 typed[global] = GLOBAL_VARIABLE + "'s " + name + "=" + value;
-                if (!given.count(own))
+                if (hasOwn && !given.count(own))
                 {
                     arguments.push_back("--" + own + "=" + value);
                 }
             }
+        }
+        if (!hasOwn)
+        {
+            continue;
+        }
+        for (std::size_t i : globalAt)
+        {
+            std::string name;
+            std::string value;
+            SplitArgument(arguments[i], &name, &value);
+            // Checked as ns-3's, so that a bad value is refused under the name given.
+            if (!CheckNs3Argument(arguments[i], name, value, error))
+            {
+                return false;
+            }
+            arguments[i] = "--" + own + "=" + value;
         }
         if (given.count(global) && !given.count(own))
         {
