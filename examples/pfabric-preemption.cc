@@ -153,10 +153,10 @@ main(int argc, char* argv[])
                                                     "the scenario's links are fixed"));
     }
     const std::vector<std::string> deviceQueue =
-        PfabricQueueDiscHelper::GetDeviceQueueDefaultsItOverrides();
+        PfabricQueueDiscHelper::GetQueueSizeDefaultsItOverrides();
     if (!deviceQueue.empty())
     {
-        Fail(PfabricQueueDiscHelper::RefuseDeviceQueueDefault(
+        Fail(PfabricQueueDiscHelper::RefuseQueueSizeDefault(
             cmd.DescribeNs3Setting(deviceQueue.front()),
             deviceQueue.front()));
     }

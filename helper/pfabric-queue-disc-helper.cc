@@ -16,6 +16,7 @@
 #include "ns3/pfabric-configured-defaults.h"
 #include "ns3/pfabric-queue-disc.h"
 #include "ns3/pointer.h"
+#include "ns3/queue-item.h"
 #include "ns3/queue.h"
 #include "ns3/traffic-control-layer.h"
 
@@ -52,19 +53,31 @@ PfabricQueueDiscHelper::SetQueueDiscFactory(const ObjectFactory& factory)
 }
 
 std::vector<std::string>
-PfabricQueueDiscHelper::GetDeviceQueueDefaultsItOverrides()
+PfabricQueueDiscHelper::GetQueueSizeDefaultsItOverrides()
 {
-    return PfabricConfiguredDefaults::ListConfigured(DropTailQueue<Packet>::GetTypeId(),
-                                                     {"MaxSize"});
+    std::vector<std::string> paths =
+        PfabricConfiguredDefaults::ListConfigured(DropTailQueue<Packet>::GetTypeId(), {"MaxSize"});
+    for (const std::string& path :
+         PfabricConfiguredDefaults::ListConfigured(DropTailQueue<QueueDiscItem>::GetTypeId(),
+                                                   {"MaxSize"}))
+    {
+        paths.push_back(path);
+    }
+    return paths;
 }
 
 std::string
-PfabricQueueDiscHelper::RefuseDeviceQueueDefault(const std::string& given, const std::string& path)
+PfabricQueueDiscHelper::RefuseQueueSizeDefault(const std::string& given, const std::string& path)
 {
     std::ostringstream size;
     size << DEVICE_QUEUE_SIZE;
-    return (given.empty() ? path : given) + ": every port's device queue holds " + size.str() +
-           " below its queue disc, the port's buffer (its MaxSize, or --buffer), so " + path +
+    const std::string why =
+        path == DropTailQueue<Packet>::GetTypeId().GetName() + "::MaxSize"
+            ? "every port's device queue holds " + size.str() +
+                  " below its queue disc, the port's buffer (its MaxSize, or --buffer)"
+            : "every queue disc sizes the internal queues it makes from its own MaxSize (the "
+              "port's buffer, or --buffer)";
+    return (given.empty() ? path : given) + ": " + why + ", so " + path +
            " changes nothing; leave it unset";
 }
 

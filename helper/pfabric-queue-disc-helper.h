@@ -77,22 +77,24 @@ class PfabricQueueDiscHelper
     static int64_t AssignStreams(const QueueDiscContainer& queueDiscs, int64_t stream);
 
     /**
-     * @brief The configured defaults of a device queue's size (DropTailQueue<Packet>'s MaxSize,
-     * by --ns3::DropTailQueue<Packet>::MaxSize or NS_ATTRIBUTE_DEFAULT): Install sets every
+     * @brief The configured defaults of a queue's size that no port's queue takes (by
+     * --ns3::...::MaxSize or NS_ATTRIBUTE_DEFAULT). DropTailQueue<Packet>'s: Install sets every
      * device's to DEVICE_QUEUE_SIZE (a pfabric link's own queue serves only a device without a
-     * queue disc), so such a default reaches no queue a packet waits in.
+     * queue disc). DropTailQueue<QueueDiscItem>'s: every queue disc, ns-3's and this module's,
+     * sizes the internal queues it makes itself, from its own MaxSize (PfabricQueueDisc's buffer
+     * is a PfabricBuffer). Such a default reaches no queue a packet waits in.
      * @return their attribute paths; none: empty
      */
-    static std::vector<std::string> GetDeviceQueueDefaultsItOverrides();
+    static std::vector<std::string> GetQueueSizeDefaultsItOverrides();
 
     /**
-     * @brief The refusal of a default GetDeviceQueueDefaultsItOverrides lists.
+     * @brief The refusal of a default GetQueueSizeDefaultsItOverrides lists.
      * @param given how it was set (--ns3::DropTailQueue<Packet>::MaxSize=5p, NS_ATTRIBUTE_DEFAULT's
      *        ...), or "" to name it by its path
      * @param path its attribute path
      * @return one line saying why it changes nothing
      */
-    static std::string RefuseDeviceQueueDefault(const std::string& given, const std::string& path);
+    static std::string RefuseQueueSizeDefault(const std::string& given, const std::string& path);
 
     /**
      * @brief Limit a device's transmit queue to DEVICE_QUEUE_SIZE.

@@ -6,10 +6,14 @@
 
 // PfabricQueueDiscHelper on a real point-to-point link: it must limit the device transmit queue
 // (or pFabric degenerates into a FIFO), replace ns-3's default queue disc, and the packets that
-// then cross the link must leave in pFabric order, but for those already committed to the device.
+// then cross the link must leave in pFabric order, but for those already committed to the device;
+// and no queue a packet waits in takes DropTailQueue<QueueDiscItem>'s default size, which the
+// programs therefore refuse.
 
 #include "pfabric-test-cases.h"
 
+#include "ns3/config.h"
+#include "ns3/drop-tail-queue.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
@@ -18,6 +22,10 @@
 #include "ns3/pfabric-queue-disc.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/pointer.h"
+#include "ns3/queue-disc-container.h"
+#include "ns3/queue-disc.h"
+#include "ns3/queue-item.h"
+#include "ns3/queue-size.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
@@ -79,6 +87,27 @@ SendBurst(Ptr<Socket> source, uint32_t count)
         PfabricPriorityTag::Set(packet, priority);
         source->Send(packet);
     }
+}
+
+/**
+ * @brief Two nodes on one 10 Gb/s point-to-point link, with IPv4 addresses (and so ns-3's
+ * default queue disc, which PfabricQueueDiscHelper::Install replaces).
+ * @param nodes where to put the two nodes
+ * @param interfaces where to put their interfaces
+ * @return the two devices
+ */
+NetDeviceContainer
+MakeLink(NodeContainer* nodes, Ipv4InterfaceContainer* interfaces)
+{
+    nodes->Create(2);
+    PointToPointHelper link;
+    link.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+    link.SetChannelAttribute("Delay", StringValue("1us"));
+    NetDeviceContainer devices = link.Install(*nodes);
+    InternetStackHelper().Install(*nodes);
+    Ipv4AddressHelper addresses("10.0.0.0", "255.255.255.0");
+    *interfaces = addresses.Assign(devices);
+    return devices;
 }
 
 /**
@@ -144,15 +173,8 @@ class DeviceQueueTest : public TestCase
     std::vector<uint64_t> RunBurst(bool useHelper)
     {
         NodeContainer nodes;
-        nodes.Create(2);
-        PointToPointHelper link;
-        link.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
-        link.SetChannelAttribute("Delay", StringValue("1us"));
-        NetDeviceContainer devices = link.Install(nodes);
-        InternetStackHelper().Install(nodes);
-        // Addresses first: ns-3 then installs its default queue disc, which Install() replaces.
-        Ipv4AddressHelper addresses("10.0.0.0", "255.255.255.0");
-        Ipv4InterfaceContainer interfaces = addresses.Assign(devices);
+        Ipv4InterfaceContainer interfaces;
+        NetDeviceContainer devices = MakeLink(&nodes, &interfaces);
         NS_TEST_EXPECT_MSG_EQ(DeviceQueueSize(devices.Get(0)),
                               QueueSize("100p"),
                               "point-to-point default before installation");
@@ -202,12 +224,129 @@ class DeviceQueueTest : public TestCase
     }
 };
 
+/**
+ * @param queueDisc a queue disc
+ * @param sizes where to add the maximum size of each of its internal queues, and of its
+ *        classes' queue discs', recursively
+ */
+void
+CollectInternalQueueSizes(Ptr<QueueDisc> queueDisc, std::vector<QueueSize>* sizes)
+{
+    for (std::size_t i = 0; i < queueDisc->GetNInternalQueues(); ++i)
+    {
+        sizes->push_back(queueDisc->GetInternalQueue(i)->GetMaxSize());
+    }
+    for (std::size_t i = 0; i < queueDisc->GetNQueueDiscClasses(); ++i)
+    {
+        CollectInternalQueueSizes(queueDisc->GetQueueDiscClass(i)->GetQueueDisc(), sizes);
+    }
+}
+
+/**
+ * @ingroup pfabric-tests
+ * @brief Every queue disc this build can install, ns-3's and the module's, sizes the internal
+ * queues it makes itself: with DropTailQueue<QueueDiscItem>::MaxSize's default set to an odd
+ * size, none of their queues has it after traffic has crossed them (FqCoDel, FqPie and FqCobalt
+ * make a queue disc per flow on its first packet). The programs refuse that default as one that
+ * changes nothing (PfabricQueueDiscHelper::GetQueueSizeDefaultsItOverrides); a queue disc that
+ * took it would fail here.
+ */
+class InternalQueueSizeTest : public TestCase
+{
+  public:
+    InternalQueueSizeTest()
+        : TestCase("PfabricQueueDiscHelper: every queue disc sizes its internal queues itself, "
+                   "so DropTailQueue<QueueDiscItem>::MaxSize's default reaches none")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string path = DropTailQueue<QueueDiscItem>::GetTypeId().GetName() + "::MaxSize";
+        TypeId::AttributeInformation info;
+        NS_TEST_ASSERT_MSG_EQ(
+            DropTailQueue<QueueDiscItem>::GetTypeId().LookupAttributeByName("MaxSize", &info),
+            true,
+            path);
+        const Ptr<const AttributeValue> initial = info.initialValue;
+        const QueueSize odd("7777p");
+        Config::SetDefault(path, QueueSizeValue(odd));
+        NS_TEST_EXPECT_MSG_EQ(CreateObject<DropTailQueue<QueueDiscItem>>()->GetMaxSize(),
+                              odd,
+                              "control: the default sizes a queue made without a size");
+        uint32_t queueDiscs = 0;
+        std::vector<std::string> names;
+        for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+        {
+            const TypeId tid = TypeId::GetRegistered(i);
+            // MqQueueDisc needs a device of several transmission queues (the programs refuse
+            // it on theirs).
+            if (!tid.IsChildOf(QueueDisc::GetTypeId()) || !tid.HasConstructor() ||
+                tid.GetName() == "ns3::MqQueueDisc")
+            {
+                continue;
+            }
+            std::vector<QueueSize> sizes = RunThrough(tid);
+            NS_TEST_EXPECT_MSG_GT(sizes.size(), 0, tid.GetName() << ": a queue to look at");
+            ++queueDiscs;
+            names.push_back(tid.GetName());
+            for (const QueueSize& size : sizes)
+            {
+                // (QueueSize's == stops the program on two units)
+                const bool took =
+                    size.GetUnit() == odd.GetUnit() && size.GetValue() == odd.GetValue();
+                NS_TEST_EXPECT_MSG_EQ(took, false, tid.GetName() << " took the default");
+            }
+        }
+        Config::SetDefault(path, *initial);
+        // ns-3's Fifo, PfifoFast, Prio, Red, Tbf, CoDel, FqCoDel, Pie, FqPie, Cobalt, FqCobalt
+        // and the module's three.
+        NS_TEST_EXPECT_MSG_GT(queueDiscs, 13, "queue disc types tried");
+        NS_TEST_EXPECT_MSG_EQ(std::count(names.begin(), names.end(), "ns3::PfabricQueueDisc"),
+                              1,
+                              "PfabricQueueDisc among them");
+    }
+
+    /**
+     * @brief Carry a few packets of several flows through a queue disc of type tid on one
+     * point-to-point link.
+     * @param tid a queue disc type
+     * @return the maximum sizes of its internal queues, and its classes', after the traffic
+     */
+    static std::vector<QueueSize> RunThrough(TypeId tid)
+    {
+        NodeContainer nodes;
+        Ipv4InterfaceContainer interfaces;
+        NetDeviceContainer devices = MakeLink(&nodes, &interfaces);
+        PfabricQueueDiscHelper helper;
+        helper.SetQueueDiscType(tid.GetName());
+        QueueDiscContainer queueDiscs = helper.Install(devices);
+
+        const uint16_t port = 9;
+        for (uint16_t flow = 0; flow < 3; ++flow)
+        {
+            Ptr<Socket> source = Socket::CreateSocket(nodes.Get(0), UdpSocketFactory::GetTypeId());
+            source->Bind(InetSocketAddress(Ipv4Address::GetAny(), port + 1 + flow));
+            source->Connect(InetSocketAddress(interfaces.GetAddress(1), port));
+            Simulator::Schedule(MicroSeconds(1), &SendBurst, source, 4);
+        }
+        // PIE's and Cobalt's periodic events never end a simulation by themselves.
+        Simulator::Stop(MilliSeconds(1));
+        Simulator::Run();
+        std::vector<QueueSize> sizes;
+        CollectInternalQueueSizes(queueDiscs.Get(0), &sizes);
+        Simulator::Destroy();
+        return sizes;
+    }
+};
+
 } // namespace
 
 std::vector<TestCase*>
 MakeQueueDiscHelperTestCases()
 {
-    return {new DeviceQueueTest};
+    return {new DeviceQueueTest, new InternalQueueSizeTest};
 }
 
 } // namespace tests

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from heapq import heappop, heappush
 from math import gcd
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -404,11 +405,20 @@ def read_flow_list(path: Path) -> pd.DataFrame:
 
     Checked like the simulator's reader, so a list Ideal accepts is one a packet run can
     replay; columns src, dst, size_bytes, start_s and line (for error messages)."""
+    return parse_flow_list(read_flow_list_text(path), path)
+
+
+def read_flow_list_text(path: Path) -> str:
+    """A flow list's text, read once (a pipe, `<(...)`, gives it only once)."""
     try:
-        text = read_text(path)
+        return read_text(path)
     except (OSError, UnicodeDecodeError) as error:
         reason = "missing" if isinstance(error, FileNotFoundError) else "cannot read the file"
         raise AnalysisError(f"{path}: {reason}") from error
+
+
+def parse_flow_list(text: str, path: Path) -> pd.DataFrame:
+    """read_flow_list of a flow list's text, read from path (which names its lines)."""
     lines = text.splitlines()
     header = lines[0].strip("\r") if lines else ""
     if header not in (FLOW_LIST_HEADER, FLOW_LIST_HEADER_DEADLINES):
@@ -520,20 +530,53 @@ def run_checked(command: Sequence[str]) -> None:
         raise AnalysisError(lines[-1])
 
 
-def program_ideal(program: Path, flow_list: Path, options: Sequence[str]) -> FabricIdeal:
+def recorded_path(path: Path) -> str:
+    """How meta.json records an input: a file by its absolute path; a pipe (/dev/fd/63 of
+    bash's <(...)) as given, for its absolute path names a pipe of a process gone."""
+    return str(path.resolve()) if path.is_file() else str(path)
+
+
+def renamed(value: object, old: str, new: str) -> Any:
+    """A meta.json's value with every text `old` in it (a path) replaced by `new`."""
+    if isinstance(value, str):
+        return value.replace(old, new)
+    if isinstance(value, dict):
+        return {key: renamed(item, old, new) for key, item in value.items()}
+    if isinstance(value, list):
+        return [renamed(item, old, new) for item in value]
+    return value
+
+
+def program_ideal(program: Path, flow_list: Path, options: Sequence[str],
+                  text: str | None = None) -> FabricIdeal:
     """The ideal FCTs of the flows on the fabric the program builds from `options` (e.g.
-    --preset=sigcomm13), from its `--idealOnly` mode: nothing is simulated."""
-    command = [str(program), "--idealOnly", "--quiet", f"--flowFile={flow_list.resolve()}",
+    --preset=sigcomm13), from its `--idealOnly` mode: nothing is simulated.
+
+    With `text`, the flow list as already read: the program reads a copy of it, for a pipe
+    (`<(...)`) gives its text once; its errors and the command recorded still name flow_list."""
+    command = [str(program), "--idealOnly", "--quiet", f"--flowFile={recorded_path(flow_list)}",
                *options]
     with tempfile.TemporaryDirectory(prefix="pfabric-ideal-") as scratch:
         out = Path(scratch) / "fabric"
-        run_checked([*command, f"--out={out}"])
+        given = command
+        if text is not None:
+            copy = Path(scratch) / "flows.csv"
+            copy.write_text(text, encoding="utf-8")
+            given = [*command[:3], f"--flowFile={copy}", *command[4:]]
+        try:
+            run_checked([*given, f"--out={out}"])
+        except AnalysisError as error:
+            if text is None:
+                raise
+            raise AnalysisError(str(error).replace(str(copy), str(flow_list))) from error
         try:
             fct = pd.read_csv(out / IDEAL_FCT_FILE)
             meta = json.loads((out / "meta.json").read_text())
         except (OSError, ValueError) as error:
             raise AnalysisError(f"{program}: --idealOnly wrote no readable "
                                 f"{IDEAL_FCT_FILE} and meta.json ({error})") from error
+        if text is not None:
+            meta = renamed(meta, str(copy), recorded_path(flow_list))
     missing = [c for c in IDEAL_FCT_COLUMNS if c not in fct.columns]
     if missing:
         raise AnalysisError(f"{program}: {IDEAL_FCT_FILE} lacks {', '.join(missing)}; "
@@ -587,7 +630,7 @@ def ideal_meta(fabric_meta: dict, flow_list: Path, source: dict, link: Link, res
     meta["program"] = "pfabric-analysis ideal"
     meta["command_line"] = command_line
     meta["parameters"]["scheme"] = IDEAL_SCHEME
-    meta["flow_list"] = str(flow_list.resolve())
+    meta["flow_list"] = recorded_path(flow_list)
     meta.update(source)
     meta["host_link_bps"] = int(link.rate_bps)
     meta["segment_bytes"] = link.segment_bytes
@@ -631,12 +674,13 @@ def run_ideal(flow_list: Path, out_dir: Path, *, like_run: Path | None = None,
     if (out_dir / "fct.csv").exists() and not force:
         raise AnalysisError(f"{out_dir}: already holds fct.csv (use --force to replace it)")
     began = time.perf_counter()
-    flows = read_flow_list(flow_list)
+    text = read_flow_list_text(flow_list)
+    flows = parse_flow_list(text, flow_list)
     if like_run is not None:
         fabric = like_run_ideal(like_run)
     else:
         assert program is not None  # exactly one of the two, checked above
-        fabric = program_ideal(program, flow_list, options)
+        fabric = program_ideal(program, flow_list, options, text)
     ideal = match_like_run(flows, flow_list, fabric.fct, fabric.fct_label)
     link = link_from_meta(fabric.meta, fabric.meta_label, rate_bps, segment_bytes,
                           overhead_bytes)

@@ -665,12 +665,13 @@ PfabricCommandLine::CheckNs3Argument(const std::string& argument,
     if (name == SEED_GLOBAL)
     {
         // ns-3 aborts on 0 or past MAX_SEED at the first random variable, in every program (a
-        // seed of --seed's is checked as the option's). Digits only here, as --seed takes it
-        // (an empty value passed the checker above).
-        const bool digits = !value.empty() && value.size() <= 20 &&
-                            value.find_first_not_of("0123456789") == std::string::npos;
+        // seed of --seed's is checked as the option's). The checker above took the value as
+        // ns-3 reads it (an empty one, and a sign: +5 is 5, as RngRun's); its digits then.
+        const std::string unsigned_ = !value.empty() && value[0] == '+' ? value.substr(1) : value;
+        const bool digits = !unsigned_.empty() && unsigned_.size() <= 20 &&
+                            unsigned_.find_first_not_of("0123456789") == std::string::npos;
         const std::string seed = value.empty() ? "expected a value"
-                                 : digits ? CheckSeed(std::strtoull(value.c_str(), nullptr, 10))
+                                 : digits ? CheckSeed(std::strtoull(unsigned_.c_str(), nullptr, 10))
                                           : CheckSeed(0);
         if (!seed.empty())
         {

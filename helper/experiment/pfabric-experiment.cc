@@ -491,12 +491,11 @@ std::string
 PfabricExperiment::CheckLinkSettings() const
 {
     const std::vector<std::string> deviceQueue =
-        PfabricQueueDiscHelper::GetDeviceQueueDefaultsItOverrides();
+        PfabricQueueDiscHelper::GetQueueSizeDefaultsItOverrides();
     if (!deviceQueue.empty())
     {
-        return PfabricQueueDiscHelper::RefuseDeviceQueueDefault(
-            DescribeDefault(deviceQueue.front()),
-            deviceQueue.front());
+        return PfabricQueueDiscHelper::RefuseQueueSizeDefault(DescribeDefault(deviceQueue.front()),
+                                                              deviceQueue.front());
     }
     const std::vector<std::string> overridden = m_fabric->GetLinkDefaultsItOverrides();
     if (overridden.empty())

@@ -343,27 +343,47 @@ def test_a_default_the_fabric_overrides_on_every_link_is_refused(
     assert result.stdout == "" and list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize(("arguments", "environment", "given"), [
+DEVICE_QUEUE = ("every port's device queue holds 1p below its queue disc, the port's buffer "
+                "(its MaxSize, or --buffer)", "Packet")
+INTERNAL_QUEUE = ("every queue disc sizes the internal queues it makes from its own MaxSize (the "
+                  "port's buffer, or --buffer)", "QueueDiscItem")
+
+
+@pytest.mark.parametrize(("arguments", "environment", "given", "why"), [
+    # the third probe: on p2p links this gave the fct.csv of the run without it at exit 0
     (("--scheme=tcp", "--linkType=p2p", "--ns3::DropTailQueue<Packet>::MaxSize=100p"), {},
-     "--ns3::DropTailQueue<Packet>::MaxSize=100p"),
-    (("--ns3::DropTailQueue<Packet>::MaxSize=5p",), {}, "--ns3::DropTailQueue<Packet>::MaxSize=5p"),
+     "--ns3::DropTailQueue<Packet>::MaxSize=100p", DEVICE_QUEUE),
+    (("--ns3::DropTailQueue<Packet>::MaxSize=5p",), {}, "--ns3::DropTailQueue<Packet>::MaxSize=5p",
+     DEVICE_QUEUE),
     (("--linkType=p2p",), {"NS_ATTRIBUTE_DEFAULT": "ns3::DropTailQueue<Packet>::MaxSize=2p"},
-     "NS_ATTRIBUTE_DEFAULT's ns3::DropTailQueue<Packet>::MaxSize=2p")])
-def test_a_device_queue_size_every_port_overrides_is_refused(
+     "NS_ATTRIBUTE_DEFAULT's ns3::DropTailQueue<Packet>::MaxSize=2p", DEVICE_QUEUE),
+    # the fifth probe: the same under tcp, dctcp and a custom FIFO
+    (("--scheme=tcp", "--ns3::DropTailQueue<QueueDiscItem>::MaxSize=7p"), {},
+     "--ns3::DropTailQueue<QueueDiscItem>::MaxSize=7p", INTERNAL_QUEUE),
+    (("--scheme=dctcp", "--ns3::DropTailQueue<QueueDiscItem>::MaxSize=30000B"), {},
+     "--ns3::DropTailQueue<QueueDiscItem>::MaxSize=30000B", INTERNAL_QUEUE),
+    ((CUSTOM, "--portQueueDisc=ns3::FifoQueueDisc",
+      "--ns3::DropTailQueue<QueueDiscItem>::MaxSize=7p"), {},
+     "--ns3::DropTailQueue<QueueDiscItem>::MaxSize=7p", INTERNAL_QUEUE),
+    ((), {"NS_ATTRIBUTE_DEFAULT": "ns3::DropTailQueue<QueueDiscItem>::MaxSize=2p"},
+     "NS_ATTRIBUTE_DEFAULT's ns3::DropTailQueue<QueueDiscItem>::MaxSize=2p", INTERNAL_QUEUE)])
+def test_a_queue_size_no_port_takes_is_refused(
         run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch,
-        arguments: tuple[str, ...], environment: dict[str, str], given: str) -> None:
-    """Issue 54's third probe: --ns3::DropTailQueue<Packet>::MaxSize=100p on p2p links gave the
-    fct.csv of the run without it at exit 0; every port's device queue is one packet
-    (PfabricQueueDiscHelper::DEVICE_QUEUE_SIZE), and a pfabric link's serves no port with a
-    queue disc."""
+        arguments: tuple[str, ...], environment: dict[str, str], given: str,
+        why: tuple[str, str]) -> None:
+    """Issue 54's third and fifth probes: a DropTailQueue size was recorded and ran unchanged.
+    Every port's device queue is one packet (PfabricQueueDiscHelper::DEVICE_QUEUE_SIZE), and a
+    pfabric link's serves no port with a queue disc; every queue disc sizes the internal queues
+    it makes from its own MaxSize (the C++ case "every queue disc sizes its internal queues
+    itself" tries each one the build has)."""
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
     out = tmp_path / "run"
     result = run_example("pfabric-websearch", *SMALL_STAR, f"--out={out}", *arguments)
+    reason, item = why
     assert (result.returncode, result.stderr) == (1, (
-        f"pfabric-websearch: error: {given}: every port's device queue holds 1p below its queue "
-        "disc, the port's buffer (its MaxSize, or --buffer), so "
-        "ns3::DropTailQueue<Packet>::MaxSize changes nothing; leave it unset\n"))
+        f"pfabric-websearch: error: {given}: {reason}, so ns3::DropTailQueue<{item}>::MaxSize "
+        "changes nothing; leave it unset\n"))
     assert result.stdout == "" and list(tmp_path.iterdir()) == []
 
 
@@ -1482,7 +1502,9 @@ STAR_RUN = ("--flows=5", "--topology=star", "--hosts=4", "--quiet")
     ("pfabric-datamining", "RngSeed=", (), "NS_GLOBAL_VALUE's RngSeed=: expected a value"),
     ("pfabric-fabric", "", ("--RngSeed",), "--RngSeed: expected a value"),
     ("pfabric-preemption", "", ("--RngRun=",), "--RngRun=: expected a value (--RngRun=...)"),
-    ("pfabric-routing-cost", "", ("--RngSeed=+5",), f"--RngSeed=+5: {SEEDS}"),
+    # a sign is read as ns-3 reads it (+5 is 5), then the range; --seed takes digits only
+    ("pfabric-routing-cost", "", ("--RngSeed=+4294944443",), f"--RngSeed=+4294944443: {SEEDS}"),
+    ("pfabric-websearch", "", ("--RngSeed=+5",), "--RngSeed=+5: not a whole number"),
     ("pfabric-fabric", "RngSeed=2", ("--RngSeed=3",),
      "NS_GLOBAL_VALUE's RngSeed=2 and --RngSeed=3: give one value")])
 def test_ns3s_seed_or_run_out_of_range_is_refused_under_its_own_name(
@@ -1506,7 +1528,9 @@ def test_ns3s_seed_or_run_out_of_range_is_refused_under_its_own_name(
     ("--ns3::TcpSocketBase::MaxWindowSize=0", "--ns3::TcpSocketBase::MaxWindowSize=0: a receive "
      "window of 0 bytes carries no data, and ns-3's persist timer stops the run on it"),
     ("--ns3::DropTailQueue<Packet>::MaxSize=1p", "--ns3::DropTailQueue<Packet>::MaxSize=1p: every "
-     "port's device queue holds 1p below its queue disc")])
+     "port's device queue holds 1p below its queue disc"),
+    ("--ns3::DropTailQueue<QueueDiscItem>::MaxSize=1p", "--ns3::DropTailQueue<QueueDiscItem>::"
+     "MaxSize=1p: every queue disc sizes the internal queues it makes")])
 def test_the_preemption_scenario_refuses_what_the_fct_programs_do(
         run_example: RunExample, tmp_path, argument: str, message: str) -> None:
     """Issue 54's fourth probe: pfabric-preemption crashed (SIGSEGV) on a zero receive window
@@ -1596,6 +1620,16 @@ def test_a_queue_size_ns3_would_not_keep_is_refused(run_example: RunExample, tmp
     assert result.returncode == 1, result.stderr
     assert result.stderr.startswith(f"pfabric-websearch: error: {message}"), result.stderr
     assert len(result.stderr.splitlines()) == 1 and not out.exists()
+
+
+@pytest.mark.parametrize("program", ["pfabric-preemption", "pfabric-routing-cost"])
+def test_a_signed_seed_is_taken_where_ns3_reads_it(run_example: RunExample,
+                                                   program: str) -> None:
+    """The fifth probe: --RngSeed=+5 was refused as out of range by the programs without --seed,
+    which take --RngRun=+3 as ns-3 does (run 3)."""
+    result = run_example(program, "--RngSeed=+5", *(("--scheme=tcp",) if program ==
+                                                    "pfabric-preemption" else ()))
+    assert result.returncode == 0, result.stderr
 
 
 def test_the_largest_seed_ns3_takes_runs(run_example: RunExample, tmp_path) -> None:

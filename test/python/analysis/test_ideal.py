@@ -7,7 +7,9 @@ payload bytes, times are byte counts and every number below can be checked on pa
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import threading
 from fractions import Fraction
 from pathlib import Path
 
@@ -17,9 +19,9 @@ import pytest
 
 from pfabric_analysis import __version__, git_commit
 from pfabric_analysis.cli import main
-from pfabric_analysis.ideal import (Link, Window, default_cdf, ideal_fct, read_flow_list,
-                                    sample_sizes, schedule, synthetic_flows, window_cut,
-                                    windowed_fct, wire_bytes)
+from pfabric_analysis.ideal import (FLOW_LIST_HEADER, Link, Window, default_cdf, ideal_fct,
+                                    read_flow_list, sample_sizes, schedule, synthetic_flows,
+                                    window_cut, windowed_fct, wire_bytes)
 from pfabric_analysis.runs import FCT_COLUMNS, AnalysisError
 
 BYTE_PER_S = Link(rate_bps=8, segment_bytes=1000, overhead_bytes=0)
@@ -425,7 +427,7 @@ def test_preset_bad_inputs_fail_with_one_line_and_no_output(
     out = tmp_path / "out"
     cases = [
         (["--preset", "nope"], "pfabric-websearch: error: "),
-        ([str(wide), "--preset", "hotnets12"], f"{wide.resolve()}:2: "),
+        ([str(wide), "--preset", "hotnets12"], f"{wide}:2: "),
         (["--preset", "hotnets12", "--set", "out=x"], "out is set by pfabric-analysis ideal"),
         (["--like", str(tmp_path), "--set", "load=0.5"], "--set and --bin-dir go with --preset"),
         (["--preset", "hotnets12", "--bin-dir", str(tmp_path)], f"--bin-dir {tmp_path}: no "),
@@ -440,6 +442,54 @@ def test_preset_bad_inputs_fail_with_one_line_and_no_output(
         assert err.startswith("pfabric-analysis: error: ") and message in err, err
         assert err.count("\n") == 1
         assert not out.exists()
+
+
+def pipe_of(data: bytes) -> tuple[Path, threading.Thread]:
+    """A pipe's /dev/fd path (bash's <(...)), written in a thread; it can be read once."""
+    read, write = os.pipe()
+
+    def feed() -> None:
+        with os.fdopen(write, "wb") as end:
+            end.write(data)
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    return Path(f"/dev/fd/{read}"), writer
+
+
+def test_preset_reads_a_flow_list_from_a_pipe_once(
+        bin_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 54's fifth probe: `ideal <(cat flows.csv) --preset hotnets12` failed, for the
+    program was given the pipe's path to read again after the analysis had read it. Now the
+    Ideal run is the one of the file, and the program's refusal still names the pipe."""
+    flow_list = tmp_path / "flows.csv"
+    program_run(bin_dir, "--flows=20", "--flowsOnly", f"--dumpFlows={flow_list}",
+                "--preset=hotnets12", "--load=0.5")
+    preset = ["--preset", "hotnets12", "--set", "load=0.5", "--bin-dir", str(bin_dir)]
+    assert main(["ideal", str(flow_list), *preset, "--out", str(tmp_path / "file")]) == 0
+    pipe, writer = pipe_of(flow_list.read_bytes())
+    try:
+        assert main(["ideal", str(pipe), *preset, "--out", str(tmp_path / "pipe")]) == 0, \
+            capsys.readouterr().err
+    finally:
+        writer.join()
+        os.close(int(pipe.name))
+    assert (tmp_path / "pipe" / "fct.csv").read_text() == \
+        (tmp_path / "file" / "fct.csv").read_text()
+    meta = json.loads((tmp_path / "pipe" / "meta.json").read_text())
+    assert f"--flowFile={pipe} " in meta["ideal_fct_command"] and meta["flow_list"] == str(pipe)
+
+    wide = f"{FLOW_LIST_HEADER}\n0,200,1000,0\n".encode()
+    pipe, writer = pipe_of(wide)
+    try:
+        assert main(["ideal", str(pipe), *preset, "--out", str(tmp_path / "wide")]) == 1
+    finally:
+        writer.join()
+        os.close(int(pipe.name))
+    err = capsys.readouterr().err
+    assert err == (f"pfabric-analysis: error: pfabric-websearch: error: {pipe}:2: host 200 is "
+                   "outside the fabric (hosts 0 to 53)\n")
+    assert not (tmp_path / "wide").exists()
 
 
 # --- the measurement window ---------------------------------------------------------------------

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from pfabric_analysis import columnar
 from pfabric_analysis.cli import main
-from pfabric_analysis.runs import FCT_BELOW_IDEAL_TOLERANCE_NS, AnalysisError, read_run
+from pfabric_analysis.runs import (FCT_BELOW_IDEAL_TOLERANCE_NS, REPLICATION_RANGE, AnalysisError,
+                                  read_run)
 
 HEADER = "flow_id,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,timeouts,completed"
 # Three flows as the programs print them (nine decimals): completed, at their ideal + 1 ns.
@@ -263,6 +265,21 @@ def test_a_replication_that_is_no_whole_number_is_refused(
         read_run(run)
     assert str(refusal.value) == (f"{run / 'meta.json'}: parameters.{key} {value!r} is not a "
                                   f"whole number {values}")
+
+
+@pytest.mark.parametrize("key", sorted(REPLICATION_RANGE))
+def test_the_replication_range_is_what_the_programs_take(bin_dir: Path, tmp_path: Path,
+                                                         key: str) -> None:
+    """The analysis's range of seeds and runs (REPLICATION_RANGE, written out in Python) is the
+    one a program takes (PfabricCommandLine::MAX_SEED; RngRun's 64 bits): its ends draw flows,
+    one past either end is refused."""
+    least, most = REPLICATION_RANGE[key]
+    for value, takes in ((least, True), (most, True), (least - 1, False), (most + 1, False)):
+        flows = tmp_path / f"{value}.csv"
+        result = subprocess.run([str(bin_dir / "pfabric-websearch"), "--flows=2", "--flowsOnly",
+                                 f"--dumpFlows={flows}", f"--{key}={value}"],
+                                capture_output=True, text=True)
+        assert (result.returncode == 0, flows.exists()) == (takes, takes), (value, result.stderr)
 
 
 @pytest.mark.parametrize("hosts", ["2", 1, True, 2.0])
