@@ -7,16 +7,19 @@ A run directory (fct.csv + meta.json) or a store's point (its compact flows,
 pfabric_analysis.store) is compared whole, the point's measured lines with the rerun's measured
 lines. A recorded --flowFile that is not there any more (a sweep's flow list: the store keeps
 none) is made again as the sweep made it, by the program's --flowsOnly with the point's
-parameters but the scheme's. Ideal points (pfabric-analysis ideal) are not the programs' runs and
-are refused, as is a meta.json without a key the rerun needs (points recorded before the programs
-wrote it): the programs' git commit among them, without which a difference could not be told from
-a change of code.
+parameters but the scheme's. An Ideal point (pfabric-analysis ideal's) is re-run by the same
+sub-command: on the fabric its program's --idealOnly gave (meta.json's ideal_fct_command, its
+list made again as the sweep made it when gone) or like the packet run it names (like_run, whose
+list must be there), with the window and link values it recorded. A meta.json without a key the
+rerun needs (points recorded before the programs wrote it) is refused: the programs' git commit
+among them, without which a difference could not be told from a change of code.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import sys
 from collections.abc import Collection
@@ -40,6 +43,12 @@ FLOW_FILE = "flowFile"
 BUILD_KEYS = ("git_commit", "ns3_version")
 # The flow list made again for a point whose recorded --flowFile is gone.
 REMADE_FLOWS = "flows.csv"
+# The Ideal scheme's points: the sub-command that made them, and the options of its recorded
+# command line that a rerun gives again (the link values it was told instead of the fabric's).
+IDEAL_PROGRAM = "pfabric-analysis ideal"
+IDEAL_LINK_OPTIONS = ("--rate-bps", "--segment-bytes", "--overhead-bytes")
+# The options of an ideal_fct_command that are not the fabric's (the run's own, and its list).
+IDEAL_ONLY_OPTIONS = ("--idealOnly", "--quiet")
 # Times meta.json records as a bare number in a fixed unit under the key of before the options
 # took units (the programs' PfabricOptionTable::Option::RecordTime): the option that sets each and
 # the unit. The programs' one record that is not its option's spelling; the rerun refuses any
@@ -121,14 +130,75 @@ def check_options(meta: dict, program: Path, meta_path: Path) -> None:
                                 f"{program.name} (its --PrintHelp)")
 
 
+def recorded_link_options(command_line: str) -> list[str]:
+    """The link values an Ideal run was told (IDEAL_LINK_OPTIONS) in its recorded command line,
+    as --option=value."""
+    words = command_line.split()
+    given = []
+    for i, word in enumerate(words):
+        name, equals, value = word.partition("=")
+        if name in IDEAL_LINK_OPTIONS:
+            given.append(f"{name}={value if equals else (words[i + 1] if i + 1 < len(words) else '')}")
+    return given
+
+
+def plan_ideal_rerun(meta: dict, meta_path: Path, out: Path, bin_dir: Path | None) -> Rerun:
+    """The commands that re-run an Ideal point: pfabric-analysis ideal on its flow list (made
+    again by its program's --flowsOnly with the fabric's options when gone: as long as the list
+    it scheduled), with the fabric, window and link values it recorded."""
+    flow_list = Path(str(meta.get("flow_list", "")))
+    window = meta.get("window")
+    window_options = [] if not isinstance(window, dict) else [
+        f"--warmup-flows={window['warmup_flows']}", f"--measure-flows={window['measure_flows']}",
+        f"--measure-max-bytes={window.get('measure_max_bytes', 0)}"]
+    commands: list[tuple[str, ...]] = []
+    if "like_run" in meta:
+        like = Path(str(meta["like_run"]))
+        for needed in (like / META, flow_list):
+            if not needed.is_file():
+                raise AnalysisError(f"{meta_path}: an Ideal point like {like}, and {needed} is "
+                                    "gone: its flows cannot be made again")
+        fabric = [f"--like={like}"]
+    else:
+        command = str(meta.get("ideal_fct_command", "")).split()
+        named = re.search(r"pfabric-[a-z]+", command[0]) if command else None
+        if named is None:
+            raise AnalysisError(f"{meta_path}: an Ideal point with neither like_run nor an "
+                                "ideal_fct_command of the module's programs")
+        program = find_program(bin_dir, named.group()).resolve()
+        options = [word for word in command[1:] if word not in IDEAL_ONLY_OPTIONS
+                   and not word.startswith(f"--{FLOW_FILE}=")]
+        preset = [word for word in options if word.startswith("--preset=")]
+        fabric = [*(preset or [f"--preset={meta['parameters']['preset']}"]),
+                  f"--workload={named.group().removeprefix('pfabric-')}",
+                  f"--bin-dir={program.parent}",
+                  *(f"--set={word[2:]}" for word in options if word not in preset)]
+        if not flow_list.is_file():
+            flow_list = out / REMADE_FLOWS
+            length = [] if any(word.startswith("--flows=") for word in options) else [
+                f"--flows={meta.get('ideal_flows_scheduled', meta.get('flows_total'))}"]
+            commands.append((str(program), "--quiet", "--flowsOnly", f"--dumpFlows={flow_list}",
+                             *options, *length))
+    # The sub-command as the sweep runs it (its package, wherever it is installed).
+    package = str(Path(__file__).resolve().parents[1])
+    commands.append((sys.executable, "-m", "pfabric_analysis.cli", "ideal", str(flow_list),
+                     *fabric, *window_options,
+                     *recorded_link_options(str(meta.get("command_line", ""))),
+                     f"--out={out}"))
+    return Rerun(tuple(commands), {"PYTHONPATH": os.pathsep.join(
+        filter(None, [package, os.environ.get("PYTHONPATH")]))})
+
+
 def plan_rerun(run_dir: Path, out: Path, bin_dir: Path | None) -> Rerun:
     """The commands that re-run RUN_DIR's point into `out`, from its meta.json alone."""
     meta_path = run_dir / META
     meta = read_meta(run_dir)
     name = meta["program"]
+    if name == IDEAL_PROGRAM:
+        return plan_ideal_rerun(meta, meta_path, out, bin_dir)
     if not isinstance(name, str) or not name.startswith("pfabric-") or " " in name:
         raise AnalysisError(f"{meta_path}: program {name!r} is not one of the module's "
-                            "programs (an Ideal point is pfabric-analysis ideal's)")
+                            f"programs nor {IDEAL_PROGRAM}")
     program = find_program(bin_dir, name).resolve()
     check_options(meta, program, meta_path)
     run = (str(program), "--quiet", *recorded_options(meta), f"--out={out}")

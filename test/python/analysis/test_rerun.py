@@ -1,8 +1,8 @@
 """pfabric-analysis rerun: a point re-run from its meta.json alone gives its fct.csv byte for byte,
-for every built-in scheme, a custom one and a data mining point of a sweep's store (its flow list
-made again); a tampered parameter gives another fct.csv and a non-zero exit, a meta.json without
-a key the rerun needs or of an Ideal point is refused in one line, and another build is a
-warning."""
+for every built-in scheme, a custom one, a data mining point of a sweep's store (its flow list
+made again) and Ideal points (a sweep's, with and without the window, their lists made again; one
+like a packet run); a tampered parameter gives another fct.csv and a non-zero exit, a meta.json
+without a key the rerun needs is refused in one line, and another build is a warning."""
 
 from __future__ import annotations
 
@@ -78,6 +78,50 @@ def test_a_stored_data_mining_point_is_reproduced_with_its_flow_list_made_again(
     assert (out / "flows.csv").is_file()
 
 
+@pytest.mark.parametrize("length", [("--flows=80",), ("--set=warmupFlows=20",
+                                                     "--set=measureFlows=40")])
+def test_a_stored_ideal_point_is_reproduced_with_its_flow_list_made_again(
+        bin_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        length: tuple[str, ...]) -> None:
+    """Issue 53: an Ideal point was refused. A sweep's, run to completion or in the window (its
+    list as long as the one it scheduled), is made again from the store alone: the list by its
+    program's --flowsOnly, the schedule by pfabric-analysis ideal."""
+    sweep, store = tmp_path / "sweep", tmp_path / "store"
+    assert main(["sweep", f"--out={sweep}", f"--store={store}", "--workloads=datamining",
+                 "--schemes=ideal", "--loads=0.3", *length, "--set=topology=star",
+                 "--set=hosts=4", "--quiet", "-j", "1", f"--bin-dir={bin_dir}"]) == 0
+    shutil.rmtree(sweep)
+    point = store / "datamining-ideal-load0.3-run1"
+    flows = json.loads((point / "meta.json").read_text())["flows_total"]
+    capsys.readouterr()
+    out = tmp_path / "again"
+    assert main(["rerun", str(point), f"--out={out}", f"--bin-dir={bin_dir}"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == (f"rerun: {out / 'fct.csv'} is {point / 'fct.columns.xz'} byte for "
+                            f"byte ({flows if length[0] == '--flows=80' else 40} flows)\n")
+    assert (out / "flows.csv").is_file() and "Traceback" not in captured.err
+
+
+def test_an_ideal_point_like_a_packet_run_is_reproduced_while_its_list_is_there(
+        bin_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    flows = tmp_path / "flows.csv"
+    make_run(bin_dir, tmp_path / "unused", "pfabric-websearch", "--flowsOnly",
+             f"--dumpFlows={flows}")
+    like = make_run(bin_dir, tmp_path / "like", "pfabric-websearch", f"--flowFile={flows}")
+    ideal = tmp_path / "ideal"
+    assert main(["ideal", str(flows), f"--like={like}", f"--out={ideal}"]) == 0
+    capsys.readouterr()
+    assert main(["rerun", str(ideal), f"--out={tmp_path / 'again'}"]) == 0
+    assert capsys.readouterr().out == (f"rerun: {tmp_path / 'again' / 'fct.csv'} is "
+                                       f"{ideal / 'fct.csv'} byte for byte (200 flows)\n")
+    flows.unlink()
+    assert main(["rerun", str(ideal), f"--out={tmp_path / 'third'}"]) == 1
+    assert capsys.readouterr().err == (
+        f"pfabric-analysis: error: {ideal / 'meta.json'}: an Ideal point like {like.resolve()}, "
+        f"and {flows.resolve()} is gone: its flows cannot be made again\n")
+    assert not (tmp_path / "third").exists()
+
+
 def test_a_tampered_parameter_gives_another_fct_and_a_non_zero_exit(
         bin_dir: Path, runs: dict[str, Path], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -111,8 +155,11 @@ def test_another_build_is_a_warning(bin_dir: Path, runs: dict[str, Path], tmp_pa
 @pytest.mark.parametrize(("damage", "message"), [
     (lambda meta: meta.pop("git_commit"), "no git_commit, which a rerun needs"),
     (lambda meta: meta["parameters"].pop("seed"), "no parameters.seed, which a rerun needs"),
+    (lambda meta: meta.update(program="pfabric-analysis summarize"),
+     "program 'pfabric-analysis summarize' is not one of the module's programs nor "
+     "pfabric-analysis ideal"),
     (lambda meta: meta.update(program="pfabric-analysis ideal"),
-     "program 'pfabric-analysis ideal' is not one of the module's programs"),
+     "an Ideal point with neither like_run nor an ideal_fct_command of the module's programs"),
     (lambda meta: meta["parameters"].update(xcp=1),
      "parameter xcp is not an option of pfabric-websearch"),
 ])
