@@ -13,6 +13,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/pfabric-module.h"
+#include "ns3/pfabric-seeding-variable-check.h"
 
 #include <chrono>
 #include <iostream>

@@ -35,6 +35,7 @@
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/pfabric-module.h"
+#include "ns3/pfabric-seeding-variable-check.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
@@ -43,6 +44,7 @@
 #include <ctime>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -301,9 +303,30 @@ main(int argc, char* argv[])
         std::cerr << "pfabric-routing-cost: error: " << parseError << std::endl;
         return 1;
     }
-    // A global value ns-3 keeps as text and reads when it creates the simulator is tried first.
+    // A global value ns-3 keeps as text and reads when it creates the simulator is tried first;
+    // with --queueDiscs, the run's PfabricQueueDisc too (a size of 0 stops ns-3 as it is made).
     PfabricSettingsTrial trial;
     trial.AddSimulatorStep(cmd);
+    std::unique_ptr<PfabricSingleSwitchHelper> pair;
+    if (queueDiscs)
+    {
+        trial.AddStep(
+            "installing PfabricQueueDisc on two hosts and a switch",
+            PfabricSettingsTrial::WithVariable(PfabricSettingsTrial::GivenNs3Options(cmd, true),
+                                               "NS_ATTRIBUTE_DEFAULT"),
+            [&pair, switchMode, linkType]() {
+                pair = std::make_unique<PfabricSingleSwitchHelper>(2);
+                pair->SetSwitchMode(switchMode);
+                pair->SetLinkType(linkType);
+                pair->Build();
+                PfabricQueueDiscHelper().Install(pair->GetDevices());
+                NodeContainer nodes(pair->GetHosts(), pair->GetSwitches());
+                for (uint32_t i = 0; i < nodes.GetN(); ++i)
+                {
+                    nodes.Get(i)->Initialize();
+                }
+            });
+    }
     const std::string refused = trial.Run();
     if (!refused.empty())
     {

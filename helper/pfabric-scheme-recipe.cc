@@ -119,6 +119,20 @@ PfabricSchemeRecipe::GetAttributes(Part part, const PfabricPreset& preset) const
     return attributes;
 }
 
+std::vector<std::string>
+PfabricSchemeRecipe::GetFixedAttributes(Part part) const
+{
+    std::vector<std::string> names;
+    for (const Value& value : m_parts.at(part).values)
+    {
+        if (value.fixed)
+        {
+            names.push_back(value.name);
+        }
+    }
+    return names;
+}
+
 Ptr<AttributeValue>
 PfabricSchemeRecipe::GetPresetValue(Part part,
                                     const std::string& name,

@@ -155,6 +155,13 @@ class PfabricSchemeRecipe
 
     /**
      * @param part the part
+     * @return the attributes the recipe sets on the part whatever their configured defaults
+     *         (SetAttribute's), in the order set
+     */
+    std::vector<std::string> GetFixedAttributes(Part part) const;
+
+    /**
+     * @param part the part
      * @param name an attribute
      * @param preset the preset
      * @return the part's preset value of the attribute (SetPresetAttribute), or nullptr

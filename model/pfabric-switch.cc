@@ -100,7 +100,8 @@ PfabricSwitch::PfabricSwitch()
       m_flowcellBytes(65536),
       m_nextUp(0),
       m_salt(Mix(0)),
-      m_random(CreateObject<UniformRandomVariable>())
+      m_random(CreateObject<UniformRandomVariable>()),
+      m_checksum(Node::ChecksumEnabled())
 {
     NS_LOG_FUNCTION(this);
 }
@@ -291,6 +292,12 @@ PfabricSwitch::Receive(Ptr<NetDevice> device,
     Ptr<Packet> p = packet->Copy();
     Ipv4Header header;
     p->RemoveHeader(header);
+    // The header goes back on at dequeue: with ns-3's checksums on, the receiving host's
+    // Ipv4L3Protocol drops a header whose checksum was not written (as its own forwarding does).
+    if (m_checksum)
+    {
+        header.EnableChecksum();
+    }
     int64_t port = SelectPort(p, header);
     if (port < 0)
     {

@@ -210,6 +210,7 @@ class PfabricSwitch : public Object
     uint64_t m_salt;                                    //!< Ecmp, Flowcell: the mixed node id
     std::unordered_map<uint64_t, Flowcell> m_flowcells; //!< Flowcell: state per flow hash
     Ptr<UniformRandomVariable> m_random;                //!< Random: the generator
+    bool m_checksum; //!< ns-3's ChecksumEnabled when made: the IPv4 header's checksum is written
     TracedCallback<Ptr<const Packet>, const Ipv4Header&, uint32_t> m_forwardTrace; //!< Forward
     TracedCallback<Ptr<const Packet>, const Ipv4Header&> m_noRouteTrace;           //!< NoRoute
 };

@@ -63,7 +63,7 @@ def read_incast_run(directory: Path) -> IncastRun:
         raise AnalysisError(f"{queries_path}: no queries")
     try:
         meta = json.loads(meta_path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, an int past 4300 digits
         raise AnalysisError(f"{meta_path}: not JSON ({error})") from error
     if not isinstance(meta, dict) or not isinstance(meta.get("incast"), dict) \
             or not isinstance(meta.get("parameters"), dict):

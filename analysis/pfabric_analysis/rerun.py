@@ -74,7 +74,7 @@ def read_meta(run_dir: Path) -> dict:
         meta = json.loads(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError as error:
         raise AnalysisError(f"{path}: missing") from error
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as error:
+    except (OSError, ValueError) as error:  # ValueError: not JSON or text, an int past 4300 digits
         raise AnalysisError(f"{path}: not JSON ({error})") from error
     if not isinstance(meta, dict):
         raise AnalysisError(f"{path}: not a run's meta.json (a JSON object)")
@@ -287,7 +287,7 @@ def rerun(run_dir: Path, out: Path, bin_dir: Path | None, dry_run: bool = False)
     try:
         new_meta = json.loads((out / META).read_text())
         new = (out / FCT).read_bytes()
-    except (OSError, json.JSONDecodeError) as error:
+    except (OSError, ValueError) as error:
         raise AnalysisError(f"{out}: the rerun wrote no readable {FCT} and {META} ({error})"
                             ) from error
     for line in build_warnings(meta, new_meta, run_dir / META):

@@ -165,7 +165,7 @@ def read_run(directory: Path) -> Run:
     try:
         # utf-8-sig: a byte-order mark (an editor's) is dropped, as files.read_text drops it.
         meta = json.loads(meta_path.read_text(encoding="utf-8-sig"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, an int past 4300 digits
         raise AnalysisError(f"{meta_path}: not JSON ({error})") from error
     if not isinstance(meta, dict) or not isinstance(meta.get("parameters"), dict):
         raise AnalysisError(f"{meta_path}: no 'parameters' object")
@@ -538,18 +538,67 @@ def result_settings(meta: dict) -> dict:
             if name not in RESULT_NEUTRAL_SETTINGS}
 
 
+# ns-3's variables that give its settings (meta.json's ns3_environment records them as set):
+# NS_ATTRIBUTE_DEFAULT's attribute paths (ns3::Type::Attribute=value;...) and NS_GLOBAL_VALUE's
+# global values (Name=value;...), each the setting the command line gives as --Name=value and
+# meta.json's ns3_settings records under Name. RngRun and RngSeed, wherever given, are the run's
+# --run and --seed (parameters run and seed, which tell replications apart), not settings of the
+# experiment (issue 54's sixth probe).
+ATTRIBUTE_VARIABLE = "NS_ATTRIBUTE_DEFAULT"
+GLOBAL_VARIABLE = "NS_GLOBAL_VALUE"
+SEEDING_GLOBALS = frozenset({"RngRun", "RngSeed"})
+
+
+def variable_settings(text: str) -> list[tuple[str, str]]:
+    """The settings of one of ns-3's variables as ns-3 splits them: entries by ';' (empty ones
+    skipped), each its name and the text after its first '=' ('' without one), in order."""
+    return [(name, value)
+            for name, _, value in (entry.partition("=") for entry in text.split(";") if entry)]
+
+
+def environment_settings(environment: dict, variable: str) -> dict[str, str]:
+    """The settings one of ns-3's variables gave a run (meta.json's ns3_environment), by name;
+    a name given twice, its last value (the one ns-3 keeps); none when it was not set."""
+    text = environment.get(variable)
+    return dict(variable_settings(text)) if isinstance(text, str) else {}
+
+
+def given_settings(meta: dict) -> dict[str, object]:
+    """Every setting of ns-3's own a run was given that can change its results, by name, however
+    it was given: on the command line (ns3_settings) or through NS_GLOBAL_VALUE or
+    NS_ATTRIBUTE_DEFAULT (ns3_environment). The command line's global values are applied after
+    the variable's; NS_ATTRIBUTE_DEFAULT's over the command line's default (the programs refuse
+    the two differing). Left out: RESULT_NEUTRAL_SETTINGS, and SEEDING_GLOBALS, which the run's
+    parameters carry."""
+    environment = meta.get("ns3_environment", {})
+    merged = {**environment_settings(environment, GLOBAL_VARIABLE), **result_settings(meta),
+              **environment_settings(environment, ATTRIBUTE_VARIABLE)}
+    return {name: value for name, value in merged.items()
+            if name not in RESULT_NEUTRAL_SETTINGS | SEEDING_GLOBALS}
+
+
+def other_variables(meta: dict) -> dict[str, object]:
+    """What ns3_environment holds besides the settings given_settings reads: a variable it does
+    not know, or one whose value is not text, whole under $NAME."""
+    known = (ATTRIBUTE_VARIABLE, GLOBAL_VARIABLE)
+    return {f"${name}": value for name, value in meta.get("ns3_environment", {}).items()
+            if name not in known or not isinstance(value, str)}
+
+
 def compared_parameters(meta: dict) -> dict:
     """A run's parameters (meta.json's) as compared with another run's: those added since it was
     written at the value it ran with (ADDED_PARAMETERS), and the settings of ns-3's own that it
     was given (ns3_settings, ns3_environment; a run written before they were recorded had none
-    that mattered, as the sweeps pass none), each under the name it was given by, such as
-    --ns3::PfabricHostTransport::HostPacing: an attribute changes a run as much as an option.
-    Settings that cannot change results (RESULT_NEUTRAL_SETTINGS) are left out. The numbers of
-    RECORDED_NUMBERS come last, under their meta.json names."""
-    settings = {f"--{name}": value for name, value in result_settings(meta).items()}
-    environment = {f"${name}": value for name, value in meta.get("ns3_environment", {}).items()}
+    that mattered, as the sweeps pass none), each under the name the command line gives it by,
+    such as --ns3::PfabricHostTransport::HostPacing, whether given there or through ns-3's
+    variables (given_settings): an attribute changes a run as much as an option. Settings that
+    cannot change results (RESULT_NEUTRAL_SETTINGS) are left out, and so are RngRun and RngSeed,
+    which are the parameters run and seed. The numbers of RECORDED_NUMBERS come last, under
+    their meta.json names."""
+    settings = {f"--{name}": value for name, value in given_settings(meta).items()}
     numbers = {name: meta.get(name, before) for name, before in RECORDED_NUMBERS.items()}
-    return {**ADDED_PARAMETERS, **meta["parameters"], **settings, **environment, **numbers}
+    return {**ADDED_PARAMETERS, **meta["parameters"], **settings, **other_variables(meta),
+            **numbers}
 
 
 # What a run's meta.json says about the build that must agree between runs compared as one

@@ -67,7 +67,7 @@ def prepare_directory(spec: SweepSpec, sweep_dir: Path) -> None:
     if spec_path.is_file():
         try:
             found = json.loads(spec_path.read_text())
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, an int past 4300 digits
             raise AnalysisError(f"{spec_path}: not JSON ({error})") from error
         if not isinstance(found, dict):
             raise AnalysisError(f"{spec_path}: not a sweep's description (a JSON object)")

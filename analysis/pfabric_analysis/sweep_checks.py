@@ -45,7 +45,7 @@ def check_store(tasks: list[Task], spec: SweepSpec) -> dict[Path, tuple[str, str
         meta_path = compact.point_path(task.store, task.name) / compact.META
         try:
             meta = json.loads(meta_path.read_text())
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, an int past 4300 digits
             raise AnalysisError(f"{meta_path}: not a run's meta.json ({error})") from error
         if not isinstance(meta, dict) or not isinstance(meta.get("parameters"), dict):
             raise AnalysisError(f"{meta_path}: not a run's meta.json (no 'parameters' object)")

@@ -10,6 +10,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/object-factory.h"
+#include "ns3/pfabric-min-tcp-socket.h"
 
 #include <algorithm>
 #include <cmath>
@@ -157,8 +158,14 @@ PfabricDeadlineFeature::ConfigureScheme(PfabricSchemeHelper& scheme) const
 std::vector<PfabricExperimentFeature::OwnSetting>
 PfabricDeadlineFeature::GetOwnSettings() const
 {
-    // ConfigureApplication, on every host's application
-    return {{PfabricFlowApplication::GetTypeId(), "TerminateAtDeadline", "onMiss"}};
+    // ConfigureApplication, on every host's application; ConfigureScheme, on every socket
+    std::vector<OwnSetting> own{
+        {PfabricFlowApplication::GetTypeId(), "TerminateAtDeadline", "onMiss"}};
+    if (m_p.priority == P::EDF && m_p.UsesPfabricQueues())
+    {
+        own.push_back({PfabricMinTcpSocket::GetTypeId(), "PriorityPolicy", "priority"});
+    }
+    return own;
 }
 
 void

@@ -21,6 +21,7 @@
 #include "ns3/pfabric-experiment.h"
 #include "ns3/pfabric-flow-application.h"
 #include "ns3/pfabric-results-writer.h"
+#include "ns3/pfabric-seeding-variable-check.h"
 #include "ns3/priority-queue-scheduler.h"
 #include "ns3/simulator.h"
 

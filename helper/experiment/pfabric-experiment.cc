@@ -15,15 +15,20 @@
 #include "pfabric-settings-trial.h"
 
 #include "ns3/abort.h"
+#include "ns3/application.h"
 #include "ns3/boolean.h"
+#include "ns3/global-value.h"
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/pfabric-configured-defaults.h"
 #include "ns3/pfabric-fat-tree-helper.h"
 #include "ns3/pfabric-leaf-spine-helper.h"
 #include "ns3/pfabric-level-queue-disc.h"
+#include "ns3/pfabric-min-tcp-socket.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-levels.h"
+#include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-queue-disc-helper.h"
 #include "ns3/pfabric-single-switch-helper.h"
 #include "ns3/pfabric-switch.h"
@@ -399,6 +404,9 @@ PfabricExperiment::CheckOwnSettings() const
     {
         own.push_back({PfabricLevelQueueDisc::GetTypeId(), "Levels", "priorityLevels"});
         own.push_back({PfabricLevelQueueDisc::GetTypeId(), "PriorityOffset", "priorityLevels"});
+        // PfabricSchemeHelper::SetPriorityLevels: the sockets' policy, at the CDF's thresholds
+        own.push_back({PfabricMinTcpSocket::GetTypeId(), "PriorityPolicy", "priorityLevels"});
+        own.push_back({PfabricPriorityPolicy::GetTypeId(), "Thresholds", "priorityLevels"});
     }
     for (const auto& feature : m_features)
     {
@@ -416,8 +424,32 @@ PfabricExperiment::CheckOwnSettings() const
                    option + "; give --" + option + " instead";
         }
     }
-    // The ports' rate attribute (DCTCP's RED LinkBandwidth) is set from each port's device.
+    // What a built-in scheme is made of, whatever the configured defaults (DCTCP's ECN); the
+    // custom scheme's are its own options'.
     const PfabricSchemeRecipe& recipe = m_scheme->GetRecipe();
+    for (uint32_t part = 0;
+         part < PfabricSchemeRecipe::PART_COUNT && m_p.scheme != PfabricSchemeHelper::CUSTOM;
+         ++part)
+    {
+        const auto which = static_cast<PfabricSchemeRecipe::Part>(part);
+        TypeId tid;
+        const std::vector<std::string> names = recipe.GetFixedAttributes(which);
+        // (ListConfigured of no names lists every attribute the type declares)
+        if (names.empty() || !TypeId::LookupByNameFailSafe(recipe.GetType(which), &tid))
+        {
+            continue;
+        }
+        const std::vector<std::string> fixed =
+            PfabricConfiguredDefaults::ListConfigured(tid, names);
+        if (!fixed.empty())
+        {
+            return DescribeDefault(fixed.front()) + ": --scheme=" + m_options.GetSchemeName() +
+                   " sets " + fixed.front() + " itself (it is what makes the scheme), so its " +
+                   "default changes nothing; leave it unset, or make a scheme of your own " +
+                   "(--scheme=custom)";
+        }
+    }
+    // The ports' rate attribute (DCTCP's RED LinkBandwidth) is set from each port's device.
     TypeId port;
     if (!recipe.GetDeviceRateAttribute().empty() &&
         TypeId::LookupByNameFailSafe(recipe.GetType(PfabricSchemeRecipe::PORT_QUEUE_DISC), &port))
@@ -430,6 +462,16 @@ PfabricExperiment::CheckOwnSettings() const
                    " on every port from its link's rate, so its default changes nothing; "
                    "leave it unset";
         }
+    }
+    // The flow applications carry every flow of the list until the run ends (--maxSimTime):
+    // PfabricFlowApplication stops nothing at its StopTime.
+    const std::vector<std::string> stop =
+        PfabricConfiguredDefaults::ListConfigured(Application::GetTypeId(), {"StopTime"});
+    if (!stop.empty())
+    {
+        return DescribeDefault(stop.front()) + ": the flow applications carry every flow of the " +
+               "list until the run ends, so " + stop.front() +
+               " changes nothing; give --maxSimTime to end the run earlier";
     }
     // Every random variable of the run gets its stream from AssignStreams (fixed indices; the
     // replication is the run number's substream): the default's stream never reaches one.
@@ -526,15 +568,36 @@ PfabricExperiment::CheckIpSettings() const
                " changes nothing; run with " + ipSwitches + ", or leave it unset";
     }
     const std::vector<std::string> unused = m_fabric->GetIpDefaultsNoNodeHas();
-    if (unused.empty())
+    if (!unused.empty())
     {
-        return "";
+        return DescribeDefault(unused.front()) + ": no node of this run has ns-3's IP stack (" +
+               hostStack + ", " + switchMode + "), so " + unused.front() +
+               " reaches nothing; run with --hostStack=" +
+               PfabricChoiceName(Parameters::HOST_STACKS, PfabricFabricHelper::NS3_TCP) + " or " +
+               ipSwitches + ", or leave it unset";
     }
-    return DescribeDefault(unused.front()) + ": no node of this run has ns-3's IP stack (" +
-           hostStack + ", " + switchMode + "), so " + unused.front() +
-           " reaches nothing; run with --hostStack=" +
-           PfabricChoiceName(Parameters::HOST_STACKS, PfabricFabricHelper::NS3_TCP) + " or " +
-           ipSwitches + ", or leave it unset";
+    // PfabricFabricRouting forwards at every switch and at no host, as the fabric is built.
+    const std::vector<std::string> forward =
+        PfabricConfiguredDefaults::ListConfigured(Ipv4::GetTypeId(), {"IpForward"});
+    if (!forward.empty())
+    {
+        return DescribeDefault(forward.front()) + ": the fabric's routing forwards at every " +
+               "switch and at no host, so " + forward.front() + " changes nothing; leave it unset";
+    }
+    // The lean host writes and checks no checksum (an IP switch would drop its packets).
+    const std::string checksum = "ChecksumEnabled"; // ns-3's global value (Node::ChecksumEnabled)
+    BooleanValue checksums;
+    GlobalValue::GetValueByName(checksum, checksums);
+    if (checksums.Get() && m_p.hostStack == PfabricFabricHelper::LEAN_HOST)
+    {
+        const std::string given = DescribeDefault(checksum);
+        return (given == checksum ? "NS_GLOBAL_VALUE's " + checksum + "=true" : given) +
+               ": the lean host (" + hostStack +
+               ") writes no checksum, so a run of it has none; run with --hostStack=" +
+               PfabricChoiceName(Parameters::HOST_STACKS, PfabricFabricHelper::NS3_TCP) +
+               ", or leave it unset";
+    }
+    return "";
 }
 
 std::string

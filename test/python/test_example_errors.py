@@ -464,7 +464,8 @@ NO_IP_STACK = ("no node of this run has ns-3's IP stack (--hostStack=lean, --swi
      "ns3::Ipv4L3Protocol::FragmentExpirationTimeout"),
     ("", {"NS_ATTRIBUTE_DEFAULT": "ns3::ArpCache::MaxRetries=2"},
      "NS_ATTRIBUTE_DEFAULT's ns3::ArpCache::MaxRetries=2", "ns3::ArpCache::MaxRetries"),
-    ("--ns3::Ipv4::IpForward=true", {}, "--ns3::Ipv4::IpForward=true", "ns3::Ipv4::IpForward")])
+    ("--ns3::Ipv4L3Protocol::DuplicateExpire=2ms", {},
+     "--ns3::Ipv4L3Protocol::DuplicateExpire=2ms", "ns3::Ipv4L3Protocol::DuplicateExpire")])
 def test_an_ip_default_is_refused_where_no_node_has_ip(
         run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch, setting: str,
         environment: dict[str, str], given: str, path: str) -> None:
@@ -1522,6 +1523,116 @@ def test_ns3s_seed_or_run_out_of_range_is_refused_under_its_own_name(
     result = run_example(program, *own, *arguments)
     assert (result.returncode, result.stderr) == (1, f"{program}: error: {message}\n")
     assert result.stdout == "" and not out.exists()
+
+
+OWN = "this program sets {0} itself, from --{1}; give --{1} instead"
+LOSS_STAR = ("--topology=star", "--hosts=4", "--flows=30", "--load=0.8", "--quiet")
+
+
+@pytest.mark.parametrize(("program", "arguments", "environment", "message"), [
+    ("pfabric-websearch", ("--scheme=dctcp", "--ns3::TcpSocketBase::UseEcn=Off"), {},
+     "--ns3::TcpSocketBase::UseEcn=Off: --scheme=dctcp sets ns3::TcpSocketBase::UseEcn itself (it "
+     "is what makes the scheme), so its default changes nothing; leave it unset, or make a scheme "
+     "of your own (--scheme=custom)"),
+    ("pfabric-websearch", ("--priorityLevels=4",
+                           "--ns3::PfabricPriorityPolicy::Thresholds=1000,2000,3000"), {},
+     "--ns3::PfabricPriorityPolicy::Thresholds=1000,2000,3000: " + OWN.format(
+         "ns3::PfabricPriorityPolicy::Thresholds", "priorityLevels")),
+    ("pfabric-websearch", ("--priorityLevels=4", "--scheme=linerate"),
+     {"NS_ATTRIBUTE_DEFAULT": "ns3::PfabricMinTcpSocket::PriorityPolicy=ns3::PfabricFlowSizePriority"},
+     "NS_ATTRIBUTE_DEFAULT's ns3::PfabricMinTcpSocket::PriorityPolicy=ns3::PfabricFlowSizePriority: "
+     + OWN.format("ns3::PfabricMinTcpSocket::PriorityPolicy", "priorityLevels")),
+    ("pfabric-deadlines", ("--priority=edf",
+                           "--ns3::PfabricMinTcpSocket::PriorityPolicy=ns3::PfabricFlowSizePriority"),
+     {}, "--ns3::PfabricMinTcpSocket::PriorityPolicy=ns3::PfabricFlowSizePriority: "
+     + OWN.format("ns3::PfabricMinTcpSocket::PriorityPolicy", "priority")),
+    ("pfabric-datamining", ("--ns3::Application::StopTime=1ms",), {},
+     "--ns3::Application::StopTime=1ms: the flow applications carry every flow of the list until "
+     "the run ends, so ns3::Application::StopTime changes nothing; give --maxSimTime to end the "
+     "run earlier"),
+    ("pfabric-websearch", ("--scheme=tcp", "--switchMode=ip", "--ns3::Ipv4::IpForward=false"), {},
+     "--ns3::Ipv4::IpForward=false: the fabric's routing forwards at every switch and at no host, "
+     "so ns3::Ipv4::IpForward changes nothing; leave it unset"),
+    ("pfabric-websearch", ("--hostStack=lean", "--ChecksumEnabled=true"), {},
+     "--ChecksumEnabled=true: the lean host (--hostStack=lean) writes no checksum, so a run of it "
+     "has none; run with --hostStack=ns3tcp, or leave it unset"),
+    ("pfabric-datamining", ("--hostStack=lean", "--switchMode=ip"),
+     {"NS_GLOBAL_VALUE": "ChecksumEnabled=true"},
+     "NS_GLOBAL_VALUE's ChecksumEnabled=true: the lean host (--hostStack=lean) writes no "
+     "checksum, so a run of it has none; run with --hostStack=ns3tcp, or leave it unset")])
+def test_a_setting_the_run_sets_itself_or_never_reads_is_refused(
+        run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch, program: str,
+        arguments: tuple[str, ...], environment: dict[str, str], message: str) -> None:
+    """Issue 54's sixth probe: each was recorded in meta.json with fct.csv unchanged (DCTCP's
+    recipe sets its sockets' ECN; --priorityLevels and the deadlines' EDF set the sockets'
+    priority policy; the flow applications stop nothing; the fabric's routing forwards whatever
+    IpForward says; the lean host writes no checksum, and IP switches would drop its packets)."""
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    out = tmp_path / "run"
+    result = run_example(program, *LOSS_STAR, *arguments, f"--out={out}")
+    assert (result.returncode, result.stderr) == (1, f"{program}: error: {message}\n")
+    assert result.stdout == "" and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("program", "variable"), [
+    ("pfabric-websearch", "RngRun=abc"), ("pfabric-datamining", "RngSeed=1e3"),
+    ("pfabric-incast", "RngRun=1.5"), ("pfabric-preemption", "RngSeed=5 "),
+    ("pfabric-fabric", "ChecksumEnabled=false;RngRun=0x10"), ("pfabric-routing-cost", "RngSeed=-")])
+def test_a_seeding_value_ns3_aborts_on_while_loading_is_refused(
+        run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch, program: str,
+        variable: str) -> None:
+    """Issue 54's sixth probe: NS_GLOBAL_VALUE=RngRun=abc aborted every program (SIGABRT, three
+    lines) in libns3-core's static initialisation, before main: ns-3's UintegerValue aborts on a
+    value it cannot read to its end. The programs' preinit function refuses it first, in the
+    words the command line's check uses. ("RngSeed=-" is read to its end and refused later,
+    without an abort: "expected a value" is not this check's.)"""
+    monkeypatch.setenv("NS_GLOBAL_VALUE", variable)
+    result = run_example(program, "--PrintHelp")
+    entry = variable.split(";")[-1]
+    name, value = entry.split("=", 1)
+    if value == "-":
+        assert result.returncode != 134 and "NS_FATAL" not in result.stderr, result.stderr
+        return
+    assert (result.returncode, result.stderr, result.stdout) == (1, (
+        f"{program}: error: NS_GLOBAL_VALUE's {entry}: '{value}' is not a value of {name} "
+        "(ns3::UintegerValue)\n"), "")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("program", ["pfabric-websearch", "pfabric-preemption"])
+def test_checksums_are_written_through_the_lean_switches(run_example: RunExample, tmp_path,
+                                                         program: str) -> None:
+    """Issue 54's sixth probe: with ns-3's ChecksumEnabled, every flow through the lean switches
+    stayed unconnected (exit 0): PfabricSwitch put the IPv4 header back without its checksum,
+    which the receiving hosts' Ipv4L3Protocol then dropped. Now every flow completes, as through
+    IP switches, and the FCTs are those without checksums (they change no byte's timing)."""
+    if program == "pfabric-preemption":
+        result = run_example(program, "--ChecksumEnabled=true")
+        assert result.returncode == 0 and "unfinished" not in result.stdout + result.stderr, \
+            result.stdout + result.stderr
+        return
+    fct = {}
+    for name, extra in (("with", ("--ChecksumEnabled=true",)), ("without", ())):
+        out = tmp_path / name
+        result = run_example(program, *LOSS_STAR, *extra, f"--out={out}")
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        assert json.loads((out / "meta.json").read_text())["flows_unfinished"] == 0
+        fct[name] = (out / "fct.csv").read_bytes()
+    assert fct["with"] == fct["without"]
+
+
+def test_routing_cost_tries_its_queue_discs_first(run_example: RunExample) -> None:
+    """Issue 54's sixth probe: pfabric-routing-cost --queueDiscs aborted on
+    PfabricQueueDisc::MaxSize=0p (NS_FATAL, three lines); its queue disc is tried first now."""
+    result = run_example("pfabric-routing-cost", "--k=4", "--packetsPerHost=5", "--repeat=1",
+                         "--queueDiscs", "--ns3::PfabricQueueDisc::MaxSize=0p")
+    assert (result.returncode, result.stderr) == (1, (
+        "pfabric-routing-cost: error: --ns3::PfabricQueueDisc::MaxSize=0p: installing "
+        "PfabricQueueDisc on two hosts and a switch stops ns-3 (tried before the run): "
+        "PfabricQueueDisc: MaxSize must hold at least one packet or byte, got 0p "
+        "(pfabric-queue-disc.cc:107)\n"))
+    assert result.stdout == ""
 
 
 @pytest.mark.parametrize(("argument", "message"), [

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from pfabric_analysis import columnar
+from pfabric_analysis import columnar, runs
 from pfabric_analysis.cli import main
+from pfabric_analysis.incast import QUERY_COLUMNS, read_incast_run
+from pfabric_analysis.rerun import read_meta
 from pfabric_analysis.runs import (ADDED_PARAMETERS, RENAMED_PARAMETERS, SIZE_BINS_FILE,
                                    AnalysisError, Run, bin_names, check_poolable,
-                                   compared_parameters, normalise, read_run, read_size_bin_edges, scheme_parameters, size_bins,
-                                   summarize)
+                                   compared_parameters, normalise, read_run, read_size_bin_edges,
+                                   replication_identity, scheme_parameters, size_bins, summarize)
 
 
 def frame(rows: list[tuple[int, float, float, int]]) -> pd.DataFrame:
@@ -284,9 +288,121 @@ def test_runs_given_other_ns3_settings_are_not_pooled(tmp_path: Path) -> None:
         check_poolable([old, none, paced])
     environment = with_meta("environment", 5, ns3_environment={
         "NS_ATTRIBUTE_DEFAULT": "ns3::PfabricQueueDisc::MaxSize=30p"})
-    with pytest.raises(AnalysisError, match=r"environment: parameter '\$NS_ATTRIBUTE_DEFAULT'"):
+    with pytest.raises(AnalysisError, match=r"environment: parameter '--ns3::PfabricQueueDisc::"
+                                            r"MaxSize' is '30p', but .*none has None"):
         check_poolable([none, environment])
     assert compared_parameters(paced.meta)["--ns3::PfabricHostTransport::HostPacing"] == "false"
+
+
+def test_settings_given_through_ns3s_variables_pool_as_the_command_lines(tmp_path: Path) -> None:
+    """Issue 54's sixth probe (F9): NS_GLOBAL_VALUE's RngRun and RngSeed set the run's --run and
+    --seed (meta.json's parameters run and seed), so a run made with NS_GLOBAL_VALUE=RngRun=3 is
+    replication 3 of the experiment run 1 is of, as --run=3 (or --RngRun=3) makes; and a setting
+    given through NS_ATTRIBUTE_DEFAULT or NS_GLOBAL_VALUE is the command line's setting (meta.json
+    records --ns3::Type::Attr=v in ns3_settings under ns3::Type::Attr). A real difference is
+    still refused, and a store knows the same replication however it was given."""
+    flows = frame([(1000, 1.0, 1.0, 1)])
+
+    def with_meta(name: str, run: int, seed: int = 1, settings: dict | None = None,
+                  environment: dict | None = None) -> Run:
+        directory = write_run(tmp_path / name, flows, run=run, seed=seed)
+        meta = json.loads((directory / "meta.json").read_text())
+        (directory / "meta.json").write_text(json.dumps(
+            {**meta, "ns3_settings": settings or {}, "ns3_environment": environment or {}}))
+        return read_run(directory)
+
+    rto = "ns3::PfabricMinTcpSocket::Rto"
+    simulator = "SimulatorImplementationType"
+    run1 = with_meta("run1", 1)
+    run_r3 = with_meta("run_r3", 3)
+    run_env_r3 = with_meta("run_env_r3", 3, environment={"NS_GLOBAL_VALUE": "RngRun=3"})
+    seed_env = with_meta("seed_env", 1, 2, environment={"NS_GLOBAL_VALUE": "RngSeed=2;RngRun=1"})
+    scheduler_env = with_meta("scheduler_env", 4, environment={
+        "NS_GLOBAL_VALUE": "SchedulerType=ns3::MapScheduler"})
+    check_poolable([run1, run_env_r3])
+    check_poolable([run1, seed_env, scheduler_env])
+    assert main(["summarize", str(run1.directory), str(run_env_r3.directory)]) == 0
+    assert replication_identity(run_env_r3.meta) == replication_identity(run_r3.meta)
+    with pytest.raises(AnalysisError, match="the same replication"):
+        check_poolable([run_r3, run_env_r3])
+
+    given = with_meta("given", 2, settings={rto: "40us", simulator: "ns3::DefaultSimulatorImpl"})
+    variables = with_meta("variables", 1, environment={
+        "NS_ATTRIBUTE_DEFAULT": f"{rto}=40us",
+        "NS_GLOBAL_VALUE": f"RngRun=1;{simulator}=ns3::DefaultSimulatorImpl"})
+    check_poolable([given, variables])
+    assert compared_parameters(variables.meta)[f"--{rto}"] == "40us"
+
+    other = with_meta("other", 3, settings={simulator: "ns3::DefaultSimulatorImpl"},
+                      environment={"NS_ATTRIBUTE_DEFAULT": f"{rto}=80us"})
+    with pytest.raises(AnalysisError, match=rf"other: parameter '--{rto}' is '80us', but "
+                                            r".*given has '40us'; not the same experiment"):
+        check_poolable([given, other])
+    with pytest.raises(AnalysisError, match=rf"variables: parameter '--{simulator}' is "
+                                            r"'ns3::DefaultSimulatorImpl', but .*run1 has None"):
+        check_poolable([run1, variables])
+    simulated = with_meta("simulated", 5, environment={
+        "NS_GLOBAL_VALUE": f"RngRun=5;{simulator}=ns3::RealtimeSimulatorImpl"})
+    with pytest.raises(AnalysisError, match=f"parameter '--{simulator}'"):
+        check_poolable([run1, simulated])
+    assert replication_identity(other.meta) != replication_identity(given.meta)
+
+
+def test_runs_of_the_programs_given_ns3s_variables_pool(bin_dir: Path, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 54's sixth probe (F9), on the programs' own meta.json: NS_GLOBAL_VALUE=RngRun=3 is
+    run 3 of the experiment --run=1 is run 1 of, and NS_ATTRIBUTE_DEFAULT's attribute is the
+    command line's (--ns3::Type::Attribute); an attribute given one way only still differs."""
+    base = {name: value for name, value in os.environ.items()
+            if name not in ("NS_GLOBAL_VALUE", "NS_ATTRIBUTE_DEFAULT")}
+    mtu = "ns3::PfabricLinkNetDevice::Mtu=9000"
+
+    def run(name: str, *options: str, **variables: str) -> str:
+        out = tmp_path / name
+        subprocess.run([str(bin_dir / "pfabric-websearch"), "--topology=star", "--hosts=4",
+                        "--flows=5", "--quiet", f"--out={out}", *options],
+                       env={**base, **variables}, check=True, timeout=300)
+        return str(out)
+
+    run1 = run("run1", "--run=1")
+    env_r3 = run("env_r3", NS_GLOBAL_VALUE="RngRun=3")
+    given = run("given", f"--{mtu}", "--run=2")
+    variable = run("variable", NS_ATTRIBUTE_DEFAULT=mtu)
+    assert main(["summarize", run1, env_r3]) == 0
+    assert main(["summarize", given, variable]) == 0
+    capsys.readouterr()
+    assert main(["summarize", run1, variable]) == 1
+    assert "not the same experiment" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("", []), ("RngRun=3", [("RngRun", "3")]),
+    ("a=1;;b=x=y;c", [("a", "1"), ("b", "x=y"), ("c", "")]),
+])
+def test_ns3s_variables_are_split_as_ns3_splits_them(text: str,
+                                                      expected: list[tuple[str, str]]) -> None:
+    """Issue 54's sixth probe (F9): Name=value;Name=value, empty entries skipped, a value after
+    the first '='."""
+    assert runs.variable_settings(text) == expected
+
+
+def test_a_meta_json_integer_beyond_pythons_digit_limit_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 54's sixth probe (F10): an integer of more than 4300 digits (Python's limit on
+    reading one from text) in meta.json is refused in one line naming the file, as any
+    malformed meta.json is, by every reader of one."""
+    run = write_run(tmp_path / "run", frame([(1000, 1.0, 1.0, 1)]))
+    meta_path = run / "meta.json"
+    meta_path.write_text(meta_path.read_text().replace('"seed": 1', '"seed": ' + "9" * 5000))
+    assert main(["summarize", str(run)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"pfabric-analysis: error: {meta_path}: not JSON")
+    assert "4300" in err[0]
+    with pytest.raises(AnalysisError, match="meta.json: not JSON"):
+        read_meta(run)
+    (run / "queries.csv").write_text(",".join(QUERY_COLUMNS) + "\n" + ",".join(["0"] * 11) + "\n")
+    with pytest.raises(AnalysisError, match="meta.json: not JSON"):
+        read_incast_run(run)
 
 
 def test_parameters_under_their_old_dashed_names_are_read_under_the_current_ones(
