@@ -185,25 +185,29 @@ class TrialStepsTestCase : public TestCase
             Simulator::Schedule(MicroSeconds(5), &RescheduleAtOnce);
             Simulator::Run();
         });
-        NS_TEST_EXPECT_MSG_EQ(looping.Run(),
+        const std::string loop = looping.Run();
+        NS_TEST_EXPECT_MSG_EQ(loop,
                               "--h=0: looping hangs ns-3 (tried before the run): simulated time "
                               "stood still at 5 us for at least 2 s of processor time (an event "
                               "rescheduling itself at once)",
                               "a loop at one instant");
 
-        // The limit is processor time: a child kept waiting past it in wall-clock time (6 s
+        // The limit is processor time: a child kept waiting past it in wall-clock time (11 s
         // asleep, as a loaded machine's share of a core leaves it) still gets to show its loop.
         // A wall-clock limit gave up there (issue 54's third probe: PIE's Tupdate=0 then hung
-        // the run).
+        // the run). The limit leaves the loop's few seconds of processor time room under the
+        // sanitizers on a loaded machine (5 s did not, beside four busy processes).
         PfabricSettingsTrial waited;
-        waited.SetTimeLimit(5);
+        waited.SetTimeLimit(10);
         waited.AddSimulatorStep(std::vector<std::string>{});
         waited.AddStep("looping after a wait", {"--j=0"}, []() {
-            sleep(6);
+            sleep(11);
             Simulator::Schedule(MicroSeconds(5), &RescheduleAtOnce);
             Simulator::Run();
         });
-        NS_TEST_EXPECT_MSG_EQ(waited.Run(),
+        // (Each Run() once: the macro would run a second trial to print what failed.)
+        const std::string afterWait = waited.Run();
+        NS_TEST_EXPECT_MSG_EQ(afterWait,
                               "--j=0: looping after a wait hangs ns-3 (tried before the run): "
                               "simulated time stood still at 5 us for at least 2 s of processor "
                               "time (an event rescheduling itself at once)",
