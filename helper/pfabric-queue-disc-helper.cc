@@ -57,12 +57,10 @@ PfabricQueueDiscHelper::GetQueueSizeDefaultsItOverrides()
 {
     std::vector<std::string> paths =
         PfabricConfiguredDefaults::ListConfigured(DropTailQueue<Packet>::GetTypeId(), {"MaxSize"});
-    for (const std::string& path :
-         PfabricConfiguredDefaults::ListConfigured(DropTailQueue<QueueDiscItem>::GetTypeId(),
-                                                   {"MaxSize"}))
-    {
-        paths.push_back(path);
-    }
+    const std::vector<std::string> internal =
+        PfabricConfiguredDefaults::ListConfigured(DropTailQueue<QueueDiscItem>::GetTypeId(),
+                                                  {"MaxSize"});
+    paths.insert(paths.end(), internal.begin(), internal.end());
     return paths;
 }
 

@@ -48,15 +48,21 @@ PfabricConfiguredDefaults::IsConfigured(TypeId tid, const std::string& name)
 }
 
 std::vector<std::string>
-PfabricConfiguredDefaults::ListConfigured(TypeId tid, const std::vector<std::string>& names)
+PfabricConfiguredDefaults::ListConfigured(TypeId tid)
 {
     std::vector<std::string> own;
-    for (std::size_t i = 0; names.empty() && i < tid.GetAttributeN(); ++i)
+    for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
     {
         own.push_back(tid.GetAttribute(i).name);
     }
+    return ListConfigured(tid, own);
+}
+
+std::vector<std::string>
+PfabricConfiguredDefaults::ListConfigured(TypeId tid, const std::vector<std::string>& names)
+{
     std::vector<std::string> configured;
-    for (const std::string& name : names.empty() ? own : names)
+    for (const std::string& name : names)
     {
         TypeId::AttributeInformation info;
         const TypeId declaring = Declaring(tid, name, &info);

@@ -40,13 +40,18 @@ class PfabricConfiguredDefaults
 
     /**
      * @param tid a type
-     * @param names attributes of it (declared by it or a parent); none: every attribute it
-     *        declares itself
+     * @param names attributes of it (declared by it or a parent); none: none listed
      * @return the configured ones' paths, named by the type that declares each (as
      *         Config::SetDefault takes them), e.g. ns3::PfabricLinkNetDevice::DataRate, in order
      */
     static std::vector<std::string> ListConfigured(TypeId tid,
-                                                   const std::vector<std::string>& names = {});
+                                                   const std::vector<std::string>& names);
+
+    /**
+     * @param tid a type
+     * @return ListConfigured of every attribute it declares itself
+     */
+    static std::vector<std::string> ListConfigured(TypeId tid);
 };
 
 } // namespace ns3

@@ -816,11 +816,14 @@ PfabricCommandLine::DescribeNs3Setting(const std::string& path) const
             return "--" + name + "=" + value;
         }
     }
-    for (const auto& [name, value] : GetEnvironmentSettings(ATTRIBUTE_VARIABLE))
+    // An attribute path is NS_ATTRIBUTE_DEFAULT's, a global value's name NS_GLOBAL_VALUE's.
+    const std::string& variable =
+        path.find("::") == std::string::npos ? GLOBAL_VARIABLE : ATTRIBUTE_VARIABLE;
+    for (const auto& [name, value] : GetEnvironmentSettings(variable))
     {
         if (name == path)
         {
-            return ATTRIBUTE_VARIABLE + "'s " + name + "=" + value;
+            return variable + "'s " + name + "=" + value;
         }
     }
     return "";

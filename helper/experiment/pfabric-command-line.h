@@ -149,11 +149,14 @@ class PfabricCommandLine : public CommandLine
     const std::vector<std::pair<std::string, std::string>>& GetNs3Settings() const;
 
     /**
-     * @brief How one of ns-3's attribute paths was set, for a refusal that names it.
-     * @param path an attribute path, e.g. ns3::PfabricLinkNetDevice::DataRate
+     * @brief How one of ns-3's attribute paths or global values was set, for a refusal that
+     * names it.
+     * @param path an attribute path, e.g. ns3::PfabricLinkNetDevice::DataRate, or a global
+     *        value's name, e.g. ChecksumEnabled
      * @return after Parse: the option as typed (--ns3::PfabricLinkNetDevice::DataRate=1Gbps),
-     *         else NS_ATTRIBUTE_DEFAULT's setting of it (NS_ATTRIBUTE_DEFAULT's
-     *         ns3::PfabricLinkNetDevice::DataRate=1Gbps), else ""
+     *         else NS_ATTRIBUTE_DEFAULT's setting of a path (NS_ATTRIBUTE_DEFAULT's
+     *         ns3::PfabricLinkNetDevice::DataRate=1Gbps) or NS_GLOBAL_VALUE's of a global
+     *         value, else ""
      */
     std::string DescribeNs3Setting(const std::string& path) const;
 

@@ -428,19 +428,17 @@ PfabricExperiment::CheckOwnSettings() const
     // custom scheme's are its own options'.
     const PfabricSchemeRecipe& recipe = m_scheme->GetRecipe();
     for (uint32_t part = 0;
-         part < PfabricSchemeRecipe::PART_COUNT && m_p.scheme != PfabricSchemeHelper::CUSTOM;
+         m_p.scheme != PfabricSchemeHelper::CUSTOM && part < PfabricSchemeRecipe::PART_COUNT;
          ++part)
     {
         const auto which = static_cast<PfabricSchemeRecipe::Part>(part);
         TypeId tid;
-        const std::vector<std::string> names = recipe.GetFixedAttributes(which);
-        // (ListConfigured of no names lists every attribute the type declares)
-        if (names.empty() || !TypeId::LookupByNameFailSafe(recipe.GetType(which), &tid))
+        if (!TypeId::LookupByNameFailSafe(recipe.GetType(which), &tid))
         {
             continue;
         }
         const std::vector<std::string> fixed =
-            PfabricConfiguredDefaults::ListConfigured(tid, names);
+            PfabricConfiguredDefaults::ListConfigured(tid, recipe.GetFixedAttributes(which));
         if (!fixed.empty())
         {
             return DescribeDefault(fixed.front()) + ": --scheme=" + m_options.GetSchemeName() +
@@ -590,9 +588,7 @@ PfabricExperiment::CheckIpSettings() const
     GlobalValue::GetValueByName(checksum, checksums);
     if (checksums.Get() && m_p.hostStack == PfabricFabricHelper::LEAN_HOST)
     {
-        const std::string given = DescribeDefault(checksum);
-        return (given == checksum ? "NS_GLOBAL_VALUE's " + checksum + "=true" : given) +
-               ": the lean host (" + hostStack +
+        return DescribeDefault(checksum) + ": the lean host (" + hostStack +
                ") writes no checksum, so a run of it has none; run with --hostStack=" +
                PfabricChoiceName(Parameters::HOST_STACKS, PfabricFabricHelper::NS3_TCP) +
                ", or leave it unset";
