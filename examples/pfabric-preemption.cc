@@ -198,6 +198,18 @@ main(int argc, char* argv[])
         Fail(refused);
     }
 
+    // An MTU or TTL of ns-3's IP that no packet crosses the built fabric with.
+    {
+        PfabricSingleSwitchHelper fabric(3);
+        pfabric::BuildPreemptionFabric(fabric);
+        const std::string unreachable = fabric.FindIpSettingNoPacketCrosses(&why);
+        Simulator::Destroy();
+        if (!unreachable.empty())
+        {
+            Fail(cmd.DescribeNs3Setting(unreachable) + ": " + why);
+        }
+    }
+
     Time alone = pfabric::RunPreemption(p, false).first;
     auto [shortFct, longFct] = pfabric::RunPreemption(p, true);
     const Time shortStart = MicroSeconds(p.shortStartUs);

@@ -33,6 +33,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
+#include "ns3/drop-tail-queue.h"
 #include "ns3/internet-module.h"
 #include "ns3/pfabric-module.h"
 #include "ns3/pfabric-seeding-variable-check.h"
@@ -331,6 +332,20 @@ main(int argc, char* argv[])
     if (!refused.empty())
     {
         std::cerr << "pfabric-routing-cost: error: " << refused << std::endl;
+        return 1;
+    }
+    // Both variants' queue discs size their internal queues themselves (PfabricQueueDisc keeps
+    // none), so ns-3's default for those never reaches a queue.
+    const std::vector<std::string> internalQueue =
+        PfabricConfiguredDefaults::ListConfigured(DropTailQueue<QueueDiscItem>::GetTypeId(),
+                                                  {"MaxSize"});
+    if (queueDiscs && !internalQueue.empty())
+    {
+        std::cerr << "pfabric-routing-cost: error: "
+                  << PfabricQueueDiscHelper::RefuseQueueSizeDefault(
+                         cmd.DescribeNs3Setting(internalQueue.front()),
+                         internalQueue.front())
+                  << std::endl;
         return 1;
     }
     if (packetsPerHost == 0 || repeat == 0)

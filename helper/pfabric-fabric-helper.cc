@@ -32,6 +32,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace ns3
 {
@@ -238,6 +239,60 @@ PfabricFabricHelper::GetTtlDefaultsNoSwitchReads() const
         PfabricConfiguredDefaults::ListConfigured(Ipv6L3Protocol::GetTypeId(), {"DefaultTtl"});
     configured.insert(configured.end(), v6.begin(), v6.end());
     return configured;
+}
+
+std::string
+PfabricFabricHelper::FindIpSettingNoPacketCrosses(std::string* why) const
+{
+    NS_ABORT_MSG_UNLESS(m_built, "fabric: FindIpSettingNoPacketCrosses before Build()");
+    // The IP packet of a full segment, as the ideal FCT and the packet counts take it.
+    const uint32_t packetBytes = m_mss + m_headerBytes;
+    for (auto device = m_devices.Begin(); device != m_devices.End(); ++device)
+    {
+        const uint16_t mtu = (*device)->GetMtu();
+        if ((*device)->GetNode()->GetObject<Ipv4L3Protocol>() && mtu < packetBytes)
+        {
+            std::ostringstream reason;
+            reason << "an MTU of " << mtu << " B is below the fabric's full packet of "
+                   << packetBytes << " B (a " << m_mss << "-byte segment and " << m_headerBytes
+                   << " B of TCP/IP headers): ns-3's IP would fragment every full segment, "
+                   << "which the module's switches, ideal FCTs and packet counts do not model, "
+                   << "and an MTU below the IP header carries nothing; give at least "
+                   << packetBytes << " B, or leave it unset";
+            *why = reason.str();
+            return (*device)->GetInstanceTypeId().GetName() + "::Mtu";
+        }
+    }
+    if (m_switchMode != IP || m_hostStack != NS3_TCP)
+    {
+        return ""; // a lean host writes its own TTL; a lean switch reads none
+    }
+    uint32_t longestPath = 0; // links
+    for (uint32_t from = 0; from < GetNHosts(); ++from)
+    {
+        for (uint32_t to = 0; to < GetNHosts(); ++to)
+        {
+            longestPath = from == to ? longestPath : std::max(longestPath, GetHopCount(from, to));
+        }
+    }
+    const uint32_t switches = longestPath - 1;
+    for (auto host = m_hosts.Begin(); host != m_hosts.End(); ++host)
+    {
+        UintegerValue ttl;
+        (*host)->GetObject<Ipv4L3Protocol>()->GetAttribute("DefaultTtl", ttl);
+        if (ttl.Get() <= switches)
+        {
+            std::ostringstream reason;
+            reason << "a TTL of " << ttl.Get() << " does not outlast the " << switches
+                   << (switches == 1 ? " IP switch" : " IP switches")
+                   << " of the fabric's longest path (each forwards a packet with "
+                   << "one less and drops it at 0; ns-3 forwards a TTL of 0 as 255, which IP "
+                   << "never does); give at least " << switches + 1 << ", or leave it unset";
+            *why = reason.str();
+            return "ns3::Ipv4L3Protocol::DefaultTtl";
+        }
+    }
+    return "";
 }
 
 std::string

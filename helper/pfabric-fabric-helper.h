@@ -177,6 +177,19 @@ class PfabricFabricHelper
     std::vector<std::string> GetTtlDefaultsNoSwitchReads() const;
 
     /**
+     * @brief A value of ns-3's IP stack, read from the built fabric, that keeps data packets
+     * from crossing it: on a node with ns-3's IP stack (hosts of NS3_TCP, switches of IP), a
+     * device's MTU below a full segment with its TCP/IP headers (ns-3 fragments every segment,
+     * or, below the IP header, sends nothing), and, with IP hosts and IP switches, a TTL
+     * (Ipv4L3Protocol::DefaultTtl, which the hosts write) that the switches of the fabric's
+     * longest path count down to 0. A run would go on to its safety limit with the flows
+     * unfinished; a program refuses it before the run.
+     * @param[out] why why, with the least value that carries packets
+     * @return its attribute path, e.g. ns3::PfabricLinkNetDevice::Mtu; "": none
+     */
+    std::string FindIpSettingNoPacketCrosses(std::string* why) const;
+
+    /**
      * @brief A program's refusal of a default of GetLinkDefaultsItOverrides, one line.
      * @param given how it was set, as typed (PfabricCommandLine::DescribeNs3Setting); "": the
      *        path names it

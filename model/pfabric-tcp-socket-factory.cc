@@ -271,15 +271,25 @@ PfabricTcpSocketFactory::FindSettingEverySocketLoses(std::string* why) const
 std::string
 PfabricTcpSocketFactory::FindSettingNoConnectionCarries(std::string* why) const
 {
+    Ptr<PfabricTcpSocket> socket = CreateSocketOfType();
     UintegerValue window;
-    CreateSocketOfType()->GetAttribute("MaxWindowSize", window);
-    if (window.Get() > 0)
+    socket->GetAttribute("MaxWindowSize", window);
+    if (window.Get() == 0)
     {
-        return "";
+        *why = "a receive window of 0 bytes carries no data, and ns-3's persist timer stops the "
+               "run on it (TcpSocketBase::PersistTimeout); give a positive number of bytes";
+        return "ns3::TcpSocketBase::MaxWindowSize";
     }
-    *why = "a receive window of 0 bytes carries no data, and ns-3's persist timer stops the run "
-           "on it (TcpSocketBase::PersistTimeout); give a positive number of bytes";
-    return "ns3::TcpSocketBase::MaxWindowSize";
+    // The first RTT estimate is also the SYN's timer (ConnTimeout, ConfigureCommon): at 0 every
+    // SYN is resent in the same nanosecond, SYN_RETRIES times, and the connection gives up.
+    if (!socket->GetInitialRtt().IsStrictlyPositive())
+    {
+        *why = "a minimum RTO of 0 is also the first RTT estimate and the SYN's timeout, so "
+               "every SYN is resent at once until the connection gives up and no flow starts; "
+               "give a positive time";
+        return std::string("ns3::TcpSocketBase::") + PfabricTcpSocket::MIN_RTO_ATTRIBUTE;
+    }
+    return "";
 }
 
 bool

@@ -166,7 +166,9 @@ class PfabricTcpSocketFactory : public SocketFactory
      * that ns-3 stops on only seconds into a run, past what a settings trial simulates: a
      * receive window (TcpSocketBase::MaxWindowSize) of 0 bytes, whose persist timer (6 s)
      * crashes ns-3's TcpSocketBase::PersistTimeout (ns-3.44: SIGSEGV in
-     * TcpTxItem::GetPacketCopy).
+     * TcpTxItem::GetPacketCopy); a first RTT estimate of 0 (TcpSocketBase::MinRto 0 on the
+     * baselines' sockets), which is also the SYN's timeout, so that the connection sends its
+     * SYN_RETRIES SYNs in one nanosecond and gives up.
      * @param[out] why why a program refuses it
      * @return its attribute path; "" if there is none
      */

@@ -258,6 +258,13 @@ PfabricExperiment::BuildFabric(std::string* error)
     RngSeedManager::SetSeed(m_p.seed);
     RngSeedManager::SetRun(m_p.run);
     m_fabric->Build();
+    std::string why;
+    const std::string stalled = m_fabric->FindIpSettingNoPacketCrosses(&why);
+    if (!stalled.empty())
+    {
+        *error = DescribeDefault(stalled) + ": " + why;
+        return false;
+    }
     return true;
 }
 

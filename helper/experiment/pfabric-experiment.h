@@ -373,7 +373,8 @@ class PfabricExperiment
     /// every measured flow.
     void FinishWindow();
     /**
-     * @brief Build the fabric of the parameters (Prepare).
+     * @brief Build the fabric of the parameters (Prepare), refusing what its links or IP
+     * stacks could carry no packet with (PfabricFabricHelper::FindIpSettingNoPacketCrosses).
      * @param[out] error on failure, one line
      * @return true on success
      */

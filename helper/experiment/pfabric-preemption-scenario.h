@@ -85,6 +85,18 @@ CountReceived(PreemptionFlow* flow, Ptr<const Packet> packet, const Address& /* 
 }
 
 /**
+ * @brief Build the scenario's fabric: senders 0 and 1 and the receiver, host 2, on one switch.
+ * @param fabric a fabric of three hosts, not yet built
+ */
+inline void
+BuildPreemptionFabric(PfabricSingleSwitchHelper& fabric)
+{
+    fabric.SetHostLinkRate(DataRate("10Gbps"));
+    fabric.SetLinkDelay(MicroSeconds(1));
+    fabric.Build();
+}
+
+/**
  * @brief Run the scenario once.
  * @param p the parameters
  * @param withLongFlow false: the short flow alone
@@ -93,10 +105,8 @@ CountReceived(PreemptionFlow* flow, Ptr<const Packet> packet, const Address& /* 
 inline std::pair<Time, Time>
 RunPreemption(const PreemptionParameters& p, bool withLongFlow)
 {
-    PfabricSingleSwitchHelper fabric(3); // senders: hosts 0 and 1; receiver: host 2
-    fabric.SetHostLinkRate(DataRate("10Gbps"));
-    fabric.SetLinkDelay(MicroSeconds(1));
-    fabric.Build();
+    PfabricSingleSwitchHelper fabric(3);
+    BuildPreemptionFabric(fabric);
     PfabricSchemeHelper scheme(p.scheme, p.preset);
     if (!p.buffer.empty())
     {

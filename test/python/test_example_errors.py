@@ -569,7 +569,8 @@ def test_a_zero_receive_window_is_refused(run_example: RunExample, tmp_path, sch
 def test_a_ttl_default_is_refused_where_no_switch_reads_it(run_example: RunExample,
                                                           tmp_path) -> None:
     """The third probe: IP hosts write the TTL, lean switches forward without reading it, so
-    DefaultTtl=2 left fct.csv as without it; at IP switches a TTL of 1 drops every packet."""
+    DefaultTtl=2 left fct.csv as without it; at IP switches a TTL of 1 drops every packet, which
+    the programs refuse since the sixth probe."""
     setting = "--ns3::Ipv4L3Protocol::DefaultTtl=1"
     refused = run_example("pfabric-websearch", *SMALL_STAR, "--hostStack=ns3tcp",
                           f"--out={tmp_path / 'lean'}", setting)
@@ -581,8 +582,9 @@ def test_a_ttl_default_is_refused_where_no_switch_reads_it(run_example: RunExamp
     assert list(tmp_path.iterdir()) == []
     ip = run_example("pfabric-websearch", *SMALL_STAR, "--hostStack=ns3tcp", "--switchMode=ip",
                      f"--out={tmp_path / 'ip'}", setting)
-    assert ip.returncode == 0, ip.stderr
-    assert "unfinished: 5 of 5 flows" in ip.stdout
+    assert (ip.returncode, ip.stdout) == (1, "")
+    assert ip.stderr == (f"pfabric-websearch: error: {setting}: "
+                         + TTL.format(1, "1 IP switch", 2) + "\n")
 
 
 def test_preemption_refuses_what_its_socket_factory_chooses(run_example: RunExample) -> None:
@@ -1635,18 +1637,96 @@ def test_routing_cost_tries_its_queue_discs_first(run_example: RunExample) -> No
     assert result.stdout == ""
 
 
+def test_routing_cost_refuses_an_internal_queue_size_its_queue_discs_override(
+        run_example: RunExample) -> None:
+    """Issue 54's sixth probe: pfabric-routing-cost --queueDiscs took
+    DropTailQueue<QueueDiscItem>::MaxSize, which both variants' queue discs override (the FCT
+    programs and pfabric-preemption refuse it)."""
+    result = run_example("pfabric-routing-cost", "--k=4", "--packetsPerHost=5", "--repeat=1",
+                         "--queueDiscs", "--ns3::DropTailQueue<QueueDiscItem>::MaxSize=7p")
+    assert (result.returncode, result.stderr, result.stdout) == (1, (
+        "pfabric-routing-cost: error: --ns3::DropTailQueue<QueueDiscItem>::MaxSize=7p: every "
+        "queue disc sizes the internal queues it makes from its own MaxSize (the port's buffer, "
+        "or --buffer), so ns3::DropTailQueue<QueueDiscItem>::MaxSize changes nothing; leave it "
+        "unset\n"), "")
+
+
+MTU = ("an MTU of {} B is below the fabric's full packet of 1500 B (a 1460-byte segment and 40 B "
+       "of TCP/IP headers): ns-3's IP would fragment every full segment, which the module's "
+       "switches, ideal FCTs and packet counts do not model, and an MTU below the IP header "
+       "carries nothing; give at least 1500 B, or leave it unset")
+TTL = ("a TTL of {} does not outlast the {} of the fabric's longest path (each "
+       "forwards a packet with one less and drops it at 0; ns-3 forwards a TTL of 0 as 255, "
+       "which IP never does); give at least {}, or leave it unset")
+MIN_RTO = ("a minimum RTO of 0 is also the first RTT estimate and the SYN's timeout, so every "
+           "SYN is resent at once until the connection gives up and no flow starts; give a "
+           "positive time")
+
+
+@pytest.mark.parametrize(("program", "arguments", "message"), [
+    ("pfabric-websearch", ("--ns3::PfabricLinkNetDevice::Mtu=0",),
+     "--ns3::PfabricLinkNetDevice::Mtu=0: " + MTU.format(0)),
+    ("pfabric-datamining", ("--linkType=p2p", "--ns3::PointToPointNetDevice::Mtu=1499"),
+     "--ns3::PointToPointNetDevice::Mtu=1499: " + MTU.format(1499)),
+    ("pfabric-websearch", ("--hostStack=lean", "--switchMode=ip",
+                           "--ns3::PfabricLinkNetDevice::Mtu=1000"),
+     "--ns3::PfabricLinkNetDevice::Mtu=1000: " + MTU.format(1000)),
+    ("pfabric-websearch", ("--topology=fattree", "--switchMode=ip",
+                           "--ns3::Ipv4L3Protocol::DefaultTtl=5"),
+     "--ns3::Ipv4L3Protocol::DefaultTtl=5: " + TTL.format(5, "5 IP switches", 6)),
+    ("pfabric-datamining", ("--switchMode=ip", "--ns3::Ipv4L3Protocol::DefaultTtl=1"),
+     "--ns3::Ipv4L3Protocol::DefaultTtl=1: " + TTL.format(1, "1 IP switch", 2)),
+    ("pfabric-websearch", ("--switchMode=ip", "--ns3::Ipv4L3Protocol::DefaultTtl=0"),
+     "--ns3::Ipv4L3Protocol::DefaultTtl=0: " + TTL.format(0, "1 IP switch", 2)),
+    ("pfabric-websearch", ("--scheme=tcp", "--ns3::TcpSocketBase::MinRto=0s"),
+     "--ns3::TcpSocketBase::MinRto=0s: " + MIN_RTO),
+    ("pfabric-datamining", ("--scheme=custom", "--tcpAttributes=MinRto=0s"),
+     "--tcpAttributes=MinRto=0s: " + MIN_RTO)])
+def test_a_setting_no_packet_crosses_the_fabric_with_is_refused(
+        run_example: RunExample, tmp_path, program: str, arguments: tuple[str, ...],
+        message: str) -> None:
+    """Issue 54's sixth probe: an MTU below the fabric's packet where ns-3's IP reads it, a TTL
+    the fabric's IP switches count down to 0 and a minimum RTO of 0 (the SYN's timeout too) ran
+    to --maxSimTime with every flow unfinished, at exit 0. (A TTL of 0 ran, wrapped to 255 by
+    ns-3's first switch.) The fat-tree's longest path has 5 switches, the star's 1."""
+    out = tmp_path / "run"
+    result = run_example(program, *LOSS_STAR, *arguments, f"--out={out}")
+    assert (result.returncode, result.stderr) == (1, f"{program}: error: {message}\n")
+    assert result.stdout == "" and list(tmp_path.iterdir()) == []
+
+
+def test_the_least_mtu_and_ttl_that_carry_packets_are_taken(run_example: RunExample,
+                                                            tmp_path) -> None:
+    """The bounds of the refusals above: the fabric's full packet as the MTU and one more than
+    the longest path's switches as the TTL carry every flow, with the FCTs of the defaults."""
+    fct = {}
+    for name, extra in (("least", ("--ns3::PfabricLinkNetDevice::Mtu=1500",
+                                   "--ns3::Ipv4L3Protocol::DefaultTtl=2")), ("defaults", ())):
+        out = tmp_path / name
+        result = run_example("pfabric-websearch", *LOSS_STAR, "--switchMode=ip", *extra,
+                             f"--out={out}")
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        assert json.loads((out / "meta.json").read_text())["flows_unfinished"] == 0
+        fct[name] = (out / "fct.csv").read_bytes()
+    assert fct["least"] == fct["defaults"]
+
+
 @pytest.mark.parametrize(("argument", "message"), [
     ("--ns3::TcpSocketBase::MaxWindowSize=0", "--ns3::TcpSocketBase::MaxWindowSize=0: a receive "
      "window of 0 bytes carries no data, and ns-3's persist timer stops the run on it"),
     ("--ns3::DropTailQueue<Packet>::MaxSize=1p", "--ns3::DropTailQueue<Packet>::MaxSize=1p: every "
      "port's device queue holds 1p below its queue disc"),
     ("--ns3::DropTailQueue<QueueDiscItem>::MaxSize=1p", "--ns3::DropTailQueue<QueueDiscItem>::"
-     "MaxSize=1p: every queue disc sizes the internal queues it makes")])
+     "MaxSize=1p: every queue disc sizes the internal queues it makes"),
+    ("--scheme=tcp --ns3::TcpSocketBase::MinRto=0s", "--ns3::TcpSocketBase::MinRto=0s: " + MIN_RTO),
+    ("--ns3::PfabricLinkNetDevice::Mtu=100", "--ns3::PfabricLinkNetDevice::Mtu=100: "
+     + MTU.format(100))])
 def test_the_preemption_scenario_refuses_what_the_fct_programs_do(
         run_example: RunExample, tmp_path, argument: str, message: str) -> None:
     """Issue 54's fourth probe: pfabric-preemption crashed (SIGSEGV) on a zero receive window
-    and ran a device queue size unchanged."""
-    result = run_example("pfabric-preemption", argument)
+    and ran a device queue size unchanged; the sixth: a minimum RTO of 0 and an MTU below the
+    packet left both flows unfinished."""
+    result = run_example("pfabric-preemption", *argument.split())
     assert result.returncode == 1, result.stderr
     assert result.stderr.startswith(f"pfabric-preemption: error: {message}"), result.stderr
     assert len(result.stderr.splitlines()) == 1 and result.stdout == ""
