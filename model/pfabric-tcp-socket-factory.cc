@@ -252,6 +252,24 @@ PfabricTcpSocketFactory::FindSettingEverySocketLoses(std::string* why) const
                "on every host stack, so " + pacing.front() + " never reaches one";
         return pacing.front();
     }
+    // A transport that paces whatever HostPacing says (LineRate) reads no default of it.
+    const std::vector<std::string> hostPacing =
+        PfabricConfiguredDefaults::ListConfigured(GetTypeId(), {"HostPacing"});
+    if (!hostPacing.empty())
+    {
+        Ptr<PfabricTcpSocket> socket = CreateSocketOfType();
+        PfabricTcpSocket::FactorySettings paced = GetSettings();
+        PfabricTcpSocket::FactorySettings unpaced = paced;
+        paced.hostPacing = true;
+        unpaced.hostPacing = false;
+        if (socket->IsPacedAtLineRate(paced) == socket->IsPacedAtLineRate(unpaced))
+        {
+            *why = "whether the scheme's sockets (" + m_socketType.GetTypeId().GetName() +
+                   ") pace at their NIC's line rate does not depend on it (LineRate's always " +
+                   "do), on every host stack";
+            return hostPacing.front();
+        }
+    }
     std::vector<std::string> chosen =
         PfabricConfiguredDefaults::ListConfigured(TcpL4Protocol::GetTypeId());
     const std::vector<std::string> estimate =

@@ -1529,6 +1529,9 @@ def test_ns3s_seed_or_run_out_of_range_is_refused_under_its_own_name(
 
 OWN = "this program sets {0} itself, from --{1}; give --{1} instead"
 LOSS_STAR = ("--topology=star", "--hosts=4", "--flows=30", "--load=0.8", "--quiet")
+PACED_ANYWAY = ("whether the scheme's sockets (ns3::PfabricLineRateTcpSocket) pace at their NIC's "
+                "line rate does not depend on it (LineRate's always do), on every host stack; "
+                "leave it unset")
 
 
 @pytest.mark.parametrize(("program", "arguments", "environment", "message"), [
@@ -1558,6 +1561,11 @@ LOSS_STAR = ("--topology=star", "--hosts=4", "--flows=30", "--load=0.8", "--quie
     ("pfabric-websearch", ("--hostStack=lean", "--ChecksumEnabled=true"), {},
      "--ChecksumEnabled=true: the lean host (--hostStack=lean) writes no checksum, so a run of it "
      "has none; run with --hostStack=ns3tcp, or leave it unset"),
+    ("pfabric-websearch", ("--scheme=linerate", "--ns3::PfabricTcpSocketFactory::HostPacing=false"),
+     {}, "--ns3::PfabricTcpSocketFactory::HostPacing=false: " + PACED_ANYWAY),
+    ("pfabric-datamining", ("--scheme=linerate", "--hostStack=lean"),
+     {"NS_ATTRIBUTE_DEFAULT": "ns3::PfabricTcpSocketFactory::HostPacing=true"},
+     "NS_ATTRIBUTE_DEFAULT's ns3::PfabricTcpSocketFactory::HostPacing=true: " + PACED_ANYWAY),
     ("pfabric-datamining", ("--hostStack=lean", "--switchMode=ip"),
      {"NS_GLOBAL_VALUE": "ChecksumEnabled=true"},
      "NS_GLOBAL_VALUE's ChecksumEnabled=true: the lean host (--hostStack=lean) writes no "
@@ -1568,7 +1576,9 @@ def test_a_setting_the_run_sets_itself_or_never_reads_is_refused(
     """Issue 54's sixth probe: each was recorded in meta.json with fct.csv unchanged (DCTCP's
     recipe sets its sockets' ECN; --priorityLevels and the deadlines' EDF set the sockets'
     priority policy; the flow applications stop nothing; the fabric's routing forwards whatever
-    IpForward says; the lean host writes no checksum, and IP switches would drop its packets)."""
+    IpForward says; the lean host writes no checksum, and IP switches would drop its packets).
+    The seventh: LineRate paces whatever HostPacing says (100 web search flows gave the same
+    fct.csv with HostPacing=false, on both host stacks)."""
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
     out = tmp_path / "run"
