@@ -31,6 +31,22 @@ const PfabricChoices<P::Topology> P::TOPOLOGIES{{"", PRESET_TOPOLOGY},
                                                 {"fattree", FAT_TREE},
                                                 {"leafspine", LEAF_SPINE},
                                                 {"star", STAR}};
+
+P::Topology
+P::GetTopology() const
+{
+    // The preset names its topology as --topology does.
+    const std::string& presetTopology = PfabricPreset::Get(preset).topology;
+    for (const auto& [name, choice] : TOPOLOGIES)
+    {
+        if (topology == PRESET_TOPOLOGY && name == presetTopology)
+        {
+            return choice;
+        }
+    }
+    return topology;
+}
+
 const PfabricChoices<P::LoadBalancing> P::LOAD_BALANCINGS{{"", PRESET_LB},
                                                           {"spray", SPRAY},
                                                           {"ecmp", ECMP},
@@ -215,16 +231,46 @@ PfabricExperimentOptions::BuildFabric()
                 p.topology,
                 P::TOPOLOGIES)
         .Record([&p](PfabricJsonObject& json) {
-            json.AddString("topology",
-                           p.topology == P::PRESET_TOPOLOGY
-                               ? PfabricPreset::Get(p.preset).topology
-                               : PfabricChoiceName(P::TOPOLOGIES, p.topology));
+            json.AddString("topology", PfabricChoiceName(P::TOPOLOGIES, p.GetTopology()));
         });
     t.Add("k", "fattree: switch radix (default: the preset's)", p.k);
     t.Add("leaves", "leafspine: leaf switches (default: the preset's)", p.leaves);
     t.Add("spines", "leafspine: spine switches (default: the preset's)", p.spines);
     t.Add("hostsPerLeaf", "leafspine: hosts per leaf (default: the preset's)", p.hostsPerLeaf);
-    t.Add("hosts", "star: hosts on the single switch", p.hosts);
+    t.Add("hosts", "star: hosts on the single switch", p.hosts).Check([&p, &t]() -> std::string {
+        // A shape option of another topology would be recorded in meta.json and shape nothing.
+        // Its default is taken (a rerun gives every recorded option again).
+        struct ShapeOption
+        {
+            const char* name;
+            uint32_t value;
+            uint32_t unset;
+            P::Topology topology;
+        };
+
+        const P defaults;
+        const ShapeOption shape[] = {
+            {"k", p.k, defaults.k, P::FAT_TREE},
+            {"leaves", p.leaves, defaults.leaves, P::LEAF_SPINE},
+            {"spines", p.spines, defaults.spines, P::LEAF_SPINE},
+            {"hostsPerLeaf", p.hostsPerLeaf, defaults.hostsPerLeaf, P::LEAF_SPINE},
+            {"hosts", p.hosts, defaults.hosts, P::STAR}};
+        const P::Topology topology = p.GetTopology();
+        for (const ShapeOption& option : shape)
+        {
+            if (option.value != option.unset && option.topology != topology)
+            {
+                return t.Given(option.name, std::to_string(option.value)) +
+                       ": an option of --topology=" +
+                       PfabricChoiceName(P::TOPOLOGIES, option.topology) +
+                       ", and this run's fabric is a " +
+                       PfabricChoiceName(P::TOPOLOGIES, topology) +
+                       (p.topology == P::PRESET_TOPOLOGY ? " (--preset=" + p.preset + "'s)" : "") +
+                       ", so it would shape nothing; leave it out";
+            }
+        }
+        return "";
+    });
     t.AddChoice("lb",
                 "load balancing: spray, ecmp, flowcell or random (default: the preset's)",
                 p.lb,

@@ -136,6 +136,9 @@ struct PfabricExperimentParameters
     std::string classWeights = "1,1";   //!< classes, drr: weights of class 0 and class 1
     std::string classLoads = "0.3,0.3"; //!< classes: loads of web search and data mining
 
+    /// @return the fabric's shape: --topology, else the preset's (a known preset)
+    Topology GetTopology() const;
+
     /// The names of the choices, as the options take them.
     static const PfabricChoices<Topology> TOPOLOGIES;           //!< --topology
     static const PfabricChoices<LoadBalancing> LOAD_BALANCINGS; //!< --lb

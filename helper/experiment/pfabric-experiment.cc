@@ -216,14 +216,7 @@ bool
 PfabricExperiment::BuildFabric(std::string* error)
 {
     const PfabricPreset& preset = PfabricPreset::Get(m_p.preset);
-    // The preset names its topology as --topology does.
-    Parameters::Topology topology = m_p.topology;
-    for (const auto& choice : Parameters::TOPOLOGIES)
-    {
-        topology = topology == Parameters::PRESET_TOPOLOGY && choice.first == preset.topology
-                       ? choice.second
-                       : topology;
-    }
+    const Parameters::Topology topology = m_p.GetTopology();
     if (topology == Parameters::FAT_TREE)
     {
         m_fabric = std::make_unique<PfabricFatTreeHelper>(m_p.k ? m_p.k : preset.fatTreeK);

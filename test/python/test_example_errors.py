@@ -1681,7 +1681,7 @@ MIN_RTO = ("a minimum RTO of 0 is also the first RTT estimate and the SYN's time
     ("pfabric-websearch", ("--hostStack=lean", "--switchMode=ip",
                            "--ns3::PfabricLinkNetDevice::Mtu=1000"),
      "--ns3::PfabricLinkNetDevice::Mtu=1000: " + MTU.format(1000)),
-    ("pfabric-websearch", ("--topology=fattree", "--switchMode=ip",
+    ("pfabric-websearch", ("--topology=fattree", "--hosts=16", "--switchMode=ip",
                            "--ns3::Ipv4L3Protocol::DefaultTtl=5"),
      "--ns3::Ipv4L3Protocol::DefaultTtl=5: " + TTL.format(5, "5 IP switches", 6)),
     ("pfabric-datamining", ("--switchMode=ip", "--ns3::Ipv4L3Protocol::DefaultTtl=1"),
@@ -1703,6 +1703,33 @@ def test_a_setting_no_packet_crosses_the_fabric_with_is_refused(
     result = run_example(program, *LOSS_STAR, *arguments, f"--out={out}")
     assert (result.returncode, result.stderr) == (1, f"{program}: error: {message}\n")
     assert result.stdout == "" and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("program", "arguments", "message"), [
+    ("pfabric-websearch", ("--flows=5", "--hosts=8"), "--hosts=8: an option of "
+     "--topology=star, and this run's fabric is a fattree (--preset=hotnets12's), so it would "
+     "shape nothing; leave it out"),
+    ("pfabric-datamining", ("--flows=5", "--preset=sigcomm13", "--k=6"), "--k=6: an option "
+     "of --topology=fattree, and this run's fabric is a leafspine (--preset=sigcomm13's), so "
+     "it would shape nothing; leave it out"),
+    ("pfabric-incast", ("--topology=star", "--hosts=4", "--spines=2"), "--spines=2: an option "
+     "of --topology=leafspine, and this run's fabric is a star, so it would shape nothing; leave "
+     "it out")])
+def test_an_option_of_another_topology_is_refused(run_example: RunExample, tmp_path,
+                                                  program: str, arguments: tuple[str, ...],
+                                                  message: str) -> None:
+    """Issue 54's sixth probe (left unsure then): --hosts=8 on the fat-tree ran the 54-host
+    fat-tree and recorded hosts 8 in meta.json's parameters. An option of another topology at
+    its default is taken: a rerun gives every recorded option again."""
+    out = tmp_path / "run"
+    result = run_example(program, "--quiet", *arguments, f"--out={out}")
+    assert (result.returncode, result.stderr, result.stdout) == (
+        1, f"{program}: error: {message}\n", "")
+    assert list(tmp_path.iterdir()) == []
+    taken = run_example("pfabric-websearch", "--flows=5", "--quiet", "--hosts=16", "--k=4",
+                        f"--out={out}")
+    assert taken.returncode == 0, taken.stderr
+    assert json.loads((out / "meta.json").read_text())["hosts"] == 16  # k = 4: 4^3/4 hosts
 
 
 def test_the_least_mtu_and_ttl_that_carry_packets_are_taken(run_example: RunExample,

@@ -620,7 +620,7 @@ def bad_files(tmp: Path) -> dict[str, Path]:
         (("--preset=sigcomm14",), "--preset=sigcomm14: expected hotnets12 or sigcomm13"),
         (("--lb=hash",), "--lb=hash: expected spray, ecmp, flowcell or random"),
         (("--topology=ring",), "--topology=ring: expected fattree, leafspine or star"),
-        (("--topology=fattree", "--k=5"),
+        (("--topology=fattree", "--hosts=16", "--k=5"),  # --hosts back to its default
          "PfabricFatTreeHelper: k must be even and at least 2, got k = 5"),
         (("--buffer=lots",), "--buffer=lots: expected a positive size such as 22500B or 150p"),
         (("--rto=soon",), "--rto=soon: expected a time such as 40us"),
