@@ -142,8 +142,8 @@ main(int argc, char* argv[])
     }
 
     // What the run would take and not have: a default of ns-3's for what the scenario's fabric
-    // sets on every link (its link type is the default, whatever the number of hosts), a value
-    // every socket loses.
+    // sets on every link (its link type is the default, whatever the number of hosts), a TTL its
+    // lean switch does not read, a value every socket loses.
     const std::vector<std::string> overridden =
         PfabricSingleSwitchHelper(1).GetLinkDefaultsItOverrides();
     if (!overridden.empty())
@@ -151,6 +151,13 @@ main(int argc, char* argv[])
         Fail(PfabricFabricHelper::RefuseLinkDefault(cmd.DescribeNs3Setting(overridden.front()),
                                                     overridden.front(),
                                                     "the scenario's links are fixed"));
+    }
+    const std::vector<std::string> ttl = PfabricSingleSwitchHelper(1).GetTtlDefaultsNothingReads();
+    if (!ttl.empty())
+    {
+        Fail(cmd.DescribeNs3Setting(ttl.front()) +
+             ": the scenario's lean switch forwards without IP and reads no TTL, so " +
+             ttl.front() + " changes nothing; leave it unset");
     }
     const std::vector<std::string> deviceQueue =
         PfabricQueueDiscHelper::GetQueueSizeDefaultsItOverrides();

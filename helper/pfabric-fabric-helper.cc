@@ -227,11 +227,11 @@ PfabricFabricHelper::GetIpDefaultsNoNodeHas() const
 }
 
 std::vector<std::string>
-PfabricFabricHelper::GetTtlDefaultsNoSwitchReads() const
+PfabricFabricHelper::GetTtlDefaultsNothingReads() const
 {
-    if (m_hostStack != NS3_TCP || m_switchMode != LEAN)
+    if ((m_hostStack == NS3_TCP) == (m_switchMode == IP))
     {
-        return {};
+        return {}; // read, or no node has IP (GetIpDefaultsNoNodeHas)
     }
     std::vector<std::string> configured =
         PfabricConfiguredDefaults::ListConfigured(Ipv4L3Protocol::GetTypeId(), {"DefaultTtl"});

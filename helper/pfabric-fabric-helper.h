@@ -169,12 +169,14 @@ class PfabricFabricHelper
 
     /**
      * @brief The configured defaults of the TTL (IPv4's DefaultTtl, IPv6's hop limit) when
-     * hosts have ns-3's IP stack and the switches are lean (LEAN): the hosts write it, and only
-     * IP forwarding reads it, which lean switches do without, so a run would record it and
-     * forward as without it (a TTL of 1 drops every packet at an IP switch).
+     * one side of the fabric has ns-3's IP stack and the other is lean: only hosts of ns-3's
+     * TCP/IP (NS3_TCP) write it and only IP switches (IP) read it, so with lean switches (LEAN)
+     * or lean hosts (LEAN_HOST, which write a TTL of their own) a run would record it and
+     * forward as without it (a TTL of 1 drops every packet at an IP switch). With both lean,
+     * GetIpDefaultsNoNodeHas names it.
      * @return their attribute paths, e.g. ns3::Ipv4L3Protocol::DefaultTtl; none: empty
      */
-    std::vector<std::string> GetTtlDefaultsNoSwitchReads() const;
+    std::vector<std::string> GetTtlDefaultsNothingReads() const;
 
     /**
      * @brief A value of ns-3's IP stack, read from the built fabric, that keeps data packets

@@ -359,15 +359,19 @@ class FabricPresetTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(lean.GetIpDefaultsNoNodeHas().empty(), true, "IP switches");
         PfabricSingleSwitchHelper ipHosts(2);
         NS_TEST_ASSERT_MSG_EQ(ipHosts.GetIpDefaultsNoNodeHas().empty(), true, "IP hosts");
-        // The TTL IP hosts write is read only by IP forwarding.
-        NS_TEST_ASSERT_MSG_EQ(Joined(ipHosts.GetTtlDefaultsNoSwitchReads()),
+        // The TTL IP hosts write is read only by IP forwarding; lean hosts write their own.
+        NS_TEST_ASSERT_MSG_EQ(Joined(ipHosts.GetTtlDefaultsNothingReads()),
                               "ns3::Ipv4L3Protocol::DefaultTtl",
                               "IP hosts, lean switches");
-        NS_TEST_ASSERT_MSG_EQ(lean.GetTtlDefaultsNoSwitchReads().empty(),
+        NS_TEST_ASSERT_MSG_EQ(Joined(lean.GetTtlDefaultsNothingReads()),
+                              "ns3::Ipv4L3Protocol::DefaultTtl",
+                              "lean hosts, IP switches");
+        lean.SetSwitchMode(PfabricFabricHelper::LEAN);
+        NS_TEST_ASSERT_MSG_EQ(lean.GetTtlDefaultsNothingReads().empty(),
                               true,
-                              "lean hosts: GetIpDefaultsNoNodeHas's, with lean switches");
+                              "lean hosts and switches: GetIpDefaultsNoNodeHas's");
         ipHosts.SetSwitchMode(PfabricFabricHelper::IP);
-        NS_TEST_ASSERT_MSG_EQ(ipHosts.GetTtlDefaultsNoSwitchReads().empty(), true, "IP switches");
+        NS_TEST_ASSERT_MSG_EQ(ipHosts.GetTtlDefaultsNothingReads().empty(), true, "IP switches");
         Config::Reset();
     }
 

@@ -9,7 +9,6 @@ every run, renders every file in memory and only then writes NAME.png/.pdf/.csv/
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,7 +22,8 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 from pfabric_analysis.plotting import (STYLE, document_bytes, new_figure, number, scheme_looks,
                                        write_figure_set)
 from pfabric_analysis.runs import (AnalysisError, check_output_name, check_same_as_first,
-                                   percentile_nearest_rank, read_csv_checked, scheme_name)
+                                   percentile_nearest_rank, read_csv_checked, read_json,
+                                   scheme_name)
 
 QUERY_COLUMNS = ["query_id", "workers", "response_bytes", "start_s", "qct_s", "ideal_qct_s",
                  "timeouts", "responses_with_timeouts", "responses_completed", "first_flow_id",
@@ -61,10 +61,7 @@ def read_incast_run(directory: Path) -> IncastRun:
     queries = read_csv_checked(queries_path, QUERY_COLUMNS)
     if queries.empty:
         raise AnalysisError(f"{queries_path}: no queries")
-    try:
-        meta = json.loads(meta_path.read_text())
-    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, an int past 4300 digits
-        raise AnalysisError(f"{meta_path}: not JSON ({error})") from error
+    meta = read_json(meta_path)
     if not isinstance(meta, dict) or not isinstance(meta.get("incast"), dict) \
             or not isinstance(meta.get("parameters"), dict):
         raise AnalysisError(f"{meta_path}: not a pfabric-incast run (no 'incast' object)")

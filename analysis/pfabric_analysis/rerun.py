@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pfabric_analysis.programs import find_program, program_option_names, run_program
-from pfabric_analysis.runs import (ADDED_PARAMETERS, AnalysisError, current_names,
+from pfabric_analysis.runs import (ADDED_PARAMETERS, AnalysisError, current_names, read_json,
                                    scheme_parameters)
 from pfabric_analysis.store import compact_lines, stored_fct, stored_lines
 
@@ -71,10 +71,10 @@ def read_meta(run_dir: Path) -> dict:
     REQUIRED_PARAMETERS); its parameters under their current names."""
     path = run_dir / META
     try:
-        meta = json.loads(path.read_text(encoding="utf-8-sig"))
+        meta = read_json(path)
     except FileNotFoundError as error:
         raise AnalysisError(f"{path}: missing") from error
-    except (OSError, ValueError) as error:  # ValueError: not JSON or text, an int past 4300 digits
+    except OSError as error:
         raise AnalysisError(f"{path}: not JSON ({error})") from error
     if not isinstance(meta, dict):
         raise AnalysisError(f"{path}: not a run's meta.json (a JSON object)")

@@ -9,6 +9,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -147,6 +148,17 @@ def fct_file(directory: Path) -> Path:
     raise AnalysisError(f"{directory / FCT_FILES[0]}: missing")
 
 
+def read_json(path: Path) -> Any:
+    """A JSON file (a meta.json), a byte-order mark (an editor's) dropped as files.read_text
+    drops it. What is not JSON (JSONDecodeError, UnicodeDecodeError), an integer past Python's
+    4300 digits (ValueError) or nesting past its recursion limit (RecursionError) is
+    AnalysisError, one line naming the file."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8-sig"))
+    except (ValueError, RecursionError) as error:
+        raise AnalysisError(f"{path}: not JSON ({error})") from error
+
+
 def read_run(directory: Path) -> Run:
     """Read and check a run directory (fct.csv or a compact point's file, and meta.json). With a
     `measured` column, Run.fct keeps only the measured flows: every statistic is over them."""
@@ -162,11 +174,7 @@ def read_run(directory: Path) -> Run:
         raise AnalysisError(f"{fct_path}: no flows (a header alone)")
     check_values(fct, fct_path)
     check_measurement(fct, fct_path)
-    try:
-        # utf-8-sig: a byte-order mark (an editor's) is dropped, as files.read_text drops it.
-        meta = json.loads(meta_path.read_text(encoding="utf-8-sig"))
-    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, an int past 4300 digits
-        raise AnalysisError(f"{meta_path}: not JSON ({error})") from error
+    meta = read_json(meta_path)
     if not isinstance(meta, dict) or not isinstance(meta.get("parameters"), dict):
         raise AnalysisError(f"{meta_path}: no 'parameters' object")
     check_replication(meta, meta_path)

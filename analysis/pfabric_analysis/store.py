@@ -49,6 +49,7 @@ from pfabric_analysis.runs import (
     MEASURED_COLUMN,
     AnalysisError,
     fct_file,
+    read_json,
     read_run,
     replication_identity,
 )
@@ -362,8 +363,8 @@ def check_replications_once(store: Path, adding: list[tuple[Path, str, dict]]) -
     for point in sorted(store.iterdir()) if store.is_dir() else []:
         if point.name not in replaced and is_stored(store, point.name):
             try:
-                meta = json.loads((point / META).read_text(encoding="utf-8"))
-            except (OSError, ValueError) as error:  # not JSON or text, an int past 4300 digits
+                meta = read_json(point / META)
+            except OSError as error:
                 raise AnalysisError(f"{point / META}: not JSON ({error})") from error
             seen.setdefault(replication_identity(meta), point)
     for run_dir, _, meta in adding:

@@ -13,7 +13,7 @@ from pfabric_analysis import store as compact
 from pfabric_analysis.programs import run_program
 from pfabric_analysis.runs import (ADDED_PARAMETERS, BUILD_KEYS, CUSTOM_SCHEME, IDEAL_SCHEME,
                                    RECORDED_NUMBERS,
-                                   AnalysisError, result_settings)
+                                   AnalysisError, read_json, result_settings)
 from pfabric_analysis.sweep_plan import Task, is_run
 from pfabric_analysis.sweep_spec import (HOST_STACK_OPTION, LABEL_OPTION, MEASURE_KNOB,
                                          NS3_ATTRIBUTE, WARMUP_KNOB, SweepSpec, windowless_options)
@@ -43,10 +43,7 @@ def check_store(tasks: list[Task], spec: SweepSpec) -> dict[Path, tuple[str, str
                 or not compact.is_stored(task.store, task.name)):
             continue
         meta_path = compact.point_path(task.store, task.name) / compact.META
-        try:
-            meta = json.loads(meta_path.read_text())
-        except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, an int past 4300 digits
-            raise AnalysisError(f"{meta_path}: not a run's meta.json ({error})") from error
+        meta = read_json(meta_path)
         if not isinstance(meta, dict) or not isinstance(meta.get("parameters"), dict):
             raise AnalysisError(f"{meta_path}: not a run's meta.json (no 'parameters' object)")
         parameters = current_names(meta["parameters"])

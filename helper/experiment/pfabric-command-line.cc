@@ -342,6 +342,33 @@ PfabricCommandLine::CheckTime(const std::string& text, const std::string& exampl
 }
 
 std::string
+PfabricCommandLine::CheckTimeOption(const std::string& name,
+                                    const std::string& text,
+                                    const std::string& example,
+                                    bool positive)
+{
+    if (text.empty())
+    {
+        return "";
+    }
+    const std::string option = "--" + name + "=" + text;
+    if (TimeNanoseconds(text) < 0)
+    {
+        return option + ": expected a time such as " + example;
+    }
+    const std::string wrong = CheckNanoseconds(text);
+    if (!wrong.empty())
+    {
+        return option + ": " + wrong;
+    }
+    if (positive && !Time(text).IsStrictlyPositive())
+    {
+        return option + ": expected a positive time";
+    }
+    return "";
+}
+
+std::string
 PfabricCommandLine::CheckNanoseconds(const std::string& text)
 {
     if (text == "0")
@@ -392,6 +419,24 @@ std::string
 PfabricCommandLine::CheckUnits(Ptr<const AttributeChecker> checker, const std::string& text)
 {
     const std::string type = checker->GetValueTypeName();
+    // ns-3 reads an empty number as 0 (its stream parse leaves the value as it was made) and a
+    // negative one into an unsigned attribute as 2^64 less it, and takes both.
+    static const std::set<std::string> numbers = {"ns3::UintegerValue",
+                                                  "ns3::IntegerValue",
+                                                  "ns3::DoubleValue",
+                                                  "ns3::BooleanValue",
+                                                  "ns3::TimeValue",
+                                                  "ns3::DataRateValue",
+                                                  "ns3::QueueSizeValue"};
+    if (text.empty() && numbers.count(type) > 0)
+    {
+        return "expected a value";
+    }
+    if (type == "ns3::UintegerValue" && text.find('-') != std::string::npos)
+    {
+        return "expected a whole number of at least 0 (ns-3 would read a negative one as 2^64 "
+               "less it)";
+    }
     if (type == "ns3::TimeValue")
     {
         return CheckTime(text, "40us");

@@ -225,6 +225,20 @@ class PfabricCommandLine : public CommandLine
     static std::string CheckNanoseconds(const std::string& text);
 
     /**
+     * @brief The check of a time option given as text: a time with a unit, a whole number of
+     * nanoseconds within ns-3's range (CheckNanoseconds), positive when asked.
+     * @param name the option, without its dashes
+     * @param text its value; empty: the option's default (nothing to check)
+     * @param example a time of the option, for the message
+     * @param positive whether zero is refused
+     * @return the one-line error, empty when the value is good
+     */
+    static std::string CheckTimeOption(const std::string& name,
+                                       const std::string& text,
+                                       const std::string& example,
+                                       bool positive);
+
+    /**
      * @brief What is wrong with a time's text that ns-3 would take otherwise than typed: the
      * one rule of ParseTime and CheckUnits.
      * @param text "0", or a number and ns, us, ms or s

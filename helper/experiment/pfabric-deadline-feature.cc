@@ -36,17 +36,12 @@ PfabricDeadlineFeature::AddOptions(PfabricOptionTable& t)
           "(deadline = start + max(deadlineMinFactor x ideal FCT, X))",
           p.deadlineMean)
         .Check([&p]() -> std::string {
-            const double ns = PfabricCommandLine::TimeNanoseconds(p.deadlineMean);
-            if (ns > PfabricCommandLine::MAX_TIME_NS)
-            {
-                return "--deadlineMean=" + p.deadlineMean + ": " + PfabricCommandLine::TooLong();
-            }
-            if (ns < 0 || !Time(p.deadlineMean).IsStrictlyPositive())
-            {
-                return "--deadlineMean=" + p.deadlineMean +
-                       ": expected a positive time such as 1ms";
-            }
-            return "";
+            // An empty value is no default here (that is 1ms).
+            return p.deadlineMean.empty() ? "--deadlineMean=: expected a time such as 1ms"
+                                          : PfabricCommandLine::CheckTimeOption("deadlineMean",
+                                                                                p.deadlineMean,
+                                                                                "1ms",
+                                                                                true);
         });
     t.Add("deadlineMinFactor",
           "deadlines: no deadline comes sooner than this many ideal FCTs after the flow's start, "

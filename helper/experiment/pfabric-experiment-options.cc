@@ -80,43 +80,6 @@ PfabricExperimentParameters::UsesPfabricQueues() const
 namespace
 {
 
-/**
- * @brief The check of a time option given as text, empty for the preset's value: a time with a
- * unit, a whole number of nanoseconds within ns-3's range, positive when asked.
- * @param name the option, without its dashes
- * @param text its value; empty: the preset's
- * @param example a time of the option, for the message
- * @param positive whether zero is refused
- * @return the one-line error, empty when the value is good
- */
-std::string
-CheckTimeText(const std::string& name,
-              const std::string& text,
-              const std::string& example,
-              bool positive)
-{
-    if (text.empty())
-    {
-        return "";
-    }
-    const std::string option = "--" + name + "=" + text;
-    const double ns = PfabricCommandLine::TimeNanoseconds(text);
-    if (ns < 0)
-    {
-        return option + ": expected a time such as " + example;
-    }
-    const std::string wrong = PfabricCommandLine::CheckNanoseconds(text);
-    if (!wrong.empty())
-    {
-        return option + ": " + wrong;
-    }
-    if (positive && !Time(text).IsStrictlyPositive())
-    {
-        return option + ": expected a positive time";
-    }
-    return "";
-}
-
 /// @return a number as the shortest text that reads back the same
 std::string
 Number(double value)
@@ -298,12 +261,14 @@ PfabricExperimentOptions::BuildFabric()
             return units.empty() ? "" : "--buffer=" + p.buffer + ": " + units;
         });
     t.Add("rto", "MinTCP/LineRate fixed RTO, e.g. 40us (default: the preset's)", p.rto)
-        .Check([&p]() { return CheckTimeText("rto", p.rto, "40us", true); });
+        .Check([&p]() { return PfabricCommandLine::CheckTimeOption("rto", p.rto, "40us", true); });
     t.Add("linkDelay",
           "every link's propagation delay, e.g. 1us; host links keep the preset's extra host "
           "delay (default: the preset's)",
           p.linkDelay)
-        .Check([&p]() { return CheckTimeText("linkDelay", p.linkDelay, "400ns", false); });
+        .Check([&p]() {
+            return PfabricCommandLine::CheckTimeOption("linkDelay", p.linkDelay, "400ns", false);
+        });
     t.Add("seed", "ns-3 random seed", p.seed).Check([&p, &t]() -> std::string {
         const std::string wrong = PfabricCommandLine::CheckSeed(p.seed);
         return wrong.empty() ? "" : t.Given("seed", std::to_string(p.seed)) + ": " + wrong;

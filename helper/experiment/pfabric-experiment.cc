@@ -558,12 +558,19 @@ PfabricExperiment::CheckIpSettings() const
         "--switchMode=" + PfabricChoiceName(Parameters::SWITCH_MODES, m_p.switchMode);
     const std::string ipSwitches =
         "--switchMode=" + PfabricChoiceName(Parameters::SWITCH_MODES, PfabricFabricHelper::IP);
-    const std::vector<std::string> ttl = m_fabric->GetTtlDefaultsNoSwitchReads();
+    const std::vector<std::string> ttl = m_fabric->GetTtlDefaultsNothingReads();
     if (!ttl.empty())
     {
-        return DescribeDefault(ttl.front()) + ": the lean switches (" + switchMode +
-               ") forward without IP and read no TTL, so " + ttl.front() +
-               " changes nothing; run with " + ipSwitches + ", or leave it unset";
+        const std::string ns3Hosts =
+            "--hostStack=" +
+            PfabricChoiceName(Parameters::HOST_STACKS, PfabricFabricHelper::NS3_TCP);
+        return DescribeDefault(ttl.front()) + ": " +
+               (m_p.switchMode == PfabricFabricHelper::LEAN
+                    ? "the lean switches (" + switchMode + ") forward without IP and read no TTL"
+                    : "the lean hosts (" + hostStack + ") write a TTL of their own") +
+               ", so " + ttl.front() + " changes nothing; run with " +
+               (m_p.switchMode == PfabricFabricHelper::LEAN ? ipSwitches : ns3Hosts) +
+               ", or leave it unset";
     }
     const std::vector<std::string> unused = m_fabric->GetIpDefaultsNoNodeHas();
     if (!unused.empty())

@@ -436,7 +436,7 @@ class PfabricExperiment
     std::string CheckQueueSizes() const;
     /**
      * @brief Refuse a default of ns-3's IP stack that nothing in the run reads: the TTL where
-     * the switches are lean (PfabricFabricHelper::GetTtlDefaultsNoSwitchReads), any where no
+     * the switches are lean (PfabricFabricHelper::GetTtlDefaultsNothingReads), any where no
      * node has the stack (lean hosts and lean switches: GetIpDefaultsNoNodeHas); meta.json
      * would record it and the run not have it. BuildFabric, before the fabric is built.
      * @return "" or the first such default, one line naming the option that set it

@@ -727,7 +727,7 @@ def test_priority_levels_record_their_thresholds(run_example: RunExample, tmp_pa
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (("--deadlineMean=soon",), "--deadlineMean=soon: expected a positive time such as 1ms"),
+        (("--deadlineMean=soon",), "--deadlineMean=soon: expected a time such as 1ms"),
         (("--deadlineMinFactor=0.5",),
          "--deadlineMinFactor=0.5: expected at least 1 (no deadline shorter than the ideal FCT)"),
         (("--deadlineFraction=1.5",), "--deadlineFraction=1.5: expected a share in [0, 1]"),

@@ -405,6 +405,24 @@ def test_a_meta_json_integer_beyond_pythons_digit_limit_is_one_line(
         read_incast_run(run)
 
 
+@pytest.mark.parametrize("command", ["summarize", "steady", "store"])
+def test_a_meta_json_nested_past_pythons_recursion_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    """Issue 54's seventh probe: a meta.json nested 200,000 levels deep (a valid JSON text)
+    ended summarize, steady and store add in a 26-line traceback (RecursionError): it is "not
+    JSON" in one line naming the file, as any meta.json Python cannot read, by every reader."""
+    run = write_run(tmp_path / "run", frame([(1000, 1.0, 1.0, 1)]))
+    meta_path = run / "meta.json"
+    meta_path.write_text('{"x": ' + "[" * 200_000 + "]" * 200_000 + "}")
+    arguments = {"summarize": ["summarize", str(run)], "steady": ["steady", str(run)],
+                 "store": ["store", "add", "--store", str(tmp_path / "store"), str(run)]}[command]
+    assert main(arguments) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"pfabric-analysis: error: {meta_path}: not JSON")
+    with pytest.raises(AnalysisError, match="meta.json: not JSON"):
+        read_meta(run)
+
+
 def test_parameters_under_their_old_dashed_names_are_read_under_the_current_ones(
         tmp_path: Path) -> None:
     # Run directories written before the programs' options became camelCase (and the results
