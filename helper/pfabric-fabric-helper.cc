@@ -275,8 +275,8 @@ PfabricFabricHelper::FindIpSettingNoPacketCrosses(std::string* why) const
             longestPath = from == to ? longestPath : std::max(longestPath, GetHopCount(from, to));
         }
     }
-    const uint32_t switches = longestPath - 1;
-    for (auto host = m_hosts.Begin(); host != m_hosts.End(); ++host)
+    const uint32_t switches = longestPath > 0 ? longestPath - 1 : 0; // one host: no path
+    for (auto host = m_hosts.Begin(); host != m_hosts.End() && switches > 0; ++host)
     {
         UintegerValue ttl;
         (*host)->GetObject<Ipv4L3Protocol>()->GetAttribute("DefaultTtl", ttl);
