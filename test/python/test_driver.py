@@ -104,6 +104,39 @@ def test_every_expected_skip_is_a_reason_a_test_gives() -> None:
         assert reason in sources, reason
 
 
+# A test blocked for good (a FIFO's read end opened with no writer left, as a CI run once hung),
+# beside one that passes, in one file on one xdist worker as ./pfabric test runs them.
+BLOCKING_TESTS = """
+import os
+
+
+def test_blocks(tmp_path):
+    fifo = tmp_path / "never-written.fifo"
+    os.mkfifo(fifo)
+    with open(fifo) as f:
+        f.read()
+
+
+def test_after_it():
+    assert True
+"""
+
+
+def test_a_hung_test_fails_and_the_run_goes_on(tmp_path: Path) -> None:
+    """./pfabric test's timeout options, with 3 seconds: the blocked test fails with its
+    traceback, the next one passes, and pytest returns long before this test's own limit."""
+    (tmp_path / "test_blocking.py").write_text(BLOCKING_TESTS)
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider",
+         *driver.hung_test_options(3), "-n", "2", "--dist", "loadfile", str(tmp_path)],
+        cwd=tmp_path, capture_output=True, text=True, check=False, timeout=120)
+    tests, _ = driver.pytest_results(result.stdout)
+    assert tests == [("PASSED", "test_blocking.py::test_after_it"),
+                     ("FAILED", "test_blocking.py::test_blocks")], result.stdout
+    assert "Timeout (>3.0s)" in result.stdout
+    assert result.returncode == 1
+
+
 def test_ruff_and_mypy_check_every_python_file() -> None:
     """Both static checks run on the package, bench/, the tests and the driver (issue 53)."""
     assert {"pfabric_analysis", "../bench", "../test/python", "../pfabric"} <= \

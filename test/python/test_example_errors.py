@@ -1103,18 +1103,29 @@ def run_with_fifo(bin_dir, tmp_path, text: str, *arguments: str):
     os.mkfifo(fifo)
 
     def feed() -> None:
-        with open(fifo, "w") as f:
-            f.write(text)
+        try:
+            with open(fifo, "w") as f:
+                f.write(text)
+        except BrokenPipeError:  # the read end below closed before the text was written
+            pass
 
     writer = threading.Thread(target=feed, daemon=True)
     writer.start()
     result = subprocess.run([str(bin_dir / "pfabric-websearch"),
                              *(a.replace("{fifo}", str(fifo)) for a in arguments)],
                             capture_output=True, text=True, timeout=120)
-    if writer.is_alive():  # never opened: open the read end so that the writer finishes
-        with open(fifo) as f:
-            f.read()
-    writer.join(timeout=10)
+    # The writer may still be alive though the program read everything: it closed the FIFO and
+    # has not returned yet. A blocking open of the read end would then wait for a writer that
+    # never comes (a CI run hung here), so the read end is opened without blocking; it releases
+    # a writer that the program never met, and costs nothing otherwise.
+    writer.join(timeout=2)
+    if writer.is_alive():
+        descriptor = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            writer.join(timeout=10)
+        finally:
+            os.close(descriptor)
+    assert not writer.is_alive()
     fifo.unlink()
     return result
 
