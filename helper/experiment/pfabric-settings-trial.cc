@@ -342,7 +342,7 @@ PfabricSettingsTrial::Run() const
         how << JoinOptions(failed.options) << ": " << failed.doing
             << " hangs ns-3 (tried before the run): simulated time stood still at "
             << stoodAtNs / 1000.0 << " us for at least " << LOOP_TICKS - 1
-            << " s of processor time (an event rescheduling itself at once)";
+            << " s of processor time (an event that reschedules itself at once or never returns)";
         return how.str();
     }
     const std::string message = ExtractMessage(text);
