@@ -178,6 +178,7 @@ def read_run(directory: Path) -> Run:
     if not isinstance(meta, dict) or not isinstance(meta.get("parameters"), dict):
         raise AnalysisError(f"{meta_path}: no 'parameters' object")
     check_replication(meta, meta_path)
+    check_meta_agrees_with_itself(meta, meta_path)
     simulated = flows_simulated(meta, len(fct), meta_path)
     check_meta_counts(meta, fct, fct_path, meta_path)
     check_ideal_against_size(meta, fct, fct_path, meta_path)
@@ -332,6 +333,52 @@ def check_replication(meta: dict, meta_path: Path) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
             raise AnalysisError(f"{meta_path}: parameters.{key} {value!r} is not a whole number "
                                 f"from {least} to {most}")
+
+
+def check_meta_agrees_with_itself(meta: dict, meta_path: Path) -> None:
+    """Refuse a meta.json whose fields contradict one another, as when two runs' records were
+    joined (issue 54's seventh probe: each was taken without a word): the scheme recipe's name
+    and preset against parameters.scheme and preset (a custom scheme's recipe is named after its
+    parts; an Ideal run's is the packet program's it was computed from); segment_bytes, a positive whole number, against the recipe's
+    socket factory's SegmentSize; hosts against parameters.hosts on a star (its size is that
+    option); flows_total against parameters.flows where the program drew that many (no window,
+    no flow list). A field a meta.json does not record (older runs') is not checked."""
+    parameters = meta["parameters"]
+    recipe = meta.get("scheme_recipe")
+    if isinstance(recipe, dict):
+        scheme = parameters.get("scheme")
+        if "name" in recipe and scheme not in (None, CUSTOM_SCHEME, IDEAL_SCHEME) \
+                and recipe["name"] != scheme:
+            raise AnalysisError(f"{meta_path}: scheme_recipe.name {recipe['name']!r} is not "
+                                f"parameters.scheme {scheme!r}; not the record of one run")
+        if "preset" in recipe and "preset" in parameters \
+                and recipe["preset"] != parameters["preset"]:
+            raise AnalysisError(f"{meta_path}: scheme_recipe.preset {recipe['preset']!r} is not "
+                                f"parameters.preset {parameters['preset']!r}; not the record of "
+                                "one run")
+    if "segment_bytes" in meta:
+        segment = meta["segment_bytes"]
+        if isinstance(segment, bool) or not isinstance(segment, int) or segment < 1:
+            raise AnalysisError(f"{meta_path}: segment_bytes {segment!r} is not a positive whole "
+                                "number of bytes")
+        factory = recipe.get("tcp_socket_factory") if isinstance(recipe, dict) else None
+        attributes = factory.get("attributes") if isinstance(factory, dict) else None
+        recorded = attributes.get("SegmentSize") if isinstance(attributes, dict) else None
+        if recorded is not None and str(recorded) != str(segment):
+            raise AnalysisError(f"{meta_path}: segment_bytes {segment!r} is not the scheme "
+                                f"recipe's SegmentSize {recorded!r}; not the record of one run")
+    if parameters.get("topology") == "star" and "hosts" in meta and "hosts" in parameters \
+            and meta["hosts"] != parameters["hosts"]:
+        raise AnalysisError(f"{meta_path}: hosts {meta['hosts']!r} is not parameters.hosts "
+                            f"{parameters['hosts']!r}, the size of its star; not the record of "
+                            "one run")
+    drew = ("flows" in parameters and "flows_total" in meta and not parameters.get("flowFile")
+            and "window" not in meta and not parameters.get("warmupFlows")
+            and not parameters.get("measureFlows"))
+    if drew and meta["flows_total"] != parameters["flows"]:
+        raise AnalysisError(f"{meta_path}: flows_total {meta['flows_total']!r} is not "
+                            f"parameters.flows {parameters['flows']!r}, the flows the run drew; "
+                            "not the record of one run")
 
 
 def check_ideal_against_size(meta: dict, fct: pd.DataFrame, fct_path: Path,

@@ -114,6 +114,51 @@ def test_meta_json_counts_against_fct_csv_are_refused(
         "files of one run")
 
 
+# meta.json against itself: the seventh probe's 13 "unsure" records, fields of two runs joined,
+# were taken by summarize, steady and store without a word.
+PARAMETERS = {"scheme": "pfabric", "preset": "hotnets12", "load": 0.5, "seed": 1, "run": 1}
+RECIPE = {"name": "pfabric", "preset": "hotnets12",
+          "tcp_socket_factory": {"attributes": {"SegmentSize": 1460}}}
+
+
+@pytest.mark.parametrize(("meta", "error"), [
+    ({"scheme_recipe": {**RECIPE, "name": "tcp"}},
+     "scheme_recipe.name 'tcp' is not parameters.scheme 'pfabric'"),
+    ({"scheme_recipe": {**RECIPE, "preset": "sigcomm13"}},
+     "scheme_recipe.preset 'sigcomm13' is not parameters.preset 'hotnets12'"),
+    ({"segment_bytes": 0}, "segment_bytes 0 is not a positive whole number of bytes"),
+    ({"segment_bytes": "1460"}, "segment_bytes '1460' is not a positive whole number of bytes"),
+    ({"segment_bytes": 1000, "scheme_recipe": RECIPE},
+     "segment_bytes 1000 is not the scheme recipe's SegmentSize 1460"),
+    ({"hosts": 2, "parameters": {**PARAMETERS, "topology": "star", "hosts": 4}},
+     "hosts 2 is not parameters.hosts 4, the size of its star"),
+    ({"parameters": {**PARAMETERS, "flows": 5}},
+     "flows_total 3 is not parameters.flows 5, the flows the run drew"),
+])
+def test_a_meta_json_that_contradicts_itself_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], meta: dict, error: str) -> None:
+    run = write_run(tmp_path / "run", LINES, **{"parameters": PARAMETERS, **meta})
+    assert refused(capsys, "summarize", str(run)) == f"{run / 'meta.json'}: {error}" + (
+        "" if "positive whole" in error else "; not the record of one run")
+
+
+@pytest.mark.parametrize("meta", [
+    {"scheme_recipe": RECIPE, "segment_bytes": 1460},
+    # a custom scheme's recipe is named after its parts; an Ideal run's is its packet program's
+    {"scheme_recipe": {**RECIPE, "name": "fifo-cubic"},
+     "parameters": {**PARAMETERS, "scheme": "custom"}},
+    {"scheme_recipe": RECIPE, "parameters": {**PARAMETERS, "scheme": "ideal"}},
+    # a fat-tree's size is k's: parameters.hosts is the star's option at its default
+    {"hosts": 2, "parameters": {**PARAMETERS, "topology": "fattree", "hosts": 16}},
+    # flows from a list, or a window's (parameters.flows is then not what ran)
+    {"parameters": {**PARAMETERS, "flows": 5, "flowFile": "flows.csv"}},
+    {"parameters": {**PARAMETERS, "flows": 2000, "warmupFlows": 1, "measureFlows": 2}},
+])
+def test_a_meta_json_that_agrees_with_itself_is_taken(tmp_path: Path, meta: dict) -> None:
+    run = write_run(tmp_path / "run", LINES, **{"parameters": PARAMETERS, **meta})
+    assert len(read_run(run).fct) == 3
+
+
 def test_a_flow_id_outside_the_runs_flows_is_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A program numbers its flows 0 to flows_total - 1 (issue 54's second probe: 999 in a run of
