@@ -564,16 +564,21 @@ PfabricExperiment::CheckIpSettings() const
     const std::vector<std::string> ttl = m_fabric->GetTtlDefaultsNothingReads();
     if (!ttl.empty())
     {
-        const std::string ns3Hosts =
-            "--hostStack=" +
-            PfabricChoiceName(Parameters::HOST_STACKS, PfabricFabricHelper::NS3_TCP);
-        return DescribeDefault(ttl.front()) + ": " +
-               (m_p.switchMode == PfabricFabricHelper::LEAN
-                    ? "the lean switches (" + switchMode + ") forward without IP and read no TTL"
-                    : "the lean hosts (" + hostStack + ") write a TTL of their own") +
-               ", so " + ttl.front() + " changes nothing; run with " +
-               (m_p.switchMode == PfabricFabricHelper::LEAN ? ipSwitches : ns3Hosts) +
-               ", or leave it unset";
+        std::string unread;  // why no node reads the TTL
+        std::string instead; // the option under which one would
+        if (m_p.switchMode == PfabricFabricHelper::LEAN)
+        {
+            unread = "the lean switches (" + switchMode + ") forward without IP and read no TTL";
+            instead = ipSwitches;
+        }
+        else
+        {
+            unread = "the lean hosts (" + hostStack + ") write a TTL of their own";
+            instead = "--hostStack=" +
+                      PfabricChoiceName(Parameters::HOST_STACKS, PfabricFabricHelper::NS3_TCP);
+        }
+        return DescribeDefault(ttl.front()) + ": " + unread + ", so " + ttl.front() +
+               " changes nothing; run with " + instead + ", or leave it unset";
     }
     const std::vector<std::string> unused = m_fabric->GetIpDefaultsNoNodeHas();
     if (!unused.empty())
