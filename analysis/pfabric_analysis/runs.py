@@ -335,14 +335,21 @@ def check_replication(meta: dict, meta_path: Path) -> None:
                                 f"from {least} to {most}")
 
 
+# The programs whose --flows is every flow they draw, when no window or flow list sets them:
+# pfabric-classes adds its classes' flows to it, and pfabric-incast's is its background's only
+# (the eighth probe: a first check without this list refused every run of theirs).
+FLOWS_OPTION_COUNTS_EVERY_FLOW = ("pfabric-websearch", "pfabric-datamining", "pfabric-deadlines")
+
+
 def check_meta_agrees_with_itself(meta: dict, meta_path: Path) -> None:
     """Refuse a meta.json whose fields contradict one another, as when two runs' records were
     joined (issue 54's seventh probe: each was taken without a word): the scheme recipe's name
     and preset against parameters.scheme and preset (a custom scheme's recipe is named after its
     parts; an Ideal run's is the packet program's it was computed from); segment_bytes, a positive whole number, against the recipe's
     socket factory's SegmentSize; hosts against parameters.hosts on a star (its size is that
-    option); flows_total against parameters.flows where the program drew that many (no window,
-    no flow list). A field a meta.json does not record (older runs') is not checked."""
+    option); flows_total against parameters.flows where the program drew that many
+    (FLOWS_OPTION_COUNTS_EVERY_FLOW, no window, no flow list). A field a meta.json does not
+    record (older runs') is not checked."""
     parameters = meta["parameters"]
     recipe = meta.get("scheme_recipe")
     if isinstance(recipe, dict):
@@ -372,7 +379,8 @@ def check_meta_agrees_with_itself(meta: dict, meta_path: Path) -> None:
         raise AnalysisError(f"{meta_path}: hosts {meta['hosts']!r} is not parameters.hosts "
                             f"{parameters['hosts']!r}, the size of its star; not the record of "
                             "one run")
-    drew = ("flows" in parameters and "flows_total" in meta and not parameters.get("flowFile")
+    drew = (meta.get("program") in FLOWS_OPTION_COUNTS_EVERY_FLOW and "flows" in parameters
+            and "flows_total" in meta and not parameters.get("flowFile")
             and "window" not in meta and not parameters.get("warmupFlows")
             and not parameters.get("measureFlows"))
     if drew and meta["flows_total"] != parameters["flows"]:

@@ -40,6 +40,25 @@ def test_the_program_bins_flow_sizes_as_the_analysis_does(run_example: RunExampl
     assert all(printed[name] > 0 for name in BIN_NAMES)
 
 
+@pytest.mark.parametrize(("program", "arguments"), [
+    ("pfabric-websearch", ("--flows=20",)), ("pfabric-datamining", ("--flows=20",)),
+    ("pfabric-deadlines", ("--flows=20",)), ("pfabric-classes", ("--flows=20",)),
+    ("pfabric-incast", ("--workers=3", "--queries=2", "--background=0.3"))])
+def test_every_programs_run_is_read_by_the_analysis(run_example: RunExample, tmp_path: Path,
+                                                    program: str,
+                                                    arguments: tuple[str, ...]) -> None:
+    """The analysis's checks of a meta.json against itself hold for every program's own runs:
+    the first check of flows_total against --flows refused every run of pfabric-classes (whose
+    classes add flows) and pfabric-incast (whose --flows is its background's), and no test read
+    one (the eighth probe)."""
+    out = tmp_path / "run"
+    result = run_example(program, "--topology=star", "--hosts=4", "--quiet", *arguments,
+                         f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    run = read_run(out)
+    assert len(run.fct) == json.loads((out / "meta.json").read_text())["flows_total"] > 0
+
+
 def test_outputs_and_provenance(run_example: RunExample, tmp_path: Path) -> None:
     out = tmp_path / "run"
     result = run_example("pfabric-websearch", *STAR, "--flows=30", "--load=0.4", "--seed=3",

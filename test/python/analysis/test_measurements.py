@@ -132,7 +132,7 @@ RECIPE = {"name": "pfabric", "preset": "hotnets12",
      "segment_bytes 1000 is not the scheme recipe's SegmentSize 1460"),
     ({"hosts": 2, "parameters": {**PARAMETERS, "topology": "star", "hosts": 4}},
      "hosts 2 is not parameters.hosts 4, the size of its star"),
-    ({"parameters": {**PARAMETERS, "flows": 5}},
+    ({"program": "pfabric-datamining", "parameters": {**PARAMETERS, "flows": 5}},
      "flows_total 3 is not parameters.flows 5, the flows the run drew"),
 ])
 def test_a_meta_json_that_contradicts_itself_is_refused(
@@ -150,9 +150,14 @@ def test_a_meta_json_that_contradicts_itself_is_refused(
     {"scheme_recipe": RECIPE, "parameters": {**PARAMETERS, "scheme": "ideal"}},
     # a fat-tree's size is k's: parameters.hosts is the star's option at its default
     {"hosts": 2, "parameters": {**PARAMETERS, "topology": "fattree", "hosts": 16}},
-    # flows from a list, or a window's (parameters.flows is then not what ran)
-    {"parameters": {**PARAMETERS, "flows": 5, "flowFile": "flows.csv"}},
-    {"parameters": {**PARAMETERS, "flows": 2000, "warmupFlows": 1, "measureFlows": 2}},
+    # flows from a list, or a window's (parameters.flows is then not what ran), or of programs
+    # that draw others beside them (pfabric-classes' classes, pfabric-incast's queries)
+    {"program": "pfabric-websearch", "parameters": {**PARAMETERS, "flows": 5,
+                                                    "flowFile": "flows.csv"}},
+    {"program": "pfabric-websearch", "parameters": {**PARAMETERS, "flows": 2000,
+                                                    "warmupFlows": 1, "measureFlows": 2}},
+    {"program": "pfabric-classes", "parameters": {**PARAMETERS, "flows": 2}},
+    {"program": "pfabric-incast", "parameters": {**PARAMETERS, "flows": 0}},
 ])
 def test_a_meta_json_that_agrees_with_itself_is_taken(tmp_path: Path, meta: dict) -> None:
     run = write_run(tmp_path / "run", LINES, **{"parameters": PARAMETERS, **meta})
