@@ -757,6 +757,13 @@ class FlowFileTest : public TestCase
             {"src,dst,bytes,start\n0,1,10,0\n",
              ":1: the header must be src,dst,size_bytes,start_s"},
             {header + "0,1,10\n", ":2: expected 4 fields"},
+            // getline dropped a last empty field: a trailing comma was taken (the eighth probe),
+            // and a row ending ",," was counted one short
+            {header + "0,1,10,0\n2,3,20,0.1,\n",
+             ":3: expected 4 fields (src,dst,size_bytes,start_s), got 5"},
+            {header + "0,1,10,0,,\n", ":2: expected 4 fields (src,dst,size_bytes,start_s), got 6"},
+            {PfabricFlowList::CSV_HEADER_DEADLINES + "\n0,1,10,0,0.5,\n",
+             ":2: expected 5 fields (src,dst,size_bytes,start_s,deadline_s), got 6"},
             {header + "0,1,10,0\n0,54,10,0\n", ":3: host 54 is outside the fabric (hosts 0 to 53)"},
             {header + "0,1,-5,0\n", ":2: size_bytes '-5' is not a positive integer"},
             {header + "0,1,0,0\n", ":2: size_bytes '0' is not a positive integer"},

@@ -291,9 +291,12 @@ PfabricFlowList::Read(const std::string& path,
         {
             fields.push_back(field);
         }
-        if (columns == 5 && line.back() == ',')
+        if (line.back() == ',')
         {
-            fields.emplace_back(); // an empty deadline_s: no deadline
+            // getline drops a last empty field: an empty deadline_s (no deadline) in a list
+            // with deadlines, one field too many in a list without (0,1,30000,0.0002, was read
+            // as four fields and taken)
+            fields.emplace_back();
         }
         std::string where = path + ":" + std::to_string(lineNumber) + ": ";
         if (fields.size() != columns)
