@@ -50,6 +50,23 @@ main(int argc, char* argv[])
     std::string hostDelay;
     uint64_t flowBytes = 100000;
 
+    // A shape option of another topology shapes nothing: given away from its default it is
+    // refused below, as the FCT programs refuse it (the eighth probe: --k on a single switch,
+    // --hosts on a leaf-spine and --spines on a fat-tree were taken).
+    struct ShapeOption
+    {
+        const char* name;      //!< the option
+        const uint32_t* value; //!< its value, once parsed
+        uint32_t unset;        //!< its default
+        Shape topology;        //!< the topology it shapes
+    };
+
+    const ShapeOption shapeOptions[] = {{"k", &k, k, FAT_TREE},
+                                        {"leaves", &leaves, leaves, LEAF_SPINE},
+                                        {"hostsPerLeaf", &hostsPerLeaf, hostsPerLeaf, LEAF_SPINE},
+                                        {"spines", &spines, spines, LEAF_SPINE},
+                                        {"hosts", &hosts, hosts, SINGLE}};
+
     PfabricCommandLine cmd(__FILE__);
     cmd.AddChoice("topology", "fattree, leafspine or single", topology, shapes);
     cmd.AddValue("k", "fattree: ports per switch (even)", k);
@@ -68,6 +85,25 @@ main(int argc, char* argv[])
     if (!cmd.Parse(argc, argv, &parseError))
     {
         std::cerr << "pfabric-fabric: error: " << parseError << std::endl;
+        return 1;
+    }
+    for (const ShapeOption& option : shapeOptions)
+    {
+        if (*option.value != option.unset && option.topology != topology)
+        {
+            std::cerr << "pfabric-fabric: error: --" << option.name << "=" << *option.value
+                      << ": an option of --topology=" << PfabricChoiceName(shapes, option.topology)
+                      << ", and this fabric is a " << PfabricChoiceName(shapes, topology)
+                      << ", so it would shape nothing; leave it out" << std::endl;
+            return 1;
+        }
+    }
+    if (topology == SINGLE && !fabricRate.empty())
+    {
+        std::cerr << "pfabric-fabric: error: --fabricRate=" << fabricRate
+                  << ": a single switch has no switch-to-switch links, so it would set nothing; "
+                     "leave it out"
+                  << std::endl;
         return 1;
     }
     for (const auto& [name, text] :

@@ -308,17 +308,18 @@ PfabricExperimentOptions::BuildRun()
                        : t.Given("load", Number(p.load)) + ": expected a load in (0, 1)";
         });
     t.Add("flows", "number of flows to generate", p.flows);
-    t.AddPart([this](PfabricCommandLine& cmd) { m_window.AddCommandLineOptions(cmd); },
-              [this, &p]() -> std::string {
-                  std::string error = m_window.Check(WindowConflict());
-                  if (error.empty() && p.flowFile.empty() && p.flows == 0 && !p.addedFlows &&
-                      !m_window.IsOn())
-                  {
-                      error = "--flows=0: expected at least one flow";
-                  }
-                  return error;
-              },
-              [this](PfabricJsonObject& json) { m_window.AddParameters(json); });
+    t.AddPart(
+        [this](PfabricCommandLine& cmd) { m_window.AddCommandLineOptions(cmd, WindowConflict()); },
+        [this, &p]() -> std::string {
+            std::string error = m_window.Check(WindowConflict());
+            if (error.empty() && p.flowFile.empty() && p.flows == 0 && !p.addedFlows &&
+                !m_window.IsOn())
+            {
+                error = "--flows=0: expected at least one flow";
+            }
+            return error;
+        },
+        [this](PfabricJsonObject& json) { m_window.AddParameters(json); });
     t.Add("cdf", "flow-size CDF: websearch, datamining or a file", p.cdf)
         .Record([&p](PfabricJsonObject& json) {
             json.AddString("cdf", p.cdf.empty() ? p.workload : p.cdf);

@@ -35,21 +35,28 @@ PfabricMeasurementWindow::PfabricMeasurementWindow()
 }
 
 void
-PfabricMeasurementWindow::AddCommandLineOptions(PfabricCommandLine& cmd)
+PfabricMeasurementWindow::AddCommandLineOptions(PfabricCommandLine& cmd,
+                                                const std::string& conflict)
 {
+    // The eighth probe: pfabric-classes listed the window's options and refused any value.
+    const std::string refused =
+        conflict.empty() ? "" : " (refused in this program: not with " + conflict + ")";
     cmd.AddValue("warmupFlows",
                  "with --measureFlows: flows before the measured ones, not measured (they meet "
-                 "a fabric still filling)",
+                 "a fabric still filling)" +
+                     refused,
                  m_warmup);
     cmd.AddValue("measureFlows",
                  "steady-state window: measure flows warmupFlows .. warmupFlows + N - 1 while "
                  "flows keep arriving, and stop when they have all completed (--flows is not "
-                 "used); fct.csv gains a column measured; 0: run the --flows list to completion",
+                 "used); fct.csv gains a column measured; 0: run the --flows list to completion" +
+                     refused,
                  m_measure);
     cmd.AddValue("measureMaxBytes",
                  "with --measureFlows: measure only the window's flows of at most this many "
                  "bytes and stop when they have completed; larger flows of the window need not "
-                 "finish and have measured 0 (0: every size)",
+                 "finish and have measured 0 (0: every size)" +
+                     refused,
                  m_maxBytes);
 }
 

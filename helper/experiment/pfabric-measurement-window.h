@@ -65,10 +65,13 @@ class PfabricMeasurementWindow
     PfabricMeasurementWindow();
 
     /**
-     * @brief Register --warmupFlows and --measureFlows.
+     * @brief Register --warmupFlows, --measureFlows and --measureMaxBytes.
      * @param cmd the command line
+     * @param conflict what of the program refuses a window whatever the options (Check's
+     *        conflict as the program is made, e.g. "pfabric-classes (two classes' flow lists)"),
+     *        or "": its help then says so, as --PrintHelp lists the options all the same
      */
-    void AddCommandLineOptions(PfabricCommandLine& cmd);
+    void AddCommandLineOptions(PfabricCommandLine& cmd, const std::string& conflict = "");
 
     /**
      * @brief Set the window (what the options set).

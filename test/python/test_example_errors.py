@@ -93,6 +93,24 @@ def test_routing_cost_measures_the_links_it_names(run_example: RunExample) -> No
     assert events["p2p"] - events["pfabric"] > 1.5
 
 
+@pytest.mark.parametrize(("program", "conflict"), [
+    ("pfabric-classes", "pfabric-classes (two classes' flow lists)"),
+    ("pfabric-deadlines", "deadlines (pfabric-deadlines)"),
+    ("pfabric-websearch", None)])
+def test_the_help_says_where_the_window_is_refused(run_example: RunExample, program: str,
+                                                   conflict: str | None) -> None:
+    """The eighth probe: pfabric-classes listed --warmupFlows, --measureFlows and
+    --measureMaxBytes in --PrintHelp and refused any value of them."""
+    result = run_example(program, "--PrintHelp")
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines()
+             if re.match(r"\s+--(warmupFlows|measureFlows|measureMaxBytes):", line)]
+    assert len(lines) == 3, result.stdout
+    refused = f"(refused in this program: not with {conflict})"
+    assert all((refused in line) if conflict else ("refused in this program" not in line)
+               for line in lines), lines
+
+
 @pytest.mark.parametrize(
     ("argument", "message"),
     [
@@ -919,6 +937,20 @@ AUDIT_CASES = [
     ("pfabric-fabric", ("--fabricRate=0Gbps",), "--fabricRate=0Gbps: expected a positive rate "
                                                 "such as 10Gbps"),
     ("pfabric-fabric", ("--flowBytes=0",), "--flowBytes=0: expected at least one byte"),
+    # The eighth probe: a shape option of another topology (and --fabricRate on a single switch)
+    # was taken, the output the same as without it; the FCT programs refuse them.
+    ("pfabric-fabric", ("--topology=single", "--k=8"),
+     "--k=8: an option of --topology=fattree, and this fabric is a single, so it would shape "
+     "nothing; leave it out"),
+    ("pfabric-fabric", ("--spines=2",),
+     "--spines=2: an option of --topology=leafspine, and this fabric is a fattree, so it would "
+     "shape nothing; leave it out"),
+    ("pfabric-fabric", ("--topology=leafspine", "--hosts=8"),
+     "--hosts=8: an option of --topology=single, and this fabric is a leafspine, so it would "
+     "shape nothing; leave it out"),
+    ("pfabric-fabric", ("--topology=single", "--fabricRate=40Gbps"),
+     "--fabricRate=40Gbps: a single switch has no switch-to-switch links, so it would set "
+     "nothing; leave it out"),
     ("pfabric-routing-cost", ("--k=3",),
      "PfabricFatTreeHelper: k must be even and at least 2, got k = 3"),
     ("pfabric-preemption", ("--buffer=0B",),
