@@ -345,11 +345,11 @@ def check_meta_agrees_with_itself(meta: dict, meta_path: Path) -> None:
     """Refuse a meta.json whose fields contradict one another, as when two runs' records were
     joined (issue 54's seventh probe: each was taken without a word): the scheme recipe's name
     and preset against parameters.scheme and preset (a custom scheme's recipe is named after its
-    parts; an Ideal run's is the packet program's it was computed from); segment_bytes, a positive whole number, against the recipe's
-    socket factory's SegmentSize; hosts against parameters.hosts on a star (its size is that
-    option); flows_total against parameters.flows where the program drew that many
-    (FLOWS_OPTION_COUNTS_EVERY_FLOW, no window, no flow list). A field a meta.json does not
-    record (older runs') is not checked."""
+    parts; an Ideal run's is the packet program's it was computed from); segment_bytes, a
+    positive whole number, against the recipe's socket factory's SegmentSize; hosts against
+    parameters.hosts on a star (its size is that option); flows_total against parameters.flows
+    where the program drew that many (FLOWS_OPTION_COUNTS_EVERY_FLOW, no window, no flow list).
+    A field a meta.json does not record (older runs') is not checked."""
     parameters = meta["parameters"]
     recipe = meta.get("scheme_recipe")
     if isinstance(recipe, dict):
