@@ -182,6 +182,7 @@ def build(bld):
         'helper/experiment/pfabric-results-writer.h',
         'helper/experiment/pfabric-size-bins.h',
         'helper/experiment/pfabric-experiment-program.h',
+        'helper/experiment/pfabric-run-watchdog.h',
         'helper/experiment/pfabric-seeding-variable-check.h',
         'helper/experiment/pfabric-preemption-scenario.h',
         'model/pfabric-baseline-tcp-socket.h',

@@ -47,8 +47,11 @@ main(int argc, char* argv[])
                   << p.background << ", output in " << out << std::endl;
     }
     shell.StartClocks();
+    const auto watchdog = shell.MakeWatchdog(incast.GetExperiment());
+    watchdog->Start();
     incast.Install();
     incast.Run();
+    watchdog->Stop();
     PfabricJsonObject meta = shell.StartMeta();
     incast.AddProvenance(meta);
     shell.FinishMeta(meta);

@@ -21,6 +21,7 @@
 #include "ns3/pfabric-experiment.h"
 #include "ns3/pfabric-flow-application.h"
 #include "ns3/pfabric-results-writer.h"
+#include "ns3/pfabric-run-watchdog.h"
 #include "ns3/pfabric-seeding-variable-check.h"
 #include "ns3/priority-queue-scheduler.h"
 #include "ns3/simulator.h"
@@ -33,6 +34,7 @@
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <new>
 #include <sstream>
 #include <string>
@@ -342,9 +344,18 @@ class ProgramShell
           m_argc(argc),
           m_argv(argv),
           m_cmd(m_program + ".cc"),
+          m_stallLimit(Seconds(DEFAULT_STALL_LIMIT_S)),
           m_wallStart(0),
           m_cpuStart(0)
     {
+        m_cmd.AddTime("stallLimit",
+                      "processor time without a millisecond of simulated time passing after "
+                      "which the run is taken as hung inside ns-3 (a setting such as TcpCubic's "
+                      "Beta=1 loops for ever) and stopped: one line naming the settings given to "
+                      "ns-3, no files written, exit status 1; 0s: never. The published fabrics "
+                      "take seconds per simulated millisecond: raise it for much larger ones or "
+                      "under valgrind",
+                      m_stallLimit);
         // A count beyond the machine's memory (--flows=4294967295) fails an allocation: one line
         // quoting the command line, as every error, instead of std::bad_alloc's abort. Made now:
         // the handler must not allocate.
@@ -399,6 +410,19 @@ class ProgramShell
             std::cerr << m_program << ": notice: " << notice << std::endl;
         }
         return true;
+    }
+
+    /**
+     * @brief The watchdog of the run (RunWatchdog), for Start before the run's Install and Stop
+     * after its Run.
+     * @param experiment the experiment, prepared
+     * @return the watchdog, with --stallLimit
+     */
+    std::unique_ptr<RunWatchdog> MakeWatchdog(const PfabricExperiment& experiment) const
+    {
+        return std::make_unique<RunWatchdog>(m_program,
+                                             experiment.GetSettingsGivenToNs3(),
+                                             m_stallLimit);
     }
 
     /**
@@ -507,10 +531,15 @@ class ProgramShell
         return commandLine;
     }
 
+    /// --stallLimit's default, seconds of processor time: the published fabrics take at most
+    /// seconds per simulated millisecond (doc/experiments.rst, "Experiments").
+    static constexpr int DEFAULT_STALL_LIMIT_S = 300;
+
     std::string m_program;    //!< the program's name
     int m_argc;               //!< argument count
     char** m_argv;            //!< arguments
     PfabricCommandLine m_cmd; //!< the command line
+    Time m_stallLimit;        //!< --stallLimit
     double m_wallStart;       //!< wall clock at StartClocks
     double m_cpuStart;        //!< processor time at StartClocks
 };
@@ -617,10 +646,13 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
         std::cerr << DescribeRunCost(program, experiment.EstimatePacketHops()) << std::endl;
     }
     shell.StartClocks();
+    const std::unique_ptr<RunWatchdog> watchdog = shell.MakeWatchdog(experiment);
+    watchdog->Start();
     experiment.Install();
     ExperimentMonitor monitor(experiment, program, quiet);
     monitor.Start();
     experiment.Run();
+    watchdog->Stop();
     monitor.Finish(experiment.GetEndTime());
     if (!experiment.GetArrivalsThroughEnd())
     {

@@ -794,18 +794,9 @@ StopTrial(const PfabricFlowApplication::CompletedFlow&)
 
 } // namespace
 
-std::string
-PfabricExperiment::TrySettings()
+std::vector<std::string>
+PfabricExperiment::GetSchemeOptionsGiven() const
 {
-    // What configures each step, as given: ns-3's global values, its attribute paths (they
-    // reach every object of the fabric and the scheme), the scheme's own options.
-    std::vector<std::string> globals;
-    std::vector<std::string> paths;
-    if (m_commandLine)
-    {
-        globals = PfabricSettingsTrial::GivenNs3Options(*m_commandLine, false);
-        paths = PfabricSettingsTrial::GivenNs3Options(*m_commandLine, true);
-    }
     std::vector<std::string> scheme;
     if (m_p.scheme == PfabricSchemeHelper::CUSTOM)
     {
@@ -820,6 +811,42 @@ PfabricExperiment::TrySettings()
             scheme.push_back("--" + option + "=" + value);
         }
     }
+    return scheme;
+}
+
+std::vector<std::string>
+PfabricExperiment::GetSettingsGivenToNs3() const
+{
+    std::vector<std::string> settings;
+    if (m_commandLine)
+    {
+        settings = PfabricSettingsTrial::GivenNs3Options(*m_commandLine, false);
+    }
+    settings = PfabricSettingsTrial::WithVariable(settings, "NS_GLOBAL_VALUE");
+    const std::vector<std::string> scheme = GetSchemeOptionsGiven();
+    settings.insert(settings.end(), scheme.begin(), scheme.end());
+    if (m_commandLine)
+    {
+        const std::vector<std::string> paths =
+            PfabricSettingsTrial::GivenNs3Options(*m_commandLine, true);
+        settings.insert(settings.end(), paths.begin(), paths.end());
+    }
+    return PfabricSettingsTrial::WithVariable(settings, "NS_ATTRIBUTE_DEFAULT");
+}
+
+std::string
+PfabricExperiment::TrySettings()
+{
+    // What configures each step, as given: ns-3's global values, its attribute paths (they
+    // reach every object of the fabric and the scheme), the scheme's own options.
+    std::vector<std::string> globals;
+    std::vector<std::string> paths;
+    if (m_commandLine)
+    {
+        globals = PfabricSettingsTrial::GivenNs3Options(*m_commandLine, false);
+        paths = PfabricSettingsTrial::GivenNs3Options(*m_commandLine, true);
+    }
+    std::vector<std::string> scheme = GetSchemeOptionsGiven();
     scheme.insert(scheme.end(), paths.begin(), paths.end());
     scheme = PfabricSettingsTrial::WithVariable(scheme, "NS_ATTRIBUTE_DEFAULT");
     if (scheme.empty())

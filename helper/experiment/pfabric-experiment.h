@@ -138,6 +138,15 @@ class PfabricExperiment
     /// scheme's label
     std::string GetSchemeName() const;
 
+    /**
+     * @return the options as given that configure what ns-3 builds and runs for this experiment
+     * (the settings a crash inside ns-3 most likely comes from): ns-3's global values, the
+     * custom scheme's options and --buffer and --rto, ns-3's attribute paths, and
+     * NS_GLOBAL_VALUE and NS_ATTRIBUTE_DEFAULT when set; empty when none was given. Valid after
+     * Prepare.
+     */
+    std::vector<std::string> GetSettingsGivenToNs3() const;
+
     /// @return the measurement window
     const PfabricMeasurementWindow& GetWindow() const;
 
@@ -401,6 +410,8 @@ class PfabricExperiment
      * @return "" or the step ns-3 stopped on, one line naming the options that configure it
      */
     std::string TrySettings();
+    /// @return the scheme's options as given (the custom scheme's changed ones, --buffer, --rto)
+    std::vector<std::string> GetSchemeOptionsGiven() const;
     /**
      * @brief Refuse a value of an attribute of ns-3's sockets that the run would not have:
      * one the scheme's sockets set themselves, on either host stack

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 from pathlib import Path
 
 import pytest
@@ -1239,6 +1240,75 @@ def test_a_refused_run_leaves_no_directory_it_created(run_example: RunExample, t
     assert result.returncode == 1
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == \
         [Path("a"), Path("a/notes.txt")]
+
+
+# Settings of ns-3's own that fail only later in a run, at a flow's state the settings trial's one
+# flow never reaches (issue 54's eighth probe): each run left an empty run directory, and the
+# signal or ns-3's message alone. The watchdog (RunWatchdog) names the settings in one line.
+FEW_HOSTS = ("--topology=star", "--hosts=4", "--load=0.8", "--scheme=custom")
+MID_RUN_FAILURES = {
+    "yeah-gamma-0": ("pfabric-websearch", ("--flows=30", *FEW_HOSTS,
+                                           "--tcpCongestionOps=ns3::TcpYeah",
+                                           "--tcpCongestionOpsAttributes=Gamma=0"),
+                     signal.SIGFPE, "died of SIGFPE (floating-point exception) after 2 ms"),
+    "hybla-rrtt": ("pfabric-websearch", ("--flows=30", *FEW_HOSTS,
+                                         "--tcpCongestionOps=ns3::TcpHybla",
+                                         "--tcpCongestionOpsAttributes=RRTT=0.5ms"),
+                   signal.SIGABRT,
+                   "aborted (SIGABRT; ns-3's message, if any, is above) after 4 ms"),
+    "incast-yeah": ("pfabric-incast", ("--topology=star", "--hosts=8", "--workers=7",
+                                       "--background=0.5", "--scheme=custom",
+                                       "--tcpCongestionOps=ns3::TcpYeah",
+                                       "--tcpCongestionOpsAttributes=Gamma=0"),
+                    signal.SIGFPE, "died of SIGFPE (floating-point exception) after 1 ms"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MID_RUN_FAILURES))
+def test_a_run_that_dies_in_ns3_names_the_settings_and_leaves_nothing(
+        run_example: RunExample, tmp_path, case: str) -> None:
+    program, arguments, dies_of, how = MID_RUN_FAILURES[case]
+    result = run_example(program, "--quiet", *arguments, f"--out={tmp_path / 'a' / 'b'}")
+    settings = " ".join(a for a in arguments if a.startswith("--tcpCongestionOps"))
+    line = (f"{program}: error: ns-3 {how} of simulated time, with {settings}; "
+            "no files written")
+    if os.environ.get("PFABRIC_SANITIZE"):
+        # The sanitizers' handler, raised again after the line, reports and exits 1.
+        assert result.returncode in (-dies_of, 1) and line in result.stderr.splitlines()
+    else:
+        assert result.returncode == -dies_of, result.stderr
+        assert result.stderr.splitlines()[-1] == line, result.stderr
+    if dies_of == signal.SIGABRT:
+        assert 'NS_ASSERT failed, cond="m_rho > 0.0"' in result.stderr  # ns-3's own, above
+    assert result.stdout == "" and list(tmp_path.iterdir()) == []
+
+
+def test_a_run_that_hangs_in_ns3_is_stopped_in_one_line(run_example: RunExample,
+                                                        tmp_path) -> None:
+    """TcpCubic's Beta=1 (ns-3.44) loops for ever in TcpCubic::Update at the run's first loss
+    past the trial's; the run hung until killed. Stopped after --stallLimit of processor time."""
+    out = tmp_path / "a" / "b"
+    result = run_example("pfabric-websearch", "--quiet", "--flows=30", *FEW_HOSTS,
+                         "--tcpCongestionOps=ns3::TcpCubic", "--tcpCongestionOpsAttributes=Beta=1",
+                         "--stallLimit=2s", f"--out={out}")
+    assert result.returncode == 1, result.stderr
+    assert result.stderr == (
+        "pfabric-websearch: error: ns-3 hung after 2 ms of simulated time: 2 s of processor time "
+        "passed without a millisecond of simulated time (an event that never returns, or that "
+        "reschedules itself at once; --stallLimit), with --tcpCongestionOps=ns3::TcpCubic "
+        "--tcpCongestionOpsAttributes=Beta=1; no files written\n")
+    assert result.stdout == "" and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("program", ["pfabric-websearch", "pfabric-incast"])
+@pytest.mark.parametrize("value", ["-1s", "5"])
+def test_the_stall_limit_is_a_time_not_below_zero(run_example: RunExample, tmp_path,
+                                                  program: str, value: str) -> None:
+    result = run_example(program, "--quiet", f"--stallLimit={value}", f"--out={tmp_path / 'run'}")
+    assert result.returncode == 1
+    assert result.stderr == (f"{program}: error: --stallLimit={value}: expected a time with a "
+                             "unit (ns, us, ms or s), e.g. 1ms\n")
+    assert not (tmp_path / "run").exists()
 
 
 @pytest.mark.parametrize("arguments", [("--idealOnly",), ("--topology=star", "--hosts=4")])
