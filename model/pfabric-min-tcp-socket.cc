@@ -175,6 +175,12 @@ PfabricMinTcpSocket::GetInitialRtt() const
     return m_fixedRto;
 }
 
+bool
+PfabricMinTcpSocket::IsRtoFromRttEstimate() const
+{
+    return false;
+}
+
 Ptr<TcpCongestionOps>
 PfabricMinTcpSocket::CreateCongestionOps() const
 {

@@ -94,6 +94,8 @@ class PfabricMinTcpSocket : public PfabricTcpSocket
 
     /// @return the fixed RTO: the estimate is never used for the timer
     Time GetInitialRtt() const override;
+    /// @return false: the timer is the fixed RTO (Rto), whatever the estimate
+    bool IsRtoFromRttEstimate() const override;
     /// @return TcpNewReno: MinTCP's window grows as TCP's, and falls only on a timeout
     Ptr<TcpCongestionOps> CreateCongestionOps() const override;
     /**

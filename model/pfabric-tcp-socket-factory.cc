@@ -270,20 +270,45 @@ PfabricTcpSocketFactory::FindSettingEverySocketLoses(std::string* why) const
             return hostPacing.front();
         }
     }
+    // DelAckCount 1 on every socket (GetCommonSocketAttributes): each data segment is
+    // acknowledged at once, and the delayed-ACK timer is never armed.
+    for (const auto& [tid, name] : GetChangedNs3Attributes(CreateSocketOfType()))
+    {
+        if (name == "DelAckTimeout")
+        {
+            *why = "the scheme's sockets acknowledge every data segment at once (DelAckCount 1, "
+                   "set on every socket), on every host stack, so their delayed-ACK timer is "
+                   "never armed";
+            return tid.GetName() + "::" + name;
+        }
+    }
     std::vector<std::string> chosen =
         PfabricConfiguredDefaults::ListConfigured(TcpL4Protocol::GetTypeId());
     const std::vector<std::string> estimate =
         PfabricConfiguredDefaults::ListConfigured(RttEstimator::GetTypeId(), {"InitialEstimation"});
     chosen.insert(chosen.end(), estimate.begin(), estimate.end());
-    if (chosen.empty())
+    if (!chosen.empty())
+    {
+        *why = "the scheme's socket factory makes every socket itself, with its own RTT "
+               "estimator (ns3::RttMeanDeviation from the scheme's initial RTT) and recovery "
+               "(ns3::TcpClassicRecovery), on every host stack, so " +
+               chosen.front() + " never reaches one";
+        return chosen.front();
+    }
+    // The estimator's other settings (RttMeanDeviation's gains) shape only the RTO.
+    std::vector<std::string> estimator =
+        PfabricConfiguredDefaults::ListConfigured(RttEstimator::GetTypeId());
+    const std::vector<std::string> gains =
+        PfabricConfiguredDefaults::ListConfigured(RttMeanDeviation::GetTypeId());
+    estimator.insert(estimator.end(), gains.begin(), gains.end());
+    if (estimator.empty() || CreateSocketOfType()->IsRtoFromRttEstimate())
     {
         return "";
     }
-    *why = "the scheme's socket factory makes every socket itself, with its own RTT estimator "
-           "(ns3::RttMeanDeviation from the scheme's initial RTT) and recovery "
-           "(ns3::TcpClassicRecovery), on every host stack, so " +
-           chosen.front() + " never reaches one";
-    return chosen.front();
+    *why = "the scheme's sockets (" + m_socketType.GetTypeId().GetName() +
+           ") keep a fixed retransmission timeout (their Rto), whatever the RTT estimate, on "
+           "every host stack";
+    return estimator.front();
 }
 
 std::string

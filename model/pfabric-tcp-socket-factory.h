@@ -149,11 +149,14 @@ class PfabricTcpSocketFactory : public SocketFactory
      * @brief The first value set that every socket loses, on either host stack, so that a run
      * would record it and not have it: an attribute of GetAttributesSocketsOverwrite, else a
      * configured default (PfabricConfiguredDefaults) of TcpSocketState's pacing where the
-     * sockets pace themselves at the line rate (PfabricTcpSocket::IsPacedAtLineRate), else one
+     * sockets pace themselves at the line rate (PfabricTcpSocket::IsPacedAtLineRate), else
+     * TcpSocket::DelAckTimeout (every socket acknowledges at once: DelAckCount 1), else one
      * of what the factory chooses for every
      * socket itself: TcpL4Protocol's SocketType, RttEstimatorType and RecoveryType (the factory
      * makes the sockets, each with its own ns3::RttMeanDeviation and ns3::TcpClassicRecovery,
-     * ConfigureCommon) and RttEstimator::InitialEstimation (the transport's initial RTT).
+     * ConfigureCommon) and RttEstimator::InitialEstimation (the transport's initial RTT), else
+     * a default of the estimator (RttEstimator's, RttMeanDeviation's) where the RTO is fixed
+     * (PfabricTcpSocket::IsRtoFromRttEstimate false: MinTCP, LineRate).
      * @param[out] why why a program refuses it, e.g. "the scheme's sockets set
      *             ns3::TcpSocket::InitialCwnd themselves, on every host stack (from the
      *             attributes of ns3::PfabricTcpSocketFactory and of its SocketType)"

@@ -256,6 +256,12 @@ PfabricTcpSocket::GetInitialRtt() const
 }
 
 bool
+PfabricTcpSocket::IsRtoFromRttEstimate() const
+{
+    return true;
+}
+
+bool
 PfabricTcpSocket::IsPacedAtLineRate(const FactorySettings& settings) const
 {
     return settings.hostPacing;

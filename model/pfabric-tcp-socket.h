@@ -236,6 +236,13 @@ class PfabricTcpSocket : public pfabric::TcpSocketBaseCompat, public PfabricTcpD
      */
     virtual Time GetInitialRtt() const;
 
+    /**
+     * @brief Whether this transport's retransmission timer follows the RTT estimator
+     * (TcpSocketBase's RTO from the estimate), so that the estimator's attributes shape a run.
+     * @return true by default
+     */
+    virtual bool IsRtoFromRttEstimate() const;
+
     /// @return a new congestion control of this transport, configured
     virtual Ptr<TcpCongestionOps> CreateCongestionOps() const = 0;
 

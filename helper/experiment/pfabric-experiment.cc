@@ -597,6 +597,33 @@ PfabricExperiment::CheckIpSettings() const
         return DescribeDefault(forward.front()) + ": the fabric's routing forwards at every " +
                "switch and at no host, so " + forward.front() + " changes nothing; leave it unset";
     }
+    // No device of the fabric resolves addresses (NeedsArp: neither the module's links nor
+    // ns-3's point-to-point ones), so no ARP cache is made or read; and PfabricFabricRouting
+    // routes every packet, so ns-3's global routing is never built (a name an ns-3 release
+    // lacks is skipped).
+    const std::vector<std::pair<std::vector<const char*>, std::string>> unbuilt{
+        {{"ns3::ArpCache", "ns3::ArpL3Protocol"},
+         "no device of the fabric resolves addresses (the module's links and ns-3's "
+         "point-to-point ones need no ARP)"},
+        {{"ns3::Ipv4GlobalRouting"},
+         "the fabric routes every packet by its own routing (PfabricFabricRouting), and ns-3's "
+         "global routing is never built"}};
+    for (const auto& [types, why] : unbuilt)
+    {
+        for (const char* name : types)
+        {
+            TypeId tid;
+            const std::vector<std::string> set =
+                TypeId::LookupByNameFailSafe(name, &tid)
+                    ? PfabricConfiguredDefaults::ListConfigured(tid)
+                    : std::vector<std::string>{};
+            if (!set.empty())
+            {
+                return DescribeDefault(set.front()) + ": " + why + ", so " + set.front() +
+                       " changes nothing; leave it unset";
+            }
+        }
+    }
     // The lean host writes and checks no checksum (an IP switch would drop its packets).
     const std::string checksum = "ChecksumEnabled"; // ns-3's global value (Node::ChecksumEnabled)
     BooleanValue checksums;

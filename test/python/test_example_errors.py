@@ -439,6 +439,69 @@ def test_what_the_socket_factory_chooses_itself_is_refused(
     assert list(tmp_path.iterdir()) == []
 
 
+DELAYED_ACK = ("the scheme's sockets acknowledge every data segment at once (DelAckCount 1, set "
+               "on every socket), on every host stack, so their delayed-ACK timer is never armed")
+FIXED_RTO = ("the scheme's sockets (ns3::{}) keep a fixed retransmission timeout (their Rto), "
+             "whatever the RTT estimate, on every host stack")
+
+
+@pytest.mark.parametrize("stack", ["--hostStack=ns3tcp", LEAN])
+@pytest.mark.parametrize(("scheme", "setting", "why"), [
+    ("--scheme=tcp", "--ns3::TcpSocket::DelAckTimeout=50us", DELAYED_ACK),
+    ("--scheme=custom", "--tcpAttributes=DelAckTimeout=50us", DELAYED_ACK),
+    ("--scheme=pfabric", "--ns3::RttMeanDeviation::Alpha=0.5",
+     FIXED_RTO.format("PfabricMinTcpSocket")),
+    ("--scheme=linerate", "--ns3::RttMeanDeviation::Beta=0.5",
+     FIXED_RTO.format("PfabricLineRateTcpSocket"))])
+def test_a_socket_setting_no_socket_reads_is_refused(run_example: RunExample, tmp_path,
+                                                     stack: str, scheme: str, setting: str,
+                                                     why: str) -> None:
+    """The eighth probe (F5): each was recorded and gave the fct.csv of the run without it."""
+    result = run_example("pfabric-websearch", *SMALL_STAR, scheme, stack,
+                         f"--out={tmp_path / 'run'}", setting)
+    assert result.returncode == 1
+    assert result.stderr == f"pfabric-websearch: error: {setting}: {why}; leave it unset\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_rtt_estimators_gains_are_taken_where_the_rto_follows_them(run_example: RunExample,
+                                                                       tmp_path) -> None:
+    runs = {}
+    for alpha in ("0.125", "0.9"):
+        out = tmp_path / alpha
+        result = run_example("pfabric-websearch", "--topology=star", "--hosts=4", "--flows=40",
+                             "--load=0.9", "--quiet", "--scheme=tcp", f"--out={out}",
+                             f"--ns3::RttMeanDeviation::Alpha={alpha}")
+        assert result.returncode == 0, result.stderr
+        runs[alpha] = (out / "fct.csv").read_text()
+    assert runs["0.125"] != runs["0.9"]
+
+
+@pytest.mark.parametrize(("fabric", "setting", "why"), [
+    (("--hostStack=ns3tcp",), "--ns3::ArpCache::AliveTimeout=1us",
+     "no device of the fabric resolves addresses (the module's links and ns-3's point-to-point "
+     "ones need no ARP)"),
+    ((LEAN, "--switchMode=ip", "--linkType=p2p"), "--ns3::ArpL3Protocol::RequestJitter="
+     "ns3::ConstantRandomVariable[Constant=0.0]",
+     "no device of the fabric resolves addresses (the module's links and ns-3's point-to-point "
+     "ones need no ARP)"),
+    (("--hostStack=ns3tcp", "--switchMode=ip"), "--ns3::Ipv4GlobalRouting::RandomEcmpRouting=true",
+     "the fabric routes every packet by its own routing (PfabricFabricRouting), and ns-3's "
+     "global routing is never built")])
+def test_an_ip_part_the_fabric_never_builds_or_reads_is_refused(
+        run_example: RunExample, tmp_path, fabric: tuple[str, ...], setting: str,
+        why: str) -> None:
+    """The eighth probe (F4): ARP and global-routing defaults were recorded, and fct.csv was the
+    run's without them."""
+    path = setting[2:setting.index("=")]
+    result = run_example("pfabric-websearch", *SMALL_STAR, "--scheme=tcp", *fabric,
+                         f"--out={tmp_path / 'run'}", setting)
+    assert result.returncode == 1
+    assert result.stderr == (f"pfabric-websearch: error: {setting}: {why}, so {path} changes "
+                             "nothing; leave it unset\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 # Both presets pace every socket at its NIC's line rate (HostPacing), LineRate always: the
 # socket sets TcpSocketState's pacing values itself.
 PACED = ("the scheme's sockets pace themselves at their NIC's line rate "
@@ -490,8 +553,10 @@ NO_IP_STACK = ("no node of this run has ns-3's IP stack (--hostStack=lean, --swi
     ("--ns3::Ipv4L3Protocol::FragmentExpirationTimeout=10s", {},
      "--ns3::Ipv4L3Protocol::FragmentExpirationTimeout=10s",
      "ns3::Ipv4L3Protocol::FragmentExpirationTimeout"),
-    ("", {"NS_ATTRIBUTE_DEFAULT": "ns3::ArpCache::MaxRetries=2"},
-     "NS_ATTRIBUTE_DEFAULT's ns3::ArpCache::MaxRetries=2", "ns3::ArpCache::MaxRetries"),
+    # (ARP's until the eighth probe: no device of any fabric uses it, test below)
+    ("", {"NS_ATTRIBUTE_DEFAULT": "ns3::Ipv4L3Protocol::FragmentExpirationTimeout=20s"},
+     "NS_ATTRIBUTE_DEFAULT's ns3::Ipv4L3Protocol::FragmentExpirationTimeout=20s",
+     "ns3::Ipv4L3Protocol::FragmentExpirationTimeout"),
     ("--ns3::Ipv4L3Protocol::DuplicateExpire=2ms", {},
      "--ns3::Ipv4L3Protocol::DuplicateExpire=2ms", "ns3::Ipv4L3Protocol::DuplicateExpire")])
 def test_an_ip_default_is_refused_where_no_node_has_ip(
@@ -1435,12 +1500,13 @@ def test_a_value_the_run_would_not_have_is_refused(run_example: RunExample, tmp_
 
 def test_a_value_set_in_the_environment_is_refused_by_its_name(
         run_example: RunExample, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("NS_ATTRIBUTE_DEFAULT", "ns3::TcpSocket::DelAckTimeout=1ms")
+    # (DelAckTimeout until the eighth probe: every socket loses it, on either host stack)
+    monkeypatch.setenv("NS_ATTRIBUTE_DEFAULT", "ns3::TcpSocket::PersistTimeout=2s")
     result = run_example("pfabric-websearch", *SMALL_STAR, LEAN, "--scheme=dctcp", f"--out={tmp_path / 'run'}")
     assert result.returncode == 1
     assert result.stderr == (
-        f"pfabric-websearch: error: NS_ATTRIBUTE_DEFAULT's ns3::TcpSocket::DelAckTimeout=1ms: "
-        f"{NOT_MODELLED}ns3::TcpSocket::DelAckTimeout; run with --hostStack=ns3tcp\n")
+        f"pfabric-websearch: error: NS_ATTRIBUTE_DEFAULT's ns3::TcpSocket::PersistTimeout=2s: "
+        f"{NOT_MODELLED}ns3::TcpSocket::PersistTimeout; run with --hostStack=ns3tcp\n")
     assert list(tmp_path.iterdir()) == []
 
 
