@@ -57,12 +57,20 @@ PfabricClassFeature::AddLeadingOptions(PfabricOptionTable& t)
     t.Add("classWeights",
           "drr: weights of class 0 and class 1, positive integers, e.g. 3,1",
           p.classWeights)
-        .Check([&p]() -> std::string {
+        .Check([&p, &t]() -> std::string {
             std::vector<uint32_t> weights;
             std::string error = PfabricClassQueueDisc::ParseWeights(p.classWeights, &weights);
-            return !error.empty() || weights.size() != 2
-                       ? "--classWeights=" + p.classWeights +
-                             ": expected two positive integers, e.g. 3,1"
+            if (!error.empty() || weights.size() != 2)
+            {
+                return "--classWeights=" + p.classWeights +
+                       ": expected two positive integers, e.g. 3,1";
+            }
+            return p.classWeights != P().classWeights && p.classes != P::DRR
+                       ? PfabricOptionTable::ShapesNothing(
+                             t.Given("classWeights", p.classWeights),
+                             "the weights of --classes=drr, and this run's classes "
+                             "are " +
+                                 PfabricChoiceName(P::CLASS_SCHEDULERS, p.classes))
                        : "";
         });
 }

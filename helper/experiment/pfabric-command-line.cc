@@ -281,7 +281,12 @@ std::string
 PfabricCommandLine::DescribeGiven(const std::string& name) const
 {
     const auto typed = m_givenAs.find(name);
-    return typed != m_givenAs.end() ? typed->second : "--" + name + "=" + GetText(name);
+    const auto text = m_texts.find(name);
+    if (typed != m_givenAs.end())
+    {
+        return typed->second;
+    }
+    return text != m_texts.end() ? "--" + name + "=" + *text->second : "";
 }
 
 double

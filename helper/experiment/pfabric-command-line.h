@@ -172,8 +172,9 @@ class PfabricCommandLine : public CommandLine
      * @brief An option as given, for a message that quotes it: ns-3's RngRun or RngSeed as
      * typed when one of them set --run or --seed (--RngRun=7, NS_GLOBAL_VALUE's RngSeed=0),
      * else --name=its text (GetText).
-     * @param name an option added as a number, time, choice or text
-     * @return the option as given
+     * @param name an option
+     * @return the option as given; "" for one not added as a number, time, choice or text (a
+     *         bool, which ns-3 parses itself)
      */
     std::string DescribeGiven(const std::string& name) const;
 

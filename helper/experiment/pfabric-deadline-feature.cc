@@ -22,6 +22,34 @@ namespace ns3
 
 using P = PfabricExperimentParameters;
 
+namespace
+{
+
+/**
+ * @param p the parameters
+ * @param t the option table
+ * @param name an option that shapes the deadlines, given away from its default
+ * @param value its value formatted
+ * @return its refusal when no flow has a deadline (--deadlineFraction=0), else ""
+ */
+std::string
+WithoutDeadlines(const P& p,
+                 const PfabricOptionTable& t,
+                 const std::string& name,
+                 const std::string& value)
+{
+    return p.deadlineFraction == 0
+               ? PfabricOptionTable::ShapesNothing(
+                     t.Given(name, value),
+                     "no flow has a deadline (" +
+                         t.Given("deadlineFraction",
+                                 PfabricJsonObject::FormatNumber(p.deadlineFraction)) +
+                         ")")
+               : "";
+}
+
+} // namespace
+
 PfabricDeadlineFeature::PfabricDeadlineFeature(PfabricExperimentParameters& p)
     : m_p(p)
 {
@@ -35,24 +63,32 @@ PfabricDeadlineFeature::AddOptions(PfabricOptionTable& t)
           "deadlines: mean of the exponential part X of a flow's time to its deadline, e.g. 1ms "
           "(deadline = start + max(deadlineMinFactor x ideal FCT, X))",
           p.deadlineMean)
-        .Check([&p]() -> std::string {
+        .Check([&p, &t]() -> std::string {
             // An empty value is no default here (that is 1ms).
-            return p.deadlineMean.empty() ? "--deadlineMean=: expected a time such as 1ms"
+            const std::string error = p.deadlineMean.empty()
+                                          ? "--deadlineMean=: expected a time such as 1ms"
                                           : PfabricCommandLine::CheckTimeOption("deadlineMean",
                                                                                 p.deadlineMean,
                                                                                 "1ms",
                                                                                 true);
+            return !error.empty() || Time(p.deadlineMean) == Time(P().deadlineMean)
+                       ? error
+                       : WithoutDeadlines(p, t, "deadlineMean", p.deadlineMean);
         });
     t.Add("deadlineMinFactor",
           "deadlines: no deadline comes sooner than this many ideal FCTs after the flow's start, "
           "at least 1",
           p.deadlineMinFactor)
         .Check([&p, &t]() -> std::string {
-            return p.deadlineMinFactor >= 1 && std::isfinite(p.deadlineMinFactor)
+            const std::string factor = PfabricJsonObject::FormatNumber(p.deadlineMinFactor);
+            if (!(p.deadlineMinFactor >= 1 && std::isfinite(p.deadlineMinFactor)))
+            {
+                return t.Given("deadlineMinFactor", factor) +
+                       ": expected at least 1 (no deadline shorter than the ideal FCT)";
+            }
+            return p.deadlineMinFactor == P().deadlineMinFactor
                        ? ""
-                       : t.Given("deadlineMinFactor",
-                                 PfabricJsonObject::FormatNumber(p.deadlineMinFactor)) +
-                             ": expected at least 1 (no deadline shorter than the ideal FCT)";
+                       : WithoutDeadlines(p, t, "deadlineMinFactor", factor);
         });
     t.Add("deadlineFraction",
           "deadlines: the share of flows with a deadline, in [0, 1]; the others have none "
@@ -81,10 +117,18 @@ PfabricDeadlineFeature::AddOptions(PfabricOptionTable& t)
                 "counted as missed) or terminate (its sender stops sending it)",
                 p.onMiss,
                 P::ON_MISSES)
-        .Check([&p]() -> std::string {
-            return p.priorityLevels > 0 ? "--priorityLevels: not with deadlines (the levels "
-                                          "quantise the remaining size)"
-                                        : "";
+        .Check([&p, &t]() -> std::string {
+            if (p.priorityLevels > 0)
+            {
+                return "--priorityLevels: not with deadlines (the levels quantise the remaining "
+                       "size)";
+            }
+            return p.onMiss == P().onMiss
+                       ? ""
+                       : WithoutDeadlines(p,
+                                          t,
+                                          "onMiss",
+                                          PfabricChoiceName(P::ON_MISSES, p.onMiss));
         });
 }
 

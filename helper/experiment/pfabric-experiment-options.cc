@@ -223,13 +223,12 @@ PfabricExperimentOptions::BuildFabric()
         {
             if (option.value != option.unset && option.topology != topology)
             {
-                return t.Given(option.name, std::to_string(option.value)) +
-                       ": an option of --topology=" +
-                       PfabricChoiceName(P::TOPOLOGIES, option.topology) +
-                       ", and this run's fabric is a " +
-                       PfabricChoiceName(P::TOPOLOGIES, topology) +
-                       (p.topology == P::PRESET_TOPOLOGY ? " (--preset=" + p.preset + "'s)" : "") +
-                       ", so it would shape nothing; leave it out";
+                return PfabricOptionTable::ShapesNothing(
+                    t.Given(option.name, std::to_string(option.value)),
+                    "an option of --topology=" + PfabricChoiceName(P::TOPOLOGIES, option.topology) +
+                        ", and this run's fabric is a " +
+                        PfabricChoiceName(P::TOPOLOGIES, topology) +
+                        (p.topology == P::PRESET_TOPOLOGY ? " (--preset=" + p.preset + "'s)" : ""));
             }
         }
         return "";
@@ -397,12 +396,30 @@ PfabricExperimentOptions::BuildRun()
     t.Add("restartSsThresh",
           "a reused connection starts its next flow from the initial ssthresh, as a new one; 0: "
           "it keeps the ssthresh its earlier flows left, as the original ns-2 code",
-          p.restartSsThresh);
+          p.restartSsThresh)
+        .Check([&p, &t]() -> std::string {
+            return p.restartSsThresh != P().restartSsThresh && !p.reuseConnections
+                       ? PfabricOptionTable::ShapesNothing(
+                             t.Given("restartSsThresh", p.restartSsThresh ? "true" : "false"),
+                             "only a reused connection keeps an ssthresh, and " +
+                                 t.Given("reuseConnections", "false") +
+                                 " gives every flow a new one")
+                       : "";
+        });
     t.Add("hashDemux",
           "find the socket of an arriving segment in a hash table of connections "
           "(PfabricTcpDemux); 0: ns-3's linear search over the host's endpoints (same results, "
           "slower when hosts hold many connections)",
-          p.hashDemux);
+          p.hashDemux)
+        .Check([&p, &t]() -> std::string {
+            return p.hashDemux != P().hashDemux && p.hostStack == PfabricFabricHelper::LEAN_HOST
+                       ? PfabricOptionTable::ShapesNothing(
+                             t.Given("hashDemux", p.hashDemux ? "true" : "false"),
+                             "the lean host (--hostStack=lean) finds each segment's "
+                             "connection in its own table, with no ns-3 endpoint to "
+                             "search")
+                       : "";
+        });
     t.AddChoice("switchMode",
                 "how switches forward: lean (PfabricSwitch hands packets to the port's queue "
                 "disc, no IP stack) or ip (ns-3's internet stack with PfabricFabricRouting, the "

@@ -387,6 +387,17 @@ PfabricExperiment::CheckSocketSettings() const
 std::string
 PfabricExperiment::CheckOwnSettings() const
 {
+    // --rto is the fixed timeout of the sockets that have one (ConfigureScheme): MinTCP's and
+    // LineRate's; the baselines' timer follows their RTT estimate.
+    TypeId::AttributeInformation rto;
+    const std::string socketType = m_scheme->GetSocketTypeName();
+    if (!m_p.rto.empty() && !TypeId::LookupByName(socketType).LookupAttributeByName("Rto", &rto))
+    {
+        return PfabricOptionTable::ShapesNothing(
+            m_commandLine ? m_commandLine->DescribeGiven("rto") : "--rto=" + m_p.rto,
+            "the fixed timeout of MinTCP's and LineRate's sockets, and this scheme's (" +
+                socketType + ") have none: their timer follows the RTT estimate (MinRto)");
+    }
     // Set on every flow application (CreateApplication) and every scheme's socket factory
     // (ConfigureScheme) from these options, whatever their defaults; the scheme's recipe sets
     // the factory's socket type; with the options given, every switch's load balancing and

@@ -141,7 +141,14 @@ PfabricOptionTable::Register(PfabricCommandLine& cmd) const
 std::string
 PfabricOptionTable::Given(const std::string& name, const std::string& value) const
 {
-    return m_cmd != nullptr ? m_cmd->DescribeGiven(name) : "--" + name + "=" + value;
+    const std::string given = m_cmd != nullptr ? m_cmd->DescribeGiven(name) : "";
+    return given.empty() ? "--" + name + "=" + value : given;
+}
+
+std::string
+PfabricOptionTable::ShapesNothing(const std::string& given, const std::string& why)
+{
+    return given + ": " + why + ", so it would shape nothing; leave it out";
 }
 
 std::string

@@ -179,10 +179,21 @@ class PfabricOptionTable
      * formatted back), 1e-3 stays 1e-3; ns-3's name when it set the option
      * (PfabricCommandLine::DescribeGiven).
      * @param name the option's name
-     * @param value the value formatted, if the table was not registered on a command line
+     * @param value the value formatted, if the table was not registered on a command line or
+     *        the option is a bool (which ns-3 parses itself: its text is not kept)
      * @return --name=text, or ns-3's setting as typed
      */
     std::string Given(const std::string& name, const std::string& value) const;
+
+    /**
+     * @brief The refusal of an option given away from its default where this run has nothing it
+     * shapes (at its default it is taken), e.g. "--classWeights=5,1: the weights of
+     * --classes=drr, and this run's classes are strict, so it would shape nothing; leave it out".
+     * @param given the option as given (Given)
+     * @param why why nothing in this run reads it
+     * @return the message
+     */
+    static std::string ShapesNothing(const std::string& given, const std::string& why);
 
     /**
      * @brief Add every recorded option to meta.json's parameters, in table order.

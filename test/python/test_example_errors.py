@@ -1307,6 +1307,65 @@ def test_a_refused_run_leaves_no_directory_it_created(run_example: RunExample, t
         [Path("a"), Path("a/notes.txt")]
 
 
+SHAPES_NOTHING = "so it would shape nothing; leave it out"
+NO_DEADLINE = "no flow has a deadline (--deadlineFraction=0)"
+NO_FIXED_RTO = ("the fixed timeout of MinTCP's and LineRate's sockets, and this scheme's "
+                "(ns3::PfabricBaselineTcpSocket) have none: their timer follows the RTT estimate "
+                "(MinRto)")
+CLASSES = ("--flows=10", "--classLoads=0.45,0.45")
+STAR_FOUR = ("--topology=star", "--hosts=4")
+
+
+@pytest.mark.parametrize(("program", "arguments", "given", "why"), [
+    ("pfabric-classes", (*CLASSES, "--classes=strict", "--classWeights=5,1"),
+     "--classWeights=5,1", "the weights of --classes=drr, and this run's classes are strict"),
+    ("pfabric-classes", (*CLASSES, "--classes=none", "--classWeights=5,1"),
+     "--classWeights=5,1", "the weights of --classes=drr, and this run's classes are none"),
+    ("pfabric-deadlines", ("--flows=10", "--deadlineFraction=0", "--deadlineMean=2ms"),
+     "--deadlineMean=2ms", NO_DEADLINE),
+    ("pfabric-deadlines", ("--flows=10", "--deadlineFraction=0", "--deadlineMinFactor=2.0"),
+     "--deadlineMinFactor=2.0", NO_DEADLINE),
+    ("pfabric-deadlines", ("--flows=10", "--deadlineFraction=0", "--onMiss=terminate"),
+     "--onMiss=terminate", NO_DEADLINE),
+    ("pfabric-websearch", ("--flows=10", "--scheme=tcp", "--rto=40us"), "--rto=40us",
+     NO_FIXED_RTO),
+    ("pfabric-websearch", ("--flows=10", "--scheme=custom", "--rto=40us"), "--rto=40us",
+     NO_FIXED_RTO),
+    ("pfabric-incast", ("--workers=3", "--scheme=dctcp", "--rto=40us"), "--rto=40us",
+     NO_FIXED_RTO),
+    ("pfabric-websearch", ("--flows=10", "--restartSsThresh=0", "--reuseConnections=0"),
+     "--restartSsThresh=false", "only a reused connection keeps an ssthresh, and "
+     "--reuseConnections=false gives every flow a new one"),
+    ("pfabric-websearch", ("--flows=10", "--hashDemux=false", LEAN), "--hashDemux=false",
+     "the lean host (--hostStack=lean) finds each segment's connection in its own table, with "
+     "no ns-3 endpoint to search")])
+def test_an_option_that_shapes_nothing_in_this_run_is_refused(
+        run_example: RunExample, tmp_path, program: str, arguments: tuple[str, ...], given: str,
+        why: str) -> None:
+    """The eighth probe (F7): each was recorded in meta.json's parameters and gave the fct.csv of
+    the run without it, where the module refused its like (--connectionPool without
+    --reuseConnections, a shape option of another topology)."""
+    result = run_example(program, "--quiet", *STAR_FOUR, *arguments, f"--out={tmp_path / 'run'}")
+    assert result.returncode == 1
+    assert result.stderr == f"{program}: error: {given}: {why}, {SHAPES_NOTHING}\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("program", "arguments"), [
+    # At its default an option is taken, as where it shapes the run.
+    ("pfabric-classes", (*CLASSES, "--classes=strict", "--classWeights=1,1")),
+    ("pfabric-classes", (*CLASSES, "--classWeights=5,1")),
+    ("pfabric-deadlines", ("--flows=10", "--deadlineFraction=0", "--deadlineMean=1000us")),
+    ("pfabric-deadlines", ("--flows=10", "--deadlineFraction=0.5", "--onMiss=terminate")),
+    ("pfabric-websearch", ("--flows=10", "--scheme=linerate", "--rto=40us")),
+    ("pfabric-websearch", ("--flows=10", "--restartSsThresh=false")),
+    ("pfabric-websearch", ("--flows=10", "--hashDemux=false", "--hostStack=ns3tcp"))])
+def test_an_option_is_taken_at_its_default_or_where_it_shapes_the_run(
+        run_example: RunExample, tmp_path, program: str, arguments: tuple[str, ...]) -> None:
+    result = run_example(program, "--quiet", *STAR_FOUR, *arguments, f"--out={tmp_path / 'run'}")
+    assert result.returncode == 0, result.stderr
+
+
 # Settings of ns-3's own that fail only later in a run, at a flow's state the settings trial's one
 # flow never reaches (issue 54's eighth probe): each run left an empty run directory, and the
 # signal or ns-3's message alone. The watchdog (RunWatchdog) names the settings in one line.
