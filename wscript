@@ -201,6 +201,7 @@ def build(bld):
         'model/pfabric-lean-min-tcp-sender.h',
         'model/pfabric-lean-sender.h',
         'model/pfabric-level-queue-disc.h',
+        'model/pfabric-mode-attributes.h',
         'model/pfabric-line-rate-congestion-ops.h',
         'model/pfabric-line-rate-tcp-socket.h',
         'model/pfabric-link-channel.h',

@@ -353,6 +353,29 @@ PfabricSchemeHelper::GetQueueDiscFactory(bool host) const
     return factory;
 }
 
+ObjectFactory
+PfabricSchemeHelper::GetPortQueueDiscFactory(bool host) const
+{
+    if (host && !m_recipe.GetType(PfabricSchemeRecipe::HOST_QUEUE_DISC).empty())
+    {
+        return GetQueueDiscFactory(true); // the recipe's own, classes or not
+    }
+    if (!m_classWeights.empty())
+    {
+        std::ostringstream weights;
+        for (std::size_t i = 0; i < m_classWeights.size(); ++i)
+        {
+            weights << (i ? "," : "") << m_classWeights[i];
+        }
+        ObjectFactory factory("ns3::PfabricClassQueueDisc");
+        factory.Set("Classes", UintegerValue(m_classWeights.size()));
+        factory.Set("Scheduler", StringValue(m_classScheduler));
+        factory.Set("Weights", StringValue(weights.str()));
+        return factory;
+    }
+    return GetQueueDiscFactory();
+}
+
 UintegerValue
 PfabricSchemeHelper::GetSenderPriorityOffset() const
 {
@@ -380,27 +403,9 @@ PfabricSchemeHelper::Install(NodeContainer hosts, NodeContainer switches) const
     // With classes, the port is a PfabricClassQueueDisc and every class a pFabric port.
     ObjectFactory classPort = GetQueueDiscFactory();
     PfabricQueueDiscHelper ports;
-    if (classes)
-    {
-        std::ostringstream weights;
-        for (std::size_t i = 0; i < m_classWeights.size(); ++i)
-        {
-            weights << (i ? "," : "") << m_classWeights[i];
-        }
-        ports.SetQueueDiscType("ns3::PfabricClassQueueDisc");
-        ports.SetQueueDiscAttribute("Classes", UintegerValue(m_classWeights.size()));
-        ports.SetQueueDiscAttribute("Scheduler", StringValue(m_classScheduler));
-        ports.SetQueueDiscAttribute("Weights", StringValue(weights.str()));
-    }
-    else
-    {
-        ports.SetQueueDiscFactory(classPort);
-    }
-    PfabricQueueDiscHelper hostPorts = ports;
-    if (!m_recipe.GetType(PfabricSchemeRecipe::HOST_QUEUE_DISC).empty())
-    {
-        hostPorts.SetQueueDiscFactory(GetQueueDiscFactory(true));
-    }
+    ports.SetQueueDiscFactory(GetPortQueueDiscFactory(false));
+    PfabricQueueDiscHelper hostPorts;
+    hostPorts.SetQueueDiscFactory(GetPortQueueDiscFactory(true));
 
     QueueDiscContainer queueDiscs;
     NodeContainer nodes(hosts, switches);

@@ -202,6 +202,14 @@ class PfabricSchemeHelper
      */
     ObjectFactory GetQueueDiscFactory(bool host = false) const;
 
+    /**
+     * @param host the host NICs' queue disc instead of the switch ports'
+     * @return a factory of the queue disc Install puts on each port (or host NIC): with traffic
+     *         classes a PfabricClassQueueDisc (each class's child from GetQueueDiscFactory),
+     *         unless the recipe gives the host NICs their own; else GetQueueDiscFactory's
+     */
+    ObjectFactory GetPortQueueDiscFactory(bool host) const;
+
     /// @return the TypeId applications create sockets with: ns3::PfabricTcpSocketFactory
     static TypeId GetSocketFactoryType();
 

@@ -85,6 +85,16 @@ PfabricClassQueueDisc::~PfabricClassQueueDisc()
     NS_LOG_FUNCTION(this);
 }
 
+std::vector<std::pair<std::string, std::string>>
+PfabricClassQueueDisc::GetAttributesItsModeIgnores() const
+{
+    if (m_scheduler != STRICT)
+    {
+        return {};
+    }
+    return {{"Weights", "Scheduler=Strict"}, {"Quantum", "Scheduler=Strict"}};
+}
+
 std::string
 PfabricClassQueueDisc::ParseWeights(const std::string& text, std::vector<uint32_t>* weights)
 {

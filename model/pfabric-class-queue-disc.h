@@ -7,6 +7,8 @@
 #ifndef PFABRIC_CLASS_QUEUE_DISC_H
 #define PFABRIC_CLASS_QUEUE_DISC_H
 
+#include "pfabric-mode-attributes.h"
+
 #include "ns3/queue-disc.h"
 
 #include <cstdint>
@@ -46,7 +48,7 @@ namespace ns3
  * EVICTED_DROP) and reaches this queue disc's statistics and traces through ns-3's accounting
  * of child queue discs.
  */
-class PfabricClassQueueDisc : public QueueDisc
+class PfabricClassQueueDisc : public QueueDisc, public PfabricModeAttributes
 {
   public:
     /// The policy between classes.
@@ -64,6 +66,9 @@ class PfabricClassQueueDisc : public QueueDisc
 
     PfabricClassQueueDisc();
     ~PfabricClassQueueDisc() override;
+
+    /// @return Weights and Quantum under Strict, which has no round
+    std::vector<std::pair<std::string, std::string>> GetAttributesItsModeIgnores() const override;
 
     /**
      * @brief The class a packet goes to.

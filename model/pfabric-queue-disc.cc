@@ -100,6 +100,16 @@ PfabricQueueDisc::~PfabricQueueDisc()
     NS_LOG_FUNCTION(this);
 }
 
+std::vector<std::pair<std::string, std::string>>
+PfabricQueueDisc::GetAttributesItsModeIgnores() const
+{
+    if (m_dequeueMode != EARLIEST_OF_MOST_URGENT_FLOW)
+    {
+        return {};
+    }
+    return {{"TieBreak", "DequeueMode=EarliestOfMostUrgentFlow"}};
+}
+
 void
 PfabricQueueDisc::SetBufferSize(QueueSize size)
 {

@@ -8,6 +8,7 @@
 #define PFABRIC_QUEUE_DISC_H
 
 #include "pfabric-buffer.h"
+#include "pfabric-mode-attributes.h"
 
 #include "ns3/queue-disc.h"
 #include "ns3/random-variable-stream.h"
@@ -46,7 +47,7 @@ namespace ns3
  * Drops use ns-3's accounting: a rejected arrival is dropped before enqueue with reason
  * ARRIVAL_DROP, an evicted packet is dequeued and dropped after dequeue with reason EVICTED_DROP.
  */
-class PfabricQueueDisc : public QueueDisc
+class PfabricQueueDisc : public QueueDisc, public PfabricModeAttributes
 {
   public:
     /// Which buffered packet a dequeue sends.
@@ -84,6 +85,9 @@ class PfabricQueueDisc : public QueueDisc
 
     PfabricQueueDisc();
     ~PfabricQueueDisc() override;
+
+    /// @return TieBreak under EarliestOfMostUrgentFlow, which always takes the earliest packet
+    std::vector<std::pair<std::string, std::string>> GetAttributesItsModeIgnores() const override;
 
     /**
      * @brief Set the buffer size; stops the simulation with a message if it is zero.

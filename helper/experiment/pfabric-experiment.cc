@@ -28,6 +28,7 @@
 #include "ns3/pfabric-leaf-spine-helper.h"
 #include "ns3/pfabric-level-queue-disc.h"
 #include "ns3/pfabric-min-tcp-socket.h"
+#include "ns3/pfabric-mode-attributes.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-levels.h"
 #include "ns3/pfabric-priority-policy.h"
@@ -189,6 +190,10 @@ PfabricExperiment::Prepare(std::string* error)
     if (error->empty())
     {
         *error = CheckQueueSizes();
+    }
+    if (error->empty())
+    {
+        *error = CheckModeAttributes();
     }
     if (!error->empty())
     {
@@ -536,6 +541,53 @@ PfabricExperiment::CheckQueueSizes() const
             return part.GetTypeName() + "'s MaxSize=" + asked + ": ns-3 keeps " + keeps.str() +
                    " instead (a queue disc ignores a size of 0, or in a unit other than its " +
                    "own); give it a positive size in " + unit;
+        }
+    }
+    return "";
+}
+
+std::string
+PfabricExperiment::CheckModeAttributes() const
+{
+    for (bool host : {false, true})
+    {
+        Ptr<QueueDisc> disc = m_scheme->GetPortQueueDiscFactory(host).Create<QueueDisc>();
+        const auto* modal = dynamic_cast<const PfabricModeAttributes*>(PeekPointer(disc));
+        if (modal == nullptr)
+        {
+            continue; // none of its attributes depends on a mode of its
+        }
+        const TypeId tid = disc->GetInstanceTypeId();
+        for (const auto& [attribute, mode] : modal->GetAttributesItsModeIgnores())
+        {
+            TypeId::AttributeInformation info;
+            tid.LookupAttributeByName(attribute, &info);
+            const Ptr<AttributeValue> held = info.checker->Create();
+            disc->GetAttribute(attribute, *held);
+            const std::string value = held->SerializeToString(info.checker);
+            if (value == info.originalInitialValue->SerializeToString(info.checker))
+            {
+                continue; // ns-3's own default: taken, as every option at its default
+            }
+            // Given as a default (--ns3::..., NS_ATTRIBUTE_DEFAULT) or among the custom scheme's
+            // attributes; a built-in scheme's own values (the classes' Weights, from
+            // --classWeights) are the program's, checked with their options.
+            const std::vector<std::string> configured =
+                PfabricConfiguredDefaults::ListConfigured(tid, {attribute});
+            std::string given = configured.empty() ? "" : DescribeDefault(configured.front());
+            for (const std::string& option : GetSchemeOptionsGiven())
+            {
+                const bool carries = option.find(attribute + "=") != std::string::npos;
+                given = given.empty() && m_p.scheme == PfabricSchemeHelper::CUSTOM && carries
+                            ? option
+                            : given;
+            }
+            if (given.empty())
+            {
+                continue;
+            }
+            return given + ": " + tid.GetName() + " with " + mode + " (this run's) never reads " +
+                   attribute + ", so it changes nothing; leave it unset";
         }
     }
     return "";

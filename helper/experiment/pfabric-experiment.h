@@ -410,6 +410,13 @@ class PfabricExperiment
      * @return "" or the step ns-3 stopped on, one line naming the options that configure it
      */
     std::string TrySettings();
+    /**
+     * @brief Refuse a value of an attribute that the ports' queue disc, in its configured mode,
+     * never reads (PfabricModeAttributes: TieBreak under EarliestOfMostUrgentFlow, a class
+     * scheduler's Weights and Quantum under Strict). Prepare, before the run directory exists.
+     * @return "" or the refusal, naming the setting as given
+     */
+    std::string CheckModeAttributes() const;
     /// @return the scheme's options as given (the custom scheme's changed ones, --buffer, --rto)
     std::vector<std::string> GetSchemeOptionsGiven() const;
     /**

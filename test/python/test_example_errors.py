@@ -1366,6 +1366,54 @@ def test_an_option_is_taken_at_its_default_or_where_it_shapes_the_run(
     assert result.returncode == 0, result.stderr
 
 
+EARLIEST = "DequeueMode=EarliestOfMostUrgentFlow"
+
+
+@pytest.mark.parametrize(("program", "arguments", "given", "why"), [
+    ("pfabric-websearch", ("--flows=10", "--ns3::PfabricQueueDisc::TieBreak=Random"),
+     "--ns3::PfabricQueueDisc::TieBreak=Random",
+     f"ns3::PfabricQueueDisc with {EARLIEST} (this run's) never reads TieBreak"),
+    ("pfabric-websearch", ("--flows=10", "--preset=sigcomm13", "--scheme=linerate",
+                           "--ns3::PfabricQueueDisc::TieBreak=Random"),
+     "--ns3::PfabricQueueDisc::TieBreak=Random",
+     f"ns3::PfabricQueueDisc with {EARLIEST} (this run's) never reads TieBreak"),
+    ("pfabric-websearch", ("--flows=10", "--scheme=custom", "--portQueueDisc=ns3::PfabricQueueDisc",
+                           f"--portQueueDiscAttributes={EARLIEST}|TieBreak=Random"),
+     f"--portQueueDiscAttributes={EARLIEST}|TieBreak=Random",
+     f"ns3::PfabricQueueDisc with {EARLIEST} (this run's) never reads TieBreak"),
+    ("pfabric-classes", (*CLASSES, "--classes=strict", "--ns3::PfabricClassQueueDisc::Quantum=100"),
+     "--ns3::PfabricClassQueueDisc::Quantum=100",
+     "ns3::PfabricClassQueueDisc with Scheduler=Strict (this run's) never reads Quantum")])
+def test_an_attribute_the_queue_discs_mode_never_reads_is_refused(
+        run_example: RunExample, tmp_path, program: str, arguments: tuple[str, ...], given: str,
+        why: str) -> None:
+    """The eighth probe (F6): recorded beside the mode that ignores it, with fct.csv the run's
+    without it."""
+    result = run_example(program, "--quiet", *STAR_FOUR, *arguments, f"--out={tmp_path / 'run'}")
+    assert result.returncode == 1
+    assert result.stderr == (f"{program}: error: {given}: {why}, so it changes nothing; leave it "
+                             "unset\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("program", "arguments"), [
+    ("pfabric-websearch", ("--load=0.9", "--ns3::PfabricQueueDisc::DequeueMode=MostUrgent",
+                           "--ns3::PfabricQueueDisc::TieBreak=Random")),
+    ("pfabric-websearch", ("--load=0.9", "--scheme=custom", "--portQueueDisc=ns3::PfabricQueueDisc",
+                           "--portQueueDiscAttributes=DequeueMode=MostUrgent|TieBreak=Random")),
+    ("pfabric-classes", ("--classLoads=0.45,0.45", "--ns3::PfabricClassQueueDisc::Quantum=100"))])
+def test_an_attribute_the_queue_discs_mode_reads_changes_the_run(
+        run_example: RunExample, tmp_path, program: str, arguments: tuple[str, ...]) -> None:
+    fcts = []
+    for name, extra in (("without", ()), ("with", arguments[-1:])):
+        out = tmp_path / name
+        result = run_example(program, "--quiet", *STAR_FOUR, "--flows=40", *arguments[:-1],
+                             *extra, f"--out={out}")
+        assert result.returncode == 0, result.stderr
+        fcts.append((out / "fct.csv").read_text())
+    assert fcts[0] != fcts[1]
+
+
 # Settings of ns-3's own that fail only later in a run, at a flow's state the settings trial's one
 # flow never reaches (issue 54's eighth probe): each run left an empty run directory, and the
 # signal or ns-3's message alone. The watchdog (RunWatchdog) names the settings in one line.
@@ -1885,11 +1933,15 @@ def test_routing_cost_tries_its_queue_discs_first(run_example: RunExample) -> No
     PfabricQueueDisc::MaxSize=0p (NS_FATAL, three lines); its queue disc is tried first now."""
     result = run_example("pfabric-routing-cost", "--k=4", "--packetsPerHost=5", "--repeat=1",
                          "--queueDiscs", "--ns3::PfabricQueueDisc::MaxSize=0p")
+    # ns-3's message names the line of the abort: NS_ABORT_MSG_IF's, the line before its text.
+    source = (Path(__file__).resolve().parents[2] / "model" / "pfabric-queue-disc.cc")
+    line = next(number for number, text in enumerate(source.read_text().splitlines(), 1)
+                if "MaxSize must hold at least one packet" in text) - 1
     assert (result.returncode, result.stderr) == (1, (
         "pfabric-routing-cost: error: --ns3::PfabricQueueDisc::MaxSize=0p: installing "
         "PfabricQueueDisc on two hosts and a switch stops ns-3 (tried before the run): "
         "PfabricQueueDisc: MaxSize must hold at least one packet or byte, got 0p "
-        "(pfabric-queue-disc.cc:107)\n"))
+        f"(pfabric-queue-disc.cc:{line})\n"))
     assert result.stdout == ""
 
 
