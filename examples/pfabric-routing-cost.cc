@@ -156,6 +156,8 @@ CountReceived(uint64_t* received, Ptr<Socket> socket)
 
 /// UDP payload of every packet.
 constexpr uint32_t PAYLOAD_BYTES = 1000;
+/// The UDP and IPv4 headers around each packet's payload.
+constexpr uint32_t UDP_IP_HEADER_BYTES = 8 + 20;
 
 /// One host's part of the traffic, in time order.
 struct Sender
@@ -348,6 +350,48 @@ main(int argc, char* argv[])
                   << std::endl;
         return 1;
     }
+    // (b)'s FifoQueueDisc, as its configured defaults make it.
+    const std::string unkept =
+        queueDiscs ? PfabricQueueDiscHelper::FindSizeNotKept(ObjectFactory("ns3::FifoQueueDisc"))
+                   : "";
+    if (!unkept.empty())
+    {
+        std::cerr << "pfabric-routing-cost: error: " << unkept << std::endl;
+        return 1;
+    }
+    // (b) is ns-3's global routing with random ECMP, which this program sets for it.
+    const std::vector<std::string> ecmp =
+        PfabricConfiguredDefaults::ListConfigured(Ipv4GlobalRouting::GetTypeId(),
+                                                  {"RandomEcmpRouting"});
+    if (!ecmp.empty())
+    {
+        std::cerr << "pfabric-routing-cost: error: " << cmd.DescribeNs3Setting(ecmp.front())
+                  << ": this program sets " << ecmp.front()
+                  << " itself ((b) is ns-3's global routing with random ECMP); leave it unset"
+                  << std::endl;
+        return 1;
+    }
+    // Every packet is PAYLOAD_BYTES of UDP in IP: a smaller MTU makes ns-3's IP fragment it (at
+    // the hosts, and at (b)'s routers), which neither variant's per-hop figures count.
+    const uint32_t packetBytes = PAYLOAD_BYTES + UDP_IP_HEADER_BYTES;
+    for (TypeId device : {PfabricLinkNetDevice::GetTypeId(), PointToPointNetDevice::GetTypeId()})
+    {
+        TypeId::AttributeInformation mtu;
+        device.LookupAttributeByName("Mtu", &mtu);
+        const std::vector<std::string> set =
+            PfabricConfiguredDefaults::ListConfigured(device, {"Mtu"});
+        UintegerValue value;
+        value.DeserializeFromString(mtu.initialValue->SerializeToString(mtu.checker), mtu.checker);
+        if (!set.empty() && value.Get() < packetBytes)
+        {
+            std::cerr << "pfabric-routing-cost: error: " << cmd.DescribeNs3Setting(set.front())
+                      << ": an MTU below the traffic's " << packetBytes << "-byte IP packets ("
+                      << PAYLOAD_BYTES << " B of UDP payload): ns-3's IP would fragment every "
+                      << "one, which the per-hop figures do not count; give at least "
+                      << packetBytes << ", or leave it unset" << std::endl;
+            return 1;
+        }
+    }
     if (packetsPerHost == 0 || repeat == 0)
     {
         std::cerr << "pfabric-routing-cost: error: --packetsPerHost and --repeat must be positive"
@@ -366,6 +410,32 @@ main(int argc, char* argv[])
     }
     shape.Build();
     const uint32_t hosts = shape.GetNHosts();
+    // (b)'s routers (and (a)'s IP switches) forward a packet with one less TTL and drop it at 0:
+    // a TTL must outlast the switches of the longest path.
+    const std::vector<std::string> ttl =
+        PfabricConfiguredDefaults::ListConfigured(Ipv4L3Protocol::GetTypeId(), {"DefaultTtl"});
+    uint32_t longestPath = 0; // switches
+    for (uint32_t from = 0; from < hosts; ++from)
+    {
+        for (uint32_t to = 0; to < hosts; ++to)
+        {
+            longestPath =
+                from == to ? longestPath : std::max(longestPath, shape.GetHopCount(from, to) - 1);
+        }
+    }
+    UintegerValue defaultTtl;
+    TypeId::AttributeInformation ttlInfo;
+    Ipv4L3Protocol::GetTypeId().LookupAttributeByName("DefaultTtl", &ttlInfo);
+    defaultTtl.DeserializeFromString(ttlInfo.initialValue->SerializeToString(ttlInfo.checker),
+                                     ttlInfo.checker);
+    if (!ttl.empty() && defaultTtl.Get() <= longestPath)
+    {
+        std::cerr << "pfabric-routing-cost: error: " << cmd.DescribeNs3Setting(ttl.front())
+                  << ": a TTL of " << defaultTtl.Get() << " does not outlast the " << longestPath
+                  << " switches of the fat-tree's longest path ((b)'s routers drop a packet at 0); "
+                  << "give at least " << longestPath + 1 << ", or leave it unset" << std::endl;
+        return 1;
+    }
     std::mt19937 rng(1);
     std::vector<Send> traffic;
     uint64_t switchHops = 0;
@@ -382,6 +452,9 @@ main(int argc, char* argv[])
     }
     Simulator::Destroy();
 
+    // Once, for every run: Config::Reset after each run also undid the given defaults, so that
+    // runs after the first had none of them.
+    Config::SetDefault("ns3::Ipv4GlobalRouting::RandomEcmpRouting", BooleanValue(true));
     Measured pfabric;
     Measured plain;
     double populateWall = 0;
@@ -408,7 +481,6 @@ main(int argc, char* argv[])
         pfabric = measured.wallS < pfabric.wallS ? measured : pfabric;
         pfabric.cpuS = measured.cpuS;
 
-        Config::SetDefault("ns3::Ipv4GlobalRouting::RandomEcmpRouting", BooleanValue(true));
         PlainFatTree tree = BuildPlainFatTree(k, queueDiscs);
         auto start = std::chrono::steady_clock::now();
         Ipv4GlobalRoutingHelper::PopulateRoutingTables();
@@ -418,14 +490,14 @@ main(int argc, char* argv[])
         measured.cpuS = std::min(measured.cpuS, plain.cpuS);
         plain = measured.wallS < plain.wallS ? measured : plain;
         plain.cpuS = measured.cpuS;
-        Config::Reset();
     }
     // Without queue discs nothing can be lost; with them, a burst may overflow a pFabric buffer
     // (22.5 KB by default), which the per-packet-hop figures take into account.
     if (!queueDiscs && (pfabric.received != traffic.size() || plain.received != traffic.size()))
     {
-        std::cerr << "pfabric-routing-cost: error: packets lost (pfabric " << pfabric.received
-                  << ", global " << plain.received << " of " << traffic.size() << ")" << std::endl;
+        std::cerr << "pfabric-routing-cost: error: packets lost without queue discs (delivered: "
+                  << "pfabric " << pfabric.received << ", global " << plain.received << " of "
+                  << traffic.size() << ")" << std::endl;
         return 1;
     }
     auto perHop = [switchHops](double wall) { return wall / switchHops * 1e9; };

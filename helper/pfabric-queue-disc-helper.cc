@@ -14,6 +14,7 @@
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/node.h"
 #include "ns3/pfabric-configured-defaults.h"
+#include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-queue-disc.h"
 #include "ns3/pointer.h"
 #include "ns3/queue-item.h"
@@ -50,6 +51,38 @@ void
 PfabricQueueDiscHelper::SetQueueDiscFactory(const ObjectFactory& factory)
 {
     m_queueDiscFactory = factory;
+}
+
+std::string
+PfabricQueueDiscHelper::FindSizeNotKept(const ObjectFactory& factory)
+{
+    TypeId::AttributeInformation info;
+    if (!factory.GetTypeId().LookupAttributeByName("MaxSize", &info))
+    {
+        return ""; // no MaxSize: a queue disc of no limit of its own
+    }
+    const std::string type = factory.GetTypeId().GetName();
+    const std::string asked = PfabricPresetAttributes::GetFactoryValue(factory, "MaxSize");
+    // The caller has tried the sizes this module's queue discs stop on (PfabricSettingsTrial),
+    // so making one here stops nothing.
+    const QueueSize kept = factory.Create<QueueDisc>()->GetMaxSize();
+    const QueueSize wanted(asked);
+    // (QueueSize's != stops the program on two units)
+    if (wanted.GetValue() == 0)
+    {
+        return type + "'s MaxSize=" + asked + ": a buffer of 0 holds no packet; give it a " +
+               "positive size";
+    }
+    const std::string unit = kept.GetUnit() == QueueSizeUnit::PACKETS ? "packets (p)" : "bytes (B)";
+    if (wanted.GetUnit() != kept.GetUnit() || wanted.GetValue() != kept.GetValue())
+    {
+        std::ostringstream keeps;
+        keeps << kept;
+        return type + "'s MaxSize=" + asked + ": ns-3 keeps " + keeps.str() +
+               " instead (a queue disc ignores a size of 0, or in a unit other than its own); " +
+               "give it a positive size in " + unit;
+    }
+    return "";
 }
 
 std::vector<std::string>

@@ -97,6 +97,16 @@ class PfabricQueueDiscHelper
     static std::string RefuseQueueSizeDefault(const std::string& given, const std::string& path);
 
     /**
+     * @brief Whether a queue disc keeps the MaxSize it is given: ns-3's QueueDisc::SetMaxSize
+     * ignores a size of 0 and, where the queue disc fixes its unit (FqCoDel's packets), a size in
+     * the other, so the default stays (FqCoDel's 0 packets drop every packet at exit 0).
+     * @param factory the queue disc's factory, its values set; a type without MaxSize is kept
+     * @return "" or one line, e.g. "ns3::FifoQueueDisc's MaxSize=0p: a buffer of 0 holds no
+     *         packet; give it a positive size"
+     */
+    static std::string FindSizeNotKept(const ObjectFactory& factory);
+
+    /**
      * @brief Limit a device's transmit queue to DEVICE_QUEUE_SIZE.
      * @param device a device with a "TxQueue" attribute and flow control
      */

@@ -510,37 +510,16 @@ PfabricExperiment::CheckQueueSizes() const
          {m_scheme->GetPortAttributes(), m_scheme->GetHostPortAttributes()})
     {
         TypeId tid;
-        TypeId::AttributeInformation info;
-        if (!TypeId::LookupByNameFailSafe(part.GetTypeName(), &tid) ||
-            !tid.LookupAttributeByName("MaxSize", &info))
+        if (!TypeId::LookupByNameFailSafe(part.GetTypeName(), &tid))
         {
-            continue; // no MaxSize: a queue disc of no limit of its own
+            continue;
         }
         ObjectFactory factory(part.GetTypeName());
         part.Apply(factory);
-        const std::string asked = PfabricPresetAttributes::GetFactoryValue(factory, "MaxSize");
-        // ns-3's QueueDisc::SetMaxSize ignores a size of 0 and, where the queue disc fixes its
-        // unit (FqCoDel's packets), a size in the other: the default stays, and FqCoDel's is 0
-        // packets (150000B dropped every packet at exit 0). The trial has refused the sizes
-        // this module's queue discs stop on, so making one here stops nothing.
-        const QueueSize kept = factory.Create<QueueDisc>()->GetMaxSize();
-        const QueueSize wanted(asked);
-        // (QueueSize's != stops the program on two units)
-        if (wanted.GetValue() == 0)
+        const std::string error = PfabricQueueDiscHelper::FindSizeNotKept(factory);
+        if (!error.empty())
         {
-            // FqCoDel keeps MaxSize=0p, and drops every packet.
-            return part.GetTypeName() + "'s MaxSize=" + asked +
-                   ": a buffer of 0 holds no packet; give it a positive size";
-        }
-        const std::string unit =
-            kept.GetUnit() == QueueSizeUnit::PACKETS ? "packets (p)" : "bytes (B)";
-        if (wanted.GetUnit() != kept.GetUnit() || wanted.GetValue() != kept.GetValue())
-        {
-            std::ostringstream keeps;
-            keeps << kept;
-            return part.GetTypeName() + "'s MaxSize=" + asked + ": ns-3 keeps " + keeps.str() +
-                   " instead (a queue disc ignores a size of 0, or in a unit other than its " +
-                   "own); give it a positive size in " + unit;
+            return error;
         }
     }
     return "";

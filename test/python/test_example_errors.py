@@ -1928,6 +1928,39 @@ def test_checksums_are_written_through_the_lean_switches(run_example: RunExample
     assert fct["with"] == fct["without"]
 
 
+ROUTING_COST = ("--k=4", "--packetsPerHost=4", "--repeat=1")
+FRAGMENTS = ("an MTU below the traffic's 1028-byte IP packets (1000 B of UDP payload): ns-3's IP "
+             "would fragment every one, which the per-hop figures do not count; give at least "
+             "1028, or leave it unset")
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (("--ns3::PfabricLinkNetDevice::Mtu=0",), f"--ns3::PfabricLinkNetDevice::Mtu=0: {FRAGMENTS}"),
+    (("--ns3::PfabricLinkNetDevice::Mtu=1000",),
+     f"--ns3::PfabricLinkNetDevice::Mtu=1000: {FRAGMENTS}"),
+    (("--linkType=p2p", "--ns3::PointToPointNetDevice::Mtu=0"),
+     f"--ns3::PointToPointNetDevice::Mtu=0: {FRAGMENTS}"),
+    (("--ns3::Ipv4L3Protocol::DefaultTtl=1",),
+     "--ns3::Ipv4L3Protocol::DefaultTtl=1: a TTL of 1 does not outlast the 5 switches of the "
+     "fat-tree's longest path ((b)'s routers drop a packet at 0); give at least 6, or leave it "
+     "unset"),
+    (("--queueDiscs", "--ns3::FifoQueueDisc::MaxSize=0p"),
+     "ns3::FifoQueueDisc's MaxSize=0p: a buffer of 0 holds no packet; give it a positive size"),
+    (("--ns3::Ipv4GlobalRouting::RandomEcmpRouting=false",),
+     "--ns3::Ipv4GlobalRouting::RandomEcmpRouting=false: this program sets "
+     "ns3::Ipv4GlobalRouting::RandomEcmpRouting itself ((b) is ns-3's global routing with random "
+     "ECMP); leave it unset")])
+def test_routing_cost_refuses_before_its_runs_what_the_fct_programs_refuse(
+        run_example: RunExample, arguments: tuple[str, ...], message: str) -> None:
+    """The eighth probe (F9): an MTU of 0 was refused after both runs as "packets lost (pfabric 0,
+    global 64 of 64)", counts of packets delivered, naming no option; an MTU of 1000 (every packet
+    fragmented), a TTL of 1 (a run of ns-3's global routing delivering nothing), a FifoQueueDisc
+    size of 0 (ns-3 keeps its default) and RandomEcmpRouting=false (overridden) were taken."""
+    result = run_example("pfabric-routing-cost", *ROUTING_COST, *arguments)
+    assert (result.returncode, result.stderr, result.stdout) == (
+        1, f"pfabric-routing-cost: error: {message}\n", "")
+
+
 def test_routing_cost_tries_its_queue_discs_first(run_example: RunExample) -> None:
     """Issue 54's sixth probe: pfabric-routing-cost --queueDiscs aborted on
     PfabricQueueDisc::MaxSize=0p (NS_FATAL, three lines); its queue disc is tried first now."""
