@@ -689,7 +689,10 @@ def key_name(key: str) -> str:
 def check_poolable(runs: list[Run]) -> None:
     """Refuse to pool runs whose parameters differ beyond replication (seed, run, outputs), or
     whose builds differ (BUILD_KEYS), or two runs of the same (seed, run): the same replication
-    counted twice (one run directory given twice, or copied), not more data."""
+    counted twice (one run directory given twice, or copied), not more data; or two runs of one
+    workload: --arrivals=ns2 draws the same flows for every seed and run, and one flow list
+    (--flowFile) replayed under two runs is one workload, so their pool would narrow an
+    interval with copies (issue 54's eighth probe)."""
     first = runs[0]
     for run in runs[1:]:
         check_same_build(run, first)
@@ -708,6 +711,17 @@ def check_poolable(runs: list[Run]) -> None:
             raise AnalysisError(f"{run.directory}: the same replication (seed {key[0]}, run "
                                 f"{key[1]}) as {seen[key].directory}")
         seen[key] = run
+    workloads: dict[str, Run] = {}
+    for run in runs:
+        parameters = run.meta["parameters"]
+        workload = ("--arrivals=ns2" if parameters.get("arrivals") == "ns2"
+                    else f"--flowFile={parameters['flowFile']}" if parameters.get("flowFile")
+                    else "")
+        if workload in workloads and workload:
+            raise AnalysisError(f"{run.directory}: the same flows as {workloads[workload].directory} "
+                                f"({workload}: the same flows for every seed and run), a copy of "
+                                "its workload, not a replication")
+        workloads[workload] = run
 
 
 def replication_identity(meta: dict) -> str:

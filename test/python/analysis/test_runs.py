@@ -206,6 +206,26 @@ def test_runs_of_two_arrival_processes_are_not_pooled(tmp_path: Path) -> None:
         check_poolable([old, poisson, ns2])
 
 
+def test_runs_of_one_workload_are_not_pooled_as_replications(tmp_path: Path) -> None:
+    """Issue 54's eighth probe (F10): --arrivals=ns2 runs under --run=1 and --run=5 have the same
+    flows (byte-identical fct.csv), and summarize, figures and steady pooled them as two
+    replications; so too one flow list replayed under two runs. Flow lists of their own pool."""
+    flows = frame([(1000, 1.0, 1.0, 1)])
+    ns2 = [read_run(write_run(tmp_path / f"ns2-{run}", flows, run=run, arrivals="ns2"))
+           for run in (1, 5)]
+    with pytest.raises(AnalysisError, match=r"ns2-5: the same flows as .*ns2-1 \(--arrivals=ns2: "
+                                            r"the same flows for every seed and run\), a copy of "
+                                            r"its workload, not a replication"):
+        check_poolable(ns2)
+    assert main(["summarize", str(ns2[0].directory), str(ns2[1].directory)]) == 1
+    listed = [read_run(write_run(tmp_path / f"list-{run}", flows, run=run, flowFile=name))
+              for run, name in ((1, "flows/a.csv"), (2, "flows/b.csv"), (3, "flows/a.csv"))]
+    check_poolable(listed[:2])
+    with pytest.raises(AnalysisError, match=r"list-3: the same flows as .*list-1 "
+                                            r"\(--flowFile=flows/a.csv: "):
+        check_poolable(listed)
+
+
 def test_a_run_written_before_link_delay_pools_with_the_presets_delay_only(
         tmp_path: Path) -> None:
     """A run written before --linkDelay existed ran with its preset's link delay, which today's
