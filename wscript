@@ -181,6 +181,7 @@ def build(bld):
         'helper/experiment/pfabric-provenance.h',
         'helper/experiment/pfabric-results-writer.h',
         'helper/experiment/pfabric-size-bins.h',
+        'helper/experiment/pfabric-shape-options.h',
         'helper/experiment/pfabric-experiment-program.h',
         'helper/experiment/pfabric-run-watchdog.h',
         'helper/experiment/pfabric-seeding-variable-check.h',

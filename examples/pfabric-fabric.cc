@@ -14,6 +14,7 @@
 #include "ns3/core-module.h"
 #include "ns3/pfabric-module.h"
 #include "ns3/pfabric-seeding-variable-check.h"
+#include "ns3/pfabric-shape-options.h"
 
 #include <chrono>
 #include <iostream>
@@ -53,19 +54,12 @@ main(int argc, char* argv[])
     // A shape option of another topology shapes nothing: given away from its default it is
     // refused below, as the FCT programs refuse it (the eighth probe: --k on a single switch,
     // --hosts on a leaf-spine and --spines on a fat-tree were taken).
-    struct ShapeOption
-    {
-        const char* name;      //!< the option
-        const uint32_t* value; //!< its value, once parsed
-        uint32_t unset;        //!< its default
-        Shape topology;        //!< the topology it shapes
-    };
-
-    const ShapeOption shapeOptions[] = {{"k", &k, k, FAT_TREE},
-                                        {"leaves", &leaves, leaves, LEAF_SPINE},
-                                        {"hostsPerLeaf", &hostsPerLeaf, hostsPerLeaf, LEAF_SPINE},
-                                        {"spines", &spines, spines, LEAF_SPINE},
-                                        {"hosts", &hosts, hosts, SINGLE}};
+    PfabricShapeOptions<Shape> shapeOptions(shapes);
+    shapeOptions.Add("k", k, k, FAT_TREE);
+    shapeOptions.Add("leaves", leaves, leaves, LEAF_SPINE);
+    shapeOptions.Add("hostsPerLeaf", hostsPerLeaf, hostsPerLeaf, LEAF_SPINE);
+    shapeOptions.Add("spines", spines, spines, LEAF_SPINE);
+    shapeOptions.Add("hosts", hosts, hosts, SINGLE);
 
     PfabricCommandLine cmd(__FILE__);
     cmd.AddChoice("topology", "fattree, leafspine or single", topology, shapes);
@@ -87,16 +81,14 @@ main(int argc, char* argv[])
         std::cerr << "pfabric-fabric: error: " << parseError << std::endl;
         return 1;
     }
-    for (const ShapeOption& option : shapeOptions)
+    const std::string unshaped = shapeOptions.Check(
+        topology,
+        "this fabric is a " + PfabricChoiceName(shapes, topology),
+        [&cmd](const std::string& name, uint32_t) { return cmd.DescribeGiven(name); });
+    if (!unshaped.empty())
     {
-        if (*option.value != option.unset && option.topology != topology)
-        {
-            std::cerr << "pfabric-fabric: error: --" << option.name << "=" << *option.value
-                      << ": an option of --topology=" << PfabricChoiceName(shapes, option.topology)
-                      << ", and this fabric is a " << PfabricChoiceName(shapes, topology)
-                      << ", so it would shape nothing; leave it out" << std::endl;
-            return 1;
-        }
+        std::cerr << "pfabric-fabric: error: " << unshaped << std::endl;
+        return 1;
     }
     if (topology == SINGLE && !fabricRate.empty())
     {

@@ -10,6 +10,7 @@
 #include "pfabric-experiment-options.h"
 
 #include "pfabric-experiment-feature.h"
+#include "pfabric-shape-options.h"
 
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-scheme-helper.h"
@@ -200,38 +201,21 @@ PfabricExperimentOptions::BuildFabric()
     t.Add("leaves", "leafspine: leaf switches (default: the preset's)", p.leaves);
     t.Add("spines", "leafspine: spine switches (default: the preset's)", p.spines);
     t.Add("hostsPerLeaf", "leafspine: hosts per leaf (default: the preset's)", p.hostsPerLeaf);
-    t.Add("hosts", "star: hosts on the single switch", p.hosts).Check([&p, &t]() -> std::string {
-        // A shape option of another topology would be recorded in meta.json and shape nothing.
-        // Its default is taken (a rerun gives every recorded option again).
-        struct ShapeOption
-        {
-            const char* name;
-            uint32_t value;
-            uint32_t unset;
-            P::Topology topology;
-        };
-
-        const P defaults;
-        const ShapeOption shape[] = {
-            {"k", p.k, defaults.k, P::FAT_TREE},
-            {"leaves", p.leaves, defaults.leaves, P::LEAF_SPINE},
-            {"spines", p.spines, defaults.spines, P::LEAF_SPINE},
-            {"hostsPerLeaf", p.hostsPerLeaf, defaults.hostsPerLeaf, P::LEAF_SPINE},
-            {"hosts", p.hosts, defaults.hosts, P::STAR}};
-        const P::Topology topology = p.GetTopology();
-        for (const ShapeOption& option : shape)
-        {
-            if (option.value != option.unset && option.topology != topology)
-            {
-                return PfabricOptionTable::ShapesNothing(
-                    t.Given(option.name, std::to_string(option.value)),
-                    "an option of --topology=" + PfabricChoiceName(P::TOPOLOGIES, option.topology) +
-                        ", and this run's fabric is a " +
-                        PfabricChoiceName(P::TOPOLOGIES, topology) +
-                        (p.topology == P::PRESET_TOPOLOGY ? " (--preset=" + p.preset + "'s)" : ""));
-            }
-        }
-        return "";
+    const P defaults;
+    PfabricShapeOptions<P::Topology> shape(P::TOPOLOGIES);
+    shape.Add("k", p.k, defaults.k, P::FAT_TREE);
+    shape.Add("leaves", p.leaves, defaults.leaves, P::LEAF_SPINE);
+    shape.Add("spines", p.spines, defaults.spines, P::LEAF_SPINE);
+    shape.Add("hostsPerLeaf", p.hostsPerLeaf, defaults.hostsPerLeaf, P::LEAF_SPINE);
+    shape.Add("hosts", p.hosts, defaults.hosts, P::STAR);
+    t.Add("hosts", "star: hosts on the single switch", p.hosts).Check([&p, &t, shape]() {
+        return shape.Check(
+            p.GetTopology(),
+            "this run's fabric is a " + PfabricChoiceName(P::TOPOLOGIES, p.GetTopology()) +
+                (p.topology == P::PRESET_TOPOLOGY ? " (--preset=" + p.preset + "'s)" : ""),
+            [&t](const std::string& name, uint32_t value) {
+                return t.Given(name, std::to_string(value));
+            });
     });
     t.AddChoice("lb",
                 "load balancing: spray, ecmp, flowcell or random (default: the preset's)",
