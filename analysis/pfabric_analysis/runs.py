@@ -348,7 +348,9 @@ def check_meta_agrees_with_itself(meta: dict, meta_path: Path) -> None:
     parts; an Ideal run's is the packet program's it was computed from); segment_bytes, a
     positive whole number, against the recipe's socket factory's SegmentSize; hosts against
     parameters.hosts on a star (its size is that option); flows_total against parameters.flows
-    where the program drew that many (FLOWS_OPTION_COUNTS_EVERY_FLOW, no window, no flow list).
+    where the program drew that many (FLOWS_OPTION_COUNTS_EVERY_FLOW, no window, no flow list);
+    stop.end_s against simulated_time_s, both the time the packet run ended (an Ideal run keeps
+    its stop at 0: it simulated no packet; the eighth probe's 5 s beside 0.02 s was taken).
     A field a meta.json does not record (older runs') is not checked."""
     parameters = meta["parameters"]
     recipe = meta.get("scheme_recipe")
@@ -379,6 +381,14 @@ def check_meta_agrees_with_itself(meta: dict, meta_path: Path) -> None:
         raise AnalysisError(f"{meta_path}: hosts {meta['hosts']!r} is not parameters.hosts "
                             f"{parameters['hosts']!r}, the size of its star; not the record of "
                             "one run")
+    stop = meta.get("stop")
+    ended = stop.get("end_s") if isinstance(stop, dict) else None
+    simulated = meta.get("simulated_time_s")
+    if (parameters.get("scheme") != IDEAL_SCHEME and isinstance(ended, (int, float))
+            and isinstance(simulated, (int, float)) and not isinstance(ended, bool)
+            and not math.isclose(ended, simulated, rel_tol=1e-9, abs_tol=1e-12)):
+        raise AnalysisError(f"{meta_path}: stop.end_s {ended!r} is not simulated_time_s "
+                            f"{simulated!r}, the time the run ended; not the record of one run")
     drew = (meta.get("program") in FLOWS_OPTION_COUNTS_EVERY_FLOW and "flows" in parameters
             and "flows_total" in meta and not parameters.get("flowFile")
             and "window" not in meta and not parameters.get("warmupFlows")

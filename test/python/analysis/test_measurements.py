@@ -134,6 +134,9 @@ RECIPE = {"name": "pfabric", "preset": "hotnets12",
      "hosts 2 is not parameters.hosts 4, the size of its star"),
     ({"program": "pfabric-datamining", "parameters": {**PARAMETERS, "flows": 5}},
      "flows_total 3 is not parameters.flows 5, the flows the run drew"),
+    # the eighth probe: a stop from another run
+    ({"simulated_time_s": 0.02, "stop": {"reason": "flows completed", "end_s": 5}},
+     "stop.end_s 5 is not simulated_time_s 0.02, the time the run ended"),
 ])
 def test_a_meta_json_that_contradicts_itself_is_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], meta: dict, error: str) -> None:
@@ -158,6 +161,10 @@ def test_a_meta_json_that_contradicts_itself_is_refused(
                                                     "warmupFlows": 1, "measureFlows": 2}},
     {"program": "pfabric-classes", "parameters": {**PARAMETERS, "flows": 2}},
     {"program": "pfabric-incast", "parameters": {**PARAMETERS, "flows": 0}},
+    # the packet run's end; an Ideal run simulated no packet
+    {"simulated_time_s": 0.0123456789, "stop": {"end_s": 0.0123456789}},
+    {"simulated_time_s": 0.5, "stop": {"end_s": 0}, "parameters": {**PARAMETERS,
+                                                                   "scheme": "ideal"}},
 ])
 def test_a_meta_json_that_agrees_with_itself_is_taken(tmp_path: Path, meta: dict) -> None:
     run = write_run(tmp_path / "run", LINES, **{"parameters": PARAMETERS, **meta})
