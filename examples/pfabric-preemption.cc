@@ -87,6 +87,8 @@ main(int argc, char* argv[])
     cmd.AddValue("shortBytes", "Size of the short flow, bytes", p.shortBytes);
     cmd.AddValue("shortStartUs", "Start of the short flow, microseconds", p.shortStartUs);
     cmd.AddValue("stopS", "Simulated-time limit, seconds", p.stopS);
+    Time stallLimit = pfabric::RunWatchdog::GetDefaultStallLimit();
+    pfabric::RunWatchdog::AddStallLimitOption(cmd, stallLimit);
     bool strict = false;
     cmd.AddValue("strict",
                  "exit with status " + std::to_string(pfabric::EXIT_STOPPED_EARLY) +
@@ -97,6 +99,11 @@ main(int argc, char* argv[])
     {
         std::cerr << "pfabric-preemption: error: " << parseError << std::endl;
         return 1;
+    }
+    const std::string stallLimitError = pfabric::RunWatchdog::CheckStallLimit(cmd, stallLimit);
+    if (!stallLimitError.empty())
+    {
+        Fail(stallLimitError);
     }
 
     // The custom scheme's parts are options of the FCT programs (PfabricCustomScheme) only.
@@ -217,8 +224,19 @@ main(int argc, char* argv[])
         }
     }
 
-    Time alone = pfabric::RunPreemption(p, false).first;
-    auto [shortFct, longFct] = pfabric::RunPreemption(p, true);
+    // Each run watched: a crash or hang inside ns-3 past the trial's millisecond becomes one line
+    // naming the settings (issue 54's ninth probe: TcpCubic's Beta=1 hung it for ever).
+    std::vector<std::string> settings = PfabricSettingsTrial::GivenNs3Options(cmd, false);
+    settings.insert(settings.end(), given.begin() + 1, given.end()); // not --scheme
+    auto watched = [&](bool withLongFlow) {
+        pfabric::RunWatchdog watchdog("pfabric-preemption", settings, stallLimit);
+        watchdog.Start();
+        const std::pair<Time, Time> fcts = pfabric::RunPreemption(p, withLongFlow);
+        watchdog.Stop();
+        return fcts;
+    };
+    Time alone = watched(false).first;
+    auto [shortFct, longFct] = watched(true);
     const Time shortStart = MicroSeconds(p.shortStartUs);
     std::cout << "scheme=" << p.scheme << " preset=" << p.preset
               << " buffer=" << (p.buffer.empty() ? "preset" : p.buffer) << "\n"

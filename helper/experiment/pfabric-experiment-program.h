@@ -344,18 +344,11 @@ class ProgramShell
           m_argc(argc),
           m_argv(argv),
           m_cmd(m_program + ".cc"),
-          m_stallLimit(Seconds(DEFAULT_STALL_LIMIT_S)),
+          m_stallLimit(RunWatchdog::GetDefaultStallLimit()),
           m_wallStart(0),
           m_cpuStart(0)
     {
-        m_cmd.AddTime("stallLimit",
-                      "processor time without a millisecond of simulated time passing after "
-                      "which the run is taken as hung inside ns-3 (a setting such as TcpCubic's "
-                      "Beta=1 loops for ever) and stopped: one line naming the settings given to "
-                      "ns-3, no files written, exit status 1; 0s: never. The published fabrics "
-                      "take seconds per simulated millisecond: raise it for much larger ones or "
-                      "under valgrind",
-                      m_stallLimit);
+        RunWatchdog::AddStallLimitOption(m_cmd, m_stallLimit);
         // A count beyond the machine's memory (--flows=4294967295) fails an allocation: one line
         // quoting the command line, as every error, instead of std::bad_alloc's abort. Made now:
         // the handler must not allocate.
@@ -408,6 +401,12 @@ class ProgramShell
         for (const std::string& notice : m_cmd.GetNotices())
         {
             std::cerr << m_program << ": notice: " << notice << std::endl;
+        }
+        const std::string stallLimit = RunWatchdog::CheckStallLimit(m_cmd, m_stallLimit);
+        if (!stallLimit.empty())
+        {
+            Fail(stallLimit);
+            return false;
         }
         return true;
     }
@@ -530,10 +529,6 @@ class ProgramShell
         }
         return commandLine;
     }
-
-    /// --stallLimit's default, seconds of processor time: the published fabrics take at most
-    /// seconds per simulated millisecond (doc/experiments.rst, "Experiments").
-    static constexpr int DEFAULT_STALL_LIMIT_S = 300;
 
     std::string m_program;    //!< the program's name
     int m_argc;               //!< argument count

@@ -13,6 +13,7 @@
 #define PFABRIC_RUN_WATCHDOG_H
 
 #include "ns3/nstime.h"
+#include "ns3/pfabric-command-line.h"
 #include "ns3/pfabric-results-writer.h"
 #include "ns3/simulator.h"
 
@@ -40,9 +41,10 @@ namespace pfabric
  * one event).
  *
  * - A fatal signal (SIGFPE, SIGSEGV, SIGBUS, SIGILL, SIGABRT: ns-3's NS_ASSERT and NS_FATAL_ERROR
- *   abort after their message) or an interruption (SIGINT, SIGTERM, SIGHUP): one line on stderr,
+ *   abort after their message) or an interruption (SIGINT, SIGTERM, SIGHUP; one that the program
+ *   was started ignoring, as under nohup, stays ignored): one line on stderr,
  *   "PROGRAM: error: ns-3 died of SIGFPE (floating-point exception) after 4 ms of simulated time,
- *   with --tcpCongestionOpsAttributes=Gamma=0; no files written", the directories the run created
+ *   with --tcpCongestionOpsAttributes=Gamma=0; no results written", the directories the run created
  *   removed (PfabricResultsWriter::GetCreatedDirectories, while empty), and the signal raised
  *   again under the handler that was there before (the process ends by it, or a sanitizer
  *   reports it).
@@ -77,6 +79,7 @@ class RunWatchdog
         state.given = given.empty() ? ", with no ns-3 setting given (a fault of the module or of "
                                       "ns-3: please report it)"
                                     : ", with " + given;
+        state.interrupted = given.empty() ? "" : ", with " + given;
         state.stallSeconds = stallLimit.IsStrictlyPositive()
                                  ? static_cast<long>(std::ceil(stallLimit.GetSeconds()))
                                  : 0;
@@ -93,6 +96,45 @@ class RunWatchdog
     ~RunWatchdog()
     {
         Stop();
+    }
+
+    /// @return --stallLimit's default: 300 s of processor time (the published fabrics take at
+    /// most seconds per simulated millisecond; doc/experiments.rst, "Experiments")
+    static Time GetDefaultStallLimit()
+    {
+        return Seconds(300);
+    }
+
+    /**
+     * @brief Add --stallLimit to a program's command line.
+     * @param cmd the command line
+     * @param limit where its value goes; its value now is the default shown
+     */
+    static void AddStallLimitOption(PfabricCommandLine& cmd, Time& limit)
+    {
+        cmd.AddTime("stallLimit",
+                    "processor time without a millisecond of simulated time passing after which "
+                    "the run is taken as hung inside ns-3 (a setting such as TcpCubic's Beta=1 "
+                    "loops for ever) and stopped: one line naming the settings given to ns-3, no "
+                    "results written, exit status 1; whole seconds; 0s: never. The published "
+                    "fabrics take seconds per simulated millisecond: raise it for much larger "
+                    "ones or under valgrind",
+                    limit);
+    }
+
+    /**
+     * @param cmd the command line, parsed
+     * @param limit --stallLimit's value
+     * @return "" or the refusal of a limit that is not whole seconds (the watchdog looks once a
+     *         second of processor time; issue 54's ninth probe: 1ns acted as 1 s)
+     */
+    static std::string CheckStallLimit(const PfabricCommandLine& cmd, Time limit)
+    {
+        return limit == Seconds(std::round(limit.GetSeconds()))
+                   ? ""
+                   : cmd.DescribeGiven("stallLimit") +
+                         ": expected whole seconds, e.g. 300s (the watchdog looks once a second "
+                         "of processor time), or 0s";
     }
 
     RunWatchdog(const RunWatchdog&) = delete;
@@ -113,6 +155,12 @@ class RunWatchdog
             action.sa_handler = &RunWatchdog::OnSignal;
             sigemptyset(&action.sa_mask);
             sigaction(entry.first, &action, &state.before[entry.first]);
+            if (state.before[entry.first].sa_handler == SIG_IGN)
+            {
+                // Ignored by whoever started the program (nohup's SIGHUP, a script's background
+                // job's SIGINT): it stays ignored, and the run goes on (issue 54's ninth probe).
+                sigaction(entry.first, &state.before[entry.first], nullptr);
+            }
         }
         if (state.stallSeconds > 0)
         {
@@ -166,7 +214,8 @@ class RunWatchdog
     struct State
     {
         std::string prefix;                          //!< "PROGRAM: error: ns-3 "
-        std::string given;                           //!< ", with SETTINGS"
+        std::string given;                           //!< ", with SETTINGS" (or a plea to report)
+        std::string interrupted;                     //!< ", with SETTINGS", or ""
         std::string stallText;                       //!< ": 300 s of processor time passed ..."
         long stallSeconds = 0;                       //!< the stall limit, whole seconds; 0: none
         std::array<const char*, NSIG> names = {};    //!< HANDLED's texts by signal
@@ -236,11 +285,12 @@ class RunWatchdog
 
     /**
      * @brief The line: "PROGRAM: error: ns-3 HOW after N ms of simulated time, with SETTINGS;
-     * no files written", and the directories the run made removed.
+     * no results written", and the directories the run made removed.
      * @param how what happened
      * @param also what else to say before the settings, or ""
+     * @param settings ", with SETTINGS", or what stands for none
      */
-    static void Report(const char* how, const char* also)
+    static void Report(const char* how, const char* also, const std::string& settings)
     {
         State& state = GetState();
         Write(state.prefix.c_str());
@@ -249,8 +299,8 @@ class RunWatchdog
         WriteNumber(state.lastBeatMs);
         Write(" ms of simulated time");
         Write(also);
-        Write(state.given.c_str());
-        Write("; no files written\n");
+        Write(settings.c_str());
+        Write("; no results written\n");
         // The run directory first; a level holding a file stays (rmdir removes only an empty
         // one), and the levels above it with it.
         for (const std::string& level : PfabricResultsWriter::GetCreatedDirectories())
@@ -270,7 +320,11 @@ class RunWatchdog
     static void OnSignal(int signal)
     {
         State& state = GetState();
-        Report(state.names[signal] ? state.names[signal] : "died of a signal", "");
+        // An interruption is the user's, no fault to report; the settings are named still.
+        const bool interruption = signal == SIGINT || signal == SIGTERM || signal == SIGHUP;
+        Report(state.names[signal] ? state.names[signal] : "died of a signal",
+               "",
+               interruption ? state.interrupted : state.given);
         sigaction(signal, &state.before[signal], nullptr);
         // Delivered when this handler returns (the signal is blocked while it runs); a fault
         // that came from an instruction would also come again from it.
@@ -292,7 +346,7 @@ class RunWatchdog
         {
             return;
         }
-        Report("hung", state.stallText.c_str());
+        Report("hung", state.stallText.c_str(), state.given);
         _exit(1);
     }
 };

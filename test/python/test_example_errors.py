@@ -1443,7 +1443,7 @@ def test_a_run_that_dies_in_ns3_names_the_settings_and_leaves_nothing(
     result = run_example(program, "--quiet", *arguments, f"--out={tmp_path / 'a' / 'b'}")
     settings = " ".join(a for a in arguments if a.startswith("--tcpCongestionOps"))
     line = (f"{program}: error: ns-3 {how} of simulated time, with {settings}; "
-            "no files written")
+            "no results written")
     if os.environ.get("PFABRIC_SANITIZE"):
         # The sanitizers' handler, raised again after the line, reports and exits 1.
         assert result.returncode in (-dies_of, 1) and line in result.stderr.splitlines()
@@ -1468,8 +1468,67 @@ def test_a_run_that_hangs_in_ns3_is_stopped_in_one_line(run_example: RunExample,
         "pfabric-websearch: error: ns-3 hung after 2 ms of simulated time: 2 s of processor time "
         "passed without a millisecond of simulated time (an event that never returns, or that "
         "reschedules itself at once; --stallLimit), with --tcpCongestionOps=ns3::TcpCubic "
-        "--tcpCongestionOpsAttributes=Beta=1; no files written\n")
+        "--tcpCongestionOpsAttributes=Beta=1; no results written\n")
     assert result.stdout == "" and list(tmp_path.iterdir()) == []
+
+
+def test_preemption_is_watched_too(run_example: RunExample) -> None:
+    """The ninth probe: pfabric-preemption had no watchdog, and a congestion control given by an
+    attribute path hung it for ever past its trial's millisecond."""
+    result = run_example("pfabric-preemption", "--scheme=tcp",
+                         "--ns3::PfabricBaselineTcpSocket::CongestionControl=ns3::TcpCubic",
+                         "--ns3::TcpCubic::Beta=1", "--stallLimit=2s")
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        "pfabric-preemption: error: ns-3 hung after 1 ms of simulated time: 2 s of processor time "
+        "passed without a millisecond of simulated time (an event that never returns, or that "
+        "reschedules itself at once; --stallLimit), with --ns3::PfabricBaselineTcpSocket::"
+        "CongestionControl=ns3::TcpCubic --ns3::TcpCubic::Beta=1; no results written\n")
+
+
+def start_and_signal(bin_dir, tmp_path, ignore: bool, sent: int):
+    """Start a web search run of a few seconds, send it a signal once its run has begun (after
+    its cost line), and wait: (exit status, stderr, the run directory)."""
+    import subprocess
+    import time
+
+    out = tmp_path / "a" / "b"
+
+    def ignoring() -> None:
+        if ignore:
+            signal.signal(sent, signal.SIG_IGN)
+
+    process = subprocess.Popen([str(bin_dir / "pfabric-websearch"), "--topology=star",
+                                "--hosts=4", "--flows=3000", f"--out={out}"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=ignoring)
+    assert process.stderr is not None
+    lines = []
+    for line in process.stderr:
+        lines.append(line)
+        if "packet hops" in line:
+            break
+    time.sleep(0.5)
+    process.send_signal(sent)
+    rest, errors = process.communicate(timeout=600)
+    return process.returncode, "".join(lines) + errors, out
+
+
+def test_a_signal_the_run_was_started_ignoring_stays_ignored(bin_dir, tmp_path) -> None:
+    """The ninth probe: under nohup (SIGHUP ignored) a hangup made the watchdog remove the run
+    directory, and the run then failed at its end writing fct.csv."""
+    status, errors, out = start_and_signal(bin_dir, tmp_path, True, signal.SIGHUP)
+    assert status == 0, errors
+    assert sorted(path.name for path in out.iterdir()) == ["fct.csv", "meta.json"]
+
+
+def test_an_interrupted_run_says_so_and_leaves_nothing(bin_dir, tmp_path) -> None:
+    status, errors, out = start_and_signal(bin_dir, tmp_path, False, signal.SIGTERM)
+    assert status == -signal.SIGTERM
+    last = errors.splitlines()[-1]
+    assert re.fullmatch(r"pfabric-websearch: error: ns-3 was stopped \(SIGTERM\) after \d+ ms of "
+                        r"simulated time; no results written", last), errors
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("program", ["pfabric-websearch", "pfabric-incast"])
@@ -1481,6 +1540,20 @@ def test_the_stall_limit_is_a_time_not_below_zero(run_example: RunExample, tmp_p
     assert result.stderr == (f"{program}: error: --stallLimit={value}: expected a time with a "
                              "unit (ns, us, ms or s), e.g. 1ms\n")
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("program", ["pfabric-websearch", "pfabric-incast", "pfabric-preemption"])
+@pytest.mark.parametrize("value", ["1ns", "1200ms"])
+def test_the_stall_limit_is_whole_seconds(run_example: RunExample, tmp_path, program: str,
+                                          value: str) -> None:
+    """The ninth probe: 1ns acted as 1 s and 1.2s as 2 s (the watchdog looks once a second)."""
+    out = () if program == "pfabric-preemption" else (f"--out={tmp_path / 'run'}",)
+    result = run_example(program, f"--stallLimit={value}", *out)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (f"{program}: error: --stallLimit={value}: expected whole seconds, "
+                             "e.g. 300s (the watchdog looks once a second of processor time), or "
+                             "0s\n")
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("arguments", [("--idealOnly",), ("--topology=star", "--hosts=4")])
