@@ -5,6 +5,7 @@ report the versions provenance records need."""
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 from typing import NoReturn
@@ -82,6 +83,12 @@ def main(argv: list[str] | None = None) -> int:
         # A count beyond this machine (ideal-bench --flows 10000000000): numpy's allocation fails.
         print(f"pfabric-analysis: error: {args.command_line}: out of memory (a count too large "
               "for this machine?)", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # The reader went away (`pfabric-analysis summarize RUN | head`): as a Unix filter
+        # ends, silently, and without Python's second complaint when stdout is flushed at exit
+        # (issue 54's ninth probe printed a traceback).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
 
 

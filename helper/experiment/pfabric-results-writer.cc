@@ -205,8 +205,13 @@ PfabricResultsWriter::Abandon()
     for (const std::string& level : m_created)
     {
         // Only an empty directory goes: a level holding another's file stays, and the levels
-        // above it with it. A level never made (create_directories failed below it) is skipped.
+        // above it with it. A level never made (create_directories failed at it or below it,
+        // as for a name too long: the ninth probe found its parents left) is skipped.
         std::error_code code;
+        if (!std::filesystem::exists(std::filesystem::symlink_status(level, code)))
+        {
+            continue;
+        }
         std::filesystem::remove(level, code);
         if (code)
         {

@@ -1556,6 +1556,17 @@ def test_the_stall_limit_is_whole_seconds(run_example: RunExample, tmp_path, pro
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_directory_name_too_long_leaves_no_level_it_made(run_example: RunExample,
+                                                            tmp_path) -> None:
+    """The ninth probe: --out=x/y/<300 characters> made x and x/y, failed at the last level, and
+    left them (the removal stopped at the level never made)."""
+    long_name = "n" * 300
+    result = run_example("pfabric-websearch", *SMALL_STAR, f"--out={tmp_path / 'x' / 'y' / long_name}")
+    assert result.returncode == 1
+    assert result.stderr.endswith(": cannot create the directory (File name too long)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("arguments", [("--idealOnly",), ("--topology=star", "--hosts=4")])
 def test_a_run_whose_meta_json_cannot_be_written_leaves_no_results(run_example: RunExample,
                                                                    tmp_path,

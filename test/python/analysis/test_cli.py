@@ -50,3 +50,20 @@ def test_no_commit_outside_a_git_checkout(tmp_path: Path, monkeypatch) -> None:
         assert versions()["git_commit"] == "not a git checkout"
     finally:
         git_commit.cache_clear()
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
+    """Issue 54's ninth probe: `pfabric-analysis summarize RUN | head -1` ended in a
+    BrokenPipeError traceback."""
+    import sys
+
+    run = Path(__file__).resolve().parents[3] / "doc/figures/store/websearch-tcp-load0.2-run1"
+    command = [sys.executable, "-c", "import sys; from pfabric_analysis.cli import main; "
+               "sys.exit(main())", "summarize", str(run)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    first = process.stdout.readline()
+    process.stdout.close()  # as `head -1` does
+    errors = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 1
+    assert first.startswith(b"FCT / ideal FCT of 1 run(s)") and errors == ""
