@@ -1501,7 +1501,7 @@ def start_and_signal(bin_dir, tmp_path, ignore: bool, sent: int):
     process = subprocess.Popen([str(bin_dir / "pfabric-websearch"), "--topology=star",
                                 "--hosts=4", "--flows=3000", f"--out={out}"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=ignoring)
+                               preexec_fn=ignoring)  # noqa: PLW1509 (no threads here)
     assert process.stderr is not None
     lines = []
     for line in process.stderr:
@@ -1510,7 +1510,7 @@ def start_and_signal(bin_dir, tmp_path, ignore: bool, sent: int):
             break
     time.sleep(0.5)
     process.send_signal(sent)
-    rest, errors = process.communicate(timeout=600)
+    _, errors = process.communicate(timeout=600)
     return process.returncode, "".join(lines) + errors, out
 
 
@@ -1523,7 +1523,7 @@ def test_a_signal_the_run_was_started_ignoring_stays_ignored(bin_dir, tmp_path) 
 
 
 def test_an_interrupted_run_says_so_and_leaves_nothing(bin_dir, tmp_path) -> None:
-    status, errors, out = start_and_signal(bin_dir, tmp_path, False, signal.SIGTERM)
+    status, errors, _ = start_and_signal(bin_dir, tmp_path, False, signal.SIGTERM)
     assert status == -signal.SIGTERM
     last = errors.splitlines()[-1]
     assert re.fullmatch(r"pfabric-websearch: error: ns-3 was stopped \(SIGTERM\) after \d+ ms of "
