@@ -1499,7 +1499,7 @@ def start_and_signal(bin_dir, tmp_path, ignore: bool, sent: int):
             signal.signal(sent, signal.SIG_IGN)
 
     process = subprocess.Popen([str(bin_dir / "pfabric-websearch"), "--topology=star",
-                                "--hosts=4", "--flows=3000", f"--out={out}"],
+                                "--hosts=4", "--flows=1500", f"--out={out}"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                preexec_fn=ignoring)  # noqa: PLW1509 (no threads here)
     assert process.stderr is not None
