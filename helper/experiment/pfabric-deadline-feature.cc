@@ -103,14 +103,24 @@ PfabricDeadlineFeature::AddOptions(PfabricOptionTable& t)
         });
     t.AddChoice("priority",
                 "pfabric, linerate: what packets carry, edf (time left to the deadline, "
-                "PfabricDeadlinePriority) or remaining (remaining size, pFabric's); tcp and "
-                "dctcp ignore it",
+                "PfabricDeadlinePriority) or remaining (remaining size, pFabric's); with "
+                "tcp, dctcp and custom, which carry none, only its default is taken",
                 p.priority,
                 P::PRIORITIES)
         .Record([&p](PfabricJsonObject& json) {
             json.AddString("priority",
                            p.UsesPfabricQueues() ? PfabricChoiceName(P::PRIORITIES, p.priority)
                                                  : "none");
+        })
+        .Check([&p, &t]() -> std::string {
+            // (issue 54's ninth probe: --priority=remaining under tcp was taken, recorded as
+            // none)
+            return p.priority == P().priority || p.UsesPfabricQueues()
+                       ? ""
+                       : PfabricOptionTable::ShapesNothing(
+                             t.Given("priority", PfabricChoiceName(P::PRIORITIES, p.priority)),
+                             "what packets carry to pFabric's queues, and --scheme=" + p.scheme +
+                                 " runs none");
         });
     t.AddChoice("onMiss",
                 "what a flow not complete at its deadline does: continue (to completion, "

@@ -1338,7 +1338,11 @@ STAR_FOUR = ("--topology=star", "--hosts=4")
      "--reuseConnections=false gives every flow a new one"),
     ("pfabric-websearch", ("--flows=10", "--hashDemux=false", LEAN), "--hashDemux=false",
      "the lean host (--hostStack=lean) finds each segment's connection in its own table, with "
-     "no ns-3 endpoint to search")])
+     "no ns-3 endpoint to search"),
+    # the ninth probe
+    ("pfabric-deadlines", ("--flows=10", "--scheme=tcp", "--priority=remaining"),
+     "--priority=remaining", "what packets carry to pFabric's queues, and --scheme=tcp runs "
+     "none")])
 def test_an_option_that_shapes_nothing_in_this_run_is_refused(
         run_example: RunExample, tmp_path, program: str, arguments: tuple[str, ...], given: str,
         why: str) -> None:
@@ -1359,7 +1363,9 @@ def test_an_option_that_shapes_nothing_in_this_run_is_refused(
     ("pfabric-deadlines", ("--flows=10", "--deadlineFraction=0.5", "--onMiss=terminate")),
     ("pfabric-websearch", ("--flows=10", "--scheme=linerate", "--rto=40us")),
     ("pfabric-websearch", ("--flows=10", "--restartSsThresh=false")),
-    ("pfabric-websearch", ("--flows=10", "--hashDemux=false", "--hostStack=ns3tcp"))])
+    ("pfabric-websearch", ("--flows=10", "--hashDemux=false", "--hostStack=ns3tcp")),
+    ("pfabric-deadlines", ("--flows=10", "--scheme=tcp", "--priority=edf")),
+    ("pfabric-deadlines", ("--flows=10", "--scheme=linerate", "--priority=remaining"))])
 def test_an_option_is_taken_at_its_default_or_where_it_shapes_the_run(
         run_example: RunExample, tmp_path, program: str, arguments: tuple[str, ...]) -> None:
     result = run_example(program, "--quiet", *STAR_FOUR, *arguments, f"--out={tmp_path / 'run'}")
