@@ -239,6 +239,19 @@ def _time(values: pd.Series, frame: pd.DataFrame) -> pd.Series:
     return _positive(values) | (values.isna() & (frame["completed"] == 0))
 
 
+def _deadline(values: pd.Series, frame: pd.DataFrame) -> pd.Series:
+    """A time at or after the flow's start, absent only for a flow without a deadline (whose met
+    is absent too)."""
+    met = frame["met"] if "met" in frame else pd.Series(np.nan, index=frame.index)
+    return (np.isfinite(values) & (values >= frame["start_s"])) | (values.isna() & met.isna())
+
+
+def _met(values: pd.Series, frame: pd.DataFrame) -> pd.Series:
+    """0 or 1, absent only for a flow without a deadline."""
+    deadline = frame["deadline_s"] if "deadline_s" in frame else pd.Series(0.0, index=frame.index)
+    return _flag(values) | (values.isna() & deadline.isna())
+
+
 # What each value of fct.csv must be (a column's values as numbers, NaN where empty or not a
 # number), checked in this order on every line, and how the refusal describes it.
 VALUE_RULES = (
@@ -252,6 +265,12 @@ VALUE_RULES = (
     (MEASURED_COLUMN, "0 or 1", lambda v, f: _flag(v)),
     ("fct_s", "a positive time (empty only for a flow not completed)", _time),
     ("ideal_fct_s", "a positive time (empty only for a flow not completed)", _time),
+    # pfabric-deadlines' columns (issue 54's ninth probe: a deadline of 'x' ended `deadlines`
+    # in a traceback, one before its flow's start was taken)
+    ("deadline_s", "a time at or after the flow's start (empty only for a flow without a "
+     "deadline)", _deadline),
+    ("met", "0 or 1 (empty only for a flow without a deadline)", _met),
+    ("terminated", "0 or 1", lambda v, f: _flag(v)),
 )
 
 

@@ -99,6 +99,25 @@ def test_a_measured_flag_and_an_empty_line_are_checked(tmp_path: Path) -> None:
         read_run(blank)
 
 
+def test_a_deadline_runs_columns_are_checked(tmp_path: Path) -> None:
+    """Issue 54's ninth probe: a deadline_s of 'x' ended `pfabric-analysis deadlines` in a
+    traceback, and a deadline before its flow's start was taken. A flow without a deadline has
+    neither a deadline nor met."""
+    header = f"{HEADER},deadline_s,met,terminated"
+    good = [f"{GOOD},0.002,1,0", GOOD.replace("0,", "1,", 1) + ",,,0"]
+    assert len(read_run(write_run(tmp_path / "good", good, header)).fct) == 2
+    for name, line, column, written, expected in [
+            ("text", f"{GOOD},x,1,0", "deadline_s", "x", "a time at or after the flow's start"),
+            ("early", f"{GOOD},-0.001,1,0", "deadline_s", "-0.001",
+             "a time at or after the flow's start"),
+            ("met", f"{GOOD},0.002,,0", "met", "", "0 or 1"),
+            ("terminated", f"{GOOD},0.002,1,2", "terminated", "2", "0 or 1")]:
+        run = write_run(tmp_path / name, [good[1], line], header)
+        with pytest.raises(AnalysisError, match=f"fct.csv:3: {column} '{written}' is not "
+                                                f"{expected}"):
+            read_run(run)
+
+
 def test_an_unfinished_flow_has_no_fct_and_is_read(tmp_path: Path) -> None:
     run = read_run(write_run(tmp_path / "run", [GOOD, "1,0,1,1000,0,,1e-05,0,0",
                                                 "2,0,1,1000,0,nan,1e-05,0,0"]))
