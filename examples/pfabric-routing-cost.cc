@@ -414,15 +414,7 @@ main(int argc, char* argv[])
     // a TTL must outlast the switches of the longest path.
     const std::vector<std::string> ttl =
         PfabricConfiguredDefaults::ListConfigured(Ipv4L3Protocol::GetTypeId(), {"DefaultTtl"});
-    uint32_t longestPath = 0; // switches
-    for (uint32_t from = 0; from < hosts; ++from)
-    {
-        for (uint32_t to = 0; to < hosts; ++to)
-        {
-            longestPath =
-                from == to ? longestPath : std::max(longestPath, shape.GetHopCount(from, to) - 1);
-        }
-    }
+    const uint32_t longestPath = shape.GetLongestPathSwitches();
     UintegerValue defaultTtl;
     TypeId::AttributeInformation ttlInfo;
     Ipv4L3Protocol::GetTypeId().LookupAttributeByName("DefaultTtl", &ttlInfo);

@@ -241,6 +241,20 @@ PfabricFabricHelper::GetTtlDefaultsNothingReads() const
     return configured;
 }
 
+uint32_t
+PfabricFabricHelper::GetLongestPathSwitches() const
+{
+    uint32_t longestPath = 0; // links
+    for (uint32_t from = 0; from < GetNHosts(); ++from)
+    {
+        for (uint32_t to = 0; to < GetNHosts(); ++to)
+        {
+            longestPath = from == to ? longestPath : std::max(longestPath, GetHopCount(from, to));
+        }
+    }
+    return longestPath > 0 ? longestPath - 1 : 0; // one host: no path
+}
+
 std::string
 PfabricFabricHelper::FindIpSettingNoPacketCrosses(std::string* why) const
 {
@@ -267,15 +281,7 @@ PfabricFabricHelper::FindIpSettingNoPacketCrosses(std::string* why) const
     {
         return ""; // a lean host writes its own TTL; a lean switch reads none
     }
-    uint32_t longestPath = 0; // links
-    for (uint32_t from = 0; from < GetNHosts(); ++from)
-    {
-        for (uint32_t to = 0; to < GetNHosts(); ++to)
-        {
-            longestPath = from == to ? longestPath : std::max(longestPath, GetHopCount(from, to));
-        }
-    }
-    const uint32_t switches = longestPath > 0 ? longestPath - 1 : 0; // one host: no path
+    const uint32_t switches = GetLongestPathSwitches();
     for (auto host = m_hosts.Begin(); host != m_hosts.End() && switches > 0; ++host)
     {
         UintegerValue ttl;

@@ -271,6 +271,10 @@ class PfabricFabricHelper
      * @return the number of links a packet crosses from one to the other
      */
     uint32_t GetHopCount(uint32_t from, uint32_t to) const;
+
+    /// @return the switches on the fabric's longest host-to-host path (GetHopCount less one;
+    /// 0 with one host): what a TTL must outlast
+    uint32_t GetLongestPathSwitches() const;
     /**
      * @param bytes a flow's payload bytes
      * @return the data packets that carry it (at least one: an empty flow still sends one)
