@@ -17,6 +17,7 @@
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/pfabric-command-line.h"
+#include "ns3/pfabric-configured-defaults.h"
 #include "ns3/pfabric-experiment-program.h"
 #include "ns3/pfabric-preemption-scenario.h"
 #include "ns3/pfabric-queue-disc-helper.h"
@@ -136,15 +137,19 @@ main(int argc, char* argv[])
     {
         Fail("--stopS=" + cmd.GetText("stopS") + ": expected a positive number of seconds");
     }
-    // Past ns-3's times MicroSeconds and Seconds overflow: a short flow of 1.8e19 us ran at
-    // once, a limit of 1e300 s stopped the run before either flow finished.
-    for (const auto& [name, ns] :
-         {std::pair<std::string, double>{"shortStartUs", p.shortStartUs * 1e3},
-          {"stopS", p.stopS * 1e9}})
+    // ns-3 keeps times in whole nanoseconds: a fraction of one was rounded away (issue 54's
+    // ninth probe), and past its range MicroSeconds and Seconds overflow (a short flow of
+    // 1.8e19 us ran at once, a limit of 1e300 s stopped the run before either flow finished).
+    for (const auto& [name, unit] :
+         {std::pair<std::string, std::string>{"shortStartUs", "us"}, {"stopS", "s"}})
     {
-        if (ns > PfabricCommandLine::MAX_TIME_NS)
+        const std::string time = cmd.GetText(name) + unit;
+        const std::string error = PfabricCommandLine::TimeNanoseconds(time) < 0
+                                      ? "expected a plain decimal number"
+                                      : PfabricCommandLine::CheckNanoseconds(time);
+        if (!error.empty())
         {
-            Fail("--" + name + "=" + cmd.GetText(name) + ": " + PfabricCommandLine::TooLong());
+            Fail("--" + name + "=" + cmd.GetText(name) + ": " + error);
         }
     }
 
@@ -166,6 +171,14 @@ main(int argc, char* argv[])
              ": the scenario's lean switch forwards without IP and reads no TTL, so " +
              ttl.front() + " changes nothing; leave it unset");
     }
+    std::string why;
+    const std::string unread = PfabricFabricHelper::FindIpDefaultNoFabricReads(&why);
+    if (!unread.empty())
+    {
+        Fail(cmd.DescribeNs3Setting(unread) + ": " + why + ", so " + unread +
+             " changes nothing; leave it unset");
+    }
+    const PfabricSchemeHelper scheme(p.scheme, p.preset);
     const std::vector<std::string> deviceQueue =
         PfabricQueueDiscHelper::GetQueueSizeDefaultsItOverrides();
     if (!deviceQueue.empty())
@@ -174,10 +187,8 @@ main(int argc, char* argv[])
             cmd.DescribeNs3Setting(deviceQueue.front()),
             deviceQueue.front()));
     }
-    std::string why;
-    Ptr<PfabricTcpSocketFactory> factory = PfabricSchemeHelper(p.scheme, p.preset)
-                                               .GetSocketFactoryFactory()
-                                               .Create<PfabricTcpSocketFactory>();
+    Ptr<PfabricTcpSocketFactory> factory =
+        scheme.GetSocketFactoryFactory().Create<PfabricTcpSocketFactory>();
     const std::string lost = factory->FindSettingEverySocketLoses(&why);
     if (!lost.empty())
     {
@@ -210,6 +221,18 @@ main(int argc, char* argv[])
     if (!refused.empty())
     {
         Fail(refused);
+    }
+    // Made only now: a queue size the queue disc refuses stops ns-3 when it is made (the trial).
+    for (const auto& idle : scheme.GetIdleModeAttributes())
+    {
+        const std::vector<std::string> configured =
+            PfabricConfiguredDefaults::ListConfigured(idle.queueDisc, {idle.attribute});
+        if (!configured.empty())
+        {
+            Fail(PfabricSchemeHelper::RefuseIdleModeAttribute(
+                cmd.DescribeNs3Setting(configured.front()),
+                idle));
+        }
     }
 
     // An MTU or TTL of ns-3's IP that no packet crosses the built fabric with.

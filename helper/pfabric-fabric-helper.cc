@@ -11,6 +11,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-global-routing.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv4.h"
 #include "ns3/ipv6-l3-protocol.h"
@@ -296,6 +297,66 @@ PfabricFabricHelper::FindIpSettingNoPacketCrosses(std::string* why) const
                    << "never does); give at least " << switches + 1 << ", or leave it unset";
             *why = reason.str();
             return "ns3::Ipv4L3Protocol::DefaultTtl";
+        }
+    }
+    return "";
+}
+
+std::string
+PfabricFabricHelper::FindIpDefaultNoFabricReads(std::string* why)
+{
+    const std::string arp = FindArpDefault(why);
+    if (!arp.empty())
+    {
+        return arp;
+    }
+
+    // IP forwarding is one attribute of Ipv4, whose others the hosts of ns-3's TCP/IP and IP
+    // switches read; ns-3's global routing is never built, so none of its attributes is read.
+    struct Part
+    {
+        TypeId type;
+        std::vector<std::string> attributes; ///< none: every attribute it declares
+        const char* why;
+    };
+
+    const Part parts[] = {
+        {Ipv4::GetTypeId(),
+         {"IpForward"},
+         "the fabric's routing forwards at every switch and at no host"},
+        {Ipv4GlobalRouting::GetTypeId(),
+         {},
+         "the fabric routes every packet by its own routing (PfabricFabricRouting), and ns-3's "
+         "global routing is never built"}};
+    for (const Part& part : parts)
+    {
+        const std::vector<std::string> set =
+            part.attributes.empty()
+                ? PfabricConfiguredDefaults::ListConfigured(part.type)
+                : PfabricConfiguredDefaults::ListConfigured(part.type, part.attributes);
+        if (!set.empty())
+        {
+            *why = part.why;
+            return set.front();
+        }
+    }
+    return "";
+}
+
+std::string
+PfabricFabricHelper::FindArpDefault(std::string* why)
+{
+    for (const char* name : {"ns3::ArpCache", "ns3::ArpL3Protocol"})
+    {
+        TypeId tid;
+        const std::vector<std::string> set = TypeId::LookupByNameFailSafe(name, &tid)
+                                                 ? PfabricConfiguredDefaults::ListConfigured(tid)
+                                                 : std::vector<std::string>{};
+        if (!set.empty())
+        {
+            *why = "no device of the fabric resolves addresses (the module's links and ns-3's "
+                   "point-to-point ones need no ARP)";
+            return set.front();
         }
     }
     return "";

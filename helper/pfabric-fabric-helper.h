@@ -192,6 +192,27 @@ class PfabricFabricHelper
     std::string FindIpSettingNoPacketCrosses(std::string* why) const;
 
     /**
+     * @brief A configured default (a --ns3::Type::Name path, NS_ATTRIBUTE_DEFAULT) of a part of
+     * ns-3's IP stack that no fabric of this helper builds or reads, whatever its host stack and
+     * switch mode: IP forwarding (PfabricFabricRouting forwards at every switch and at no host),
+     * ARP (no device of the fabric resolves addresses: neither the module's links nor ns-3's
+     * point-to-point ones) and ns-3's global routing (never built: PfabricFabricRouting routes
+     * every packet). A run would record it in meta.json and not have it; a program refuses it.
+     * @param[out] why why it changes nothing
+     * @return its attribute path, e.g. ns3::ArpCache::AliveTimeout; "": none
+     */
+    static std::string FindIpDefaultNoFabricReads(std::string* why);
+
+    /**
+     * @brief A configured default of ns-3's ARP (ArpCache, ArpL3Protocol): no device of a fabric
+     * of this helper, nor any of ns-3's point-to-point devices, resolves addresses
+     * (FindIpDefaultNoFabricReads names it among the others).
+     * @param[out] why why it changes nothing
+     * @return its attribute path, e.g. ns3::ArpCache::AliveTimeout; "": none
+     */
+    static std::string FindArpDefault(std::string* why);
+
+    /**
      * @brief A program's refusal of a default of GetLinkDefaultsItOverrides, one line.
      * @param given how it was set, as typed (PfabricCommandLine::DescribeNs3Setting); "": the
      *        path names it

@@ -24,10 +24,12 @@
 #include "ns3/pfabric-host-transport.h"
 #include "ns3/pfabric-line-rate-tcp-socket.h"
 #include "ns3/pfabric-min-tcp-socket.h"
+#include "ns3/pfabric-mode-attributes.h"
 #include "ns3/pfabric-priority-levels.h"
 #include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-queue-disc.h"
 #include "ns3/pfabric-tcp-socket-factory.h"
+#include "ns3/queue-disc.h"
 #include "ns3/queue-size.h"
 #include "ns3/red-queue-disc.h"
 #include "ns3/string.h"
@@ -374,6 +376,48 @@ PfabricSchemeHelper::GetPortQueueDiscFactory(bool host) const
         return factory;
     }
     return GetQueueDiscFactory();
+}
+
+std::vector<PfabricSchemeHelper::IdleModeAttribute>
+PfabricSchemeHelper::GetIdleModeAttributes() const
+{
+    std::vector<IdleModeAttribute> idle;
+    for (bool host : {false, true})
+    {
+        Ptr<QueueDisc> disc = GetPortQueueDiscFactory(host).Create<QueueDisc>();
+        const auto* modal = dynamic_cast<const PfabricModeAttributes*>(PeekPointer(disc));
+        if (modal == nullptr)
+        {
+            continue; // none of its attributes depends on a mode of its
+        }
+        const TypeId tid = disc->GetInstanceTypeId();
+        for (const auto& [attribute, mode] : modal->GetAttributesItsModeIgnores())
+        {
+            TypeId::AttributeInformation info;
+            tid.LookupAttributeByName(attribute, &info);
+            const Ptr<AttributeValue> held = info.checker->Create();
+            disc->GetAttribute(attribute, *held);
+            const std::string value = held->SerializeToString(info.checker);
+            const bool known = std::any_of(idle.begin(), idle.end(), [&](const auto& other) {
+                return other.queueDisc == tid && other.attribute == attribute;
+            });
+            // ns-3's own default is taken, as every option at its default.
+            if (!known && value != info.originalInitialValue->SerializeToString(info.checker))
+            {
+                idle.push_back({tid, attribute, value, mode});
+            }
+        }
+    }
+    return idle;
+}
+
+std::string
+PfabricSchemeHelper::RefuseIdleModeAttribute(const std::string& given,
+                                             const IdleModeAttribute& idle)
+{
+    return given + ": " + idle.queueDisc.GetName() + " with " + idle.mode +
+           " (this run's) never reads " + idle.attribute + ", so it changes nothing; leave it " +
+           "unset";
 }
 
 UintegerValue

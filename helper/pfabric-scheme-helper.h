@@ -210,6 +210,35 @@ class PfabricSchemeHelper
      */
     ObjectFactory GetPortQueueDiscFactory(bool host) const;
 
+    /// An attribute of a port's queue disc that its configured mode never reads, set away from
+    /// ns-3's default (PfabricModeAttributes).
+    struct IdleModeAttribute
+    {
+        TypeId queueDisc;      ///< the queue disc's type
+        std::string attribute; ///< the attribute's name, e.g. TieBreak
+        std::string value;     ///< its value, as the queue disc holds it
+        std::string mode;      ///< the mode that leaves it unread, as ATTRIBUTE=VALUE
+    };
+
+    /**
+     * @brief The values of the ports' (and host NICs') queue discs that their configured mode
+     * never reads: TieBreak under EarliestOfMostUrgentFlow, a class scheduler's Weights and
+     * Quantum under Strict. Each queue disc is made once from GetPortQueueDiscFactory. A
+     * program refuses such a value where the user gave it (RefuseIdleModeAttribute); the
+     * scheme's own values (the classes' Weights, from --classWeights) are the program's.
+     * @return them, switch ports first; none: empty
+     */
+    std::vector<IdleModeAttribute> GetIdleModeAttributes() const;
+
+    /**
+     * @brief A program's refusal of a value of GetIdleModeAttributes, one line.
+     * @param given how it was set, as typed (e.g. --ns3::PfabricQueueDisc::TieBreak=Random)
+     * @param idle the value
+     * @return the line
+     */
+    static std::string RefuseIdleModeAttribute(const std::string& given,
+                                               const IdleModeAttribute& idle);
+
     /// @return the TypeId applications create sockets with: ns3::PfabricTcpSocketFactory
     static TypeId GetSocketFactoryType();
 

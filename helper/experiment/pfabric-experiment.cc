@@ -28,7 +28,6 @@
 #include "ns3/pfabric-leaf-spine-helper.h"
 #include "ns3/pfabric-level-queue-disc.h"
 #include "ns3/pfabric-min-tcp-socket.h"
-#include "ns3/pfabric-mode-attributes.h"
 #include "ns3/pfabric-preset.h"
 #include "ns3/pfabric-priority-levels.h"
 #include "ns3/pfabric-priority-policy.h"
@@ -528,45 +527,23 @@ PfabricExperiment::CheckQueueSizes() const
 std::string
 PfabricExperiment::CheckModeAttributes() const
 {
-    for (bool host : {false, true})
+    for (const auto& idle : m_scheme->GetIdleModeAttributes())
     {
-        Ptr<QueueDisc> disc = m_scheme->GetPortQueueDiscFactory(host).Create<QueueDisc>();
-        const auto* modal = dynamic_cast<const PfabricModeAttributes*>(PeekPointer(disc));
-        if (modal == nullptr)
+        // Given as a default (--ns3::..., NS_ATTRIBUTE_DEFAULT) or among the custom scheme's
+        // attributes; a built-in scheme's own values are the program's, checked with their
+        // options.
+        const std::vector<std::string> configured =
+            PfabricConfiguredDefaults::ListConfigured(idle.queueDisc, {idle.attribute});
+        std::string given = configured.empty() ? "" : DescribeDefault(configured.front());
+        for (const std::string& option : GetSchemeOptionsGiven())
         {
-            continue; // none of its attributes depends on a mode of its
+            const bool carries = option.find(idle.attribute + "=") != std::string::npos;
+            given = given.empty() && m_p.scheme == PfabricSchemeHelper::CUSTOM && carries ? option
+                                                                                          : given;
         }
-        const TypeId tid = disc->GetInstanceTypeId();
-        for (const auto& [attribute, mode] : modal->GetAttributesItsModeIgnores())
+        if (!given.empty())
         {
-            TypeId::AttributeInformation info;
-            tid.LookupAttributeByName(attribute, &info);
-            const Ptr<AttributeValue> held = info.checker->Create();
-            disc->GetAttribute(attribute, *held);
-            const std::string value = held->SerializeToString(info.checker);
-            if (value == info.originalInitialValue->SerializeToString(info.checker))
-            {
-                continue; // ns-3's own default: taken, as every option at its default
-            }
-            // Given as a default (--ns3::..., NS_ATTRIBUTE_DEFAULT) or among the custom scheme's
-            // attributes; a built-in scheme's own values (the classes' Weights, from
-            // --classWeights) are the program's, checked with their options.
-            const std::vector<std::string> configured =
-                PfabricConfiguredDefaults::ListConfigured(tid, {attribute});
-            std::string given = configured.empty() ? "" : DescribeDefault(configured.front());
-            for (const std::string& option : GetSchemeOptionsGiven())
-            {
-                const bool carries = option.find(attribute + "=") != std::string::npos;
-                given = given.empty() && m_p.scheme == PfabricSchemeHelper::CUSTOM && carries
-                            ? option
-                            : given;
-            }
-            if (given.empty())
-            {
-                continue;
-            }
-            return given + ": " + tid.GetName() + " with " + mode + " (this run's) never reads " +
-                   attribute + ", so it changes nothing; leave it unset";
+            return PfabricSchemeHelper::RefuseIdleModeAttribute(given, idle);
         }
     }
     return "";
@@ -631,40 +608,12 @@ PfabricExperiment::CheckIpSettings() const
                PfabricChoiceName(Parameters::HOST_STACKS, PfabricFabricHelper::NS3_TCP) + " or " +
                ipSwitches + ", or leave it unset";
     }
-    // PfabricFabricRouting forwards at every switch and at no host, as the fabric is built.
-    const std::vector<std::string> forward =
-        PfabricConfiguredDefaults::ListConfigured(Ipv4::GetTypeId(), {"IpForward"});
-    if (!forward.empty())
+    std::string why;
+    const std::string unread = PfabricFabricHelper::FindIpDefaultNoFabricReads(&why);
+    if (!unread.empty())
     {
-        return DescribeDefault(forward.front()) + ": the fabric's routing forwards at every " +
-               "switch and at no host, so " + forward.front() + " changes nothing; leave it unset";
-    }
-    // No device of the fabric resolves addresses (NeedsArp: neither the module's links nor
-    // ns-3's point-to-point ones), so no ARP cache is made or read; and PfabricFabricRouting
-    // routes every packet, so ns-3's global routing is never built (a name an ns-3 release
-    // lacks is skipped).
-    const std::vector<std::pair<std::vector<const char*>, std::string>> unbuilt{
-        {{"ns3::ArpCache", "ns3::ArpL3Protocol"},
-         "no device of the fabric resolves addresses (the module's links and ns-3's "
-         "point-to-point ones need no ARP)"},
-        {{"ns3::Ipv4GlobalRouting"},
-         "the fabric routes every packet by its own routing (PfabricFabricRouting), and ns-3's "
-         "global routing is never built"}};
-    for (const auto& [types, why] : unbuilt)
-    {
-        for (const char* name : types)
-        {
-            TypeId tid;
-            const std::vector<std::string> set =
-                TypeId::LookupByNameFailSafe(name, &tid)
-                    ? PfabricConfiguredDefaults::ListConfigured(tid)
-                    : std::vector<std::string>{};
-            if (!set.empty())
-            {
-                return DescribeDefault(set.front()) + ": " + why + ", so " + set.front() +
-                       " changes nothing; leave it unset";
-            }
-        }
+        return DescribeDefault(unread) + ": " + why + ", so " + unread +
+               " changes nothing; leave it unset";
     }
     // The lean host writes and checks no checksum (an IP switch would drop its packets).
     const std::string checksum = "ChecksumEnabled"; // ns-3's global value (Node::ChecksumEnabled)
