@@ -34,6 +34,7 @@
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/drop-tail-queue.h"
+#include "ns3/error-model.h"
 #include "ns3/internet-module.h"
 #include "ns3/pfabric-module.h"
 #include "ns3/pfabric-seeding-variable-check.h"
@@ -50,6 +51,7 @@
 #include <sstream>
 #include <string>
 #include <sys/resource.h>
+#include <type_traits>
 #include <vector>
 
 using namespace ns3;
@@ -370,6 +372,49 @@ main(int argc, char* argv[])
                   << " itself ((b) is ns-3's global routing with random ECMP); leave it unset"
                   << std::endl;
         return 1;
+    }
+    // Both variants' links are fixed: (a)'s by its fabric, (b)'s point-to-point ones by
+    // BuildPlainFatTree, at the same rate and delay; no device of either resolves addresses or
+    // has an error model.
+    for (PfabricFabricHelper::LinkType type : {linkType, PfabricFabricHelper::POINT_TO_POINT_LINK})
+    {
+        PfabricFatTreeHelper links(k);
+        links.SetLinkType(type);
+        const std::vector<std::string> overridden = links.GetLinkDefaultsItOverrides();
+        if (!overridden.empty())
+        {
+            std::cerr << "pfabric-routing-cost: error: "
+                      << PfabricFabricHelper::RefuseLinkDefault(
+                             cmd.DescribeNs3Setting(overridden.front()),
+                             overridden.front(),
+                             "(a)'s links are its preset's, (b)'s this program's")
+                      << std::endl;
+            return 1;
+        }
+    }
+    std::string why;
+    const std::string arp = PfabricFabricHelper::FindArpDefault(&why);
+    if (!arp.empty())
+    {
+        std::cerr << "pfabric-routing-cost: error: " << cmd.DescribeNs3Setting(arp) << ": " << why
+                  << ", so " << arp << " changes nothing; leave it unset" << std::endl;
+        return 1;
+    }
+    const auto types = TypeId::GetRegisteredN(); // uint16_t or uint32_t, by ns-3 release
+    for (std::remove_const_t<decltype(types)> i = 0; i < types; ++i)
+    {
+        const TypeId model = TypeId::GetRegistered(i);
+        const std::vector<std::string> set =
+            model == ErrorModel::GetTypeId() || model.IsChildOf(ErrorModel::GetTypeId())
+                ? PfabricConfiguredDefaults::ListConfigured(model)
+                : std::vector<std::string>{};
+        if (!set.empty())
+        {
+            std::cerr << "pfabric-routing-cost: error: " << cmd.DescribeNs3Setting(set.front())
+                      << ": neither variant's devices have an error model, so " << set.front()
+                      << " changes nothing; leave it unset" << std::endl;
+            return 1;
+        }
     }
     // Every packet is PAYLOAD_BYTES of UDP in IP: a smaller MTU makes ns-3's IP fragment it (at
     // the hosts, and at (b)'s routers), which neither variant's per-hop figures count.
