@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
@@ -22,8 +23,8 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 from pfabric_analysis.plotting import (STYLE, document_bytes, new_figure, number, scheme_looks,
                                        write_figure_set)
 from pfabric_analysis.runs import (AnalysisError, check_output_name, check_same_as_first,
-                                   percentile_nearest_rank, read_csv_checked, read_json,
-                                   scheme_name)
+                                   check_values, first_beyond_rounding, percentile_nearest_rank,
+                                   read_json, read_rows_csv, scheme_name, written_row)
 
 QUERY_COLUMNS = ["query_id", "workers", "response_bytes", "start_s", "qct_s", "ideal_qct_s",
                  "timeouts", "responses_with_timeouts", "responses_completed", "first_flow_id",
@@ -51,20 +52,92 @@ class IncastRun:
     meta: dict
 
 
+def _whole(values: pd.Series) -> pd.Series:
+    return np.isfinite(values) & (values >= 0) & (values == np.floor(values))
+
+
+def _positive(values: pd.Series) -> pd.Series:
+    return np.isfinite(values) & (values > 0)
+
+
+def _of_workers(values: pd.Series, frame: pd.DataFrame) -> pd.Series:
+    return _whole(values) & (values <= frame["workers"])
+
+
+# What each value of queries.csv must be, in runs.VALUE_RULES' form (issue 54's ninth probe: a
+# truncated row and a query of 0 workers were averaged).
+QUERY_RULES = (
+    ("query_id", "a whole number", lambda v, f: _whole(v)),
+    ("workers", "a positive whole number", lambda v, f: _whole(v) & (v > 0)),
+    ("response_bytes", "a positive whole number", lambda v, f: _whole(v) & (v > 0)),
+    ("start_s", "a time of at least 0", lambda v, f: np.isfinite(v) & (v >= 0)),
+    ("qct_s", "a positive time (empty only for a query not completed)",
+     lambda v, f: _positive(v) | v.isna()),
+    ("ideal_qct_s", "a positive time", lambda v, f: _positive(v)),
+    ("timeouts", "a whole number", lambda v, f: _whole(v)),
+    ("responses_with_timeouts", "a whole number of at most the query's workers", _of_workers),
+    ("responses_completed", "a whole number of at most the query's workers", _of_workers),
+    ("first_flow_id", "a whole number", lambda v, f: _whole(v)),
+    ("overlaps_previous", "0 or 1", lambda v, f: v.isin([0, 1])),
+)
+# meta.json's incast object: each number and what it must be.
+META_RULES = {"workers": ("a positive whole number", lambda x: x >= 1 and x == int(x)),
+              "response_bytes": ("a positive whole number", lambda x: x >= 1 and x == int(x)),
+              "queries": ("a positive whole number", lambda x: x >= 1 and x == int(x)),
+              "background_load": ("a load of at least 0 and below 1", lambda x: 0 <= x < 1)}
+
+
+def check_incast_meta(incast: dict, meta_path: Path) -> None:
+    """Refuse meta.json's incast object with a number outside META_RULES, in one line."""
+    for key, (expected, rule) in META_RULES.items():
+        value = incast.get(key)
+        number = isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and math.isfinite(value)
+        if not number or not rule(value):
+            raise AnalysisError(f"{meta_path}: incast.{key} {value!r} is not {expected}")
+
+
+def check_queries_against_meta(queries: pd.DataFrame, incast: dict, queries_path: Path,
+                               meta_path: Path) -> None:
+    """Refuse a queries.csv that is not the run meta.json describes: another count of queries,
+    another number of workers or response size on a line, a QCT below its ideal beyond the
+    times' rounding. One line naming the file and line."""
+    if len(queries) != incast["queries"]:
+        raise AnalysisError(f"{queries_path}: {len(queries)} queries, and {meta_path} says "
+                            f"{incast['queries']}")
+    for column in ("workers", "response_bytes"):
+        other = np.flatnonzero((queries[column] != incast[column]).to_numpy())
+        if other.size:
+            written = written_row(queries_path, int(other[0]), QUERY_COLUMNS)
+            raise AnalysisError(f"{queries_path}:{int(other[0]) + 2}: {column} "
+                                f"{written[column]!r}, and {meta_path} says {incast[column]}")
+    below = first_beyond_rounding(queries["ideal_qct_s"], queries["qct_s"])
+    if below is not None:
+        written = written_row(queries_path, below, QUERY_COLUMNS)
+        raise AnalysisError(f"{queries_path}:{below + 2}: qct_s {written['qct_s']!r} is below "
+                            f"its ideal_qct_s {written['ideal_qct_s']!r} beyond the times' "
+                            "rounding; no query completes faster than on an idle fabric")
+
+
 def read_incast_run(directory: Path) -> IncastRun:
-    """Read and check a run directory of pfabric-incast."""
+    """Read and check a run directory of pfabric-incast: every value of queries.csv
+    (QUERY_RULES), meta.json's incast numbers (META_RULES), and the two against each other."""
     queries_path = directory / "queries.csv"
     meta_path = directory / "meta.json"
     for path in (queries_path, meta_path):
         if not path.is_file():
             raise AnalysisError(f"{path}: missing")
-    queries = read_csv_checked(queries_path, QUERY_COLUMNS)
-    if queries.empty:
-        raise AnalysisError(f"{queries_path}: no queries")
     meta = read_json(meta_path)
     if not isinstance(meta, dict) or not isinstance(meta.get("incast"), dict) \
             or not isinstance(meta.get("parameters"), dict):
         raise AnalysisError(f"{meta_path}: not a pfabric-incast run (no 'incast' object)")
+    queries = read_rows_csv(queries_path, QUERY_COLUMNS)
+    if queries.empty:
+        raise AnalysisError(f"{queries_path}: no queries")
+    check_values(queries, queries_path, QUERY_RULES, QUERY_COLUMNS)
+    queries = queries.apply(pd.to_numeric)
+    check_incast_meta(meta["incast"], meta_path)
+    check_queries_against_meta(queries, meta["incast"], queries_path, meta_path)
     return IncastRun(directory, queries, meta)
 
 

@@ -206,14 +206,19 @@ def read_csv_checked(path: Path, columns: Sequence[str], **options) -> pd.DataFr
     return frame
 
 
-def read_fct_csv(path: Path, **options) -> pd.DataFrame:
-    """fct.csv (or .gz) with its columns. Blank lines are rows (of empty values), so that row i
-    is line i + 2 of the file, as check_values reports it; blank lines ending the file (an
-    editor's) are dropped."""
-    frame = read_csv_checked(path, FCT_COLUMNS, skip_blank_lines=False, **options)
+def read_rows_csv(path: Path, columns: Sequence[str], **options) -> pd.DataFrame:
+    """A run's CSV file of one row per flow or query, with `columns`. Blank lines are rows (of
+    empty values), so that row i is line i + 2 of the file, as check_values reports it; blank
+    lines ending the file (an editor's) are dropped."""
+    frame = read_csv_checked(path, columns, skip_blank_lines=False, **options)
     filled = np.flatnonzero(frame.notna().any(axis=1).to_numpy()
                             & (frame != "").any(axis=1).to_numpy())
     return frame.iloc[:filled[-1] + 1 if filled.size else 0]
+
+
+def read_fct_csv(path: Path, **options) -> pd.DataFrame:
+    """fct.csv (or .gz) with its columns (read_rows_csv)."""
+    return read_rows_csv(path, FCT_COLUMNS, **options)
 
 
 # The largest whole number a value of fct.csv may be: 2^53, past which a float64 (what pandas
@@ -274,30 +279,32 @@ VALUE_RULES = (
 )
 
 
-def check_values(fct: pd.DataFrame, path: Path) -> None:
+def check_values(fct: pd.DataFrame, path: Path, rules: Sequence[tuple] = VALUE_RULES,
+                 columns: Sequence[str] = FCT_COLUMNS) -> None:
     """Refuse fct.csv's first line with a value outside VALUE_RULES (infinite, NaN, negative, a
     flag other than 0 or 1...): one line naming the file, the line (the header is line 1) and
-    the value as written."""
+    the value as written. Another file of rows (read_rows_csv with `columns`) gives its own
+    `rules`, in VALUE_RULES' form."""
     numbers = pd.DataFrame({column: pd.to_numeric(fct[column], errors="coerce")
-                            for column, _, _ in VALUE_RULES if column in fct.columns})
+                            for column, _, _ in rules if column in fct.columns})
     bad = [(int(np.flatnonzero(~ok)[0]), order) for order, ok in
            ((order, rule(numbers[column], numbers).to_numpy(dtype=bool))
-            for order, (column, _, rule) in enumerate(VALUE_RULES) if column in numbers)
+            for order, (column, _, rule) in enumerate(rules) if column in numbers)
            if not ok.all()]
     if not bad:
         return
     row, order = min(bad)
-    column, expected, _ = VALUE_RULES[order]
-    written = written_row(path, row)
+    column, expected, _ = rules[order]
+    written = written_row(path, row, columns)
     if not "".join(written.to_numpy()):
         raise AnalysisError(f"{path}:{row + 2}: an empty line")
     raise AnalysisError(f"{path}:{row + 2}: {column} {written[column]!r} is not {expected}")
 
 
-def written_row(path: Path, row: int) -> pd.Series:
-    """Row `row` of fct.csv (line row + 2) as written, for a refusal to quote: read again as
-    text, only when a check has failed."""
-    return read_fct_csv(path, dtype=str, keep_default_na=False).iloc[row]
+def written_row(path: Path, row: int, columns: Sequence[str] = FCT_COLUMNS) -> pd.Series:
+    """Row `row` of fct.csv (line row + 2; another file of rows with `columns`) as written, for
+    a refusal to quote: read again as text, only when a check has failed."""
+    return read_rows_csv(path, columns, dtype=str, keep_default_na=False).iloc[row]
 
 
 # How far a flow's fct_s may be printed below its ideal_fct_s and still be a measurement, in whole

@@ -1492,6 +1492,72 @@ def test_preemption_is_watched_too(run_example: RunExample) -> None:
         "CongestionControl=ns3::TcpCubic --ns3::TcpCubic::Beta=1; no results written\n")
 
 
+NO_ARP = ("no device of the fabric resolves addresses (the module's links and ns-3's "
+          "point-to-point ones need no ARP)")
+
+
+@pytest.mark.parametrize(("argument", "message"), [
+    ("--shortStartUs=0.0001",
+     "--shortStartUs=0.0001: not a whole number of nanoseconds (ns-3's resolution)"),
+    ("--stopS=1e-10", "--stopS=1e-10: not a whole number of nanoseconds (ns-3's resolution)"),
+    ("--ns3::ArpCache::AliveTimeout=1us",
+     f"--ns3::ArpCache::AliveTimeout=1us: {NO_ARP}, so ns3::ArpCache::AliveTimeout changes "
+     "nothing; leave it unset"),
+    ("--ns3::Ipv4GlobalRouting::RandomEcmpRouting=true",
+     "--ns3::Ipv4GlobalRouting::RandomEcmpRouting=true: the fabric routes every packet by its own "
+     "routing (PfabricFabricRouting), and ns-3's global routing is never built, so "
+     "ns3::Ipv4GlobalRouting::RandomEcmpRouting changes nothing; leave it unset"),
+    ("--ns3::PfabricQueueDisc::TieBreak=Random",
+     f"--ns3::PfabricQueueDisc::TieBreak=Random: ns3::PfabricQueueDisc with {EARLIEST} (this "
+     "run's) never reads TieBreak, so it changes nothing; leave it unset")])
+def test_preemption_refuses_what_the_fct_programs_refuse(run_example: RunExample, argument: str,
+                                                         message: str) -> None:
+    """The ninth probe (F6, F7): pfabric-preemption rounded a fraction of a nanosecond away and
+    ran with ARP, global-routing and TieBreak values it never had."""
+    result = run_example("pfabric-preemption", argument)
+    assert (result.returncode, result.stdout) == (1, ""), result.stderr
+    assert result.stderr == f"pfabric-preemption: error: {message}\n"
+
+
+def test_preemption_takes_a_whole_nanosecond_as_a_fraction_of_a_microsecond(
+        run_example: RunExample) -> None:
+    result = run_example("pfabric-preemption", "--shortStartUs=0.001", "--shortBytes=5000")
+    assert result.returncode == 0, result.stderr
+    assert "short flow: 5000 B from 0.001 us, completed in" in result.stdout
+
+
+ROUTING_COST_LINKS = ("on every link itself, so ns-3's default never reaches a link ((a)'s links "
+                      "are its preset's, (b)'s this program's); leave it unset")
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (("--ns3::PfabricLinkNetDevice::DataRate=1Gbps",),
+     "--ns3::PfabricLinkNetDevice::DataRate=1Gbps: the fabric sets "
+     f"ns3::PfabricLinkNetDevice::DataRate {ROUTING_COST_LINKS}"),
+    # (b)'s links are point-to-point whatever --linkType gives (a)
+    (("--ns3::PointToPointChannel::Delay=1ms",),
+     f"--ns3::PointToPointChannel::Delay=1ms: the fabric sets ns3::PointToPointChannel::Delay "
+     f"{ROUTING_COST_LINKS}"),
+    (("--ns3::ArpCache::AliveTimeout=1us",),
+     f"--ns3::ArpCache::AliveTimeout=1us: {NO_ARP}, so ns3::ArpCache::AliveTimeout changes "
+     "nothing; leave it unset"),
+    (("--ns3::RateErrorModel::ErrorRate=0.5",),
+     "--ns3::RateErrorModel::ErrorRate=0.5: neither variant's devices have an error model, so "
+     "ns3::RateErrorModel::ErrorRate changes nothing; leave it unset"),
+    (("--ns3::ErrorModel::IsEnabled=false",),
+     "--ns3::ErrorModel::IsEnabled=false: neither variant's devices have an error model, so "
+     "ns3::ErrorModel::IsEnabled changes nothing; leave it unset")])
+def test_routing_cost_refuses_what_neither_variant_has(run_example: RunExample,
+                                                       arguments: tuple[str, ...],
+                                                       message: str) -> None:
+    """The ninth probe (F8): link rates and delays, ARP and error models were taken, and both
+    variants ran without them."""
+    result = run_example("pfabric-routing-cost", "--k=4", "--packetsPerHost=5", "--repeat=1",
+                         *arguments)
+    assert (result.returncode, result.stdout) == (1, ""), result.stderr
+    assert result.stderr == f"pfabric-routing-cost: error: {message}\n"
+
+
 def start_and_signal(bin_dir, tmp_path, ignore: bool, sent: int):
     """Start a web search run of a few seconds, send it a signal once its run has begun (after
     its cost line), and wait: (exit status, stderr, the run directory)."""

@@ -19,17 +19,18 @@ IDEAL = 1e-4  # s
 
 
 def queries_frame(ratios: Sequence[float | None], timeouts: Sequence[int],
-                  overlaps: Sequence[int] | None = None) -> pd.DataFrame:
-    """Queries with these QCT / ideal (None: unfinished) and timeouts."""
+                  overlaps: Sequence[int] | None = None, workers: int = 4,
+                  response_bytes: int = 1000) -> pd.DataFrame:
+    """Queries of `workers` responses with these QCT / ideal (None: unfinished) and timeouts."""
     rows = []
     for i, (ratio, count) in enumerate(zip(ratios, timeouts)):
-        rows.append({"query_id": i, "workers": 4, "response_bytes": 1000,
+        rows.append({"query_id": i, "workers": workers, "response_bytes": response_bytes,
                      "start_s": 0.002 + 0.001 * i,
                      "qct_s": math.nan if ratio is None else ratio * IDEAL,
                      "ideal_qct_s": IDEAL, "timeouts": count,
-                     "responses_with_timeouts": min(count, 4),
-                     "responses_completed": 4 if ratio is not None else 3,
-                     "first_flow_id": 4 * i,
+                     "responses_with_timeouts": min(count, workers),
+                     "responses_completed": workers if ratio is not None else workers - 1,
+                     "first_flow_id": workers * i,
                      "overlaps_previous": 0 if overlaps is None else overlaps[i]})
     return pd.DataFrame(rows)
 
@@ -38,7 +39,8 @@ def write_run(directory: Path, scheme: str, workers: int, background: float,
               ratios: list[float | None], timeouts: list[int],
               overlaps: list[int] | None = None, response_bytes: int = 1000) -> Path:
     directory.mkdir(parents=True)
-    queries_frame(ratios, timeouts, overlaps).to_csv(directory / "queries.csv", index=False)
+    queries_frame(ratios, timeouts, overlaps, workers, response_bytes).to_csv(
+        directory / "queries.csv", index=False)
     meta = {"program": "pfabric-incast", "command_line": "pfabric-incast",
             "parameters": {"preset": "hotnets12", "scheme": scheme, "topology": "fattree",
                            "k": 0, "seed": 1, "run": 1, "out": str(directory)},
@@ -150,3 +152,38 @@ def test_refuses_a_directory_that_is_not_an_incast_run(tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert main(["incast", str(run), "--out", str(out)]) != 0
     assert not out.exists()
+
+
+@pytest.mark.parametrize(("spoil", "message"), [
+    # the ninth probe: a truncated last row and a run of 0 workers were averaged
+    (lambda run: (run / "queries.csv").write_text(
+        (run / "queries.csv").read_text().rstrip("\n").rsplit(",", 4)[0] + "\n"),
+     r"queries.csv:3: responses_with_timeouts '' is not a whole number of at most the "
+     r"query's workers"),
+    (lambda run: edit_meta(run, workers=0), r"meta.json: incast.workers 0 is not a positive whole "
+                                             r"number"),
+    (lambda run: edit_meta(run, queries=3), r"queries.csv: 2 queries, and .*meta.json says 3"),
+    (lambda run: edit_meta(run, workers=16), r"queries.csv:2: workers '8', and .*meta.json says "
+                                              r"16"),
+    (lambda run: edit_meta(run, background_load=1.5), r"incast.background_load 1.5 is not a load "
+                                                       r"of at least 0 and below 1"),
+    (lambda run: replace_in(run / "queries.csv", "0.0002,0.0001", "0.00005,0.0001"),
+     r"queries.csv:2: qct_s '0.00005' is below its ideal_qct_s '0.0001'")])
+def test_refuses_a_run_that_cannot_be_a_measurement(tmp_path: Path, spoil, message: str) -> None:
+    run = write_run(tmp_path / "r", "tcp", 8, 0, [2.0, 2.0], [0, 0])
+    read_incast_run(run)
+    spoil(run)
+    with pytest.raises(AnalysisError, match=message):
+        read_incast_run(run)
+
+
+def edit_meta(run: Path, **incast: float) -> None:
+    meta = json.loads((run / "meta.json").read_text())
+    meta["incast"].update(incast)
+    (run / "meta.json").write_text(json.dumps(meta))
+
+
+def replace_in(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
