@@ -11,7 +11,6 @@
 
 #include "ns3/abort.h"
 #include "ns3/internet-stack-helper.h"
-#include "ns3/ipv4-global-routing.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv4.h"
 #include "ns3/ipv6-l3-protocol.h"
@@ -313,27 +312,30 @@ PfabricFabricHelper::FindIpDefaultNoFabricReads(std::string* why)
 
     // IP forwarding is one attribute of Ipv4, whose others the hosts of ns-3's TCP/IP and IP
     // switches read; ns-3's global routing is never built, so none of its attributes is read.
+    // By name: ns-3.47 replaced ipv4-global-routing.h by a template (the TypeId's name stayed).
     struct Part
     {
-        TypeId type;
+        const char* type;
         std::vector<std::string> attributes; ///< none: every attribute it declares
         const char* why;
     };
 
     const Part parts[] = {
-        {Ipv4::GetTypeId(),
+        {"ns3::Ipv4",
          {"IpForward"},
          "the fabric's routing forwards at every switch and at no host"},
-        {Ipv4GlobalRouting::GetTypeId(),
+        {"ns3::Ipv4GlobalRouting",
          {},
          "the fabric routes every packet by its own routing (PfabricFabricRouting), and ns-3's "
          "global routing is never built"}};
     for (const Part& part : parts)
     {
+        TypeId tid;
         const std::vector<std::string> set =
-            part.attributes.empty()
-                ? PfabricConfiguredDefaults::ListConfigured(part.type)
-                : PfabricConfiguredDefaults::ListConfigured(part.type, part.attributes);
+            !TypeId::LookupByNameFailSafe(part.type, &tid) ? std::vector<std::string>{}
+            : part.attributes.empty()
+                ? PfabricConfiguredDefaults::ListConfigured(tid)
+                : PfabricConfiguredDefaults::ListConfigured(tid, part.attributes);
         if (!set.empty())
         {
             *why = part.why;
