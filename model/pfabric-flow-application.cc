@@ -10,6 +10,7 @@
 #include "pfabric-flow-application.h"
 
 #include "pfabric-flow-sender.h"
+#include "pfabric-host-transport.h"
 #include "pfabric-tcp-socket-factory.h"
 
 #include "ns3/abort.h"
@@ -116,7 +117,23 @@ PfabricFlowApplication::GetTypeId()
                             "the time from its start to its deadline (as fct) and the timeouts "
                             "of its connection during it.",
                             MakeTraceSourceAccessor(&PfabricFlowApplication::m_flowTerminatedTrace),
-                            "ns3::PfabricFlowApplication::FlowCompletedCallback");
+                            "ns3::PfabricFlowApplication::FlowCompletedCallback")
+            .AddAttribute("MaxConnections",
+                          "How many connections the host opens in a run at most: ns-3's ephemeral "
+                          "ports (49152 to 65535), each held by its connection to the run's end "
+                          "(the lean host frees none, ns-3's TCP/IP one only 2 MSL, 240 s by "
+                          "default, after its connection closed). A flow that needs one more is "
+                          "not started and ConnectionRefused reports it; with nothing connected "
+                          "there, the run aborts naming the host.",
+                          UintegerValue(PfabricHostTransport::EPHEMERAL_PORTS),
+                          MakeUintegerAccessor(&PfabricFlowApplication::m_maxConnections),
+                          MakeUintegerChecker<uint32_t>(1, PfabricHostTransport::EPHEMERAL_PORTS))
+            .AddTraceSource(
+                "ConnectionRefused",
+                "A flow needed a new connection and the host had opened "
+                "MaxConnections: the flow, which is never started.",
+                MakeTraceSourceAccessor(&PfabricFlowApplication::m_connectionRefusedTrace),
+                "ns3::PfabricFlowApplication::ConnectionRefusedCallback");
     return tid;
 }
 
@@ -129,7 +146,8 @@ PfabricFlowApplication::PfabricFlowApplication()
       m_completed(0),
       m_startedBeforeConnected(0),
       m_terminateAtDeadline(false),
-      m_terminated(0)
+      m_terminated(0),
+      m_maxConnections(PfabricHostTransport::EPHEMERAL_PORTS)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -219,7 +237,7 @@ PfabricFlowApplication::Connect(FlowState* state)
     }
     if (!connection)
     {
-        connection = OpenConnection(state->flow.destination);
+        connection = OpenConnection(state);
     }
     Attach(state, connection);
 }
@@ -233,7 +251,7 @@ PfabricFlowApplication::ConnectPooled(FlowState* state)
         // The original opens the pool before any flow, and the first N arrivals take its
         // connections in turn whether or not an earlier one is idle again.
         ++opened;
-        Attach(state, OpenConnection(state->flow.destination));
+        Attach(state, OpenConnection(state));
         return;
     }
     const Time now = Simulator::Now();
@@ -263,13 +281,28 @@ PfabricFlowApplication::ClaimIdle(FlowState* state)
 void
 PfabricFlowApplication::Attach(FlowState* state, Connection* connection)
 {
+    if (!connection)
+    {
+        return; // refused (OpenConnection)
+    }
     connection->flow = state;
     state->connection = connection;
 }
 
 PfabricFlowApplication::Connection*
-PfabricFlowApplication::OpenConnection(Ipv4Address destination)
+PfabricFlowApplication::OpenConnection(const FlowState* state)
 {
+    if (m_connections.size() >= m_maxConnections)
+    {
+        // A port reused in the run would reach the receiver of the connection that had it.
+        NS_ABORT_MSG_IF(m_connectionRefusedTrace.IsEmpty(),
+                        "PfabricFlowApplication: node "
+                            << GetNode()->GetId() << " needs a connection more than its "
+                            << m_maxConnections << " (MaxConnections) for flow " << state->flow.id);
+        m_connectionRefusedTrace(state->flow);
+        return nullptr;
+    }
+    const Ipv4Address destination = state->flow.destination;
     m_connections.push_back(std::make_unique<Connection>());
     Connection* connection = m_connections.back().get();
     connection->destination = destination;
@@ -304,7 +337,11 @@ PfabricFlowApplication::Start(FlowState* state)
         ClaimIdle(state);
         if (!state->connection)
         {
-            Attach(state, OpenConnection(state->flow.destination));
+            Attach(state, OpenConnection(state));
+        }
+        if (!state->connection)
+        {
+            return; // refused: ConnectionRefused reported it
         }
     }
     Connection* connection = state->connection;

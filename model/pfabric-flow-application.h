@@ -118,6 +118,12 @@ class PfabricFlowApplication : public Application
     typedef void (*FlowCompletedCallback)(const CompletedFlow& flow);
 
     /**
+     * TracedCallback signature of ConnectionRefused.
+     * @param flow the flow that found no connection
+     */
+    typedef void (*ConnectionRefusedCallback)(const Flow& flow);
+
+    /**
      * @brief Send a flow: connect ConnectLead before start (at once if that is past), hand it
      * to the connection at start. Flows may be added before or during the simulation; a flow's
      * start must not be in the past.
@@ -185,15 +191,16 @@ class PfabricFlowApplication : public Application
     /**
      * @brief Let a connection carry a flow.
      * @param state the flow
-     * @param connection the connection
+     * @param connection the connection; nullptr (refused): none, the flow stays unconnected
      */
     static void Attach(FlowState* state, Connection* connection);
     /**
-     * @brief Open a new connection.
-     * @param destination the receiving host
-     * @return the connection
+     * @brief Open a new connection to a flow's destination, unless the host has opened
+     * MaxConnections (then ConnectionRefused reports the flow).
+     * @param state the flow
+     * @return the connection; nullptr: refused
      */
-    Connection* OpenConnection(Ipv4Address destination);
+    Connection* OpenConnection(const FlowState* state);
     /**
      * @brief Hand a flow to its connection's socket.
      * @param state the flow
@@ -244,6 +251,8 @@ class PfabricFlowApplication : public Application
     bool m_terminateAtDeadline;                                 //!< give up missed flows
     uint32_t m_terminated;                                      //!< flows given up
     TracedCallback<const CompletedFlow&> m_flowTerminatedTrace; //!< FlowTerminated
+    uint32_t m_maxConnections;                                  //!< ports for connections
+    TracedCallback<const Flow&> m_connectionRefusedTrace;       //!< ConnectionRefused
 };
 
 } // namespace ns3

@@ -37,8 +37,6 @@ NS_OBJECT_ENSURE_REGISTERED(PfabricHostTransport);
 
 namespace
 {
-/// ns-3's first ephemeral port (Ipv4EndPointDemux): senders' ports start here, as ns-3's do.
-constexpr uint16_t FIRST_PORT = 49152;
 /// ns-3's IPv4 default TTL (Ipv4L3Protocol's DefaultTtl).
 constexpr uint8_t DEFAULT_TTL = 64;
 } // namespace
@@ -122,8 +120,9 @@ PfabricHostTransport::Listen(uint16_t port, Callback<void, uint32_t> received)
 {
     NS_LOG_FUNCTION(this << port);
     NS_ABORT_MSG_IF(m_listenPort != 0, "PfabricHostTransport: one listening port per host");
-    NS_ABORT_MSG_IF(port == 0 || port >= FIRST_PORT,
-                    "PfabricHostTransport: listen on a port in [1, " << FIRST_PORT << ")");
+    NS_ABORT_MSG_IF(port == 0 || port >= FIRST_EPHEMERAL_PORT,
+                    "PfabricHostTransport: listen on a port in [1, " << FIRST_EPHEMERAL_PORT
+                                                                     << ")");
     m_listenPort = port;
     m_received = received;
 }
@@ -140,10 +139,15 @@ PfabricHostTransport::SetReceiverSettings(const PfabricLeanReceiver::Settings& s
 uint16_t
 PfabricHostTransport::Register(Ptr<PfabricLeanSender> sender)
 {
-    NS_ABORT_MSG_IF(m_senders.size() > std::numeric_limits<uint16_t>::max() - FIRST_PORT,
-                    "PfabricHostTransport: out of ports");
+    // A port is never freed: a reused one would reach the receiver of the connection it had.
+    NS_ABORT_MSG_IF(m_senders.size() >= EPHEMERAL_PORTS,
+                    "PfabricHostTransport: host "
+                        << m_address << " opens its " << EPHEMERAL_PORTS + 1
+                        << "th connection, and the lean host has a port for " << EPHEMERAL_PORTS
+                        << " (ns-3's ephemeral range, 49152 to 65535, none freed in a run); "
+                           "give it fewer flows at once or keep --reuseConnections");
     m_senders.push_back(sender);
-    return static_cast<uint16_t>(FIRST_PORT + m_senders.size() - 1);
+    return static_cast<uint16_t>(FIRST_EPHEMERAL_PORT + m_senders.size() - 1);
 }
 
 void
@@ -223,9 +227,10 @@ PfabricHostTransport::Receive(Ptr<NetDevice> /* device */,
         }
         return true;
     }
-    if (port >= FIRST_PORT && static_cast<std::size_t>(port - FIRST_PORT) < m_senders.size())
+    if (port >= FIRST_EPHEMERAL_PORT &&
+        static_cast<std::size_t>(port - FIRST_EPHEMERAL_PORT) < m_senders.size())
     {
-        m_senders[port - FIRST_PORT]->ReceiveAck(tcp, ip.GetEcn());
+        m_senders[port - FIRST_EPHEMERAL_PORT]->ReceiveAck(tcp, ip.GetEcn());
         return true;
     }
     NS_LOG_LOGIC("no connection for port " << port);

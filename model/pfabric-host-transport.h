@@ -84,8 +84,16 @@ class PfabricHostTransport : public Object
      */
     void SetReceiverSettings(const PfabricLeanReceiver::Settings& settings);
 
+    /// ns-3's first ephemeral port (Ipv4EndPointDemux): senders' ports start here, as ns-3's do.
+    static constexpr uint16_t FIRST_EPHEMERAL_PORT = 49152;
+    /// How many connections a host can open: ns-3's ephemeral range, 49152 to 65535. The lean
+    /// host never frees a port, and ns-3's TCP/IP frees one only 2 MSL (240 s by default) after
+    /// its connection closed, so in a run of either a host opens at most this many.
+    static constexpr uint32_t EPHEMERAL_PORTS = 65536 - FIRST_EPHEMERAL_PORT;
+
     /**
-     * @brief Give a sender its own port: the ACKs to that port reach it.
+     * @brief Give a sender its own port: the ACKs to that port reach it. Aborts, naming the
+     * host, when it has opened EPHEMERAL_PORTS connections.
      * @param sender the sender
      * @return its port
      */

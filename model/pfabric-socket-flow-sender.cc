@@ -9,10 +9,12 @@
 #include "pfabric-socket-flow-sender.h"
 
 #include "pfabric-flow-application.h"
+#include "pfabric-host-transport.h"
 #include "pfabric-tcp-socket.h"
 
 #include "ns3/abort.h"
 #include "ns3/inet-socket-address.h"
+#include "ns3/node.h"
 #include "ns3/packet.h"
 
 #include <limits>
@@ -70,7 +72,16 @@ PfabricSocketFlowSender::Connect(Ipv4Address destination, uint16_t port)
     m_socket->TraceConnectWithoutContext(
         "ProbeMode",
         MakeCallback(&PfabricSocketFlowSender::NotifyProbeMode, this));
-    m_socket->Bind();
+    // ns-3 frees a port 2 MSL (240 s by default) after its connection closed: in a run, a host
+    // has as many connections as its ephemeral range holds, and a failed Bind left the flow
+    // waiting for ever.
+    NS_ABORT_MSG_IF(m_socket->Bind() != 0,
+                    "PfabricSocketFlowSender: node "
+                        << m_socket->GetNode()->GetId()
+                        << " has no port for a new connection: ns-3's ephemeral range holds "
+                        << PfabricHostTransport::EPHEMERAL_PORTS
+                        << " ports, freed 2 MSL after their connection closed; give it fewer "
+                           "flows or keep --reuseConnections");
     m_socket->Connect(InetSocketAddress(destination, port));
 }
 

@@ -649,6 +649,11 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
     experiment.Run();
     watchdog->Stop();
     monitor.Finish(experiment.GetEndTime());
+    if (!experiment.GetRunError().empty())
+    {
+        experiment.AbandonRunDirectory();
+        return shell.Fail(experiment.GetRunError() + "; no results written");
+    }
     if (!experiment.GetArrivalsThroughEnd())
     {
         std::cerr << program << ": warning: " << p.flowFile

@@ -25,6 +25,7 @@
 #include "ns3/nstime.h"
 #include "ns3/pfabric-configured-defaults.h"
 #include "ns3/pfabric-fat-tree-helper.h"
+#include "ns3/pfabric-host-transport.h"
 #include "ns3/pfabric-leaf-spine-helper.h"
 #include "ns3/pfabric-level-queue-disc.h"
 #include "ns3/pfabric-min-tcp-socket.h"
@@ -47,6 +48,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <tuple>
@@ -321,7 +323,35 @@ PfabricExperiment::MakeFlows(std::string* error)
     {
         feature->ProcessFlows(&m_flows, *m_fabric);
     }
-    return true;
+    *error = CheckConnectionsPerHost();
+    return error->empty();
+}
+
+std::string
+PfabricExperiment::CheckConnectionsPerHost() const
+{
+    // With reuse, a host opens as many connections as it has flows at once, known only in the
+    // run (which stops with a line if they run out: ConnectionRefused); without, one per flow.
+    if (m_p.reuseConnections)
+    {
+        return "";
+    }
+    UintegerValue most;
+    CreateApplication()->GetAttribute("MaxConnections", most);
+    std::map<uint32_t, uint64_t> flows; // by sending host
+    for (const PfabricFlow& flow : m_flows)
+    {
+        if (++flows[flow.src] > most.Get())
+        {
+            return "--reuseConnections=0: host " + std::to_string(flow.src) + " sends more than " +
+                   std::to_string(most.Get()) +
+                   " flows, each on a connection of its own, and it has a port for " +
+                   std::to_string(most.Get()) +
+                   " (PfabricFlowApplication::MaxConnections: ns-3's ephemeral ports, none freed "
+                   "in a run); keep --reuseConnections or give it fewer flows";
+        }
+    }
+    return "";
 }
 
 void
@@ -744,6 +774,9 @@ PfabricExperiment::Install()
                                         MakeCallback(&PfabricExperiment::FlowCompleted, this));
         app->TraceConnectWithoutContext("FlowTerminated",
                                         MakeCallback(&PfabricExperiment::FlowTerminated, this));
+        app->TraceConnectWithoutContext(
+            "ConnectionRefused",
+            MakeBoundCallback(&PfabricExperiment::ConnectionRefused, this, i));
         hosts.Get(i)->AddApplication(app);
         m_apps.push_back(app);
     }
@@ -995,12 +1028,39 @@ PfabricExperiment::FlowTerminated(const PfabricFlowApplication::CompletedFlow& f
 }
 
 void
+PfabricExperiment::ConnectionRefused(PfabricExperiment* experiment,
+                                     uint32_t host,
+                                     const PfabricFlowApplication::Flow& flow)
+{
+    if (!experiment->m_runError.empty())
+    {
+        return; // the first is the run's
+    }
+    UintegerValue most;
+    experiment->m_apps.at(host)->GetAttribute("MaxConnections", most);
+    std::ostringstream line;
+    line << "host " << host << " needs a connection more than its " << most.Get() << " for flow "
+         << flow.id << " at " << Simulator::Now().GetSeconds()
+         << " s (every other busy; PfabricFlowApplication::MaxConnections: ns-3's ephemeral "
+            "ports, none freed in a run); give it fewer flows at once";
+    experiment->m_runError = line.str();
+    Simulator::Stop();
+}
+
+const std::string&
+PfabricExperiment::GetRunError() const
+{
+    return m_runError;
+}
+
+void
 PfabricExperiment::Run()
 {
     // Every transmission by every device of the fabric, hosts' and switches'.
     const uint64_t transmissionsBefore =
         PfabricFabricHelper::CountTransmissions(m_fabric->GetDevices());
     m_stoppedWhenDone = false;
+    m_runError.clear();
     Simulator::Stop(m_p.maxSimTime);
     Simulator::Run();
     m_endTime = Simulator::Now();

@@ -224,9 +224,17 @@ class PfabricExperiment
 
     /**
      * @brief After Install: simulate until every flow has completed or MaxSimTime has passed,
-     * collect every flow's outcome (GetResults) and destroy the simulation.
+     * collect every flow's outcome (GetResults) and destroy the simulation. A run that cannot
+     * go on (GetRunError) stops at once.
      */
     void Run();
+
+    /**
+     * @brief Why the last Run could not go on, one line: a host needed a connection more than
+     * its application's MaxConnections (ConnectionRefused); its results are no run's.
+     * @return the line; "": it ran
+     */
+    const std::string& GetRunError() const;
 
     /**
      * @brief Add what the experiment knows of the run to its provenance: the parameters, the
@@ -374,6 +382,16 @@ class PfabricExperiment
      */
     void FlowTerminated(const PfabricFlowApplication::CompletedFlow& flow);
     /**
+     * @brief A host's application found no connection for a flow (ConnectionRefused): record
+     * the run's error and stop.
+     * @param experiment this experiment
+     * @param host the host's index
+     * @param flow the flow
+     */
+    static void ConnectionRefused(PfabricExperiment* experiment,
+                                  uint32_t host,
+                                  const PfabricFlowApplication::Flow& flow);
+    /**
      * @brief Hand a flow to its source host's application, with a result row for it.
      * @param flow the flow; its id is the row's index
      */
@@ -460,6 +478,15 @@ class PfabricExperiment
      * @return "" or the first such default, one line naming the option that set it
      */
     std::string CheckIpSettings() const;
+
+    /**
+     * @brief A sending host with more flows than ports for their connections, when each flow
+     * opens its own (--reuseConnections=0); with reuse, the run stops with a line naming the
+     * host if its connections at once outnumber its ports (PfabricHostTransport::EPHEMERAL_PORTS).
+     * @return the refusal, one line; "": none
+     */
+    std::string CheckConnectionsPerHost() const;
+
     /**
      * @brief How a configured default was set, as the user gave it, for a refusal's line.
      * @param path its attribute path, e.g. ns3::Ipv4L3Protocol::DefaultTtl
@@ -493,6 +520,7 @@ class PfabricExperiment
     uint64_t m_switchPortDrops;                      //!< packets the switches' ports dropped
     uint64_t m_totalBytes;                           //!< bytes of every flow
     uint64_t m_bytesReceived;                        //!< bytes received, after Run
+    std::string m_runError;                          //!< GetRunError
     uint32_t m_connectionsOpened;                    //!< connections, after Run
     uint32_t m_startedBeforeConnected;               //!< flows handed over before connected
     std::vector<uint64_t> m_thresholds;              //!< priority level thresholds, bytes

@@ -1558,6 +1558,54 @@ def test_routing_cost_refuses_what_neither_variant_has(run_example: RunExample,
     assert result.stderr == f"pfabric-routing-cost: error: {message}\n"
 
 
+def flows_from_host_0(path, count: int, gap_s: float) -> str:
+    """A flow list of count flows of 10 segments from host 0 to host 1, gap_s apart."""
+    path.write_text("src,dst,size_bytes,start_s\n" + "".join(
+        f"0,1,14600,{0.0001 + i * gap_s:.6f}\n" for i in range(count)))
+    return f"--flowFile={path}"
+
+
+OUT_OF_PORTS = ("(every other busy; PfabricFlowApplication::MaxConnections: ns-3's ephemeral "
+                "ports, none freed in a run); give it fewer flows at once; no results written")
+
+
+@pytest.mark.parametrize("stack", ["lean", "ns3tcp"])
+def test_a_host_out_of_ports_is_one_line(run_example: RunExample, tmp_path, stack: str) -> None:
+    """The ninth probe (F4): a host's 16,385th connection at once aborted the lean host ("out of
+    ports", the watchdog's "a fault of the module") and left ns-3's TCP/IP waiting for ever (its
+    Bind failed unseen). Five flows at once, four ports: the fifth is refused in one line."""
+    out = tmp_path / "run"
+    result = run_example("pfabric-websearch", "--topology=star", "--hosts=2", f"--out={out}",
+                         f"--hostStack={stack}", "--quiet",
+                         flows_from_host_0(tmp_path / "flows.csv", 5, 0.0),
+                         "--ns3::PfabricFlowApplication::MaxConnections=4")
+    assert (result.returncode, result.stdout) == (1, ""), result.stderr
+    assert result.stderr == ("pfabric-websearch: error: host 0 needs a connection more than its 4 "
+                             f"for flow 4 at 0 s {OUT_OF_PORTS}\n")
+    assert not out.exists()
+
+
+def test_a_host_has_the_ports_of_ns3s_ephemeral_range(run_example: RunExample, tmp_path) -> None:
+    """By default a host has ns-3's 16,384 ephemeral ports: the lean host's 16,385th connection at
+    once is refused (0.4 s); without reuse, a list that needs more is refused before the run."""
+    result = run_example("pfabric-websearch", "--topology=star", "--hosts=2", "--quiet",
+                         f"--out={tmp_path / 'run'}", "--hostStack=lean",
+                         flows_from_host_0(tmp_path / "at-once.csv", 16385, 0.0))
+    assert result.returncode == 1, result.stderr
+    assert result.stderr == ("pfabric-websearch: error: host 0 needs a connection more than its "
+                             f"16384 for flow 16384 at 0 s {OUT_OF_PORTS}\n")
+    result = run_example("pfabric-websearch", "--topology=star", "--hosts=2", "--quiet",
+                         f"--out={tmp_path / 'run'}", "--reuseConnections=0",
+                         flows_from_host_0(tmp_path / "apart.csv", 16385, 1e-5))
+    assert (result.returncode, result.stdout) == (1, ""), result.stderr
+    assert result.stderr == (
+        "pfabric-websearch: error: --reuseConnections=0: host 0 sends more than 16384 flows, each "
+        "on a connection of its own, and it has a port for 16384 "
+        "(PfabricFlowApplication::MaxConnections: ns-3's ephemeral ports, none freed in a run); "
+        "keep --reuseConnections or give it fewer flows\n")
+    assert not (tmp_path / "run").exists()
+
+
 def start_and_signal(bin_dir, tmp_path, ignore: bool, sent: int):
     """Start a web search run of a few seconds, send it a signal once its run has begun (after
     its cost line), and wait: (exit status, stderr, the run directory)."""
