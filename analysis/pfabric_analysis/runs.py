@@ -178,6 +178,7 @@ def read_run(directory: Path) -> Run:
     if not isinstance(meta, dict) or not isinstance(meta.get("parameters"), dict):
         raise AnalysisError(f"{meta_path}: no 'parameters' object")
     check_replication(meta, meta_path)
+    check_load(meta, meta_path)
     check_meta_agrees_with_itself(meta, meta_path)
     simulated = flows_simulated(meta, len(fct), meta_path)
     check_meta_counts(meta, fct, fct_path, meta_path)
@@ -359,6 +360,15 @@ def check_replication(meta: dict, meta_path: Path) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
             raise AnalysisError(f"{meta_path}: parameters.{key} {value!r} is not a whole number "
                                 f"from {least} to {most}")
+
+
+def check_load(meta: dict, meta_path: Path) -> None:
+    """Refuse a meta.json whose parameters.load, when it records one, is not a load the programs
+    take, a number in (0, 1) (the ninth probe's 1.5 was stored and drawn as a point)."""
+    value = meta["parameters"].get("load", 0.5)
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not number or not 0 < value < 1:
+        raise AnalysisError(f"{meta_path}: parameters.load {value!r} is not a load in (0, 1)")
 
 
 # The programs whose --flows is every flow they draw, when no window or flow list sets them:

@@ -324,6 +324,20 @@ def test_a_replication_that_is_no_whole_number_is_refused(
                                   f"whole number {values}")
 
 
+@pytest.mark.parametrize("load", [1.5, 1, 0, -0.2, "0.5", True, float("nan")])
+def test_a_load_no_program_takes_is_refused(tmp_path: Path, load: object) -> None:
+    """Issue 54's ninth probe: a meta.json whose load was 1.5 was stored and drawn as a point;
+    the programs take a load in (0, 1)."""
+    run = write_run(tmp_path / "run", LINES)
+    meta = json.loads((run / "meta.json").read_text())
+    meta["parameters"]["load"] = load
+    (run / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(AnalysisError) as refusal:
+        read_run(run)
+    assert str(refusal.value) == (f"{run / 'meta.json'}: parameters.load {load!r} is not a load "
+                                  "in (0, 1)")
+
+
 @pytest.mark.parametrize("key", sorted(REPLICATION_RANGE))
 def test_the_replication_range_is_what_the_programs_take(bin_dir: Path, tmp_path: Path,
                                                          key: str) -> None:
