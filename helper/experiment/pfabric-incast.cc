@@ -100,7 +100,15 @@ PfabricIncast::BuildOptions()
                  "time between query starts, e.g. 500us; 0: max(1 ms, 4 x the ideal query time)",
                  p.interval,
                  "us")
-        .RecordTime("interval_option_us", Time::US);
+        .RecordTime("interval_option_us", Time::US)
+        .Check([&p, this]() -> std::string {
+            return p.interval != Parameters().interval && p.queries == 1
+                       ? PfabricOptionTable::ShapesNothing(
+                             m_options.Given("interval",
+                                             std::to_string(p.interval.GetMicroSeconds()) + "us"),
+                             "the time between query starts, and --queries=1 starts one")
+                       : "";
+        });
     m_options
         .AddTime("firstQuery",
                  "start of the first query, e.g. 2ms (after connectLead)",

@@ -74,6 +74,23 @@ def test_incast_stops_on_a_bad_parameter(run_example: RunExample, tmp_path, argu
     assert not out.exists()
 
 
+def test_incast_refuses_an_interval_with_one_query(run_example: RunExample, tmp_path) -> None:
+    """Issue 54's ninth probe (unsure): --interval with --queries=1 was taken and shaped
+    nothing; at its default, or with two queries, it is taken."""
+    out = tmp_path / "run"
+    result = run_example("pfabric-incast", "--quiet", f"--out={out}", "--queries=1",
+                         "--interval=500us")
+    assert (result.returncode, result.stdout) == (1, ""), result.stderr
+    assert result.stderr == ("pfabric-incast: error: --interval=500us: the time between query "
+                             "starts, and --queries=1 starts one, so it would shape nothing; "
+                             "leave it out\n")
+    assert not out.exists()
+    for arguments in (("--queries=1", "--interval=0us"), ("--queries=2", "--interval=500us")):
+        result = run_example("pfabric-incast", "--quiet", f"--out={tmp_path / arguments[0]}",
+                             "--workers=4", *arguments)
+        assert result.returncode == 0, result.stderr
+
+
 def test_routing_cost_measures_the_links_it_names(run_example: RunExample) -> None:
     events = {}
     for link in ("pfabric", "p2p"):
