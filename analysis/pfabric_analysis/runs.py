@@ -180,6 +180,7 @@ def read_run(directory: Path) -> Run:
     check_replication(meta, meta_path)
     check_load(meta, meta_path)
     check_meta_agrees_with_itself(meta, meta_path)
+    check_fabric_agrees_with_itself(meta, meta_path)
     simulated = flows_simulated(meta, len(fct), meta_path)
     check_meta_counts(meta, fct, fct_path, meta_path)
     check_ideal_against_size(meta, fct, fct_path, meta_path)
@@ -433,6 +434,35 @@ def check_meta_agrees_with_itself(meta: dict, meta_path: Path) -> None:
         raise AnalysisError(f"{meta_path}: flows_total {meta['flows_total']!r} is not "
                             f"parameters.flows {parameters['flows']!r}, the flows the run drew; "
                             "not the record of one run")
+
+
+def fabric_hosts(parameters: dict) -> int | None:
+    """The hosts of the fabric parameters.topology names, when its shape options set it (a
+    fat-tree's k, a leaf-spine's leaves and hosts per leaf; 0: the preset's, not recorded)."""
+    topology = parameters.get("topology")
+    shape = [parameters.get(key) for key in
+             {"fattree": ("k",), "leafspine": ("leaves", "hostsPerLeaf")}.get(topology, ())]
+    if not shape or not all(isinstance(n, int) and not isinstance(n, bool) and n > 0
+                            for n in shape):
+        return None
+    return shape[0] ** 3 // 4 if topology == "fattree" else shape[0] * shape[1]
+
+
+def check_fabric_agrees_with_itself(meta: dict, meta_path: Path) -> None:
+    """Refuse a meta.json whose fabric fields contradict one another (the eighth probe's joined
+    records): links.host_link_bps against host_link_bps, and hosts against the fat-tree's k^3/4
+    or the leaf-spine's leaves x hostsPerLeaf where the run set them. A field not recorded is not
+    checked."""
+    links = meta.get("links")
+    rate = links.get("host_link_bps") if isinstance(links, dict) else None
+    if rate is not None and "host_link_bps" in meta and rate != meta["host_link_bps"]:
+        raise AnalysisError(f"{meta_path}: links.host_link_bps {rate!r} is not host_link_bps "
+                            f"{meta['host_link_bps']!r}; not the record of one run")
+    shaped = fabric_hosts(meta["parameters"])
+    if shaped is not None and "hosts" in meta and meta["hosts"] != shaped:
+        raise AnalysisError(f"{meta_path}: hosts {meta['hosts']!r} is not the {shaped} of its "
+                            f"parameters' {meta['parameters']['topology']}; not the record of "
+                            "one run")
 
 
 def check_ideal_against_size(meta: dict, fct: pd.DataFrame, fct_path: Path,

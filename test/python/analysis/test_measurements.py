@@ -137,6 +137,14 @@ RECIPE = {"name": "pfabric", "preset": "hotnets12",
     # the eighth probe: a stop from another run
     ({"simulated_time_s": 0.02, "stop": {"reason": "flows completed", "end_s": 5}},
      "stop.end_s 5 is not simulated_time_s 0.02, the time the run ended"),
+    # the eighth probe, unsure: a fabric from another run
+    ({"host_link_bps": 10000000000, "links": {"host_link_bps": 1000000000}},
+     "links.host_link_bps 1000000000 is not host_link_bps 10000000000"),
+    ({"hosts": 54, "parameters": {**PARAMETERS, "topology": "fattree", "k": 4}},
+     "hosts 54 is not the 16 of its parameters' fattree"),
+    ({"hosts": 54, "parameters": {**PARAMETERS, "topology": "leafspine", "leaves": 4,
+                                  "hostsPerLeaf": 4, "spines": 2}},
+     "hosts 54 is not the 16 of its parameters' leafspine"),
 ])
 def test_a_meta_json_that_contradicts_itself_is_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], meta: dict, error: str) -> None:
@@ -153,6 +161,11 @@ def test_a_meta_json_that_contradicts_itself_is_refused(
     {"scheme_recipe": RECIPE, "parameters": {**PARAMETERS, "scheme": "ideal"}},
     # a fat-tree's size is k's: parameters.hosts is the star's option at its default
     {"hosts": 2, "parameters": {**PARAMETERS, "topology": "fattree", "hosts": 16}},
+    # k, leaves and hostsPerLeaf at 0: the preset's, which meta.json does not record
+    {"hosts": 54, "parameters": {**PARAMETERS, "topology": "fattree", "k": 0}},
+    {"hosts": 16, "parameters": {**PARAMETERS, "topology": "fattree", "k": 4}},
+    {"hosts": 144, "parameters": {**PARAMETERS, "topology": "leafspine", "leaves": 0,
+                                  "hostsPerLeaf": 16}},
     # flows from a list, or a window's (parameters.flows is then not what ran), or of programs
     # that draw others beside them (pfabric-classes' classes, pfabric-incast's queries)
     {"program": "pfabric-websearch", "parameters": {**PARAMETERS, "flows": 5,
