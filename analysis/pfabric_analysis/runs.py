@@ -439,13 +439,13 @@ def check_meta_agrees_with_itself(meta: dict, meta_path: Path) -> None:
 def fabric_hosts(parameters: dict) -> int | None:
     """The hosts of the fabric parameters.topology names, when its shape options set it (a
     fat-tree's k, a leaf-spine's leaves and hosts per leaf; 0: the preset's, not recorded)."""
-    topology = parameters.get("topology")
-    shape = [parameters.get(key) for key in
-             {"fattree": ("k",), "leafspine": ("leaves", "hostsPerLeaf")}.get(topology, ())]
-    if not shape or not all(isinstance(n, int) and not isinstance(n, bool) and n > 0
-                            for n in shape):
+    topology = str(parameters.get("topology"))
+    keys = {"fattree": ("k",), "leafspine": ("leaves", "hostsPerLeaf")}.get(topology, ())
+    shape = [parameters.get(key) for key in keys]
+    sizes = [n for n in shape if isinstance(n, int) and not isinstance(n, bool) and n > 0]
+    if not shape or len(sizes) != len(shape):
         return None
-    return shape[0] ** 3 // 4 if topology == "fattree" else shape[0] * shape[1]
+    return sizes[0] ** 3 // 4 if topology == "fattree" else sizes[0] * sizes[1]
 
 
 def check_fabric_agrees_with_itself(meta: dict, meta_path: Path) -> None:
