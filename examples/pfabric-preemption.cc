@@ -79,8 +79,10 @@ main(int argc, char* argv[])
 {
     pfabric::PreemptionParameters p;
     PfabricCommandLine cmd(__FILE__);
-    cmd.AddValue("scheme", "pfabric, linerate, tcp or dctcp", p.scheme);
-    cmd.AddValue("preset", "hotnets12 or sigcomm13: every number of the scheme", p.preset);
+    const std::string schemes = PfabricSchemeHelper::DescribeSchemes(false);
+    const std::string presets = PfabricSchemeHelper::DescribePresets();
+    cmd.AddValue("scheme", schemes, p.scheme);
+    cmd.AddValue("preset", presets + ": every number of the scheme", p.preset);
     cmd.AddValue("buffer",
                  "Queue size of every port, e.g. 22500B or 15p (default: the preset's)",
                  p.buffer);

@@ -258,14 +258,31 @@ PfabricSchemeHelper::CheckChoice(const std::string& scheme, const std::string& p
     }
     if (std::find(schemes.begin(), schemes.end(), scheme) == schemes.end())
     {
-        return "--scheme=" + scheme + ": expected " + JoinNames(schemes);
+        return "--scheme=" + scheme + ": expected " + DescribeSchemes(custom);
     }
     auto presets = PfabricPreset::GetNames();
     if (std::find(presets.begin(), presets.end(), preset) == presets.end())
     {
-        return "--preset=" + preset + ": expected " + JoinNames(presets);
+        return "--preset=" + preset + ": expected " + DescribePresets();
     }
     return "";
+}
+
+std::string
+PfabricSchemeHelper::DescribeSchemes(bool custom)
+{
+    std::vector<std::string> schemes = GetSchemes();
+    if (!custom)
+    {
+        schemes.erase(std::find(schemes.begin(), schemes.end(), CUSTOM));
+    }
+    return JoinNames(schemes);
+}
+
+std::string
+PfabricSchemeHelper::DescribePresets()
+{
+    return JoinNames(PfabricPreset::GetNames());
 }
 
 std::vector<std::string>

@@ -246,6 +246,17 @@ class PfabricSchemeHelper
     static std::vector<std::string> GetSchemes();
 
     /**
+     * @brief The choices of --scheme, for an option's help: "pfabric, linerate, tcp, dctcp or
+     * custom" (GetSchemes).
+     * @param custom whether the program takes the custom scheme
+     * @return the names
+     */
+    static std::string DescribeSchemes(bool custom);
+
+    /// @return the choices of --preset, for an option's help: "hotnets12 or sigcomm13"
+    static std::string DescribePresets();
+
+    /**
      * @param scheme a scheme's name
      * @return whether its recipe runs pFabric's queues and priorities (pfabric, linerate): what
      *         ranks flows, takes priority levels, traffic classes and deadline priorities

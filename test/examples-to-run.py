@@ -34,4 +34,4 @@ cpp_examples = [
 
 # examples/pfabric-python.py needs the standalone build and the ns-3 wheel's bindings
 # (pfabric_analysis.bindings); test/python/analysis/test_bindings.py runs it.
-python_examples = []
+python_examples: list[tuple[str, str]] = []

@@ -44,7 +44,7 @@ from pathlib import Path
 import pandas as pd
 
 from pfabric_analysis.files import write_files
-from pfabric_analysis.programs import parse_value, program_options
+from pfabric_analysis.programs import parse_value, program_options, run_program
 from pfabric_analysis.runs import AnalysisError, read_run, summarize
 from pfabric_analysis.values import RUN, parse_list
 
@@ -176,9 +176,12 @@ def open_campaign(ns3: Path, campaign_dir: Path, program: str, setting: Iterable
         if program not in Path(runner.script_executable).name:
             raise AnalysisError(f"{ns3}: no {program} among the built programs (configure "
                                 "with --enable-examples and this module in contrib/pfabric)")
-        help_text = subprocess.run([runner.script_executable, "--PrintHelp"], check=True,
-                                   capture_output=True, text=True, env=runner.environment,
-                                   cwd=runner.path).stdout
+        printed = run_program([runner.script_executable, "--PrintHelp"],
+                              env=dict(runner.environment))
+        if printed.returncode != 0:
+            raise AnalysisError(f"{runner.script_executable} --PrintHelp: exit status "
+                                f"{printed.returncode}: {printed.stderr.strip()}")
+        help_text = printed.stdout
         parameters = campaign_parameters(program_options(help_text), setting)
         database = sem.DatabaseManager.new(script=program, commit="", params=parameters,
                                            campaign_dir=str(campaign_dir))

@@ -165,16 +165,11 @@ PfabricExperimentOptions::BuildFabric()
 {
     PfabricOptionTable& t = m_fabric;
     P& p = m_p;
-    t.Add("preset", "hotnets12 or sigcomm13: every number of fabric and scheme", p.preset);
-    // The registry's names, then custom: "a, b or c".
-    const std::vector<std::string> names = PfabricSchemeHelper::GetSchemes();
-    std::string schemes;
-    for (std::size_t i = 0; i < names.size(); ++i)
-    {
-        schemes += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-    }
+    t.Add("preset",
+          PfabricSchemeHelper::DescribePresets() + ": every number of fabric and scheme",
+          p.preset);
     t.Add("scheme",
-          "one of " + schemes +
+          "one of " + PfabricSchemeHelper::DescribeSchemes(true) +
               " (custom: ns-3 parts by name, the options marked custom; --listSchemes describes "
               "them)",
           p.scheme)

@@ -138,8 +138,10 @@ def test_a_hung_test_fails_and_the_run_goes_on(tmp_path: Path) -> None:
 
 
 def test_ruff_and_mypy_check_every_python_file() -> None:
-    """Both static checks run on the package, bench/, the tests and the driver (issue 53)."""
-    assert {"pfabric_analysis", "../bench", "../test/python", "../pfabric"} <= \
+    """Both static checks run on every Python file: the package, bench/, the tests, the driver,
+    the Python example and the examples' list (issue 53)."""
+    assert {"pfabric_analysis", "../bench", "../test/python", "../pfabric",
+            "../examples/pfabric-python.py", "../test/examples-to-run.py"} <= \
         set(driver.PYTHON_CHECKED)
     for name, arguments in driver.PYTHON_CHECKS.items():
         assert arguments[-len(driver.PYTHON_CHECKED):] == driver.PYTHON_CHECKED, name
