@@ -182,12 +182,11 @@ main(int argc, char* argv[])
     }
     const PfabricSchemeHelper scheme(p.scheme, p.preset);
     const std::vector<std::string> deviceQueue =
-        PfabricQueueDiscHelper::GetQueueSizeDefaultsItOverrides();
+        PfabricQueueDiscHelper::GetPortDefaultsWithoutEffect();
     if (!deviceQueue.empty())
     {
-        Fail(PfabricQueueDiscHelper::RefuseQueueSizeDefault(
-            cmd.DescribeNs3Setting(deviceQueue.front()),
-            deviceQueue.front()));
+        Fail(PfabricQueueDiscHelper::RefusePortDefault(cmd.DescribeNs3Setting(deviceQueue.front()),
+                                                       deviceQueue.front()));
     }
     Ptr<PfabricTcpSocketFactory> factory =
         scheme.GetSocketFactoryFactory().Create<PfabricTcpSocketFactory>();

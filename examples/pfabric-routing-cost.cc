@@ -346,7 +346,7 @@ main(int argc, char* argv[])
     if (queueDiscs && !internalQueue.empty())
     {
         std::cerr << "pfabric-routing-cost: error: "
-                  << PfabricQueueDiscHelper::RefuseQueueSizeDefault(
+                  << PfabricQueueDiscHelper::RefusePortDefault(
                          cmd.DescribeNs3Setting(internalQueue.front()),
                          internalQueue.front())
                   << std::endl;

@@ -86,7 +86,7 @@ PfabricQueueDiscHelper::FindSizeNotKept(const ObjectFactory& factory)
 }
 
 std::vector<std::string>
-PfabricQueueDiscHelper::GetQueueSizeDefaultsItOverrides()
+PfabricQueueDiscHelper::GetPortDefaultsWithoutEffect()
 {
     std::vector<std::string> paths =
         PfabricConfiguredDefaults::ListConfigured(DropTailQueue<Packet>::GetTypeId(), {"MaxSize"});
@@ -94,20 +94,31 @@ PfabricQueueDiscHelper::GetQueueSizeDefaultsItOverrides()
         PfabricConfiguredDefaults::ListConfigured(DropTailQueue<QueueDiscItem>::GetTypeId(),
                                                   {"MaxSize"});
     paths.insert(paths.end(), internal.begin(), internal.end());
+    const std::vector<std::string> quota =
+        PfabricConfiguredDefaults::ListConfigured(QueueDisc::GetTypeId(), {"Quota"});
+    paths.insert(paths.end(), quota.begin(), quota.end());
     return paths;
 }
 
 std::string
-PfabricQueueDiscHelper::RefuseQueueSizeDefault(const std::string& given, const std::string& path)
+PfabricQueueDiscHelper::RefusePortDefault(const std::string& given, const std::string& path)
 {
     std::ostringstream size;
     size << DEVICE_QUEUE_SIZE;
-    const std::string why =
-        path == DropTailQueue<Packet>::GetTypeId().GetName() + "::MaxSize"
-            ? "every port's device queue holds " + size.str() +
-                  " below its queue disc, the port's buffer (its MaxSize, or --buffer)"
-            : "every queue disc sizes the internal queues it makes from its own MaxSize (the "
-              "port's buffer, or --buffer)";
+    std::string why =
+        "every queue disc sizes the internal queues it makes from its own MaxSize (the port's "
+        "buffer, or --buffer)";
+    if (path == DropTailQueue<Packet>::GetTypeId().GetName() + "::MaxSize")
+    {
+        why = "every port's device queue holds " + size.str() +
+              " below its queue disc, the port's buffer (its MaxSize, or --buffer)";
+    }
+    else if (path == QueueDisc::GetTypeId().GetName() + "::Quota")
+    {
+        why = "every port's device queue holds " + size.str() +
+              " below its queue disc, and each run of the queue disc sends one packet whatever "
+              "its quota";
+    }
     return (given.empty() ? path : given) + ": " + why + ", so " + path +
            " changes nothing; leave it unset";
 }

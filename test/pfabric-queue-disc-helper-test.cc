@@ -248,7 +248,7 @@ CollectInternalQueueSizes(Ptr<QueueDisc> queueDisc, std::vector<QueueSize>* size
  * queues it makes itself: with DropTailQueue<QueueDiscItem>::MaxSize's default set to an odd
  * size, none of their queues has it after traffic has crossed them (FqCoDel, FqPie and FqCobalt
  * make a queue disc per flow on its first packet). The programs refuse that default as one that
- * changes nothing (PfabricQueueDiscHelper::GetQueueSizeDefaultsItOverrides); a queue disc that
+ * changes nothing (PfabricQueueDiscHelper::GetPortDefaultsWithoutEffect); a queue disc that
  * took it would fail here.
  */
 class InternalQueueSizeTest : public TestCase

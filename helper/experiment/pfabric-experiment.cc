@@ -583,11 +583,11 @@ std::string
 PfabricExperiment::CheckLinkSettings() const
 {
     const std::vector<std::string> deviceQueue =
-        PfabricQueueDiscHelper::GetQueueSizeDefaultsItOverrides();
+        PfabricQueueDiscHelper::GetPortDefaultsWithoutEffect();
     if (!deviceQueue.empty())
     {
-        return PfabricQueueDiscHelper::RefuseQueueSizeDefault(DescribeDefault(deviceQueue.front()),
-                                                              deviceQueue.front());
+        return PfabricQueueDiscHelper::RefusePortDefault(DescribeDefault(deviceQueue.front()),
+                                                         deviceQueue.front());
     }
     const std::vector<std::string> overridden = m_fabric->GetLinkDefaultsItOverrides();
     if (overridden.empty())

@@ -458,7 +458,7 @@ class PfabricExperiment
     /**
      * @brief Refuse a default of ns-3's for an attribute the fabric sets itself on every link
      * (PfabricFabricHelper::GetLinkDefaultsItOverrides) or on every device queue
-     * (PfabricQueueDiscHelper::GetQueueSizeDefaultsItOverrides): meta.json would record it
+     * (PfabricQueueDiscHelper::GetPortDefaultsWithoutEffect): meta.json would record it
      * and the run not have it. BuildFabric, before the fabric is built.
      * @return "" or the first such default, one line naming the option that set it
      */

@@ -432,6 +432,27 @@ def test_a_queue_size_no_port_takes_is_refused(
     assert result.stdout == "" and list(tmp_path.iterdir()) == []
 
 
+QUOTA = ("--ns3::QueueDisc::Quota=1: every port's device queue holds 1p below its queue disc, "
+         "and each run of the queue disc sends one packet whatever its quota, so "
+         "ns3::QueueDisc::Quota changes nothing; leave it unset\n")
+
+
+@pytest.mark.parametrize(("program", "arguments"), [
+    ("pfabric-websearch", ()),
+    ("pfabric-websearch", ("--scheme=dctcp", "--hostStack=ns3tcp", "--switchMode=ip")),
+    ("pfabric-preemption", ())])
+def test_a_queue_disc_quota_is_refused(run_example: RunExample, tmp_path, program: str,
+                                       arguments: tuple[str, ...]) -> None:
+    """Issue 54's ninth probe (unsure): QueueDisc::Quota was taken and fct.csv came out the same
+    at Quota 0, 1 and the default 64, on lean and IP switches and both host stacks."""
+    out = tmp_path / "run"
+    fct_options = (*SMALL_STAR, f"--out={out}") if program == "pfabric-websearch" else ()
+    result = run_example(program, *fct_options, *arguments, "--ns3::QueueDisc::Quota=1")
+    assert (result.returncode, result.stdout) == (1, ""), result.stderr
+    assert result.stderr == f"{program}: error: {QUOTA}"
+    assert not out.exists()
+
+
 # What the scheme's socket factory chooses for every socket itself, on every host stack: the
 # sockets (TcpL4Protocol's SocketType), their RTT estimator and its first estimate, their recovery.
 FACTORY_CHOICE = ("the scheme's socket factory makes every socket itself, with its own RTT "
