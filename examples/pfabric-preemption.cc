@@ -177,8 +177,9 @@ main(int argc, char* argv[])
     const std::string unread = PfabricFabricHelper::FindIpDefaultNoFabricReads(&why);
     if (!unread.empty())
     {
-        Fail(cmd.DescribeNs3Setting(unread) + ": " + why + ", so " + unread +
-             " changes nothing; leave it unset");
+        Fail(PfabricFabricHelper::RefuseUnreadIpDefault(cmd.DescribeNs3Setting(unread),
+                                                        unread,
+                                                        why));
     }
     const PfabricSchemeHelper scheme(p.scheme, p.preset);
     const std::vector<std::string> deviceQueue =

@@ -396,8 +396,11 @@ main(int argc, char* argv[])
     const std::string arp = PfabricFabricHelper::FindArpDefault(&why);
     if (!arp.empty())
     {
-        std::cerr << "pfabric-routing-cost: error: " << cmd.DescribeNs3Setting(arp) << ": " << why
-                  << ", so " << arp << " changes nothing; leave it unset" << std::endl;
+        std::cerr << "pfabric-routing-cost: error: "
+                  << PfabricFabricHelper::RefuseUnreadIpDefault(cmd.DescribeNs3Setting(arp),
+                                                                arp,
+                                                                why)
+                  << std::endl;
         return 1;
     }
     const auto types = TypeId::GetRegisteredN(); // uint16_t or uint32_t, by ns-3 release

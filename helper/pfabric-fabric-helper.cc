@@ -365,6 +365,14 @@ PfabricFabricHelper::FindArpDefault(std::string* why)
 }
 
 std::string
+PfabricFabricHelper::RefuseUnreadIpDefault(const std::string& given,
+                                           const std::string& path,
+                                           const std::string& why)
+{
+    return given + ": " + why + ", so " + path + " changes nothing; leave it unset";
+}
+
+std::string
 PfabricFabricHelper::RefuseLinkDefault(const std::string& given,
                                        const std::string& path,
                                        const std::string& links)

@@ -213,6 +213,18 @@ class PfabricFabricHelper
     static std::string FindArpDefault(std::string* why);
 
     /**
+     * @brief A program's refusal of a default FindIpDefaultNoFabricReads or FindArpDefault found,
+     * one line.
+     * @param given how it was set, as typed (PfabricCommandLine::DescribeNs3Setting)
+     * @param path its attribute path
+     * @param why why it changes nothing, as the finder gave it
+     * @return the line
+     */
+    static std::string RefuseUnreadIpDefault(const std::string& given,
+                                             const std::string& path,
+                                             const std::string& why);
+
+    /**
      * @brief A program's refusal of a default of GetLinkDefaultsItOverrides, one line.
      * @param given how it was set, as typed (PfabricCommandLine::DescribeNs3Setting); "": the
      *        path names it

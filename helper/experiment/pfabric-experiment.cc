@@ -642,8 +642,7 @@ PfabricExperiment::CheckIpSettings() const
     const std::string unread = PfabricFabricHelper::FindIpDefaultNoFabricReads(&why);
     if (!unread.empty())
     {
-        return DescribeDefault(unread) + ": " + why + ", so " + unread +
-               " changes nothing; leave it unset";
+        return PfabricFabricHelper::RefuseUnreadIpDefault(DescribeDefault(unread), unread, why);
     }
     // The lean host writes and checks no checksum (an IP switch would drop its packets).
     const std::string checksum = "ChecksumEnabled"; // ns-3's global value (Node::ChecksumEnabled)
