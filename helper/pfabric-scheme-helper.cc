@@ -408,8 +408,11 @@ PfabricSchemeHelper::GetIdleModeAttributes() const
             continue; // none of its attributes depends on a mode of its
         }
         const TypeId tid = disc->GetInstanceTypeId();
-        for (const auto& [attribute, mode] : modal->GetAttributesItsModeIgnores())
+        for (const auto& ignored : modal->GetAttributesItsModeIgnores())
         {
+            // Named, not a structured binding: clang before 16 cannot capture those in lambdas.
+            const std::string& attribute = ignored.first;
+            const auto& mode = ignored.second;
             TypeId::AttributeInformation info;
             tid.LookupAttributeByName(attribute, &info);
             const Ptr<AttributeValue> held = info.checker->Create();
