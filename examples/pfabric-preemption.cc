@@ -228,7 +228,7 @@ main(int argc, char* argv[])
     for (const auto& idle : scheme.GetIdleModeAttributes())
     {
         const std::vector<std::string> configured =
-            PfabricConfiguredDefaults::ListConfigured(idle.queueDisc, {idle.attribute});
+            PfabricConfiguredDefaults::ListConfigured(idle.part, {idle.attribute});
         if (!configured.empty())
         {
             Fail(PfabricSchemeHelper::RefuseIdleModeAttribute(

@@ -398,33 +398,36 @@ PfabricSchemeHelper::GetPortQueueDiscFactory(bool host) const
 std::vector<PfabricSchemeHelper::IdleModeAttribute>
 PfabricSchemeHelper::GetIdleModeAttributes() const
 {
+    // Each part made once as the run makes it: the switch ports' and host NICs' queue discs,
+    // then a socket.
+    const std::vector<Ptr<Object>> parts{GetPortQueueDiscFactory(false).Create<Object>(),
+                                         GetPortQueueDiscFactory(true).Create<Object>(),
+                                         GetSocketTypeFactory().Create<Object>()};
     std::vector<IdleModeAttribute> idle;
-    for (bool host : {false, true})
+    for (const Ptr<Object>& part : parts)
     {
-        Ptr<QueueDisc> disc = GetPortQueueDiscFactory(host).Create<QueueDisc>();
-        const auto* modal = dynamic_cast<const PfabricModeAttributes*>(PeekPointer(disc));
+        const auto* modal = dynamic_cast<const PfabricModeAttributes*>(PeekPointer(part));
         if (modal == nullptr)
         {
             continue; // none of its attributes depends on a mode of its
         }
-        const TypeId tid = disc->GetInstanceTypeId();
+        const TypeId tid = part->GetInstanceTypeId();
         for (const auto& ignored : modal->GetAttributesItsModeIgnores())
         {
             // Named, not a structured binding: clang before 16 cannot capture those in lambdas.
             const std::string& attribute = ignored.first;
-            const auto& mode = ignored.second;
             TypeId::AttributeInformation info;
             tid.LookupAttributeByName(attribute, &info);
             const Ptr<AttributeValue> held = info.checker->Create();
-            disc->GetAttribute(attribute, *held);
+            part->GetAttribute(attribute, *held);
             const std::string value = held->SerializeToString(info.checker);
             const bool known = std::any_of(idle.begin(), idle.end(), [&](const auto& other) {
-                return other.queueDisc == tid && other.attribute == attribute;
+                return other.part == tid && other.attribute == attribute;
             });
             // ns-3's own default is taken, as every option at its default.
             if (!known && value != info.originalInitialValue->SerializeToString(info.checker))
             {
-                idle.push_back({tid, attribute, value, mode});
+                idle.push_back({tid, attribute, value, ignored.second});
             }
         }
     }
@@ -435,7 +438,7 @@ std::string
 PfabricSchemeHelper::RefuseIdleModeAttribute(const std::string& given,
                                              const IdleModeAttribute& idle)
 {
-    return given + ": " + idle.queueDisc.GetName() + " with " + idle.mode +
+    return given + ": " + idle.part.GetName() + " with " + idle.mode +
            " (this run's) never reads " + idle.attribute + ", so it changes nothing; leave it " +
            "unset";
 }

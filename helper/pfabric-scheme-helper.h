@@ -210,23 +210,25 @@ class PfabricSchemeHelper
      */
     ObjectFactory GetPortQueueDiscFactory(bool host) const;
 
-    /// An attribute of a port's queue disc that its configured mode never reads, set away from
-    /// ns-3's default (PfabricModeAttributes).
+    /// An attribute of a port's queue disc or of a socket that its configured mode never reads,
+    /// set away from ns-3's default (PfabricModeAttributes).
     struct IdleModeAttribute
     {
-        TypeId queueDisc;      ///< the queue disc's type
+        TypeId part;           ///< the queue disc's or socket's type
         std::string attribute; ///< the attribute's name, e.g. TieBreak
-        std::string value;     ///< its value, as the queue disc holds it
+        std::string value;     ///< its value, as the part holds it
         std::string mode;      ///< the mode that leaves it unread, as ATTRIBUTE=VALUE
     };
 
     /**
-     * @brief The values of the ports' (and host NICs') queue discs that their configured mode
-     * never reads: TieBreak under EarliestOfMostUrgentFlow, a class scheduler's Weights and
-     * Quantum under Strict. Each queue disc is made once from GetPortQueueDiscFactory. A
-     * program refuses such a value where the user gave it (RefuseIdleModeAttribute); the
-     * scheme's own values (the classes' Weights, from --classWeights) are the program's.
-     * @return them, switch ports first; none: empty
+     * @brief The values of the ports' (and host NICs') queue discs and of the sockets that their
+     * configured mode never reads: TieBreak under EarliestOfMostUrgentFlow, a class scheduler's
+     * Weights and Quantum under Strict, ProbeAfterTimeouts without ProbeMode, DupAckThreshold
+     * and DupAckWindowFraction without FastRetransmit. Each part is made once, the queue discs
+     * from GetPortQueueDiscFactory, the socket from GetSocketTypeFactory. A program refuses
+     * such a value where the user gave it (RefuseIdleModeAttribute); the scheme's own values
+     * (the classes' Weights, from --classWeights) are the program's.
+     * @return them, switch ports first, the socket's last; none: empty
      */
     std::vector<IdleModeAttribute> GetIdleModeAttributes() const;
 

@@ -193,6 +193,17 @@ PfabricBaselineTcpSocket::GetLeanHonouredAttributes() const
     return {MIN_RTO_ATTRIBUTE, CLOCK_GRANULARITY_ATTRIBUTE, USE_ECN_ATTRIBUTE};
 }
 
+std::vector<std::pair<std::string, std::string>>
+PfabricBaselineTcpSocket::GetAttributesItsModeIgnores() const
+{
+    if (m_fastRetransmit)
+    {
+        return {};
+    }
+    return {{"DupAckThreshold", "FastRetransmit=false"},
+            {"DupAckWindowFraction", "FastRetransmit=false"}};
+}
+
 uint32_t
 PfabricBaselineTcpSocket::GetAdaptiveDupAckThreshold(uint32_t minThreshold,
                                                      double windowFraction,

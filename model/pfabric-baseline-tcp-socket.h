@@ -8,6 +8,7 @@
 #define PFABRIC_BASELINE_TCP_SOCKET_H
 
 #include "ns3/object-factory.h"
+#include "ns3/pfabric-mode-attributes.h"
 #include "ns3/pfabric-tcp-socket.h"
 
 #include <cstdint>
@@ -42,7 +43,7 @@ namespace ns3
  *
  * A PfabricTcpSocketFactory with SocketType ns3::PfabricBaselineTcpSocket creates these sockets.
  */
-class PfabricBaselineTcpSocket : public PfabricTcpSocket
+class PfabricBaselineTcpSocket : public PfabricTcpSocket, public PfabricModeAttributes
 {
   public:
     /**
@@ -91,6 +92,9 @@ class PfabricBaselineTcpSocket : public PfabricTcpSocket
     /// @return MinRto and ClockGranularity (the retransmission timer; MinRto is also the
     /// initial RTT) and UseEcn (ECN negotiated, and echoed by the receivers)
     std::vector<std::string> GetLeanHonouredAttributes() const override;
+
+    /// @return DupAckThreshold and DupAckWindowFraction without FastRetransmit
+    std::vector<std::pair<std::string, std::string>> GetAttributesItsModeIgnores() const override;
 
   protected:
     Ptr<TcpSocketBase> Fork() override;

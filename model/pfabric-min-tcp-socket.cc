@@ -240,6 +240,16 @@ PfabricMinTcpSocket::GetLeanHonouredAttributes() const
     return {};
 }
 
+std::vector<std::pair<std::string, std::string>>
+PfabricMinTcpSocket::GetAttributesItsModeIgnores() const
+{
+    if (m_probeMode)
+    {
+        return {};
+    }
+    return {{"ProbeAfterTimeouts", "ProbeMode=false"}};
+}
+
 std::vector<std::string>
 PfabricMinTcpSocket::GetTransportSocketAttributes() const
 {

@@ -9,6 +9,7 @@
 
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/pfabric-mode-attributes.h"
 #include "ns3/pfabric-tcp-socket.h"
 
 #include <cstdint>
@@ -39,7 +40,7 @@ namespace ns3
  * ns3::PfabricMinTcpSocket creates these sockets); the setters below set the same values for
  * programmatic use, before the factory configures the socket.
  */
-class PfabricMinTcpSocket : public PfabricTcpSocket
+class PfabricMinTcpSocket : public PfabricTcpSocket, public PfabricModeAttributes
 {
   public:
     /**
@@ -112,6 +113,9 @@ class PfabricMinTcpSocket : public PfabricTcpSocket
     /// @return none: MinTCP's lean twin reads its own attributes and its factory's only (its
     /// fixed Rto is also its initial RTT)
     std::vector<std::string> GetLeanHonouredAttributes() const override;
+
+    /// @return ProbeAfterTimeouts without ProbeMode
+    std::vector<std::pair<std::string, std::string>> GetAttributesItsModeIgnores() const override;
     /// @return MinRto and ClockGranularity, which ConfigureTransport sets from the fixed RTO
     std::vector<std::string> GetTransportSocketAttributes() const override;
 

@@ -19,10 +19,13 @@ namespace ns3
 
 /**
  * @ingroup pfabric
- * @brief A part of the module (a queue disc) with a mode that leaves some of its attributes
- * unread: PfabricQueueDisc's EarliestOfMostUrgentFlow never breaks ties (TieBreak),
- * PfabricClassQueueDisc's Strict scheduler has no round (Weights, Quantum). A run that records
- * such a value and never reads it would be a run of its mode alone (issue 54's eighth probe).
+ * @brief A part of the module (a queue disc, a socket) with a mode that leaves some of its
+ * attributes unread: PfabricQueueDisc's EarliestOfMostUrgentFlow never breaks ties (TieBreak),
+ * PfabricClassQueueDisc's Strict scheduler has no round (Weights, Quantum), a
+ * PfabricMinTcpSocket without ProbeMode never counts timeouts towards a probe
+ * (ProbeAfterTimeouts), a PfabricBaselineTcpSocket without FastRetransmit never counts duplicate
+ * ACKs (DupAckThreshold, DupAckWindowFraction). A run that records such a value and never reads
+ * it would be a run of its mode alone (issue 54's eighth and ninth probes).
  */
 class PfabricModeAttributes
 {

@@ -196,6 +196,10 @@ PfabricExperiment::Prepare(std::string* error)
     {
         *error = CheckModeAttributes();
     }
+    if (error->empty())
+    {
+        *error = CheckDeadlineSettings();
+    }
     if (!error->empty())
     {
         return false;
@@ -563,7 +567,7 @@ PfabricExperiment::CheckModeAttributes() const
         // attributes; a built-in scheme's own values are the program's, checked with their
         // options.
         const std::vector<std::string> configured =
-            PfabricConfiguredDefaults::ListConfigured(idle.queueDisc, {idle.attribute});
+            PfabricConfiguredDefaults::ListConfigured(idle.part, {idle.attribute});
         std::string given = configured.empty() ? "" : DescribeDefault(configured.front());
         for (const std::string& option : GetSchemeOptionsGiven())
         {
@@ -577,6 +581,24 @@ PfabricExperiment::CheckModeAttributes() const
         }
     }
     return "";
+}
+
+std::string
+PfabricExperiment::CheckDeadlineSettings() const
+{
+    const std::vector<std::string> configured =
+        PfabricConfiguredDefaults::ListConfigured(PfabricFlowApplication::GetTypeId(),
+                                                  {"TerminateAtDeadline"});
+    const bool anyDeadline =
+        std::any_of(m_flows.begin(), m_flows.end(), [](const PfabricFlow& flow) {
+            return flow.deadline != Time::Max();
+        });
+    if (configured.empty() || m_deadlines || anyDeadline)
+    {
+        return "";
+    }
+    return DescribeDefault(configured.front()) + ": none of this run's flows has a deadline " +
+           "(a --flowFile's deadline_s gives them one), so it gives none up; leave it unset";
 }
 
 std::string

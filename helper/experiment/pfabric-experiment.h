@@ -429,12 +429,22 @@ class PfabricExperiment
      */
     std::string TrySettings();
     /**
-     * @brief Refuse a value of an attribute that the ports' queue disc, in its configured mode,
-     * never reads (PfabricModeAttributes: TieBreak under EarliestOfMostUrgentFlow, a class
-     * scheduler's Weights and Quantum under Strict). Prepare, before the run directory exists.
+     * @brief Refuse a value of an attribute that the ports' queue disc or the sockets, in their
+     * configured mode, never read (PfabricSchemeHelper::GetIdleModeAttributes: TieBreak under
+     * EarliestOfMostUrgentFlow, a class scheduler's Weights and Quantum under Strict,
+     * ProbeAfterTimeouts without ProbeMode, DupAckThreshold without FastRetransmit). Prepare,
+     * before the run directory exists.
      * @return "" or the refusal, naming the setting as given
      */
     std::string CheckModeAttributes() const;
+    /**
+     * @brief Refuse PfabricFlowApplication's TerminateAtDeadline given where no flow has a
+     * deadline: it would give none up. With deadlines (EnableDeadlines) the program's --onMiss
+     * owns it (CheckOwnSettings); else only a flow list's deadline_s column gives flows one.
+     * Prepare, before the run directory exists.
+     * @return "" or the refusal, naming the setting as given
+     */
+    std::string CheckDeadlineSettings() const;
     /// @return the scheme's options as given (the custom scheme's changed ones, --buffer, --rto)
     std::vector<std::string> GetSchemeOptionsGiven() const;
     /**

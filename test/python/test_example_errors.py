@@ -1411,6 +1411,34 @@ def test_an_option_is_taken_at_its_default_or_where_it_shapes_the_run(
 
 
 EARLIEST = "DequeueMode=EarliestOfMostUrgentFlow"
+TERMINATE = "--ns3::PfabricFlowApplication::TerminateAtDeadline=true"
+
+
+def test_terminate_at_deadline_without_deadlines_is_refused(run_example: RunExample,
+                                                            tmp_path: Path) -> None:
+    """The ninth probe (F9): no flow of a web search run has a deadline to be given up at."""
+    result = run_example("pfabric-websearch", "--quiet", *STAR_FOUR, "--flows=10", TERMINATE,
+                         f"--out={tmp_path / 'run'}")
+    assert result.returncode == 1
+    assert result.stderr == (f"pfabric-websearch: error: {TERMINATE}: none of this run's flows "
+                             "has a deadline (a --flowFile's deadline_s gives them one), so it "
+                             "gives none up; leave it unset\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_terminate_at_deadline_gives_up_a_listed_flow_at_its_deadline(run_example: RunExample,
+                                                                      tmp_path: Path) -> None:
+    flows = tmp_path / "flows.csv"
+    flows.write_text("src,dst,size_bytes,start_s,deadline_s\n0,1,3000000,0.0001,0.0002\n"
+                     "2,3,3000,0.0001,\n")
+    completed = []
+    for name, extra in (("without", ()), ("with", (TERMINATE,))):
+        out = tmp_path / name
+        result = run_example("pfabric-websearch", "--quiet", *STAR_FOUR, f"--flowFile={flows}",
+                             *extra, f"--out={out}")
+        assert result.returncode == 0, result.stderr
+        completed.append(json.loads((out / "meta.json").read_text())["flows_completed"])
+    assert completed == [2, 1]
 
 
 @pytest.mark.parametrize(("program", "arguments", "given", "why"), [
@@ -1427,12 +1455,31 @@ EARLIEST = "DequeueMode=EarliestOfMostUrgentFlow"
      f"ns3::PfabricQueueDisc with {EARLIEST} (this run's) never reads TieBreak"),
     ("pfabric-classes", (*CLASSES, "--classes=strict", "--ns3::PfabricClassQueueDisc::Quantum=100"),
      "--ns3::PfabricClassQueueDisc::Quantum=100",
-     "ns3::PfabricClassQueueDisc with Scheduler=Strict (this run's) never reads Quantum")])
-def test_an_attribute_the_queue_discs_mode_never_reads_is_refused(
+     "ns3::PfabricClassQueueDisc with Scheduler=Strict (this run's) never reads Quantum"),
+    # The ninth probe (F9): a socket's mode, as a queue disc's.
+    ("pfabric-websearch", ("--flows=10", "--ns3::PfabricMinTcpSocket::ProbeAfterTimeouts=3"),
+     "--ns3::PfabricMinTcpSocket::ProbeAfterTimeouts=3",
+     "ns3::PfabricMinTcpSocket with ProbeMode=false (this run's) never reads ProbeAfterTimeouts"),
+    ("pfabric-websearch", ("--flows=10", "--scheme=linerate",
+                           "--ns3::PfabricMinTcpSocket::ProbeAfterTimeouts=3"),
+     "--ns3::PfabricMinTcpSocket::ProbeAfterTimeouts=3",
+     "ns3::PfabricLineRateTcpSocket with ProbeMode=false (this run's) never reads "
+     "ProbeAfterTimeouts"),
+    ("pfabric-websearch", ("--flows=10", "--scheme=dctcp",
+                           "--ns3::PfabricBaselineTcpSocket::DupAckThreshold=5"),
+     "--ns3::PfabricBaselineTcpSocket::DupAckThreshold=5",
+     "ns3::PfabricBaselineTcpSocket with FastRetransmit=false (this run's) never reads "
+     "DupAckThreshold"),
+    ("pfabric-websearch", ("--flows=10", "--scheme=custom",
+                           "--tcpAttributes=DupAckWindowFraction=0.5"),
+     "--tcpAttributes=DupAckWindowFraction=0.5",
+     "ns3::PfabricBaselineTcpSocket with FastRetransmit=false (this run's) never reads "
+     "DupAckWindowFraction")])
+def test_an_attribute_the_parts_mode_never_reads_is_refused(
         run_example: RunExample, tmp_path, program: str, arguments: tuple[str, ...], given: str,
         why: str) -> None:
-    """The eighth probe (F6): recorded beside the mode that ignores it, with fct.csv the run's
-    without it."""
+    """The eighth probe (F6) and the ninth (F9): recorded beside the mode that ignores it, with
+    fct.csv the run's without it."""
     result = run_example(program, "--quiet", *STAR_FOUR, *arguments, f"--out={tmp_path / 'run'}")
     assert result.returncode == 1
     assert result.stderr == (f"{program}: error: {given}: {why}, so it changes nothing; leave it "
@@ -1445,8 +1492,11 @@ def test_an_attribute_the_queue_discs_mode_never_reads_is_refused(
                            "--ns3::PfabricQueueDisc::TieBreak=Random")),
     ("pfabric-websearch", ("--load=0.9", "--scheme=custom", "--portQueueDisc=ns3::PfabricQueueDisc",
                            "--portQueueDiscAttributes=DequeueMode=MostUrgent|TieBreak=Random")),
-    ("pfabric-classes", ("--classLoads=0.45,0.45", "--ns3::PfabricClassQueueDisc::Quantum=100"))])
-def test_an_attribute_the_queue_discs_mode_reads_changes_the_run(
+    ("pfabric-classes", ("--classLoads=0.45,0.45", "--ns3::PfabricClassQueueDisc::Quantum=100")),
+    ("pfabric-websearch", ("--load=0.9", "--scheme=tcp", "--buffer=8p",
+                           "--ns3::PfabricBaselineTcpSocket::FastRetransmit=true",
+                           "--ns3::PfabricBaselineTcpSocket::DupAckThreshold=1"))])
+def test_an_attribute_the_parts_mode_reads_changes_the_run(
         run_example: RunExample, tmp_path, program: str, arguments: tuple[str, ...]) -> None:
     fcts = []
     for name, extra in (("without", ()), ("with", arguments[-1:])):
