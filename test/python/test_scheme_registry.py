@@ -196,3 +196,53 @@ def test_the_analysis_keeps_no_list_of_schemes(bin_dir: Path) -> None:
         "bottleneck.py:1: ['dctcp', 'linerate', 'pfabric', 'tcp']"]
     assert scheme_lists(ast.parse('x = scheme in ("pfabric", "linerate")'), "levels.py",
                         names) == ["levels.py:1: ['linerate', 'pfabric']"]
+
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE_DIRS = ("model", "helper", "examples")
+
+
+def code_lines(text: str) -> list[str]:
+    """A C++ file's lines without its comments (// and /* */; a comment's lines stay, empty)."""
+    text = re.sub(r"/\*.*?\*/", lambda comment: "\n" * comment.group(0).count("\n"), text,
+                  flags=re.DOTALL)
+    return [re.sub(r"//.*", "", line) for line in text.splitlines()]
+
+
+def footprint(root: Path, pattern: str) -> list[str]:
+    """The C++ files under model/, helper/ and examples/ whose code (not comments) matches."""
+    found = re.compile(pattern)
+    return sorted(str(path.relative_to(root)) for directory in SOURCE_DIRS
+                  for path in (root / directory).rglob("*") if path.suffix in (".cc", ".h")
+                  and any(found.search(line) for line in code_lines(path.read_text())))
+
+
+# doc/pfabric.rst, "Transports and schemes": a setting of a scheme lives in its class (the socket class with the
+# lean twin that class configures, or the queue disc) and the recipe's line that sets it, with a
+# number that differs between the presets in PfabricPreset. Each setting with its code's names.
+MIN_TCP = ["model/pfabric-lean-min-tcp-sender.cc", "model/pfabric-lean-min-tcp-sender.h",
+           "model/pfabric-min-tcp-socket.cc", "model/pfabric-min-tcp-socket.h"]
+BASELINE = ["model/pfabric-baseline-tcp-socket.cc", "model/pfabric-baseline-tcp-socket.h",
+            "model/pfabric-lean-baseline-sender.cc", "model/pfabric-lean-baseline-sender.h"]
+RECIPE = ["helper/pfabric-scheme-recipe.cc"]
+PRESET = ["helper/pfabric-preset.cc", "helper/pfabric-preset.h"]
+SETTINGS = [
+    (r"\b[Pp]robeAfterTimeouts\b", MIN_TCP + RECIPE + PRESET),
+    (r"\bMaxWindow\b|\bm_maxWindow\b", MIN_TCP + RECIPE),
+    (r"\bDupAckThreshold\b|\bm_minDupAckThreshold\b", BASELINE + RECIPE),
+    (r"\bTieBreak\b|\bm_tieBreak\b", ["model/pfabric-queue-disc.cc", "model/pfabric-queue-disc.h"]),
+]
+
+
+@pytest.mark.parametrize(("pattern", "home"), SETTINGS)
+def test_a_scheme_setting_lives_in_its_class_and_its_recipe(pattern: str, home: list[str]) -> None:
+    found = footprint(ROOT, pattern)
+    assert found and set(found) <= set(home), found
+
+
+def test_a_setting_used_outside_its_home_is_caught(tmp_path: Path) -> None:
+    (tmp_path / "model").mkdir()
+    (tmp_path / "helper").mkdir()
+    (tmp_path / "model" / "a.cc").write_text('// MaxWindow in a comment\n/* MaxWindow\n */ int x;\n')
+    (tmp_path / "helper" / "b.cc").write_text('factory.Set("MaxWindow", UintegerValue(4));\n')
+    assert footprint(tmp_path, r"\bMaxWindow\b") == ["helper/b.cc"]
