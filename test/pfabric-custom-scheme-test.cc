@@ -10,19 +10,65 @@
 
 #include "pfabric-test-cases.h"
 
+#include "ns3/fifo-queue-disc.h"
 #include "ns3/pfabric-custom-scheme.h"
 #include "ns3/pfabric-experiment.h"
 #include "ns3/pfabric-scheme-recipe.h"
 #include "ns3/queue-size.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <functional>
+#include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
+
+/**
+ * @brief A FIFO with the attributes ns-3 keeps only for compatibility: Old, deprecated (ns-3
+ * sets it with a notice on std::cerr) and Gone, obsolete (ns-3 stops the program on it). No
+ * queue disc of the linked ns-3 libraries has either (ConfigStore's obsolete SaveDeprecated is
+ * in a library the programs do not load).
+ */
+class PfabricTestRetiredAttributesQueueDisc : public FifoQueueDisc
+{
+  public:
+    /// @return the TypeId
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::PfabricTestRetiredAttributesQueueDisc")
+                .SetParent<FifoQueueDisc>()
+                .SetGroupName("Pfabric")
+                .AddConstructor<PfabricTestRetiredAttributesQueueDisc>()
+                .AddAttribute("Old",
+                              "Deprecated.",
+                              UintegerValue(0),
+                              MakeUintegerAccessor(&PfabricTestRetiredAttributesQueueDisc::m_old),
+                              MakeUintegerChecker<uint32_t>(),
+                              TypeId::SupportLevel::DEPRECATED,
+                              "use nothing")
+                .AddAttribute("Gone",
+                              "Obsolete.",
+                              UintegerValue(0),
+                              MakeUintegerAccessor(&PfabricTestRetiredAttributesQueueDisc::m_gone),
+                              MakeUintegerChecker<uint32_t>(),
+                              TypeId::SupportLevel::OBSOLETE,
+                              "gone since ns-3.99");
+        return tid;
+    }
+
+  private:
+    uint32_t m_old = 0;  //!< Old
+    uint32_t m_gone = 0; //!< Gone
+};
+
+NS_OBJECT_ENSURE_REGISTERED(PfabricTestRetiredAttributesQueueDisc);
+
 namespace pfabric
 {
 namespace tests
@@ -214,6 +260,27 @@ class CustomChecksTest : public TestCase
             NS_TEST_ASSERT_MSG_EQ(error.substr(0, c.error.size()), c.error, c.option);
             NS_TEST_ASSERT_MSG_EQ(error.find('\n'), std::string::npos, "one line");
         }
+        // An attribute ns-3 keeps for compatibility: an obsolete one is one line where ns-3
+        // stopped the program; a deprecated one is taken, with no notice of the module's (ns-3
+        // prints its own where it sets the value).
+        const std::string retired = PfabricTestRetiredAttributesQueueDisc::GetTypeId().GetName();
+        std::ostringstream notices;
+        std::streambuf* const cerr = std::cerr.rdbuf(notices.rdbuf());
+        std::vector<std::string> errors;
+        for (const char* attributes : {"Gone=1", "Old=1"})
+        {
+            PfabricCustomScheme retiredParts;
+            retiredParts.SetOption("portQueueDisc", retired);
+            retiredParts.SetOption("portQueueDiscAttributes", attributes);
+            errors.push_back(retiredParts.Check(custom, false));
+        }
+        std::cerr.rdbuf(cerr);
+        NS_TEST_ASSERT_MSG_EQ(errors.front(),
+                              "--portQueueDiscAttributes=Gone=1: ns-3 made Gone obsolete: gone "
+                              "since ns-3.99",
+                              "an obsolete attribute");
+        NS_TEST_ASSERT_MSG_EQ(errors.back(), "", "a deprecated attribute");
+        NS_TEST_ASSERT_MSG_EQ(notices.str(), "", "no notice before the line");
         PfabricCustomScheme parts;
         NS_TEST_ASSERT_MSG_EQ(parts.SetOption("queueDisc", "x"), false, "not an option");
         NS_TEST_ASSERT_MSG_EQ(parts.Check(custom, false), "", "TCP-DropTail's parts are good");

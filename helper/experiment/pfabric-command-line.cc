@@ -199,24 +199,6 @@ ExactProduct(const std::string& number, double multiplier)
     return static_cast<uint64_t>(integer * times + fraction * times / scale);
 }
 
-/**
- * @param tid a type
- * @param attribute an attribute's name
- * @return whether the type itself declares the attribute (not a parent)
- */
-bool
-DeclaresAttribute(TypeId tid, const std::string& attribute)
-{
-    for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
-    {
-        if (tid.GetAttribute(i).name == attribute)
-        {
-            return true;
-        }
-    }
-    return false;
-}
-
 } // namespace
 
 void
@@ -390,6 +372,45 @@ PfabricCommandLine::CheckNanoseconds(const std::string& text)
         return "not a whole number of nanoseconds (ns-3's resolution)";
     }
     return "";
+}
+
+bool
+PfabricCommandLine::FindAttribute(TypeId tid,
+                                  const std::string& name,
+                                  TypeId::AttributeInformation* info,
+                                  TypeId* owner)
+{
+    for (TypeId type = tid;; type = type.GetParent())
+    {
+        for (std::size_t i = 0; i < type.GetAttributeN(); ++i)
+        {
+            if (type.GetAttribute(i).name == name)
+            {
+                *info = type.GetAttribute(i);
+                if (owner != nullptr)
+                {
+                    *owner = type;
+                }
+                return true;
+            }
+        }
+        if (type == type.GetParent())
+        {
+            return false; // ns3::ObjectBase, the root, is its own parent
+        }
+    }
+}
+
+std::string
+PfabricCommandLine::RefuseObsolete(const TypeId::AttributeInformation& info)
+{
+    // Named through the enum: scoped from ns-3.44, unscoped (TypeId::OBSOLETE) before.
+    if (info.supportLevel != TypeId::SupportLevel::OBSOLETE)
+    {
+        return "";
+    }
+    return "ns-3 made " + info.name + " obsolete" +
+           (info.supportMsg.empty() ? std::string() : ": " + info.supportMsg);
 }
 
 bool
@@ -665,18 +686,20 @@ PfabricCommandLine::CheckNs3Argument(const std::string& argument,
             *error = argument + ": no TypeId " + type + " in this ns-3";
             return false;
         }
-        if (!tid.LookupAttributeByName(attributeName, &info))
+        TypeId owner;
+        if (!FindAttribute(tid, attributeName, &info, &owner))
         {
             *error = argument + ": " + type + " has no attribute " + attributeName;
             return false;
         }
+        const std::string obsolete = RefuseObsolete(info);
+        if (!obsolete.empty())
+        {
+            *error = argument + ": " + obsolete;
+            return false;
+        }
         // ns-3 sets a default only on the type that declares the attribute (Config::SetDefault
         // looks at the type's own attributes) and answers a parent's with its whole help.
-        TypeId owner = tid;
-        while (!DeclaresAttribute(owner, attributeName))
-        {
-            owner = owner.GetParent();
-        }
         if (owner != tid)
         {
             *error = argument + ": " + attributeName + " is an attribute of " + owner.GetName() +

@@ -258,6 +258,30 @@ class PfabricCommandLine : public CommandLine
     static bool TakesValue(Ptr<const AttributeChecker> checker, const std::string& text);
 
     /**
+     * @brief Find an attribute of a type or of a parent, as TypeId::LookupAttributeByName does,
+     * without its side effects: ns-3 prints a notice for a deprecated attribute there (before a
+     * program's own refusal of it) and stops the program on an obsolete one.
+     * @param tid the type
+     * @param name the attribute's name
+     * @param info set to the attribute's information where found
+     * @param owner set to the type that declares it (tid or a parent) where found
+     * @return whether tid or a parent has it
+     */
+    static bool FindAttribute(TypeId tid,
+                              const std::string& name,
+                              TypeId::AttributeInformation* info,
+                              TypeId* owner = nullptr);
+
+    /**
+     * @brief ns-3's word on an attribute it keeps only for compatibility.
+     * @param info the attribute's information (FindAttribute)
+     * @return "" for a supported or deprecated attribute (ns-3 still sets a deprecated one, with
+     *         its own notice); for an obsolete one, which ns-3 stops the program on: the line's
+     *         end, "ns-3 made it obsolete: ..."
+     */
+    static std::string RefuseObsolete(const TypeId::AttributeInformation& info);
+
+    /**
      * @brief The module's rules for a value of ns-3's unit types, which ns-3's parsers take
      * more loosely: a time needs a unit, ns, us, ms or s (ns-3 reads "1" as one second), and
      * whole nanoseconds (ns-3 rounds "0.5ns"); a rate needs a unit (ns-3 reads "10" as 10 bit/s);

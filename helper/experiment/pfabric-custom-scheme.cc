@@ -78,7 +78,7 @@ bool
 HasAttribute(TypeId tid, const std::string& name)
 {
     TypeId::AttributeInformation info;
-    return tid.LookupAttributeByName(name, &info);
+    return PfabricCommandLine::FindAttribute(tid, name, &info);
 }
 
 /**
@@ -134,9 +134,14 @@ CheckAttribute(const std::string& given,
         return given + "expected Name=value pairs separated by |, e.g. " +
                "Interval=100us|Target=10us";
     }
-    if (!tid.LookupAttributeByName(name, &info))
+    if (!PfabricCommandLine::FindAttribute(tid, name, &info))
     {
         return given + tid.GetName() + " has no attribute " + name;
+    }
+    const std::string obsolete = PfabricCommandLine::RefuseObsolete(info);
+    if (!obsolete.empty())
+    {
+        return given + obsolete;
     }
     if (!(info.flags & TypeId::ATTR_CONSTRUCT))
     {

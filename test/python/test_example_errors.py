@@ -1083,6 +1083,11 @@ AUDIT_CASES = [
      "--ns3::FifoQueueDisc::Quota=10: Quota is an attribute of ns3::QueueDisc, which "
      "ns3::FifoQueueDisc inherits, and ns-3 sets defaults on the type that declares them: "
      "--ns3::QueueDisc::Quota=10 (for every ns3::QueueDisc)"),
+    # The ninth probe (unsure): ns-3's notice of a deprecated attribute came before the line.
+    ("pfabric-websearch", ("--ns3::Ipv4L3Protocol::WeakEsModel=false",),
+     "--ns3::Ipv4L3Protocol::WeakEsModel=false: WeakEsModel is an attribute of ns3::Ipv4, which "
+     "ns3::Ipv4L3Protocol inherits, and ns-3 sets defaults on the type that declares them: "
+     "--ns3::Ipv4::WeakEsModel=false (for every ns3::Ipv4)"),
     ("pfabric-websearch", ("--buffer=1.5p",), "--buffer=1.5p: not a whole number of packets or "
                                               "bytes"),
     ("pfabric-preemption", ("--buffer=1.5p",), "--buffer=1.5p: not a whole number of packets or "
