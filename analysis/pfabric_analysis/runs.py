@@ -365,11 +365,20 @@ def check_replication(meta: dict, meta_path: Path) -> None:
 
 def check_load(meta: dict, meta_path: Path) -> None:
     """Refuse a meta.json whose parameters.load, when it records one, is not a load the programs
-    take, a number in (0, 1) (the ninth probe's 1.5 was stored and drawn as a point)."""
+    take, a number in (0, 1) (the ninth probe's 1.5 was stored and drawn as a point); a
+    pfabric-incast run's is its background's (incast.background_load, the same number), in
+    [0, 1): 0 is none (the tenth probe: every incast run without one was refused)."""
     value = meta["parameters"].get("load", 0.5)
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
-    if not number or not 0 < value < 1:
-        raise AnalysisError(f"{meta_path}: parameters.load {value!r} is not a load in (0, 1)")
+    incast = meta.get("incast")
+    background = isinstance(incast, dict) and "background_load" in incast
+    if not number or not (0 <= value < 1 if background else 0 < value < 1):
+        loads = "[0, 1)" if background else "(0, 1)"
+        raise AnalysisError(f"{meta_path}: parameters.load {value!r} is not a load in {loads}")
+    if background and incast["background_load"] != value:
+        raise AnalysisError(f"{meta_path}: parameters.load {value!r} is not "
+                            f"incast.background_load {incast['background_load']!r}; not the "
+                            "record of one run")
 
 
 # The programs whose --flows is every flow they draw, when no window or flow list sets them:

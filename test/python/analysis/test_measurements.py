@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import RunExample
+
 from pfabric_analysis import columnar
 from pfabric_analysis.cli import main
 from pfabric_analysis.runs import (FCT_BELOW_IDEAL_TOLERANCE_NS, REPLICATION_RANGE, AnalysisError,
@@ -349,6 +351,36 @@ def test_a_load_no_program_takes_is_refused(tmp_path: Path, load: object) -> Non
         read_run(run)
     assert str(refusal.value) == (f"{run / 'meta.json'}: parameters.load {load!r} is not a load "
                                   "in (0, 1)")
+
+
+@pytest.mark.parametrize(("load", "background", "message"), [
+    (0, 0, None), (0.3, 0.3, None), (1, 1, "is not a load in [0, 1)"),
+    (-0.1, -0.1, "is not a load in [0, 1)"),
+    (0.3, 0, "is not incast.background_load 0; not the record of one run")])
+def test_an_incast_runs_load_is_its_background(tmp_path: Path, load: float, background: float,
+                                               message: str | None) -> None:
+    """The tenth probe: pfabric-incast records its background's load, 0 for none, and every
+    run of it without one was refused."""
+    run = write_run(tmp_path / "run", LINES)
+    meta = json.loads((run / "meta.json").read_text())
+    meta["parameters"]["load"] = load
+    meta["incast"] = {"background_load": background}
+    (run / "meta.json").write_text(json.dumps(meta))
+    if message is None:
+        read_run(run)
+        return
+    with pytest.raises(AnalysisError) as refusal:
+        read_run(run)
+    assert str(refusal.value) == f"{run / 'meta.json'}: parameters.load {load!r} {message}"
+
+
+def test_an_incast_run_without_background_is_read(run_example: RunExample,
+                                                  tmp_path: Path) -> None:
+    out = tmp_path / "incast"
+    result = run_example("pfabric-incast", "--topology=star", "--hosts=4", "--workers=3",
+                         "--queries=4", "--quiet", f"--out={out}")
+    assert result.returncode == 0, result.stderr
+    assert len(read_run(out).fct) == 12
 
 
 @pytest.mark.parametrize("key", sorted(REPLICATION_RANGE))
