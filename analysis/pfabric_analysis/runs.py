@@ -371,14 +371,14 @@ def check_load(meta: dict, meta_path: Path) -> None:
     value = meta["parameters"].get("load", 0.5)
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
     incast = meta.get("incast")
-    background = isinstance(incast, dict) and "background_load" in incast
+    recorded = incast.get("background_load") if isinstance(incast, dict) else None
+    background = recorded is not None
     if not number or not (0 <= value < 1 if background else 0 < value < 1):
         loads = "[0, 1)" if background else "(0, 1)"
         raise AnalysisError(f"{meta_path}: parameters.load {value!r} is not a load in {loads}")
-    if background and incast["background_load"] != value:
+    if background and recorded != value:
         raise AnalysisError(f"{meta_path}: parameters.load {value!r} is not "
-                            f"incast.background_load {incast['background_load']!r}; not the "
-                            "record of one run")
+                            f"incast.background_load {recorded!r}; not the record of one run")
 
 
 # The programs whose --flows is every flow they draw, when no window or flow list sets them:
