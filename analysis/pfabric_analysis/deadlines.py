@@ -87,6 +87,12 @@ def check_deadline_runs(runs: Sequence[Run]) -> None:
         if missing:
             raise AnalysisError(f"{run.directory}/fct.csv: no {', '.join(missing)} column(s): "
                                 "not a pfabric-deadlines run")
+        # The fraction the program takes (--deadlineFraction); the tenth probe's 1.5 was taken.
+        fraction = run.meta["parameters"].get("deadlineFraction")
+        if (isinstance(fraction, bool) or not isinstance(fraction, (int, float))
+                or not 0 <= fraction <= 1):
+            raise AnalysisError(f"{run.directory}/meta.json: parameters.deadlineFraction "
+                                f"{fraction!r} is not a fraction in [0, 1]")
     seen: dict[tuple, Path] = {}
     by_load: dict[float, Run] = {}
     for run in runs:

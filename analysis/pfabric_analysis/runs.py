@@ -174,6 +174,7 @@ def read_run(directory: Path) -> Run:
         raise AnalysisError(f"{fct_path}: no flows (a header alone)")
     check_values(fct, fct_path)
     check_measurement(fct, fct_path)
+    check_deadlines_met(fct, fct_path)
     meta = read_json(meta_path)
     if not isinstance(meta, dict) or not isinstance(meta.get("parameters"), dict):
         raise AnalysisError(f"{meta_path}: no 'parameters' object")
@@ -344,6 +345,33 @@ def check_measurement(fct: pd.DataFrame, path: Path) -> None:
                             f"ideal_fct_s {written['ideal_fct_s']!r} by more than "
                             f"{FCT_BELOW_IDEAL_TOLERANCE_NS} ns (the times' rounding); "
                             "no flow completes faster than alone on an idle fabric")
+
+
+def check_deadlines_met(fct: pd.DataFrame, path: Path) -> None:
+    """Refuse fct.csv's first flow with a deadline whose `met` is not what its times say: 1 for
+    a flow that completed (start_s + fct_s) by its deadline_s, else 0, either where the two are
+    within the times' rounding (FCT_BELOW_IDEAL_TOLERANCE_NS). The tenth probe: a met of 0 on a
+    flow that completed early was taken."""
+    if not {"deadline_s", "met"} <= set(fct.columns):
+        return
+    deadline = pd.to_numeric(fct["deadline_s"])
+    met = pd.to_numeric(fct["met"])
+    completed = pd.to_numeric(fct["completed"]) == 1
+    margin_ns = np.round((deadline - pd.to_numeric(fct["start_s"])
+                          - pd.to_numeric(fct["fct_s"])) * 1e9)
+    could_meet = completed & (margin_ns >= -FCT_BELOW_IDEAL_TOLERANCE_NS)
+    must_meet = completed & (margin_ns > FCT_BELOW_IDEAL_TOLERANCE_NS)
+    wrong = np.flatnonzero((deadline.notna() & (((met == 1) & ~could_meet)
+                                                | ((met == 0) & must_meet))).to_numpy())
+    if not wrong.size:
+        return
+    row = int(wrong[0])
+    written = written_row(path, row, list(fct.columns))
+    outcome = ("completed by its deadline_s" if must_meet.iloc[row] else
+               "did not complete by its deadline_s")
+    raise AnalysisError(f"{path}:{row + 2}: met {written['met']!r}, but the flow {outcome} "
+                        f"{written['deadline_s']!r} (start_s {written['start_s']!r} + fct_s "
+                        f"{written['fct_s']!r}, completed {written['completed']!r})")
 
 
 # The values of each parameter that names a replication, as the programs take them: ns-3's

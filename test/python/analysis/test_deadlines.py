@@ -154,3 +154,46 @@ def test_a_priority_other_than_its_schemes_is_refused_and_looks_follow_the_queue
     assert looks[("pfabric", "remaining")]["color"] == SCHEMES["pfabric"]["second_color"]
     assert looks[("tcp", "none")] == {key: SCHEMES["tcp"][key]
                                       for key in ("label", "color", "marker")}
+
+
+@pytest.mark.parametrize(("row", "met", "outcome"), [
+    (0, 0, "completed by its deadline_s"), (1, 1, "did not complete by its deadline_s")])
+def test_a_met_its_times_contradict_is_refused(tmp_path: Path, row: int, met: int,
+                                               outcome: str) -> None:
+    """The tenth probe: a met of 0 on a flow that completed early was taken (flow 0 ends at
+    0.0005 by 0.001; flow 1 at 0.0025, after 0.002)."""
+    run = write_run(tmp_path / "run", 0.5, "tcp", "none", [0.0005, 0.0015, 0.001, 0.0002, None])
+    fct = pd.read_csv(run / "fct.csv")
+    assert fct.loc[row, "met"] == 1 - met
+    lines = (run / "fct.csv").read_text().splitlines()
+    fields = lines[row + 1].split(",")
+    fields[fct.columns.get_loc("met")] = f"{met}.0"
+    lines[row + 1] = ",".join(fields)
+    (run / "fct.csv").write_text("\n".join(lines) + "\n")
+    with pytest.raises(AnalysisError) as refusal:
+        read_runs([run])
+    assert str(refusal.value).startswith(f"{run / 'fct.csv'}:{row + 2}: met '{met}.0', but the "
+                                         f"flow {outcome}")
+
+
+def test_a_met_within_the_times_rounding_is_taken(tmp_path: Path) -> None:
+    """A flow ending a nanosecond after its deadline, as printed, may have met it."""
+    flows = [(1000, 0.0, 0.001), *FLOWS[1:]]
+    run = write_run(tmp_path / "run", 0.5, "tcp", "none", [0.001000001, 0.0005, 0.001, 0.0002,
+                                                            None], flows=flows)
+    fct = pd.read_csv(run / "fct.csv")
+    fct.loc[0, "met"] = 1
+    fct.to_csv(run / "fct.csv", index=False)
+    assert len(read_runs([run])[0].fct) == 5
+
+
+@pytest.mark.parametrize("fraction", [1.5, -0.1, "0.6", True, None])
+def test_a_deadline_fraction_no_program_takes_is_refused(tmp_path: Path, runs: list[Path],
+                                                         fraction: object) -> None:
+    meta = json.loads((runs[0] / "meta.json").read_text())
+    meta["parameters"]["deadlineFraction"] = fraction
+    (runs[0] / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(AnalysisError) as refusal:
+        check_deadline_runs(read_runs(runs))
+    assert str(refusal.value) == (f"{runs[0]}/meta.json: parameters.deadlineFraction "
+                                  f"{fraction!r} is not a fraction in [0, 1]")
