@@ -87,9 +87,16 @@ META_RULES = {"workers": ("a positive whole number", lambda x: x >= 1 and x == i
               "background_load": ("a load of at least 0 and below 1", lambda x: 0 <= x < 1)}
 
 
-def check_incast_meta(incast: dict, meta_path: Path) -> None:
-    """Refuse meta.json's incast object with a number outside META_RULES, in one line."""
-    for key, (expected, rule) in META_RULES.items():
+def check_incast_meta(meta: dict, meta_path: Path) -> None:
+    """Refuse meta.json's incast object with a number outside META_RULES, or an aggregator that
+    is no host of the run (the tenth probe: 9 of 4 hosts was taken), in one line."""
+    incast = meta["incast"]
+    hosts = meta.get("hosts")
+    rules = dict(META_RULES)
+    if isinstance(hosts, int) and not isinstance(hosts, bool):
+        rules["aggregator"] = (f"a host, a whole number below the run's {hosts} hosts",
+                               lambda x: 0 <= x < hosts and x == int(x))
+    for key, (expected, rule) in rules.items():
         value = incast.get(key)
         number = isinstance(value, (int, float)) and not isinstance(value, bool) \
             and math.isfinite(value)
@@ -105,6 +112,13 @@ def check_queries_against_meta(queries: pd.DataFrame, incast: dict, queries_path
     if len(queries) != incast["queries"]:
         raise AnalysisError(f"{queries_path}: {len(queries)} queries, and {meta_path} says "
                             f"{incast['queries']}")
+    # Each query once, in order (the tenth probe: a repeated query_id was taken).
+    other = np.flatnonzero((queries["query_id"] != np.arange(len(queries))).to_numpy())
+    if other.size:
+        written = written_row(queries_path, int(other[0]), QUERY_COLUMNS)
+        raise AnalysisError(f"{queries_path}:{int(other[0]) + 2}: query_id "
+                            f"{written['query_id']!r}, and the queries are numbered from 0 in "
+                            "their order, each once")
     for column in ("workers", "response_bytes"):
         other = np.flatnonzero((queries[column] != incast[column]).to_numpy())
         if other.size:
@@ -136,7 +150,7 @@ def read_incast_run(directory: Path) -> IncastRun:
         raise AnalysisError(f"{queries_path}: no queries")
     check_values(queries, queries_path, QUERY_RULES, QUERY_COLUMNS)
     queries = queries.apply(pd.to_numeric)
-    check_incast_meta(meta["incast"], meta_path)
+    check_incast_meta(meta, meta_path)
     check_queries_against_meta(queries, meta["incast"], queries_path, meta_path)
     return IncastRun(directory, queries, meta)
 

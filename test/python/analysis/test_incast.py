@@ -168,7 +168,13 @@ def test_refuses_a_directory_that_is_not_an_incast_run(tmp_path: Path) -> None:
     (lambda run: edit_meta(run, background_load=1.5), r"incast.background_load 1.5 is not a load "
                                                        r"of at least 0 and below 1"),
     (lambda run: replace_in(run / "queries.csv", "0.0002,0.0001", "0.00005,0.0001"),
-     r"queries.csv:2: qct_s '0.00005' is below its ideal_qct_s '0.0001'")])
+     r"queries.csv:2: qct_s '0.00005' is below its ideal_qct_s '0.0001'"),
+    # the tenth probe: a repeated query and an aggregator no host of the run were taken
+    (lambda run: replace_in(run / "queries.csv", "\n1,", "\n0,"),
+     r"queries.csv:3: query_id '0', and the queries are numbered from 0 in their order, each "
+     r"once"),
+    (lambda run: edit_meta(run, aggregator=54), r"incast.aggregator 54 is not a host, a whole "
+                                                 r"number below the run's 54 hosts")])
 def test_refuses_a_run_that_cannot_be_a_measurement(tmp_path: Path, spoil, message: str) -> None:
     run = write_run(tmp_path / "r", "tcp", 8, 0, [2.0, 2.0], [0, 0])
     read_incast_run(run)
