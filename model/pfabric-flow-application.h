@@ -75,9 +75,11 @@ class PfabricFlowApplication : public Application
     PfabricFlowApplication();
     ~PfabricFlowApplication() override;
 
-    /// The most payload bytes one flow has: every sender hands a flow to its transport as one
-    /// packet, whose size ns-3 counts in 32 bits.
-    static constexpr uint64_t MAX_FLOW_BYTES = std::numeric_limits<uint32_t>::max();
+    /// The most payload bytes one flow has: its end is its first byte's sequence number plus its
+    /// size, and TCP (ns-3's SequenceNumber32, the lean host's too) orders sequence numbers
+    /// within half of their 32-bit space, so a flow of 2^31 bytes or more would end "before" it
+    /// began and never send a byte (issue 54's tenth probe).
+    static constexpr uint64_t MAX_FLOW_BYTES = std::numeric_limits<int32_t>::max();
 
     /// A flow as handed to AddFlow.
     struct Flow
