@@ -8,6 +8,8 @@
 
 #include "pfabric-deadline-feature.h"
 
+#include "pfabric-command-line.h"
+
 #include "ns3/boolean.h"
 #include "ns3/object-factory.h"
 #include "ns3/pfabric-min-tcp-socket.h"
@@ -167,7 +169,7 @@ PfabricDeadlineFeature::GetNamePart() const
     return name.str();
 }
 
-void
+std::string
 PfabricDeadlineFeature::ProcessFlows(std::vector<PfabricFlow>* flows,
                                      const PfabricFabricHelper& fabric)
 {
@@ -177,14 +179,14 @@ PfabricDeadlineFeature::ProcessFlows(std::vector<PfabricFlow>* flows,
     if (given)
     {
         m_source = m_p.flowFile;
-        return;
+        return "";
     }
     m_source = "generated";
-    AssignDeadlines(flows,
-                    fabric,
-                    Time(m_p.deadlineMean),
-                    m_p.deadlineMinFactor,
-                    m_p.deadlineFraction);
+    return AssignDeadlines(flows,
+                           fabric,
+                           m_p.deadlineMean,
+                           m_p.deadlineMinFactor,
+                           m_p.deadlineFraction);
 }
 
 void
@@ -273,22 +275,39 @@ PfabricDeadlineFeature::Summarize(const std::vector<Result>& results) const
     return out.str();
 }
 
-void
+std::string
 PfabricDeadlineFeature::AssignDeadlines(std::vector<PfabricFlow>* flows,
                                         const PfabricFabricHelper& fabric,
-                                        Time mean,
+                                        const std::string& meanText,
                                         double minFactor,
                                         double fraction)
 {
+    const Time mean(meanText);
     std::vector<Time> floors;
     floors.reserve(flows->size());
     for (const PfabricFlow& flow : *flows)
     {
         Time ideal = fabric.GetIdealFct(flow.src, flow.dst, flow.bytes);
-        floors.push_back(NanoSeconds(static_cast<int64_t>(
-            std::ceil(static_cast<double>(ideal.GetNanoSeconds()) * minFactor))));
+        const double floorNs = std::ceil(static_cast<double>(ideal.GetNanoSeconds()) * minFactor);
+        // Checked before the conversion, which would wrap (the tenth probe: a factor of 1e15
+        // gave floors below zero, and deadlines drawn from X alone).
+        if (static_cast<double>(flow.start.GetNanoSeconds()) + floorNs >
+            PfabricCommandLine::MAX_TIME_NS)
+        {
+            return "--deadlineMinFactor=" + PfabricJsonObject::FormatNumber(minFactor) + ": flow " +
+                   std::to_string(flow.id) + "'s deadline would be " +
+                   PfabricCommandLine::TooLong();
+        }
+        floors.push_back(NanoSeconds(static_cast<int64_t>(floorNs)));
     }
-    PfabricFlowList::AssignDeadlines(flows, floors, mean, fraction, DEADLINE_STREAM);
+    const std::size_t beyond =
+        PfabricFlowList::AssignDeadlines(flows, floors, mean, fraction, DEADLINE_STREAM);
+    if (beyond == flows->size())
+    {
+        return "";
+    }
+    return "--deadlineMean=" + meanText + ": flow " + std::to_string((*flows)[beyond].id) +
+           "'s deadline would be " + PfabricCommandLine::TooLong();
 }
 
 } // namespace ns3

@@ -46,21 +46,24 @@ class PfabricDeadlineFeature : public PfabricExperimentFeature
      * fabric, from streams DEADLINE_STREAM and DEADLINE_STREAM + 1.
      * @param flows the flows
      * @param fabric the fabric (built)
-     * @param mean the mean of the exponential part
+     * @param meanText the mean of the exponential part, a time as --deadlineMean gives it
      * @param minFactor the floor in ideal FCTs
      * @param fraction the share of flows with a deadline
+     * @return "" or, where a deadline would be longer than ns-3's times, the refusal naming
+     *         --deadlineMinFactor or --deadlineMean, whichever set it
      */
-    static void AssignDeadlines(std::vector<PfabricFlow>* flows,
-                                const PfabricFabricHelper& fabric,
-                                Time mean,
-                                double minFactor,
-                                double fraction);
+    static std::string AssignDeadlines(std::vector<PfabricFlow>* flows,
+                                       const PfabricFabricHelper& fabric,
+                                       const std::string& meanText,
+                                       double minFactor,
+                                       double fraction);
 
     void AddOptions(PfabricOptionTable& table) override;
     std::string GetWindowConflict() const override;
     std::string GetNamePrefix() const override;
     std::string GetNamePart() const override;
-    void ProcessFlows(std::vector<PfabricFlow>* flows, const PfabricFabricHelper& fabric) override;
+    std::string ProcessFlows(std::vector<PfabricFlow>* flows,
+                             const PfabricFabricHelper& fabric) override;
     void AddColumns(PfabricResultsWriter& writer) const override;
     void ConfigureScheme(PfabricSchemeHelper& scheme) const override;
     void ConfigureApplication(PfabricFlowApplication& app) const override;

@@ -55,9 +55,10 @@ PfabricExperimentFeature::MakeFlows(PfabricExperimentWorkload&,
     return true;
 }
 
-void
+std::string
 PfabricExperimentFeature::ProcessFlows(std::vector<PfabricFlow>*, const PfabricFabricHelper&)
 {
+    return "";
 }
 
 void

@@ -112,8 +112,10 @@ class PfabricExperimentFeature
      * @brief Change the run's flows once they are made (e.g. give them deadlines).
      * @param flows the flows
      * @param fabric the fabric, built
+     * @return "" or why the run cannot have them, one line naming the option
      */
-    virtual void ProcessFlows(std::vector<PfabricFlow>* flows, const PfabricFabricHelper& fabric);
+    virtual std::string ProcessFlows(std::vector<PfabricFlow>* flows,
+                                     const PfabricFabricHelper& fabric);
 
     /**
      * @brief Add columns to fct.csv.

@@ -325,7 +325,11 @@ PfabricExperiment::MakeFlows(std::string* error)
     }
     for (const auto& feature : m_features)
     {
-        feature->ProcessFlows(&m_flows, *m_fabric);
+        *error = feature->ProcessFlows(&m_flows, *m_fabric);
+        if (!error->empty())
+        {
+            return false;
+        }
     }
     *error = CheckConnectionsPerHost();
     return error->empty();

@@ -217,7 +217,7 @@ PfabricFlowList::Generate(const PfabricFlowSizeDistribution& sizes,
         .Next(flows);
 }
 
-void
+std::size_t
 PfabricFlowList::AssignDeadlines(std::vector<PfabricFlow>* flows,
                                  const std::vector<Time>& floors,
                                  Time mean,
@@ -242,9 +242,23 @@ PfabricFlowList::AssignDeadlines(std::vector<PfabricFlow>* flows,
         PfabricFlow& flow = (*flows)[i];
         // Both draws for every flow: a flow's X does not depend on the fraction.
         bool hasDeadline = has->GetValue() < fraction;
-        Time x = NanoSeconds(std::llround(slack->GetValue() * 1e9));
+        const double xNs = slack->GetValue() * 1e9;
+        // Checked in floating point first: ns-3's Time arithmetic would wrap (the tenth probe:
+        // a mean of 9e9 s gave deadlines before their flows' starts).
+        const double deadlineNs = static_cast<double>(flow.start.GetNanoSeconds()) +
+                                  std::max(static_cast<double>(floors[i].GetNanoSeconds()), xNs);
+        if (hasDeadline && deadlineNs > PfabricCommandLine::MAX_TIME_NS)
+        {
+            for (std::size_t j = i; j < flows->size(); ++j)
+            {
+                (*flows)[j].deadline = Time::Max();
+            }
+            return i;
+        }
+        Time x = NanoSeconds(std::llround(std::min(xNs, PfabricCommandLine::MAX_TIME_NS)));
         flow.deadline = hasDeadline ? flow.start + std::max(floors[i], x) : Time::Max();
     }
+    return flows->size();
 }
 
 bool

@@ -185,12 +185,15 @@ class PfabricFlowList
      * @param mean the mean of X, strictly positive
      * @param fraction the probability that a flow has a deadline, in [0, 1]
      * @param stream the first of the two random streams
+     * @return the index of the first flow whose deadline ns-3's times cannot hold (more than
+     *         PfabricCommandLine::MAX_TIME_NS; that flow and the later ones keep none), else
+     *         flows->size()
      */
-    static void AssignDeadlines(std::vector<PfabricFlow>* flows,
-                                const std::vector<Time>& floors,
-                                Time mean,
-                                double fraction,
-                                int64_t stream);
+    static std::size_t AssignDeadlines(std::vector<PfabricFlow>* flows,
+                                       const std::vector<Time>& floors,
+                                       Time mean,
+                                       double fraction,
+                                       int64_t stream);
 
     /**
      * @brief Read a flow list.

@@ -2648,3 +2648,20 @@ def test_a_default_from_the_environment_is_taken_as_the_command_lines(
         "--ns3::PfabricQueueDisc::MaxSize=30p: ns-3 takes the variable's over the command "
         "line's; give one value\n")
     assert not (tmp_path / "both").exists()
+
+
+@pytest.mark.parametrize(("option", "message"), [
+    ("--deadlineMinFactor=1e15", "--deadlineMinFactor=1e+15: flow 0's deadline would be longer "
+                                 "than ns-3's times (at most 9000000000 s)"),
+    ("--deadlineMean=9000000000s", "--deadlineMean=9000000000s: flow 3's deadline would be "
+                                   "longer than ns-3's times (at most 9000000000 s)")])
+def test_a_deadline_longer_than_ns3s_times_is_refused(run_example: RunExample, tmp_path: Path,
+                                                      option: str, message: str) -> None:
+    """The tenth probe: the floor's product wrapped below zero (7 of 20 met where a factor of
+    1e12 meets all 20), and draws of a mean of 9e9 s gave deadlines before their flows' starts."""
+    out = tmp_path / "run"
+    result = run_example("pfabric-deadlines", *STAR_FOUR, "--flows=20", "--quiet", option,
+                         f"--out={out}")
+    assert result.returncode == 1
+    assert result.stderr == f"pfabric-deadlines: error: {message}\n"
+    assert not out.exists()
