@@ -399,9 +399,12 @@ std::vector<PfabricSchemeHelper::IdleModeAttribute>
 PfabricSchemeHelper::GetIdleModeAttributes() const
 {
     // Each part made once as the run makes it: the switch ports' and host NICs' queue discs,
-    // then a socket.
+    // a class scheduler's children (the tenth probe: pfabric-classes took a TieBreak its
+    // children never read; without classes the port's own, counted once), then a socket.
     const std::vector<Ptr<Object>> parts{GetPortQueueDiscFactory(false).Create<Object>(),
                                          GetPortQueueDiscFactory(true).Create<Object>(),
+                                         GetQueueDiscFactory(false).Create<Object>(),
+                                         GetQueueDiscFactory(true).Create<Object>(),
                                          GetSocketTypeFactory().Create<Object>()};
     std::vector<IdleModeAttribute> idle;
     for (const Ptr<Object>& part : parts)

@@ -224,8 +224,10 @@ class PfabricSchemeHelper
      * @brief The values of the ports' (and host NICs') queue discs and of the sockets that their
      * configured mode never reads: TieBreak under EarliestOfMostUrgentFlow, a class scheduler's
      * Weights and Quantum under Strict, ProbeAfterTimeouts without ProbeMode, DupAckThreshold
-     * and DupAckWindowFraction without FastRetransmit. Each part is made once, the queue discs
-     * from GetPortQueueDiscFactory, the socket from GetSocketTypeFactory. A program refuses
+     * and DupAckWindowFraction without FastRetransmit, MaxWindow under LineRate's fixed window.
+     * Each part is made once, the queue discs from GetPortQueueDiscFactory and, a class
+     * scheduler's children, GetQueueDiscFactory, the socket from GetSocketTypeFactory. A
+     * program refuses
      * such a value where the user gave it (RefuseIdleModeAttribute); the scheme's own values
      * (the classes' Weights, from --classWeights) are the program's.
      * @return them, switch ports first, the socket's last; none: empty

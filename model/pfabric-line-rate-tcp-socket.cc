@@ -117,4 +117,12 @@ PfabricLineRateTcpSocket::Window() const
     return TcpSocketBase::Window();
 }
 
+std::vector<std::pair<std::string, std::string>>
+PfabricLineRateTcpSocket::GetAttributesItsModeIgnores() const
+{
+    auto ignored = PfabricMinTcpSocket::GetAttributesItsModeIgnores();
+    ignored.emplace_back("MaxWindow", "Window=" + std::to_string(m_window));
+    return ignored;
+}
+
 } // namespace ns3

@@ -70,6 +70,9 @@ class PfabricLineRateTcpSocket : public PfabricMinTcpSocket
     /// @return TcpSocketBase's window: LineRate's has no cap (MaxWindow does not apply)
     uint32_t Window() const override;
 
+    /// @return MinTCP's, and MaxWindow: the fixed window has no cap
+    std::vector<std::pair<std::string, std::string>> GetAttributesItsModeIgnores() const override;
+
   private:
     uint32_t m_window; //!< the fixed window, segments; 0: larger than any flow
 };

@@ -1461,6 +1461,10 @@ def test_terminate_at_deadline_gives_up_a_listed_flow_at_its_deadline(run_exampl
     ("pfabric-classes", (*CLASSES, "--classes=strict", "--ns3::PfabricClassQueueDisc::Quantum=100"),
      "--ns3::PfabricClassQueueDisc::Quantum=100",
      "ns3::PfabricClassQueueDisc with Scheduler=Strict (this run's) never reads Quantum"),
+    # The tenth probe (G9): a class scheduler's children, as a port's own queue disc.
+    ("pfabric-classes", (*CLASSES, "--classes=drr", "--ns3::PfabricQueueDisc::TieBreak=Random"),
+     "--ns3::PfabricQueueDisc::TieBreak=Random",
+     f"ns3::PfabricQueueDisc with {EARLIEST} (this run's) never reads TieBreak"),
     # The ninth probe (F9): a socket's mode, as a queue disc's.
     ("pfabric-websearch", ("--flows=10", "--ns3::PfabricMinTcpSocket::ProbeAfterTimeouts=3"),
      "--ns3::PfabricMinTcpSocket::ProbeAfterTimeouts=3",
@@ -1470,6 +1474,11 @@ def test_terminate_at_deadline_gives_up_a_listed_flow_at_its_deadline(run_exampl
      "--ns3::PfabricMinTcpSocket::ProbeAfterTimeouts=3",
      "ns3::PfabricLineRateTcpSocket with ProbeMode=false (this run's) never reads "
      "ProbeAfterTimeouts"),
+    # The tenth probe (G7): LineRate's fixed window has no cap.
+    ("pfabric-websearch", ("--flows=10", "--scheme=linerate",
+                           "--ns3::PfabricMinTcpSocket::MaxWindow=4"),
+     "--ns3::PfabricMinTcpSocket::MaxWindow=4",
+     "ns3::PfabricLineRateTcpSocket with Window=14 (this run's) never reads MaxWindow"),
     ("pfabric-websearch", ("--flows=10", "--scheme=dctcp",
                            "--ns3::PfabricBaselineTcpSocket::DupAckThreshold=5"),
      "--ns3::PfabricBaselineTcpSocket::DupAckThreshold=5",
