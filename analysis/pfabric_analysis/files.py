@@ -27,11 +27,14 @@ def cannot_write(path: Path, error: OSError) -> AnalysisError:
 def write_files(out_dir: Path, files: Mapping[str, str | bytes],
                 owned_names: Iterable[str] = ()) -> list[Path]:
     """Write each file into out_dir under a temporary name, then move them all into place: a
-    reader never sees half a file, and on failure none of them is left (nor out_dir, if this
-    call created it) and AnalysisError names the file. Of owned_names (the files the caller may
-    write), those this call did not write are removed, so that no output of an earlier call
-    that no longer applies stays beside the new ones. The paths written, in order."""
-    created = not out_dir.exists()
+    reader never sees half a file, and on failure none of them is left (nor out_dir, nor a level
+    above it that this call created) and AnalysisError names the file. Of owned_names (the
+    files the caller may write), those this call did not write are removed, so that no output
+    of an earlier call that no longer applies stays beside the new ones. The paths written, in
+    order."""
+    # Every level this call makes, deepest first: on failure none stays (the tenth probe: a name
+    # too long for its last level left the levels above it).
+    created = [level for level in (out_dir, *out_dir.parents) if not level.exists()]
     temporaries = {name: out_dir / f".{name}.tmp{os.getpid()}" for name in files}
     replaced: list[Path] = []
     writing = out_dir
@@ -59,9 +62,9 @@ def write_files(out_dir: Path, files: Mapping[str, str | bytes],
         for path in [*temporaries.values(), *replaced]:
             with suppress(OSError):
                 path.unlink()
-        if created:
+        for level in created:
             with suppress(OSError):
-                out_dir.rmdir()
+                level.rmdir()
         raise cannot_write(writing, error) from error
     for name in owned_names:
         if name not in files:

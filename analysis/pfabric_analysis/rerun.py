@@ -21,8 +21,10 @@ import json
 import os
 import re
 import shlex
+import shutil
 import sys
 from collections.abc import Collection
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -278,11 +280,24 @@ def rerun(run_dir: Path, out: Path, bin_dir: Path | None, dry_run: bool = False)
             print(shlex.join(command))
         return 0
     recorded, recorded_path, compact = recorded_fct(run_dir)
+    # Every level made here, deepest first: a refused rerun leaves none (the tenth probe: an
+    # empty --out stayed when the program refused the recorded settings).
+    created = [level for level in (out, *out.parents) if not level.exists()]
     try:
         out.mkdir(parents=True, exist_ok=True)  # a remade flow list goes there first
     except OSError as error:
         raise AnalysisError(f"--out {out}: cannot create ({error.strerror or error})") from error
-    execute(plan)
+    try:
+        execute(plan)
+    except AnalysisError:
+        # out (created[0] where made here) holds what the plan's first commands wrote, a
+        # remade flow list: all of it goes.
+        if created:
+            shutil.rmtree(out, ignore_errors=True)
+        for level in created[1:]:
+            with suppress(OSError):
+                level.rmdir()
+        raise
     meta = read_meta(run_dir)
     try:
         new_meta = json.loads((out / META).read_text())

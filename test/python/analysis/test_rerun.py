@@ -178,6 +178,23 @@ def test_what_a_rerun_cannot_run_is_refused_in_one_line(
     assert error.count("\n") == 1 and not out.exists()
 
 
+def test_a_rerun_its_program_refuses_leaves_no_directory(
+        bin_dir: Path, runs: dict[str, Path], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The tenth probe: a rerun whose program refused the recorded settings (here a buffer of
+    0p) left its empty --out, and the levels above it."""
+    broken = tmp_path / "broken"
+    shutil.copytree(runs["tcp"], broken)
+    meta = json.loads((broken / "meta.json").read_text())
+    meta["parameters"]["buffer"] = "0p"
+    (broken / "meta.json").write_text(json.dumps(meta))
+    out = tmp_path / "a" / "again"
+    assert main(["rerun", str(broken), f"--out={out}", f"--bin-dir={bin_dir}"]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith("pfabric-analysis: error: pfabric-websearch failed: "), error
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["broken"]
+
+
 def test_a_dry_run_prints_the_command_and_runs_nothing(bin_dir: Path, runs: dict[str, Path],
                                                        tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]) -> None:

@@ -329,6 +329,17 @@ def test_a_write_failing_midway_leaves_none_of_the_files(tmp_path: Path,
     assert sorted(p.name for p in out.iterdir()) == ["first.csv", "second.csv"]
 
 
+def test_a_refused_last_level_leaves_none_of_the_levels_above_it(tmp_path: Path) -> None:
+    """The tenth probe: a last level whose name is too long was refused and left the levels
+    above it, which this call had made."""
+    from pfabric_analysis.files import write_files
+
+    out = tmp_path / "a" / "b" / ("n" * 300)
+    with pytest.raises(AnalysisError, match="cannot write"):
+        write_files(out, {"first.csv": "a\n"})
+    assert list(tmp_path.iterdir()) == []
+
+
 # --- the validators themselves ----------------------------------------------------------------
 
 @pytest.mark.parametrize("text", ["1", "+7", "007", "1000000"])
