@@ -228,7 +228,8 @@ RECIPE = ["helper/pfabric-scheme-recipe.cc"]
 PRESET = ["helper/pfabric-preset.cc", "helper/pfabric-preset.h"]
 SETTINGS = [
     (r"\b[Pp]robeAfterTimeouts\b", MIN_TCP + RECIPE + PRESET),
-    (r"\bMaxWindow\b|\bm_maxWindow\b", MIN_TCP + RECIPE),
+    # LineRate's socket, a MinTCP socket, says that its fixed window reads no MaxWindow.
+    (r"\bMaxWindow\b|\bm_maxWindow\b", [*MIN_TCP, "model/pfabric-line-rate-tcp-socket.cc", *RECIPE]),
     (r"\bDupAckThreshold\b|\bm_minDupAckThreshold\b", BASELINE + RECIPE),
     (r"\bTieBreak\b|\bm_tieBreak\b", ["model/pfabric-queue-disc.cc", "model/pfabric-queue-disc.h"]),
 ]
