@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from pathlib import Path
@@ -24,6 +25,22 @@ def cannot_write(path: Path, error: OSError) -> AnalysisError:
     return AnalysisError(f"{path}: cannot write ({error.strerror or error})")
 
 
+def missing_levels(directory: Path) -> list[Path]:
+    """The levels of `directory` (itself and its parents) that do not exist yet, deepest first:
+    what making it would create."""
+    return [level for level in (directory, *directory.parents) if not level.exists()]
+
+
+def remove_levels(levels: list[Path]) -> None:
+    """Remove levels that missing_levels found and a failed call then made, deepest first; the
+    deepest with whatever it holds, the others only where empty."""
+    if levels:
+        shutil.rmtree(levels[0], ignore_errors=True)
+    for level in levels[1:]:
+        with suppress(OSError):
+            level.rmdir()
+
+
 def write_files(out_dir: Path, files: Mapping[str, str | bytes],
                 owned_names: Iterable[str] = ()) -> list[Path]:
     """Write each file into out_dir under a temporary name, then move them all into place: a
@@ -32,9 +49,9 @@ def write_files(out_dir: Path, files: Mapping[str, str | bytes],
     files the caller may write), those this call did not write are removed, so that no output
     of an earlier call that no longer applies stays beside the new ones. The paths written, in
     order."""
-    # Every level this call makes, deepest first: on failure none stays (the tenth probe: a name
-    # too long for its last level left the levels above it).
-    created = [level for level in (out_dir, *out_dir.parents) if not level.exists()]
+    # On failure no level this call made stays (the tenth probe: a name too long for its last
+    # level left the levels above it).
+    created = missing_levels(out_dir)
     temporaries = {name: out_dir / f".{name}.tmp{os.getpid()}" for name in files}
     replaced: list[Path] = []
     writing = out_dir
@@ -62,9 +79,7 @@ def write_files(out_dir: Path, files: Mapping[str, str | bytes],
         for path in [*temporaries.values(), *replaced]:
             with suppress(OSError):
                 path.unlink()
-        for level in created:
-            with suppress(OSError):
-                level.rmdir()
+        remove_levels(created)
         raise cannot_write(writing, error) from error
     for name in owned_names:
         if name not in files:

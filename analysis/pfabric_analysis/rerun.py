@@ -21,13 +21,12 @@ import json
 import os
 import re
 import shlex
-import shutil
 import sys
 from collections.abc import Collection
-from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pfabric_analysis.files import missing_levels, remove_levels
 from pfabric_analysis.programs import find_program, program_option_names, run_program
 from pfabric_analysis.runs import (ADDED_PARAMETERS, AnalysisError, current_names, read_json,
                                    scheme_parameters)
@@ -280,9 +279,9 @@ def rerun(run_dir: Path, out: Path, bin_dir: Path | None, dry_run: bool = False)
             print(shlex.join(command))
         return 0
     recorded, recorded_path, compact = recorded_fct(run_dir)
-    # Every level made here, deepest first: a refused rerun leaves none (the tenth probe: an
-    # empty --out stayed when the program refused the recorded settings).
-    created = [level for level in (out, *out.parents) if not level.exists()]
+    # A refused rerun leaves no level made here (the tenth probe: an empty --out stayed when the
+    # program refused the recorded settings); out holds what the plan's first commands wrote.
+    created = missing_levels(out)
     try:
         out.mkdir(parents=True, exist_ok=True)  # a remade flow list goes there first
     except OSError as error:
@@ -290,13 +289,7 @@ def rerun(run_dir: Path, out: Path, bin_dir: Path | None, dry_run: bool = False)
     try:
         execute(plan)
     except AnalysisError:
-        # out (created[0] where made here) holds what the plan's first commands wrote, a
-        # remade flow list: all of it goes.
-        if created:
-            shutil.rmtree(out, ignore_errors=True)
-        for level in created[1:]:
-            with suppress(OSError):
-                level.rmdir()
+        remove_levels(created)
         raise
     meta = read_meta(run_dir)
     try:

@@ -247,7 +247,12 @@ PfabricFlowList::AssignDeadlines(std::vector<PfabricFlow>* flows,
         // a mean of 9e9 s gave deadlines before their flows' starts).
         const double deadlineNs = static_cast<double>(flow.start.GetNanoSeconds()) +
                                   std::max(static_cast<double>(floors[i].GetNanoSeconds()), xNs);
-        if (hasDeadline && deadlineNs > PfabricCommandLine::MAX_TIME_NS)
+        if (!hasDeadline)
+        {
+            flow.deadline = Time::Max();
+            continue;
+        }
+        if (deadlineNs > PfabricCommandLine::MAX_TIME_NS)
         {
             for (std::size_t j = i; j < flows->size(); ++j)
             {
@@ -255,8 +260,7 @@ PfabricFlowList::AssignDeadlines(std::vector<PfabricFlow>* flows,
             }
             return i;
         }
-        Time x = NanoSeconds(std::llround(std::min(xNs, PfabricCommandLine::MAX_TIME_NS)));
-        flow.deadline = hasDeadline ? flow.start + std::max(floors[i], x) : Time::Max();
+        flow.deadline = flow.start + std::max(floors[i], NanoSeconds(std::llround(xNs)));
     }
     return flows->size();
 }
