@@ -38,7 +38,8 @@ SHARED_PARAMETERS = ["preset", "topology", "flows", "seed", "run", "cdf", "sampl
 # the scheme's label: a scheme of pFabric's queues carries edf or remaining, any other none (it
 # ignores the priority). A line of the remaining size priority takes its scheme's second look
 # (plotting.SCHEMES), beside EDF's in the scheme's own.
-PRIORITIES = {"edf": ", EDF", "remaining": ", remaining size", "none": ""}
+NO_PRIORITY = "none"
+PRIORITIES = {"edf": ", EDF", "remaining": ", remaining size", NO_PRIORITY: ""}
 SECOND_LOOK_PRIORITY = "remaining"
 # A second look for a scheme the figures' table gives none: its colour with this marker.
 SECOND_MARKER = "P"
@@ -51,7 +52,7 @@ def scheme_key(run: Run) -> tuple[str, str]:
     parameters = run.meta["parameters"]
     scheme, priority = scheme_name(run.meta), str(parameters.get("priority"))
     if (scheme is None or priority not in PRIORITIES
-            or (priority == "none") == runs_pfabric_queues(run.meta)):
+            or (priority == NO_PRIORITY) == runs_pfabric_queues(run.meta)):
         raise AnalysisError(f"{run.directory}: scheme {scheme!r} with priority {priority!r} is "
                             "not a pfabric-deadlines scheme")
     return scheme, priority

@@ -10,7 +10,11 @@ none) is made again as the sweep made it, by the program's --flowsOnly with the 
 parameters but the scheme's. An Ideal point (pfabric-analysis ideal's) is re-run by the same
 sub-command: on the fabric its program's --idealOnly gave (meta.json's ideal_fct_command, its
 list made again as the sweep made it when gone) or like the packet run it names (like_run, whose
-list must be there), with the window and link values it recorded. A meta.json without a key the
+list must be there), with the window and link values it recorded. A parameter the program records
+but takes no option for (meta.json's parameters_not_options: pfabric-incast's workload,
+pfabric-classes' load) is left out, as is a value it records for an option its run has no use
+for (pfabric-deadlines' priority none under a scheme without pFabric's queues); pfabric-incast's
+own options come from its incast object. A meta.json without a key the
 rerun needs (points recorded before the programs wrote it) is refused: the programs' git commit
 among them, without which a difference could not be told from a change of code.
 """
@@ -26,6 +30,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pfabric_analysis.deadlines import NO_PRIORITY
 from pfabric_analysis.files import missing_levels, remove_levels
 from pfabric_analysis.programs import find_program, program_option_names, run_program
 from pfabric_analysis.runs import (ADDED_PARAMETERS, AnalysisError, current_names, read_json,
@@ -40,6 +45,17 @@ REQUIRED_PARAMETERS = ("scheme", "seed", "run")
 # Parameters that name the run's outputs: the rerun writes its own.
 OUTPUT_PARAMETERS = ("out", "dumpFlows")
 FLOW_FILE = "flowFile"
+# meta.json's list of the parameters the program records but takes no option for.
+NOT_OPTIONS = "parameters_not_options"
+# Values the programs record for an option that shapes nothing in the run, which its option does
+# not take: the option is left at its default (the tenth probe: every pfabric-deadlines run under
+# tcp or dctcp was refused).
+UNUSED_VALUES = {"priority": NO_PRIORITY}
+# pfabric-incast records its own options in meta.json's incast object (pfabric_analysis.incast
+# reads them there), under these keys; its times under RECORDED_TIMES' keys.
+INCAST = "incast"
+INCAST_OPTIONS = {"workers": "workers", "response_bytes": "responseBytes", "queries": "queries",
+                  "aggregator": "aggregator", "background_load": "background"}
 # What else of meta.json says which code ran: a rerun whose programs record another says so.
 BUILD_KEYS = ("git_commit", "ns3_version")
 # The flow list made again for a point whose recorded --flowFile is gone.
@@ -65,6 +81,7 @@ class Rerun:
 
     commands: tuple[tuple[str, ...], ...]
     environment: dict[str, str] = field(default_factory=dict)
+    remade_flows: bool = False
 
 
 def read_meta(run_dir: Path) -> dict:
@@ -108,24 +125,45 @@ def option_value(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
+def not_options(meta: dict) -> list[str]:
+    """The parameters meta.json says its program takes no option for (NOT_OPTIONS)."""
+    names = meta.get(NOT_OPTIONS) or []
+    return [str(name) for name in names] if isinstance(names, list) else []
+
+
+def incast_options(meta: dict) -> list[str]:
+    """pfabric-incast's own options, from meta.json's incast object (INCAST_OPTIONS,
+    RECORDED_TIMES); none for another program's run."""
+    incast = meta.get(INCAST)
+    if meta.get("program") != "pfabric-incast" or not isinstance(incast, dict):
+        return []
+    return [option(key, value) if key in RECORDED_TIMES
+            else f"--{INCAST_OPTIONS[key]}={option_value(value)}"
+            for key, value in incast.items() if key in INCAST_OPTIONS or key in RECORDED_TIMES]
+
+
 def recorded_options(meta: dict, leave_out: Collection[str] = ()) -> list[str]:
     """The run's options: every parameter (those added since it was recorded at the value it ran
-    with, runs.ADDED_PARAMETERS) but its outputs, the flow file and `leave_out`; an empty value is
-    the option's default, left to the program. Then the ns-3 settings it was given."""
+    with, runs.ADDED_PARAMETERS) but its outputs, the flow file, those its program takes no
+    option for (NOT_OPTIONS), an unused value (UNUSED_VALUES) and `leave_out`; an empty value is
+    the option's default, left to the program. Then pfabric-incast's own options and the ns-3
+    settings it was given."""
     parameters = dict(meta["parameters"])
     for key, value in ADDED_PARAMETERS.items():
         parameters.setdefault(key, value)
+    skipped = (*OUTPUT_PARAMETERS, FLOW_FILE, *not_options(meta), *leave_out)
     options = [option(key, value) for key, value in parameters.items()
-               if key not in (*OUTPUT_PARAMETERS, FLOW_FILE, *leave_out) and value != ""]
+               if key not in skipped and value != "" and UNUSED_VALUES.get(key) != value]
     settings = meta.get("ns3_settings") or {}
-    return options + [f"--{name}={option_value(value)}" for name, value in settings.items()]
+    return options + incast_options(meta) + [f"--{name}={option_value(value)}"
+                                             for name, value in settings.items()]
 
 
 def check_options(meta: dict, program: Path, meta_path: Path) -> None:
     """Refuse a recorded parameter that is not an option of the program (one it lost since):
     the rerun would not be the run."""
     known = program_option_names(program)
-    for key in meta["parameters"]:
+    for key in set(meta["parameters"]) - set(not_options(meta)):
         if key not in known and RECORDED_TIMES.get(key, ("",))[0] not in known:
             raise AnalysisError(f"{meta_path}: parameter {key} is not an option of "
                                 f"{program.name} (its --PrintHelp)")
@@ -207,6 +245,12 @@ def plan_rerun(run_dir: Path, out: Path, bin_dir: Path | None) -> Rerun:
     environment = {str(k): option_value(v) for k, v in (meta.get("ns3_environment") or {}).items()}
     if not flow_file:
         return Rerun((run,), environment)
+    if not Path(flow_file).is_absolute():
+        # The programs record it absolute; a relative one (recorded before, or edited) would be
+        # read against the rerun's directory, perhaps another file (the tenth probe, G5).
+        raise AnalysisError(f"{meta_path}: parameters.{FLOW_FILE} {flow_file!r} is relative: "
+                            "which file the run read cannot be told (the programs record it "
+                            "absolute)")
     if Path(flow_file).is_file():
         return Rerun((run + (f"--{FLOW_FILE}={flow_file}",),), environment)
     # The sweep's flow list: the program's own, made without the scheme's options (as the sweep
@@ -214,7 +258,7 @@ def plan_rerun(run_dir: Path, out: Path, bin_dir: Path | None) -> Rerun:
     remade = out / REMADE_FLOWS
     flows = (str(program), "--quiet", "--flowsOnly", f"--dumpFlows={remade}",
              *recorded_options(meta, scheme_parameters(meta)))
-    return Rerun((flows, run + (f"--{FLOW_FILE}={remade}",)), environment)
+    return Rerun((flows, run + (f"--{FLOW_FILE}={remade}",)), environment, remade_flows=True)
 
 
 def recorded_fct(run_dir: Path) -> tuple[bytes, Path, bool]:
@@ -298,6 +342,14 @@ def rerun(run_dir: Path, out: Path, bin_dir: Path | None, dry_run: bool = False)
     except (OSError, ValueError) as error:
         raise AnalysisError(f"{out}: the rerun wrote no readable {FCT} and {META} ({error})"
                             ) from error
+    if plan.remade_flows and new_meta.get("flows_total") != meta.get("flows_total"):
+        # Not the list the run replayed (one of its own, not a sweep's, now gone): its lines
+        # would differ for that alone.
+        remove_levels(created)
+        raise AnalysisError(f"{run_dir / META}: its --{FLOW_FILE} is gone, and the list made "
+                            f"again ran {new_meta.get('flows_total')} flows where the run ran "
+                            f"{meta.get('flows_total')}: not the list it replayed (a sweep's "
+                            "lists alone can be made again)")
     for line in build_warnings(meta, new_meta, run_dir / META):
         print(f"pfabric-analysis rerun: warning: {line}", file=sys.stderr)
     if compact:

@@ -155,6 +155,21 @@ PfabricExperimentOptions::Record(PfabricJsonObject& parameters)
 }
 
 std::string
+PfabricExperimentOptions::GetUnsetKeys()
+{
+    Build();
+    std::vector<std::string> keys;
+    m_fabric.AddUnsetKeys(&keys);
+    m_run.AddUnsetKeys(&keys);
+    std::string array;
+    for (const std::string& key : keys)
+    {
+        array += (array.empty() ? "" : ", ") + PfabricJsonObject::Quote(key);
+    }
+    return "[" + array + "]";
+}
+
+std::string
 PfabricExperimentOptions::GetSchemeName() const
 {
     return m_p.scheme == PfabricSchemeHelper::CUSTOM ? m_custom.GetLabel() : m_p.scheme;
@@ -338,7 +353,14 @@ PfabricExperimentOptions::BuildRun()
             }
             return "";
         });
-    t.Add("flowFile", "replay the flows of this CSV (src,dst,size_bytes,start_s)", p.flowFile);
+    t.Add("flowFile", "replay the flows of this CSV (src,dst,size_bytes,start_s)", p.flowFile)
+        .Record([&p](PfabricJsonObject& json) {
+            // Absolute, so that a rerun from meta.json elsewhere reads the same file (the tenth
+            // probe: a relative path was resolved against the rerun's directory).
+            json.AddString("flowFile",
+                           p.flowFile.empty() ? ""
+                                              : std::filesystem::absolute(p.flowFile).string());
+        });
     t.Add("dumpFlows", "write the flows run to this CSV", p.dumpFlows);
     t.Add("flowsOnly",
           "with --dumpFlows: write the flow list and stop, simulating nothing",

@@ -209,6 +209,13 @@ class PfabricExperimentOptions
      */
     void Record(PfabricJsonObject& parameters);
 
+    /**
+     * @brief The keys of meta.json's parameters that no option of this program's command line
+     * sets (PfabricOptionTable::AddUnsetKeys), as a JSON array.
+     * @return the array
+     */
+    std::string GetUnsetKeys();
+
     /// @return the scheme's name in the run directory and the analysis: Scheme, or the custom
     /// scheme's label
     std::string GetSchemeName() const;

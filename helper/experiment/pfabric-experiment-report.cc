@@ -138,7 +138,9 @@ PfabricExperiment::AddProvenance(PfabricJsonObject& meta) const
 {
     PfabricJsonObject parameters;
     AddParameters(parameters);
+    // A rerun gives every parameter back as its option but these (pfabric_analysis.rerun).
     meta.AddObject("parameters", parameters)
+        .AddRaw("parameters_not_options", m_options.GetUnsetKeys())
         .AddString("workload", m_p.workload)
         .AddString("cdf_file", m_workload.GetSizes().GetPath())
         .AddNumber("mean_flow_bytes", m_workload.GetSizes().GetMean())

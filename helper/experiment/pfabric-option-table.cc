@@ -48,6 +48,7 @@ PfabricOptionTable::Option::NotRecorded()
 PfabricOptionTable::Option&
 PfabricOptionTable::Option::Listed(bool listed)
 {
+    m_listed = listed;
     if (!listed)
     {
         m_register = [](PfabricCommandLine&, const std::string&, const std::string&) {};
@@ -176,6 +177,21 @@ PfabricOptionTable::Record(PfabricJsonObject& parameters) const
         if (option.m_record)
         {
             option.m_record(parameters);
+        }
+    }
+}
+
+void
+PfabricOptionTable::AddUnsetKeys(std::vector<std::string>* keys) const
+{
+    for (const Option& option : m_options)
+    {
+        if (option.m_record && (m_cmd == nullptr || !option.m_listed))
+        {
+            PfabricJsonObject recorded;
+            option.m_record(recorded);
+            const std::vector<std::string> its = recorded.GetKeys();
+            keys->insert(keys->end(), its.begin(), its.end());
         }
     }
 }

@@ -99,6 +99,7 @@ class PfabricOptionTable
         Checker m_check;      //!< checks its value; may be empty
         Recorder m_record;    //!< records it; may be empty
         Time* m_time;         //!< the variable of a time option, else null
+        bool m_listed{true};  //!< whether the command line takes it (Listed)
     };
 
     /**
@@ -200,6 +201,15 @@ class PfabricOptionTable
      * @param parameters the parameters object
      */
     void Record(PfabricJsonObject& parameters) const;
+
+    /**
+     * @brief The keys of meta.json's parameters that no option of the command line sets: the
+     * recorded options of a table never registered (a part of the experiment a program does not
+     * offer, e.g. pfabric-incast's workload) and those not listed (Listed(false)). A rerun from
+     * meta.json gives every other parameter back as its option.
+     * @param keys the keys, appended in table order
+     */
+    void AddUnsetKeys(std::vector<std::string>* keys) const;
 
     /// @return whether the table holds no option
     bool IsEmpty() const;

@@ -58,6 +58,17 @@ PfabricJsonObject::AddRaw(const std::string& key, const std::string& json)
     return *this;
 }
 
+std::vector<std::string>
+PfabricJsonObject::GetKeys() const
+{
+    std::vector<std::string> keys;
+    for (const Member& member : m_members)
+    {
+        keys.push_back(member.key);
+    }
+    return keys;
+}
+
 std::string
 PfabricJsonObject::Format(int indent) const
 {

@@ -78,6 +78,9 @@ class PfabricJsonObject
      */
     std::string Format(int indent = 2) const;
 
+    /// @return the members' keys, in the order added
+    std::vector<std::string> GetKeys() const;
+
     /**
      * @param text any text
      * @return the text as a JSON string, quotes included

@@ -59,6 +59,47 @@ def test_a_run_is_reproduced_from_its_meta_json(bin_dir: Path, runs: dict[str, P
     assert (out / "fct.csv").read_bytes() == (runs[scheme] / "fct.csv").read_bytes()
 
 
+# The experiment programs beyond a workload's, each away from its defaults where a rerun could
+# lose a setting (the tenth probe, G4: every pfabric-incast and pfabric-classes run was refused,
+# for parameters they record but take no option for, and pfabric-deadlines under tcp for its
+# recorded --priority=none).
+EXPERIMENTS = {
+    "deadlines-tcp": ("pfabric-deadlines", "--topology=star", "--hosts=4", "--flows=100",
+                      "--load=0.3", "--scheme=tcp", "--deadlineMean=2ms"),
+    "deadlines-edf": ("pfabric-deadlines", "--topology=star", "--hosts=4", "--flows=100",
+                      "--load=0.3", "--priority=edf", "--onMiss=terminate"),
+    "classes": ("pfabric-classes", "--topology=star", "--hosts=4", "--flows=100",
+                "--classLoads=0.2,0.3", "--classWeights=3,1"),
+    "incast": ("pfabric-incast", "--topology=star", "--hosts=6", "--workers=4", "--queries=4",
+               "--responseBytes=20000", "--interval=700us", "--firstQuery=3ms",
+               "--aggregator=2", "--background=0.2"),
+}
+
+
+@pytest.mark.parametrize("name", list(EXPERIMENTS))
+def test_an_experiment_programs_run_is_reproduced(bin_dir: Path, tmp_path: Path, name: str,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    program, *options = EXPERIMENTS[name]
+    run = tmp_path / "run"
+    result = subprocess.run([str(bin_dir / program), "--quiet", *options, f"--out={run}"],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "again"
+    assert main(["rerun", str(run), f"--out={out}", f"--bin-dir={bin_dir}"]) == 0, \
+        capsys.readouterr().err
+    assert (out / "fct.csv").read_bytes() == (run / "fct.csv").read_bytes()
+    for extra in ("queries.csv", "classes.csv"):
+        if (run / extra).exists():
+            assert (out / extra).read_bytes() == (run / extra).read_bytes()
+    # What the program takes no option for is recorded as such, and nothing else.
+    meta = json.loads((run / "meta.json").read_text())
+    unset = {"pfabric-incast": {"load", "flows", "cdf", "flowFile", "warmupFlows"},
+             "pfabric-classes": {"load", "cdf", "flowFile"}}.get(program, set())
+    assert unset <= set(meta["parameters_not_options"])
+    assert "scheme" not in meta["parameters_not_options"]
+    assert bool(meta["parameters_not_options"]) == bool(unset)
+
+
 def test_a_stored_data_mining_point_is_reproduced_with_its_flow_list_made_again(
         bin_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A sweep's point runs a flow list of the sweep's (--flowFile); the store keeps neither the
@@ -76,6 +117,46 @@ def test_a_stored_data_mining_point_is_reproduced_with_its_flow_list_made_again(
     assert capsys.readouterr().out == (f"rerun: {out / 'fct.csv'} is {point / 'fct.columns.xz'} "
                                        "byte for byte (80 flows)\n")
     assert (out / "flows.csv").is_file()
+
+
+def test_a_relative_flow_file_is_recorded_absolute_and_reproduced_from_elsewhere(
+        bin_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The tenth probe, G5: meta.json kept --flowFile as typed, and the rerun read it against its
+    own directory (another file, or none: then a list of its own made again)."""
+    made = tmp_path / "made"
+    made.mkdir()
+    (made / "flows.csv").write_text("src,dst,size_bytes,start_s\n0,1,5000,0.001\n"
+                                    "2,3,90000,0.0012\n1,0,1500,0.0015\n")
+    monkeypatch.chdir(made)
+    run = make_run(bin_dir, tmp_path / "run", "pfabric-websearch", "--flowFile=flows.csv")
+    meta = json.loads((run / "meta.json").read_text())
+    assert meta["parameters"]["flowFile"] == str(made / "flows.csv")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "flows.csv").write_text("src,dst,size_bytes,start_s\n0,1,7000,0.001\n")
+    monkeypatch.chdir(elsewhere)
+    out = tmp_path / "again"
+    assert main(["rerun", str(run), f"--out={out}", f"--bin-dir={bin_dir}"]) == 0
+    assert capsys.readouterr().out.endswith("byte for byte (3 flows)\n")
+    # A relative path (recorded before, or edited) is refused, not read against this directory.
+    meta["parameters"]["flowFile"] = "flows.csv"
+    (run / "meta.json").write_text(json.dumps(meta))
+    assert main(["rerun", str(run), f"--out={tmp_path / 'third'}", f"--bin-dir={bin_dir}"]) == 1
+    error = capsys.readouterr().err
+    assert error == (f"pfabric-analysis: error: {run / 'meta.json'}: parameters.flowFile "
+                     "'flows.csv' is relative: which file the run read cannot be told (the "
+                     "programs record it absolute)\n")
+    # A list of the user's own that is gone is not made again as if it were a sweep's.
+    meta["parameters"]["flowFile"] = str(made / "flows.csv")
+    (run / "meta.json").write_text(json.dumps(meta))
+    (made / "flows.csv").unlink()
+    assert main(["rerun", str(run), f"--out={tmp_path / 'fourth'}", f"--bin-dir={bin_dir}"]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith(f"pfabric-analysis: error: {run / 'meta.json'}: its --flowFile is "
+                            "gone, and the list made again ran 200 flows where the run ran 3: "
+                            "not the list it replayed"), error
+    assert error.count("\n") == 1 and not (tmp_path / "fourth").exists()
 
 
 @pytest.mark.parametrize("length", [("--flows=80",), ("--set=warmupFlows=20",
