@@ -83,6 +83,12 @@ PfabricLineRateTcpSocket::IsPacedAtLineRate(const FactorySettings& /* settings *
     return true;
 }
 
+bool
+PfabricLineRateTcpSocket::HasSlowStart() const
+{
+    return false;
+}
+
 Ptr<PfabricLeanSender>
 PfabricLineRateTcpSocket::CreateLeanSender(Ptr<PfabricHostTransport> transport,
                                            const FactorySettings& settings) const

@@ -59,6 +59,8 @@ class PfabricLineRateTcpSocket : public PfabricMinTcpSocket
      * @return true
      */
     bool IsPacedAtLineRate(const FactorySettings& settings) const override;
+    /// @return false: the window is fixed from the first packet, no ssthresh shapes it
+    bool HasSlowStart() const override;
     /// @return a PfabricLeanMinTcpSender making LineRate's decisions
     Ptr<PfabricLeanSender> CreateLeanSender(Ptr<PfabricHostTransport> transport,
                                             const FactorySettings& settings) const override;

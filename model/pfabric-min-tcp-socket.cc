@@ -277,6 +277,12 @@ PfabricMinTcpSocket::SetProbing(bool probing)
 }
 
 bool
+PfabricMinTcpSocket::TagsEverySegment() const
+{
+    return true;
+}
+
+bool
 PfabricMinTcpSocket::IsProbing() const
 {
     return m_probing;

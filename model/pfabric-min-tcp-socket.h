@@ -89,6 +89,9 @@ class PfabricMinTcpSocket : public PfabricTcpSocket, public PfabricModeAttribute
 
     /// @return true while the socket sends one-byte probes
     bool IsProbing() const override;
+    /// @return true: its priority policy (ConfigureTransport, CreateLeanMinTcpSender) tags
+    /// every segment, 0 on those without data
+    bool TagsEverySegment() const override;
 
     /// @return the timeouts since an ACK last advanced
     uint32_t GetConsecutiveTimeouts() const;

@@ -77,7 +77,10 @@ PfabricQueueDisc::GetTypeId()
                 MakeEnumChecker(STRICT, "Strict", NS2, "Ns2"))
             .AddAttribute("UntaggedPriority",
                           "Priority of packets without a PfabricPriorityTag (smaller is more "
-                          "urgent). The default, 0, keeps ACKs and handshakes ahead of data.",
+                          "urgent): those of senders that tag none, such as ns-3's own TCP or "
+                          "this module's baselines (MinTCP's and LineRate's senders tag every "
+                          "segment, ACKs and handshakes with 0). The default, 0, ranks them "
+                          "with those ACKs, ahead of every tagged data packet.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&PfabricQueueDisc::m_untaggedPriority),
                           MakeUintegerChecker<uint64_t>());

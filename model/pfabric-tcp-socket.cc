@@ -262,6 +262,18 @@ PfabricTcpSocket::IsRtoFromRttEstimate() const
 }
 
 bool
+PfabricTcpSocket::HasSlowStart() const
+{
+    return true;
+}
+
+bool
+PfabricTcpSocket::TagsEverySegment() const
+{
+    return false;
+}
+
+bool
 PfabricTcpSocket::IsPacedAtLineRate(const FactorySettings& settings) const
 {
     return settings.hostPacing;

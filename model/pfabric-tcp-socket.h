@@ -243,6 +243,21 @@ class PfabricTcpSocket : public pfabric::TcpSocketBaseCompat, public PfabricTcpD
      */
     virtual bool IsRtoFromRttEstimate() const;
 
+    /**
+     * @brief Whether this transport's window grows from slow start towards an ssthresh, so that
+     * what a reused connection keeps of it (SetRestartSsThresh) shapes a run.
+     * @return true by default
+     */
+    virtual bool HasSlowStart() const;
+
+    /**
+     * @brief Whether this transport's senders tag every segment they send with its priority
+     * (PfabricPriorityTag), ACKs and handshakes included, on both host stacks, so that a queue
+     * disc's value for untagged packets (PfabricQueueDisc::UntaggedPriority) never meets one.
+     * @return false by default
+     */
+    virtual bool TagsEverySegment() const;
+
     /// @return a new congestion control of this transport, configured
     virtual Ptr<TcpCongestionOps> CreateCongestionOps() const = 0;
 

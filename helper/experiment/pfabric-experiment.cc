@@ -33,6 +33,7 @@
 #include "ns3/pfabric-priority-levels.h"
 #include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-queue-disc-helper.h"
+#include "ns3/pfabric-queue-disc.h"
 #include "ns3/pfabric-single-switch-helper.h"
 #include "ns3/pfabric-switch.h"
 #include "ns3/pfabric-tcp-socket-factory.h"
@@ -195,6 +196,10 @@ PfabricExperiment::Prepare(std::string* error)
     if (error->empty())
     {
         *error = CheckModeAttributes();
+    }
+    if (error->empty())
+    {
+        *error = CheckUntaggedPriority();
     }
     if (error->empty())
     {
@@ -440,6 +445,16 @@ PfabricExperiment::CheckOwnSettings() const
             "the fixed timeout of MinTCP's and LineRate's sockets, and this scheme's (" +
                 socketType + ") have none: their timer follows the RTT estimate (MinRto)");
     }
+    // --restartSsThresh=false keeps an ssthresh, which a fixed window never reads (the tenth
+    // probe: LineRate took it).
+    if (m_p.restartSsThresh != Parameters().restartSsThresh &&
+        !m_scheme->GetSocketTypeFactory().Create<PfabricTcpSocket>()->HasSlowStart())
+    {
+        return PfabricOptionTable::ShapesNothing(
+            std::string("--restartSsThresh=") + (m_p.restartSsThresh ? "true" : "false"),
+            "what a reused connection keeps of its ssthresh, and this scheme's socket (" +
+                socketType + ") has a fixed window, no slow start");
+    }
     // Set on every flow application (CreateApplication) and every scheme's socket factory
     // (ConfigureScheme) from these options, whatever their defaults; the scheme's recipe sets
     // the factory's socket type; with the options given, every switch's load balancing and
@@ -585,6 +600,23 @@ PfabricExperiment::CheckModeAttributes() const
         }
     }
     return "";
+}
+
+std::string
+PfabricExperiment::CheckUntaggedPriority() const
+{
+    const std::vector<std::string> configured =
+        PfabricConfiguredDefaults::ListConfigured(PfabricQueueDisc::GetTypeId(),
+                                                  {"UntaggedPriority"});
+    if (configured.empty() ||
+        !m_scheme->GetSocketTypeFactory().Create<PfabricTcpSocket>()->TagsEverySegment())
+    {
+        return "";
+    }
+    return DescribeDefault(configured.front()) + ": this scheme's senders (" +
+           m_scheme->GetSocketTypeName() +
+           ") tag every segment, ACKs and handshakes included, so no packet of the run is "
+           "untagged; leave it unset";
 }
 
 std::string

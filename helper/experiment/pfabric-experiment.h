@@ -437,6 +437,13 @@ class PfabricExperiment
      * @return "" or the refusal, naming the setting as given
      */
     std::string CheckModeAttributes() const;
+
+    /**
+     * @brief Refuse PfabricQueueDisc::UntaggedPriority given where the scheme's senders tag
+     * every segment (PfabricTcpSocket::TagsEverySegment): no packet of the run is untagged.
+     * @return "" or the refusal, naming the setting as given
+     */
+    std::string CheckUntaggedPriority() const;
     /**
      * @brief Refuse PfabricFlowApplication's TerminateAtDeadline given where no flow has a
      * deadline: it would give none up. With deadlines (EnableDeadlines) the program's --onMiss

@@ -1382,6 +1382,12 @@ STAR_FOUR = ("--topology=star", "--hosts=4")
     ("pfabric-websearch", ("--flows=10", "--hashDemux=false", LEAN), "--hashDemux=false",
      "the lean host (--hostStack=lean) finds each segment's connection in its own table, with "
      "no ns-3 endpoint to search"),
+    # the tenth probe (G7): LineRate's fixed window reads no ssthresh, on either host stack
+    *(("pfabric-websearch", ("--flows=10", "--scheme=linerate", "--restartSsThresh=false",
+                             *stack), "--restartSsThresh=false",
+       "what a reused connection keeps of its ssthresh, and this scheme's socket "
+       "(ns3::PfabricLineRateTcpSocket) has a fixed window, no slow start")
+      for stack in ((), (LEAN,))),
     # the ninth probe
     ("pfabric-deadlines", ("--flows=10", "--scheme=tcp", "--priority=remaining"),
      "--priority=remaining", "what packets carry to pFabric's queues, and --scheme=tcp runs "
@@ -1417,6 +1423,37 @@ def test_an_option_is_taken_at_its_default_or_where_it_shapes_the_run(
 
 EARLIEST = "DequeueMode=EarliestOfMostUrgentFlow"
 TERMINATE = "--ns3::PfabricFlowApplication::TerminateAtDeadline=true"
+
+
+UNTAGGED = "--ns3::PfabricQueueDisc::UntaggedPriority=5"
+
+
+@pytest.mark.parametrize(("scheme", "socket", "stack"), [
+    ("pfabric", "PfabricMinTcpSocket", ()), ("linerate", "PfabricLineRateTcpSocket", ()),
+    ("pfabric", "PfabricMinTcpSocket", (LEAN,))])
+def test_untagged_priority_where_every_segment_is_tagged_is_refused(
+        run_example: RunExample, tmp_path: Path, scheme: str, socket: str,
+        stack: tuple[str, ...]) -> None:
+    """The tenth probe (G10): MinTCP's and LineRate's senders tag every segment (a run with
+    UntaggedPriority=10^12 gives the same fct.csv byte for byte), so the value was taken and
+    changed nothing."""
+    result = run_example("pfabric-websearch", "--quiet", *STAR_FOUR, "--flows=10",
+                         f"--scheme={scheme}", *stack, UNTAGGED, f"--out={tmp_path / 'run'}")
+    assert result.returncode == 1
+    assert result.stderr == (f"pfabric-websearch: error: {UNTAGGED}: this scheme's senders "
+                             f"(ns3::{socket}) tag every segment, ACKs and handshakes included, "
+                             "so no packet of the run is untagged; leave it unset\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_untagged_priority_is_taken_where_senders_tag_nothing(run_example: RunExample,
+                                                              tmp_path: Path) -> None:
+    # ns-3's Cubic over pFabric's queues: every packet is untagged.
+    result = run_example("pfabric-websearch", "--quiet", *STAR_FOUR, "--flows=10",
+                         "--scheme=custom", "--portQueueDisc=ns3::PfabricQueueDisc",
+                         "--tcpCongestionOps=ns3::TcpCubic", UNTAGGED,
+                         f"--out={tmp_path / 'run'}")
+    assert result.returncode == 0, result.stderr
 
 
 def test_terminate_at_deadline_without_deadlines_is_refused(run_example: RunExample,
