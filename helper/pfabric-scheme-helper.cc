@@ -409,32 +409,39 @@ PfabricSchemeHelper::GetIdleModeAttributes() const
     std::vector<IdleModeAttribute> idle;
     for (const Ptr<Object>& part : parts)
     {
-        const auto* modal = dynamic_cast<const PfabricModeAttributes*>(PeekPointer(part));
-        if (modal == nullptr)
-        {
-            continue; // none of its attributes depends on a mode of its
-        }
-        const TypeId tid = part->GetInstanceTypeId();
-        for (const auto& ignored : modal->GetAttributesItsModeIgnores())
-        {
-            // Named, not a structured binding: clang before 16 cannot capture those in lambdas.
-            const std::string& attribute = ignored.first;
-            TypeId::AttributeInformation info;
-            tid.LookupAttributeByName(attribute, &info);
-            const Ptr<AttributeValue> held = info.checker->Create();
-            part->GetAttribute(attribute, *held);
-            const std::string value = held->SerializeToString(info.checker);
-            const bool known = std::any_of(idle.begin(), idle.end(), [&](const auto& other) {
-                return other.part == tid && other.attribute == attribute;
-            });
-            // ns-3's own default is taken, as every option at its default.
-            if (!known && value != info.originalInitialValue->SerializeToString(info.checker))
-            {
-                idle.push_back({tid, attribute, value, ignored.second});
-            }
-        }
+        AddIdleModeAttributes(part, &idle);
     }
     return idle;
+}
+
+void
+PfabricSchemeHelper::AddIdleModeAttributes(const Ptr<Object>& part,
+                                           std::vector<IdleModeAttribute>* idle)
+{
+    const auto* modal = dynamic_cast<const PfabricModeAttributes*>(PeekPointer(part));
+    if (modal == nullptr)
+    {
+        return; // none of its attributes depends on a mode of its
+    }
+    const TypeId tid = part->GetInstanceTypeId();
+    for (const auto& ignored : modal->GetAttributesItsModeIgnores())
+    {
+        // Named, not a structured binding: clang before 16 cannot capture those in lambdas.
+        const std::string& attribute = ignored.first;
+        TypeId::AttributeInformation info;
+        tid.LookupAttributeByName(attribute, &info);
+        const Ptr<AttributeValue> held = info.checker->Create();
+        part->GetAttribute(attribute, *held);
+        const std::string value = held->SerializeToString(info.checker);
+        const bool known = std::any_of(idle->begin(), idle->end(), [&](const auto& other) {
+            return other.part == tid && other.attribute == attribute;
+        });
+        // ns-3's own default is taken, as every option at its default.
+        if (!known && value != info.originalInitialValue->SerializeToString(info.checker))
+        {
+            idle->push_back({tid, attribute, value, ignored.second});
+        }
+    }
 }
 
 std::string

@@ -210,11 +210,11 @@ class PfabricSchemeHelper
      */
     ObjectFactory GetPortQueueDiscFactory(bool host) const;
 
-    /// An attribute of a port's queue disc or of a socket that its configured mode never reads,
-    /// set away from ns-3's default (PfabricModeAttributes).
+    /// An attribute of a port's queue disc, a socket or a switch that its configured mode never
+    /// reads, set away from ns-3's default (PfabricModeAttributes).
     struct IdleModeAttribute
     {
-        TypeId part;           ///< the queue disc's or socket's type
+        TypeId part;           ///< the queue disc's, socket's or switch's type
         std::string attribute; ///< the attribute's name, e.g. TieBreak
         std::string value;     ///< its value, as the part holds it
         std::string mode;      ///< the mode that leaves it unread, as ATTRIBUTE=VALUE
@@ -233,6 +233,16 @@ class PfabricSchemeHelper
      * @return them, switch ports first, the socket's last; none: empty
      */
     std::vector<IdleModeAttribute> GetIdleModeAttributes() const;
+
+    /**
+     * @brief Add the values of one part (any object implementing PfabricModeAttributes, e.g. a
+     * fabric's PfabricSwitch) that its mode never reads and that differ from ns-3's default,
+     * each once.
+     * @param part the part, as the run holds it
+     * @param idle the list to add to
+     */
+    static void AddIdleModeAttributes(const Ptr<Object>& part,
+                                      std::vector<IdleModeAttribute>* idle);
 
     /**
      * @brief A program's refusal of a value of GetIdleModeAttributes, one line.

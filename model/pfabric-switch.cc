@@ -20,6 +20,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/string.h"
 #include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
 
@@ -109,6 +110,18 @@ PfabricSwitch::PfabricSwitch()
 PfabricSwitch::~PfabricSwitch()
 {
     NS_LOG_FUNCTION(this);
+}
+
+std::vector<std::pair<std::string, std::string>>
+PfabricSwitch::GetAttributesItsModeIgnores() const
+{
+    if (m_loadBalancing == FLOWCELL)
+    {
+        return {};
+    }
+    StringValue mode;
+    GetAttribute("LoadBalancing", mode);
+    return {{"FlowcellBytes", "LoadBalancing=" + mode.Get()}};
 }
 
 void

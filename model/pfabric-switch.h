@@ -7,6 +7,7 @@
 #ifndef PFABRIC_SWITCH_H
 #define PFABRIC_SWITCH_H
 
+#include "pfabric-mode-attributes.h"
 #include "pfabric-queue-disc-port.h"
 
 #include "ns3/ipv4-header.h"
@@ -59,7 +60,7 @@ class TrafficControlLayer;
  *   every packet it forwards.
  * Both make the same choices from the same state, so a run gives the same results in either.
  */
-class PfabricSwitch : public Object
+class PfabricSwitch : public Object, public PfabricModeAttributes
 {
   public:
     /// How a switch picks one of its up ports.
@@ -88,6 +89,9 @@ class PfabricSwitch : public Object
 
     PfabricSwitch();
     ~PfabricSwitch() override;
+
+    /// @return FlowcellBytes, unless LoadBalancing is Flowcell
+    std::vector<std::pair<std::string, std::string>> GetAttributesItsModeIgnores() const override;
 
     /**
      * @brief Make this a rack switch.

@@ -580,7 +580,16 @@ PfabricExperiment::CheckQueueSizes() const
 std::string
 PfabricExperiment::CheckModeAttributes() const
 {
-    for (const auto& idle : m_scheme->GetIdleModeAttributes())
+    std::vector<PfabricSchemeHelper::IdleModeAttribute> idles = m_scheme->GetIdleModeAttributes();
+    // The switches' too (the tenth probe: FlowcellBytes was taken under spraying); they all
+    // hold the fabric's values.
+    const NodeContainer& switches = m_fabric->GetSwitches();
+    if (switches.GetN() > 0)
+    {
+        PfabricSchemeHelper::AddIdleModeAttributes(switches.Get(0)->GetObject<PfabricSwitch>(),
+                                                   &idles);
+    }
+    for (const auto& idle : idles)
     {
         // Given as a default (--ns3::..., NS_ATTRIBUTE_DEFAULT) or among the custom scheme's
         // attributes; a built-in scheme's own values are the program's, checked with their

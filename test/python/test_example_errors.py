@@ -1412,6 +1412,8 @@ def test_an_option_that_shapes_nothing_in_this_run_is_refused(
     ("pfabric-deadlines", ("--flows=10", "--deadlineFraction=0.5", "--onMiss=terminate")),
     ("pfabric-websearch", ("--flows=10", "--scheme=linerate", "--rto=40us")),
     ("pfabric-websearch", ("--flows=10", "--restartSsThresh=false")),
+    ("pfabric-websearch", ("--flows=10", "--lb=flowcell",
+                           "--ns3::PfabricSwitch::FlowcellBytes=1000")),
     ("pfabric-websearch", ("--flows=10", "--hashDemux=false", "--hostStack=ns3tcp")),
     ("pfabric-deadlines", ("--flows=10", "--scheme=tcp", "--priority=edf")),
     ("pfabric-deadlines", ("--flows=10", "--scheme=linerate", "--priority=remaining"))])
@@ -1525,7 +1527,12 @@ def test_terminate_at_deadline_gives_up_a_listed_flow_at_its_deadline(run_exampl
                            "--tcpAttributes=DupAckWindowFraction=0.5"),
      "--tcpAttributes=DupAckWindowFraction=0.5",
      "ns3::PfabricBaselineTcpSocket with FastRetransmit=false (this run's) never reads "
-     "DupAckWindowFraction")])
+     "DupAckWindowFraction"),
+    # The tenth probe (G8): a switch's mode, as a port's.
+    *(("pfabric-websearch", ("--flows=10", *lb, "--ns3::PfabricSwitch::FlowcellBytes=1000"),
+       "--ns3::PfabricSwitch::FlowcellBytes=1000",
+       f"ns3::PfabricSwitch with LoadBalancing={mode} (this run's) never reads FlowcellBytes")
+      for lb, mode in (((), "Spray"), (("--lb=ecmp",), "Ecmp")))])
 def test_an_attribute_the_parts_mode_never_reads_is_refused(
         run_example: RunExample, tmp_path, program: str, arguments: tuple[str, ...], given: str,
         why: str) -> None:
