@@ -194,7 +194,7 @@ def check_same_experiment(runs: list[SweepRun]) -> None:
 
 def group_replications(runs: list[SweepRun]) -> dict[tuple[str, str, float], list[SweepRun]]:
     """Runs per (workload, scheme, load), checked to be poolable replications (check_poolable:
-    the same (seed, run) twice is refused)."""
+    the same (seed, run) or the same flows twice is refused)."""
     groups: dict[tuple[str, str, float], list[SweepRun]] = {}
     for run in runs:
         groups.setdefault((run.workload, run.scheme, run.load), []).append(run)

@@ -3,6 +3,7 @@ summarising their normalised flow completion times: small pure functions over pa
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import math
@@ -799,13 +800,33 @@ def key_name(key: str) -> str:
     return key if key.isidentifier() else repr(key)
 
 
+# What makes a run's workload, per flow (fct.csv's columns): two runs whose flows agree in these
+# are one workload, whatever their parameters say (workload_digest).
+WORKLOAD_COLUMNS = ("start_s", "src", "dst", "size_bytes")
+
+
+def workload_digest(fct: pd.DataFrame) -> str:
+    """A digest of a run's flows (Run.fct: a windowed run's measured ones) as a set
+    (WORKLOAD_COLUMNS of every row, in any order), start times to the nanosecond the programs
+    print them to, so that fct.csv and a store's compact copy of it agree: two runs have the same
+    one exactly when they ran the same flows, whichever labels (seed, run, flow list's name) they
+    ran under. Every value is a float64 that holds it exactly (check_values: whole numbers at
+    most 2^53), and the rows are sorted, so that one digest per run compares it with any other."""
+    starts = np.round(fct["start_s"].to_numpy(dtype=np.float64) * 1e9) + 0.0  # -0.0 is 0.0
+    columns = [starts, *(fct[c].to_numpy(dtype=np.float64) for c in WORKLOAD_COLUMNS[1:])]
+    rows = np.column_stack(columns)[np.lexsort(columns[::-1])]
+    return hashlib.sha256(np.ascontiguousarray(rows).tobytes()).hexdigest()
+
+
 def check_poolable(runs: list[Run]) -> None:
     """Refuse to pool runs whose parameters differ beyond replication (seed, run, outputs), or
     whose builds differ (BUILD_KEYS), or two runs of the same (seed, run): the same replication
     counted twice (one run directory given twice, or copied), not more data; or two runs of one
     workload: --arrivals=ns2 draws the same flows for every seed and run, and one flow list
     (--flowFile) replayed under two runs is one workload, so their pool would narrow an
-    interval with copies (issue 54's eighth probe)."""
+    interval with copies (issue 54's eighth probe); and so are two runs of the same flows under
+    any other labels (a flow list copied under another name, a run directory copied and its
+    seed or run edited: issue 54's tenth probe), found by their flows (workload_digest)."""
     first = runs[0]
     for run in runs[1:]:
         check_same_build(run, first)
@@ -835,6 +856,14 @@ def check_poolable(runs: list[Run]) -> None:
                                 f"({workload}: the same flows for every seed and run), a copy of "
                                 "its workload, not a replication")
         workloads[workload] = run
+    digests: dict[str, Run] = {}
+    for run in runs:
+        digest = workload_digest(run.fct)
+        if digest in digests:
+            raise AnalysisError(f"{run.directory}: the same flows as {digests[digest].directory} "
+                                "(src, dst, size_bytes and start_s of every flow), a copy of its "
+                                "workload, not a replication")
+        digests[digest] = run
 
 
 def replication_identity(meta: dict) -> str:

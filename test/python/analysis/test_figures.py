@@ -61,14 +61,25 @@ def expected(workload: str, scheme: str, load: float) -> dict[str, float]:
     return {"a": a + 1.5, "b": a + 3, "c": a + 0.5, "d": 2 * a + 1, "all": (10 * a + 9) / 8}
 
 
+def replication_shift(seed: object, run: object) -> float:
+    """How much later a replication's flows start than run 1 of seed 1's, in seconds: 1,000 a
+    seed and 1 a run after the first, so that replications of one point run flows of their own,
+    as the programs' do (check_poolable refuses two runs of the same flows). A start time enters
+    no FCT, ideal FCT or slowdown: every number the tests compute by hand stays."""
+    if isinstance(seed, int) and isinstance(run, int):
+        return float((seed - 1) * 1000 + run - 1)
+    return 0.0
+
+
 def write_run(directory: Path, workload: str, fct: pd.DataFrame, **parameters: object) -> Path:
+    """A run directory of fct's flows (started replication_shift later) and its meta.json."""
     directory.mkdir(parents=True)
-    fct.to_csv(directory / "fct.csv", index=False)
-    meta = {"program": f"pfabric-{workload}", "workload": workload,
-            "parameters": {"preset": "hotnets12", "topology": "fattree", "flows": 4,
-                           "flowFile": "", "dumpFlows": "", "seed": 1,
-                           "out": str(directory), **parameters},
+    written = {"preset": "hotnets12", "topology": "fattree", "flows": 4, "flowFile": "",
+               "dumpFlows": "", "seed": 1, "out": str(directory), **parameters}
+    meta = {"program": f"pfabric-{workload}", "workload": workload, "parameters": written,
             "module_version": "0.1.0", "ns3_version": "3.44", "git_commit": "0123abc"}
+    shift = replication_shift(written["seed"], written.get("run", 1))
+    fct.assign(start_s=fct["start_s"] + shift).to_csv(directory / "fct.csv", index=False)
     (directory / "meta.json").write_text(json.dumps(meta, indent=2))
     return directory
 
@@ -365,6 +376,19 @@ def break_duplicate_replication(sweep: Path) -> str:
     return f"{run}: the same replication (seed 1, run 1) as {first}"
 
 
+def break_copied_workload(sweep: Path) -> str:
+    """A replication's directory copied and its meta.json's seed and run edited by hand: a third
+    run of the point under labels of its own, but run 1's flows (issue 54's tenth probe)."""
+    first = sweep / "runs" / run_name("websearch", "linerate", 0.5, 1)
+    copy = sweep / "runs" / run_name("websearch", "linerate", 0.5, 3)
+    shutil.copytree(first, copy)
+    meta = json.loads((copy / "meta.json").read_text())
+    meta["parameters"].update(seed=2, run=3)
+    (copy / "meta.json").write_text(json.dumps(meta))
+    return (f"{copy}: the same flows as {first} (src, dst, size_bytes and start_s of every "
+            "flow), a copy of its workload, not a replication")
+
+
 def break_missing_fct(sweep: Path) -> str:
     run = sweep / "runs" / run_name("datamining", "ideal", 0.2, 2)
     (run / "fct.csv").unlink()
@@ -380,8 +404,8 @@ def break_workload(sweep: Path) -> str:
 
 
 @pytest.mark.parametrize("damage", [break_unknown_scheme, break_mixed_presets, break_meta_json,
-                                    break_duplicate_replication, break_missing_fct,
-                                    break_workload])
+                                    break_duplicate_replication, break_copied_workload,
+                                    break_missing_fct, break_workload])
 def test_bad_sweeps_fail_with_one_line_and_no_output(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], damage) -> None:
     sweep = make_sweep(tmp_path / "sweep")

@@ -43,6 +43,14 @@ def write_run(directory: Path, lines: list[str], header: str = HEADER, /, run: i
     return directory
 
 
+def started_later(lines: list[str], seconds: int) -> list[str]:
+    """lines with every flow starting `seconds` later (start_s, the fifth column, to nine
+    decimals): another replication's flows, as the programs draw them (check_poolable refuses two
+    runs of the same flows); their FCTs and ideal FCTs are lines'."""
+    fields = [line.split(",") for line in lines]
+    return [",".join([*f[:4], f"{float(f[4]) + seconds:.9f}", *f[5:]]) for f in fields]
+
+
 def one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 1, lines
@@ -492,7 +500,7 @@ def test_a_copy_of_a_run_is_not_pooled_with_it(tmp_path: Path,
     run = write_run(tmp_path / "run", LINES)
     copy = tmp_path / "copy"
     shutil.copytree(run, copy)
-    other = write_run(tmp_path / "other", LINES, run=2)
+    other = write_run(tmp_path / "other", started_later(LINES, 1), run=2)
     assert main(["summarize", str(run), str(other)]) == 0  # two replications pool
     capsys.readouterr()
     assert refused(capsys, "summarize", str(run), str(other), str(copy)) == (

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -29,10 +31,23 @@ def frame(rows: list[tuple[int, float, float, int]]) -> pd.DataFrame:
                          for i, (size, fct, ideal, done) in enumerate(rows)])
 
 
+def replication_shift(seed: object, run: object) -> float:
+    """How much later a replication's flows start than run 1 of seed 1's, in seconds: 1,000 a
+    seed and 1 a run after the first, so that replications of one experiment run flows of their
+    own, as the programs' do (check_poolable refuses two runs of the same flows). A start time
+    enters no FCT, ideal FCT or slowdown."""
+    if isinstance(seed, int) and isinstance(run, int):
+        return float((seed - 1) * 1000 + run - 1)
+    return 0.0
+
+
 def write_run(directory: Path, fct: pd.DataFrame, **parameters: object) -> Path:
+    """A run directory of fct's flows (started replication_shift later) and a meta.json of the
+    parameters."""
     directory.mkdir(parents=True)
-    fct.to_csv(directory / "fct.csv", index=False)
     meta = {"parameters": {"scheme": "pfabric", "load": 0.5, "seed": 1, "run": 1, **parameters}}
+    shift = replication_shift(meta["parameters"]["seed"], meta["parameters"]["run"])
+    fct.assign(start_s=fct["start_s"] + shift).to_csv(directory / "fct.csv", index=False)
     (directory / "meta.json").write_text(json.dumps(meta))
     return directory
 
@@ -224,6 +239,49 @@ def test_runs_of_one_workload_are_not_pooled_as_replications(tmp_path: Path) -> 
     with pytest.raises(AnalysisError, match=r"list-3: the same flows as .*list-1 "
                                             r"\(--flowFile=flows/a.csv: "):
         check_poolable(listed)
+
+
+def test_runs_of_the_same_flows_under_other_labels_are_not_pooled(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 54's tenth probe (G6): a run directory copied and its meta.json's seed and run edited
+    by hand, or a flow list copied under another name and replayed under another run, has the
+    run's flows under other labels, and check_poolable pooled the two as replications (it knew a
+    copy only by its (seed, run) or its --flowFile path), narrowing an interval with copies. The
+    flows (src, dst, size_bytes and start_s of every flow, in any order; not their FCTs) tell
+    them: refused in one line naming both directories, whichever file holds the flows. Runs whose
+    flows differ, even in one start time by a nanosecond, pool."""
+    flows = frame([(1000, 1.0, 1.0, 1), (200000, 3.0, 1.0, 1)]).assign(start_s=[0.5, 0.25])
+    original = write_run(tmp_path / "run1", flows, run=1)  # drew its flows (and dumped them)
+    edited = tmp_path / "edited"
+    shutil.copytree(original, edited)
+    meta = json.loads((edited / "meta.json").read_text())
+    meta["parameters"].update(seed=2, run=7)
+    (edited / "meta.json").write_text(json.dumps(meta))
+    # run 1's dumped list, copied under another name, replayed under run 2: its flows start when
+    # the list says (write_run's replication shift undone), in another order, FCTs their own
+    replayed = write_run(tmp_path / "replayed", flows, run=2, flowFile="flows/copy-of-run1.csv")
+    flows.assign(fct_s=[2.0, 4.0]).iloc[::-1].to_csv(replayed / "fct.csv", index=False)
+    compacted = tmp_path / "compacted"  # the edited copy as a store keeps it
+    shutil.copytree(edited, compacted)
+    (compacted / "fct.columns.xz").write_bytes(
+        columnar.encode((compacted / "fct.csv").read_bytes()))
+    (compacted / "fct.csv").unlink()
+    first = read_run(original)
+    for copy in (edited, replayed, compacted):
+        with pytest.raises(AnalysisError, match=(
+                rf"^{re.escape(str(copy))}: the same flows as {re.escape(str(original))} \(src, "
+                r"dst, size_bytes and start_s of every flow\), a copy of its workload, not a "
+                r"replication$")):
+            check_poolable([first, read_run(copy)])
+    assert main(["summarize", str(original), str(edited)]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"pfabric-analysis: error: {edited}: the same flows as {original} (src, dst, size_bytes "
+        "and start_s of every flow), a copy of its workload, not a replication"]
+    other = write_run(tmp_path / "run2", flows, run=2)  # a second later
+    nudged = write_run(tmp_path / "run3", flows, run=3)
+    flows.assign(start_s=[0.5, 0.250000001]).to_csv(nudged / "fct.csv", index=False)
+    check_poolable([first, read_run(other), read_run(nudged)])
+    assert main(["summarize", str(original), str(other), str(nudged)]) == 0
 
 
 def test_a_run_written_before_link_delay_pools_with_the_presets_delay_only(

@@ -147,9 +147,10 @@ def test_the_steady_command_prints_the_warmup_and_the_verdict(
     for run in (1, 2):
         directory = tmp_path / f"run{run}"
         directory.mkdir()
-        # no flow beats its ideal (read_run refuses it)
-        flows(np.maximum(transient(rng, 40_000, 1_000, noise=0.1), 1.0)).to_csv(
-            directory / "fct.csv", index=False)
+        # no flow beats its ideal (read_run refuses it); each run's flows start a second after
+        # the run before's, flows of its own (check_poolable refuses two runs of the same flows)
+        fct = flows(np.maximum(transient(rng, 40_000, 1_000, noise=0.1), 1.0))
+        fct.assign(start_s=fct["start_s"] + run - 1).to_csv(directory / "fct.csv", index=False)
         meta = {"program": "pfabric-websearch", "workload": "websearch", "ns3_version": "3.37",
                 "parameters": {"preset": "hotnets12", "seed": 1, "run": run, "load": 0.8,
                                "out": str(directory)}}
