@@ -22,8 +22,9 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from pfabric_analysis.plotting import (STYLE, document_bytes, new_figure, number, scheme_looks,
                                        write_figure_set)
-from pfabric_analysis.runs import (AnalysisError, check_output_name, check_same_as_first,
-                                   check_values, first_beyond_rounding, percentile_nearest_rank,
+from pfabric_analysis.runs import (AnalysisError, check_measurement,
+                                   check_output_name, check_same_as_first, check_values,
+                                   first_beyond_rounding, percentile_nearest_rank, read_fct_csv,
                                    read_json, read_rows_csv, scheme_name, written_row)
 
 QUERY_COLUMNS = ["query_id", "workers", "response_bytes", "start_s", "qct_s", "ideal_qct_s",
@@ -133,12 +134,85 @@ def check_queries_against_meta(queries: pd.DataFrame, incast: dict, queries_path
                             "rounding; no query completes faster than on an idle fabric")
 
 
+# How far a query's recorded start and QCT may be from its responses' in fct.csv, in whole
+# nanoseconds: each time is printed rounded to one, and a QCT is a difference of two of them.
+RESPONSE_ROUNDING_NS = 2
+
+
+def response_rows(queries: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Each query's responses: the flow ids first_flow_id to first_flow_id + workers - 1, with
+    the row of their query."""
+    workers = queries["workers"].to_numpy(dtype=np.int64)
+    query_row = np.repeat(np.arange(len(queries)), workers)
+    first = queries["first_flow_id"].to_numpy(dtype=np.int64)[query_row]
+    offset = np.arange(len(query_row)) - np.repeat(np.cumsum(workers) - workers, workers)
+    return first + offset, query_row
+
+
+def check_responses(queries: pd.DataFrame, fct: pd.DataFrame, aggregator: int,
+                    queries_path: Path, fct_path: Path) -> None:
+    """Refuse a queries.csv its responses in fct.csv contradict (the tenth probe, G12: a response
+    slower than its query was taken). A query's responses are its workers' flows from its
+    first_flow_id on, of its response_bytes each, to the aggregator, started at its start; its
+    responses_completed, timeouts and responses_with_timeouts are theirs, and its qct_s (empty
+    unless every response completed) their last completion less its start, within
+    RESPONSE_ROUNDING_NS. One line naming queries.csv's line."""
+    ids, query_row = response_rows(queries)
+    by_id = fct.set_index("flow_id")
+    missing = ~np.isin(ids, by_id.index.to_numpy())
+    if missing.any():
+        row = int(query_row[np.flatnonzero(missing)[0]])
+        raise AnalysisError(f"{queries_path}:{row + 2}: its response flow "
+                            f"{int(ids[np.flatnonzero(missing)[0]])} is not in {fct_path}")
+    responses = by_id.loc[ids].assign(query=query_row)
+    of_query = queries.iloc[query_row].reset_index(drop=True)
+    responses = responses.reset_index()
+    late_ns = np.round((responses["start_s"] - of_query["start_s"]).abs() * 1e9)
+    size = of_query["response_bytes"]
+    wrong = ((responses["dst"] != aggregator) | (responses["size_bytes"] != size)
+             | (late_ns > RESPONSE_ROUNDING_NS)).to_numpy()
+    if wrong.any():
+        first = int(np.flatnonzero(wrong)[0])
+        raise AnalysisError(f"{queries_path}:{int(query_row[first]) + 2}: its response flow "
+                            f"{int(ids[first])} in {fct_path} is not {size[first]} B to the "
+                            f"aggregator {aggregator} from the query's start")
+    completed = responses["completed"] == 1
+    per_query = pd.DataFrame({
+        "responses_completed": completed.groupby(responses["query"]).sum(),
+        "timeouts": responses["timeouts"].groupby(responses["query"]).sum(),
+        "responses_with_timeouts": (responses["timeouts"] > 0).groupby(responses["query"]).sum(),
+        "last_end_s": (responses["start_s"] + responses["fct_s"]).where(completed)
+        .groupby(responses["query"]).max()})
+    for column in ("responses_completed", "timeouts", "responses_with_timeouts"):
+        other = np.flatnonzero(per_query[column].to_numpy() != queries[column].to_numpy())
+        if other.size:
+            row = int(other[0])
+            written = written_row(queries_path, row, QUERY_COLUMNS)[column]
+            raise AnalysisError(f"{queries_path}:{row + 2}: {column} {written!r}, and its "
+                                f"responses in {fct_path} have "
+                                f"{int(per_query[column].iloc[row])}")
+    every = (queries["responses_completed"] == queries["workers"]).to_numpy()
+    qct = queries["qct_s"].to_numpy(dtype=float)
+    theirs = (per_query["last_end_s"].to_numpy(dtype=float)
+              - queries["start_s"].to_numpy(dtype=float))
+    off = np.where(every, np.round(np.abs(qct - theirs) * 1e9) > RESPONSE_ROUNDING_NS,
+                   ~np.isnan(qct))
+    if off.any():
+        row = int(np.flatnonzero(off)[0])
+        expected = (f"{theirs[row]:.9f} s" if every[row]
+                    else "empty (not every response completed)")
+        raise AnalysisError(f"{queries_path}:{row + 2}: qct_s "
+                            f"{written_row(queries_path, row, QUERY_COLUMNS)['qct_s']!r}, and "
+                            f"its responses in {fct_path} make it {expected}")
+
+
 def read_incast_run(directory: Path) -> IncastRun:
     """Read and check a run directory of pfabric-incast: every value of queries.csv
     (QUERY_RULES), meta.json's incast numbers (META_RULES), and the two against each other."""
     queries_path = directory / "queries.csv"
     meta_path = directory / "meta.json"
-    for path in (queries_path, meta_path):
+    fct_path = directory / "fct.csv"
+    for path in (queries_path, meta_path, fct_path):
         if not path.is_file():
             raise AnalysisError(f"{path}: missing")
     meta = read_json(meta_path)
@@ -152,6 +226,11 @@ def read_incast_run(directory: Path) -> IncastRun:
     queries = queries.apply(pd.to_numeric)
     check_incast_meta(meta, meta_path)
     check_queries_against_meta(queries, meta["incast"], queries_path, meta_path)
+    fct = read_fct_csv(fct_path)
+    check_values(fct, fct_path)
+    fct = fct.apply(pd.to_numeric)
+    check_measurement(fct, fct_path)
+    check_responses(queries, fct, int(meta["incast"]["aggregator"]), queries_path, fct_path)
     return IncastRun(directory, queries, meta)
 
 

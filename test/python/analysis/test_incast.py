@@ -35,12 +35,39 @@ def queries_frame(ratios: Sequence[float | None], timeouts: Sequence[int],
     return pd.DataFrame(rows)
 
 
+def responses_frame(queries: pd.DataFrame) -> pd.DataFrame:
+    """fct.csv of the queries' responses, as the program writes it: each query's workers flows
+    from first_flow_id on, host 1, 2, ... to the aggregator 0 at the query's start; the first
+    responses_completed of them completed, the last of those at the query's QCT (the others at
+    half of it, or at IDEAL where the query did not complete); its timeouts one per response with
+    any, the rest on the first."""
+    rows = []
+    for query in queries.itertuples():
+        done = int(query.responses_completed)
+        for j in range(int(query.workers)):
+            if j >= done:
+                fct = math.nan
+            elif done < query.workers:
+                fct = IDEAL
+            else:
+                fct = query.qct_s if j == done - 1 else query.qct_s / 2
+            count = (int(query.timeouts) - int(query.responses_with_timeouts) + 1 if j == 0
+                     else 1) if j < query.responses_with_timeouts else 0
+            rows.append({"flow_id": query.first_flow_id + j, "src": 1 + j, "dst": 0,
+                         "size_bytes": query.response_bytes, "start_s": f"{query.start_s:.9f}",
+                         "fct_s": "" if math.isnan(fct) else f"{fct:.9f}",
+                         "ideal_fct_s": f"{IDEAL / 4:.9f}", "timeouts": count,
+                         "completed": int(j < done)})
+    return pd.DataFrame(rows)
+
+
 def write_run(directory: Path, scheme: str, workers: int, background: float,
               ratios: list[float | None], timeouts: list[int],
               overlaps: list[int] | None = None, response_bytes: int = 1000) -> Path:
     directory.mkdir(parents=True)
-    queries_frame(ratios, timeouts, overlaps, workers, response_bytes).to_csv(
-        directory / "queries.csv", index=False)
+    queries = queries_frame(ratios, timeouts, overlaps, workers, response_bytes)
+    queries.to_csv(directory / "queries.csv", index=False)
+    responses_frame(queries).to_csv(directory / "fct.csv", index=False)
     meta = {"program": "pfabric-incast", "command_line": "pfabric-incast",
             "parameters": {"preset": "hotnets12", "scheme": scheme, "topology": "fattree",
                            "k": 0, "seed": 1, "run": 1, "out": str(directory)},
@@ -174,7 +201,19 @@ def test_refuses_a_directory_that_is_not_an_incast_run(tmp_path: Path) -> None:
      r"queries.csv:3: query_id '0', and the queries are numbered from 0 in their order, each "
      r"once"),
     (lambda run: edit_meta(run, aggregator=54), r"incast.aggregator 54 is not a host, a whole "
-                                                 r"number below the run's 54 hosts")])
+                                                 r"number below the run's 54 hosts"),
+    # the tenth probe (G12): fct.csv's responses were not read against their queries
+    (lambda run: replace_in(run / "fct.csv", "0.000200000", "0.000300000"),
+     r"queries.csv:2: qct_s '0.0002', and its responses in .*fct.csv make it 0.000300000 s"),
+    (lambda run: replace_in(run / "fct.csv", "0.002000000,0.000100000,0.000025000,0,1",
+                            "0.002000000,0.000100000,0.000025000,1,1"),
+     r"queries.csv:2: timeouts '0', and its responses in .*fct.csv have 1"),
+    (lambda run: replace_in(run / "fct.csv", "\n9,", "\n99,"),
+     r"queries.csv:3: its response flow 9 is not in .*fct.csv"),
+    (lambda run: edit_meta(run, aggregator=1),
+     r"queries.csv:2: its response flow 0 in .*fct.csv is not 1000 B to the aggregator 1 from "
+     r"the query's start"),
+    (lambda run: (run / "fct.csv").unlink(), r"fct.csv: missing")])
 def test_refuses_a_run_that_cannot_be_a_measurement(tmp_path: Path, spoil, message: str) -> None:
     run = write_run(tmp_path / "r", "tcp", 8, 0, [2.0, 2.0], [0, 0])
     read_incast_run(run)
