@@ -61,5 +61,5 @@ main(int argc, char* argv[])
     }
     std::cout << incast.Summarize();
     pfabric::ProgramShell::PrintFiles(out, {"queries.csv", "fct.csv", "meta.json"});
-    return 0;
+    return shell.Finish(0);
 }

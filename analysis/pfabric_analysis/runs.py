@@ -149,13 +149,24 @@ def fct_file(directory: Path) -> Path:
     raise AnalysisError(f"{directory / FCT_FILES[0]}: missing")
 
 
+def unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's members as a dict, refusing a name given twice (ValueError)."""
+    members: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in members:
+            raise ValueError(f"the name {name!r} twice in one object")
+        members[name] = value
+    return members
+
+
 def read_json(path: Path) -> Any:
     """A JSON file (a meta.json), a byte-order mark (an editor's) dropped as files.read_text
     drops it. What is not JSON (JSONDecodeError, UnicodeDecodeError), an integer past Python's
-    4300 digits (ValueError) or nesting past its recursion limit (RecursionError) is
-    AnalysisError, one line naming the file."""
+    4300 digits (ValueError), nesting past its recursion limit (RecursionError) or a name twice
+    in one object (unique_members; JSON leaves it to the reader, and Python keeps the last: the
+    tenth probe's "seed" twice read as the second) is AnalysisError, one line naming the file."""
     try:
-        return json.loads(path.read_text(encoding="utf-8-sig"))
+        return json.loads(path.read_text(encoding="utf-8-sig"), object_pairs_hook=unique_members)
     except (ValueError, RecursionError) as error:
         raise AnalysisError(f"{path}: not JSON ({error})") from error
 
@@ -472,6 +483,37 @@ def check_meta_agrees_with_itself(meta: dict, meta_path: Path) -> None:
         raise AnalysisError(f"{meta_path}: flows_total {meta['flows_total']!r} is not "
                             f"parameters.flows {parameters['flows']!r}, the flows the run drew; "
                             "not the record of one run")
+    check_window_record(meta, meta_path)
+
+
+# The window's record in meta.json (PfabricMeasurementWindow::AddProvenance) and the parameter
+# each repeats.
+WINDOW_PARAMETERS = {"warmup_flows": "warmupFlows", "measure_flows": "measureFlows",
+                     "measure_max_bytes": "measureMaxBytes"}
+
+
+def check_window_record(meta: dict, meta_path: Path) -> None:
+    """Refuse a window object without parameters.measureFlows above 0, or one the other way
+    round, or window values other than the parameters' (the tenth probe, U4: measureFlows of
+    40,000 beside no window was taken). Where parameters.measureFlows is not recorded (older
+    runs), or of an Ideal run (its window is pfabric-analysis ideal's own, its parameters its
+    packet program's, which may say 0), nothing is checked."""
+    parameters = meta["parameters"]
+    measure = parameters.get("measureFlows")
+    if not isinstance(measure, int) or isinstance(measure, bool) \
+            or parameters.get("scheme") == IDEAL_SCHEME:
+        return
+    window = meta.get("window")
+    if (measure > 0) != isinstance(window, dict):
+        raise AnalysisError(f"{meta_path}: parameters.measureFlows {measure!r} "
+                            + ("and no window object" if measure > 0 else
+                               "and a window object") + "; not the record of one run")
+    for key, name in WINDOW_PARAMETERS.items():
+        if isinstance(window, dict) and key in window and name in parameters \
+                and window[key] != parameters[name]:
+            raise AnalysisError(f"{meta_path}: window.{key} {window[key]!r} is not "
+                                f"parameters.{name} {parameters[name]!r}; not the record of one "
+                                "run")
 
 
 def fabric_hosts(parameters: dict) -> int | None:

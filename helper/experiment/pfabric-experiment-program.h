@@ -27,11 +27,13 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -436,6 +438,23 @@ class ProgramShell
     }
 
     /**
+     * @brief The program's last step: its summary on stdout must have been written (the tenth
+     * probe: to a full device it was lost and the exit status was 0).
+     * @param status the exit status otherwise
+     * @return status, or Fail's 1 when stdout could not be written
+     */
+    int Finish(int status) const
+    {
+        std::cout.flush();
+        if (!std::cout.fail())
+        {
+            return status;
+        }
+        return Fail(std::string("standard output: cannot write the summary (") +
+                    std::strerror(errno) + "); the run's files are written");
+    }
+
+    /**
      * @return meta.json's first members: program, command_line, and the settings of ns-3's own
      * that the run was given, which change it as its parameters do: ns3_settings (attribute paths
      * and global values on the command line, PfabricCommandLine::GetNs3Settings) and
@@ -604,7 +623,7 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
     {
         std::cout << "flows: " << p.dumpFlows << " (" << experiment.GetFlows().size() << ")"
                   << std::endl;
-        return 0;
+        return shell.Finish(0);
     }
     PfabricJsonObject meta = shell.StartMeta();
     const std::string out = experiment.GetOutputDirectory();
@@ -619,7 +638,7 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
             return shell.Fail(error);
         }
         ProgramShell::PrintFiles(out, {"ideal_fct.csv", "meta.json"});
-        return 0;
+        return shell.Finish(0);
     }
     const PfabricMeasurementWindow& window = experiment.GetWindow();
     if (!quiet && window.IsOn())
@@ -681,9 +700,9 @@ RunExperimentProgram(int argc, char* argv[], const std::string& workload, bool d
         // Also under --quiet: fct.csv's empty FCTs alone would read as results.
         std::cerr << program << ": warning: " << stop.Describe() << " (meta.json: stop)"
                   << std::endl;
-        return strict ? EXIT_STOPPED_EARLY : 0;
+        return shell.Finish(strict ? EXIT_STOPPED_EARLY : 0);
     }
-    return 0;
+    return shell.Finish(0);
 }
 
 } // namespace pfabric

@@ -41,10 +41,11 @@ namespace pfabric
  * one event).
  *
  * - A fatal signal (SIGFPE, SIGSEGV, SIGBUS, SIGILL, SIGABRT: ns-3's NS_ASSERT and NS_FATAL_ERROR
- *   abort after their message) or an interruption (SIGINT, SIGTERM, SIGHUP; one that the program
- *   was started ignoring, as under nohup, stays ignored): one line on stderr,
- *   "PROGRAM: error: ns-3 died of SIGFPE (floating-point exception) after 4 ms of simulated time,
- *   with --tcpCongestionOpsAttributes=Gamma=0; no results written", the directories the run created
+ *   abort after their message) or an interruption (SIGINT, SIGTERM, SIGHUP, and the others whose
+ *   default ends the process: SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ; one that the
+ * program was started ignoring, as under nohup, stays ignored): one line on stderr, "PROGRAM:
+ * error: ns-3 died of SIGFPE (floating-point exception) after 4 ms of simulated time, with
+ * --tcpCongestionOpsAttributes=Gamma=0; no results written", the directories the run created
  *   removed (PfabricResultsWriter::GetCreatedDirectories, while empty), and the signal raised
  *   again under the handler that was there before (the process ends by it, or a sanitizer
  *   reports it).
@@ -199,7 +200,7 @@ class RunWatchdog
 
   private:
     /// The signals handled, and how the line names them.
-    static constexpr std::array<std::pair<int, const char*>, 8> HANDLED{{
+    static constexpr std::array<std::pair<int, const char*>, 14> HANDLED{{
         {SIGFPE, "died of SIGFPE (floating-point exception)"},
         {SIGSEGV, "died of SIGSEGV (invalid memory access)"},
         {SIGBUS, "died of SIGBUS (bus error)"},
@@ -208,6 +209,14 @@ class RunWatchdog
         {SIGINT, "was interrupted (SIGINT)"},
         {SIGTERM, "was stopped (SIGTERM)"},
         {SIGHUP, "was stopped (SIGHUP)"},
+        // Whose default action also ends the process (the tenth probe: each left an empty run
+        // directory), sent by a user, a batch system's limits or a shell's timer.
+        {SIGQUIT, "was stopped (SIGQUIT)"},
+        {SIGUSR1, "was stopped (SIGUSR1)"},
+        {SIGUSR2, "was stopped (SIGUSR2)"},
+        {SIGALRM, "was stopped (SIGALRM)"},
+        {SIGXCPU, "was stopped (SIGXCPU: the processor time limit)"},
+        {SIGXFSZ, "was stopped (SIGXFSZ: the file size limit)"},
     }};
 
     /// What the handlers read: made before they can run.
@@ -321,7 +330,8 @@ class RunWatchdog
     {
         State& state = GetState();
         // An interruption is the user's, no fault to report; the settings are named still.
-        const bool interruption = signal == SIGINT || signal == SIGTERM || signal == SIGHUP;
+        const bool interruption = signal != SIGFPE && signal != SIGSEGV && signal != SIGBUS &&
+                                  signal != SIGILL && signal != SIGABRT;
         Report(state.names[signal] ? state.names[signal] : "died of a signal",
                "",
                interruption ? state.interrupted : state.given);

@@ -1789,12 +1789,15 @@ def test_a_signal_the_run_was_started_ignoring_stays_ignored(bin_dir, tmp_path) 
     assert sorted(path.name for path in out.iterdir()) == ["fct.csv", "meta.json"]
 
 
-def test_an_interrupted_run_says_so_and_leaves_nothing(bin_dir, tmp_path) -> None:
-    status, errors, _ = start_and_signal(bin_dir, tmp_path, False, signal.SIGTERM)
-    assert status == -signal.SIGTERM
+@pytest.mark.parametrize("sent", [signal.SIGTERM, signal.SIGUSR1, signal.SIGXCPU])
+def test_an_interrupted_run_says_so_and_leaves_nothing(bin_dir, tmp_path, sent) -> None:
+    """SIGUSR1 and SIGXCPU (a batch system's limit), as every signal whose default ends the
+    process: the tenth probe found their runs' empty directories left."""
+    status, errors, _ = start_and_signal(bin_dir, tmp_path, False, sent)
+    assert status == -sent
     last = errors.splitlines()[-1]
-    assert re.fullmatch(r"pfabric-websearch: error: ns-3 was stopped \(SIGTERM\) after \d+ ms of "
-                        r"simulated time; no results written", last), errors
+    assert re.fullmatch(rf"pfabric-websearch: error: ns-3 was stopped \({sent.name}[^)]*\) after "
+                        r"\d+ ms of simulated time; no results written", last), errors
     assert list(tmp_path.iterdir()) == []
 
 
@@ -2721,3 +2724,24 @@ def test_a_deadline_longer_than_ns3s_times_is_refused(run_example: RunExample, t
     assert result.returncode == 1
     assert result.stderr == f"pfabric-deadlines: error: {message}\n"
     assert not out.exists()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize(("program", "arguments"), [
+    ("pfabric-websearch", ("--flows=5",)), ("pfabric-websearch", ("--flows=5", "--idealOnly")),
+    ("pfabric-incast", ("--workers=3", "--queries=2"))])
+def test_a_summary_that_cannot_be_written_is_an_error(bin_dir: Path, tmp_path: Path,
+                                                      program: str,
+                                                      arguments: tuple[str, ...]) -> None:
+    """The tenth probe (U5): with stdout on a full device the summary was lost, exit 0. The run's
+    files are written all the same: the line says so."""
+    import subprocess
+
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([str(bin_dir / program), "--quiet", *STAR_FOUR, *arguments,
+                                 f"--out={tmp_path / 'run'}"], stdout=full,
+                                stderr=subprocess.PIPE, text=True, timeout=300)
+    assert result.returncode == 1
+    assert result.stderr == (f"{program}: error: standard output: cannot write the summary (No "
+                             "space left on device); the run's files are written\n")
+    assert (tmp_path / "run" / "meta.json").is_file()

@@ -155,6 +155,15 @@ RECIPE = {"name": "pfabric", "preset": "hotnets12",
     ({"hosts": 54, "parameters": {**PARAMETERS, "topology": "leafspine", "leaves": 4,
                                   "hostsPerLeaf": 4, "spines": 2}},
      "hosts 54 is not the 16 of its parameters' leafspine"),
+    # the tenth probe (U4): a window's parameters without its record, or another's record
+    ({"parameters": {**PARAMETERS, "measureFlows": 40000}},
+     "parameters.measureFlows 40000 and no window object"),
+    ({"parameters": {**PARAMETERS, "measureFlows": 0},
+      "window": {"warmup_flows": 0, "measure_flows": 2}},
+     "parameters.measureFlows 0 and a window object"),
+    ({"parameters": {**PARAMETERS, "warmupFlows": 0, "measureFlows": 3},
+      "window": {"warmup_flows": 1, "measure_flows": 3}},
+     "window.warmup_flows 1 is not parameters.warmupFlows 0"),
 ])
 def test_a_meta_json_that_contradicts_itself_is_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], meta: dict, error: str) -> None:
@@ -181,7 +190,8 @@ def test_a_meta_json_that_contradicts_itself_is_refused(
     {"program": "pfabric-websearch", "parameters": {**PARAMETERS, "flows": 5,
                                                     "flowFile": "flows.csv"}},
     {"program": "pfabric-websearch", "parameters": {**PARAMETERS, "flows": 2000,
-                                                    "warmupFlows": 1, "measureFlows": 2}},
+                                                    "warmupFlows": 1, "measureFlows": 2},
+     "window": {"warmup_flows": 1, "measure_flows": 2, "flows_simulated": 3}},
     {"program": "pfabric-classes", "parameters": {**PARAMETERS, "flows": 2}},
     {"program": "pfabric-incast", "parameters": {**PARAMETERS, "flows": 0}},
     # the packet run's end; an Ideal run simulated no packet

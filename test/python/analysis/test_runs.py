@@ -464,6 +464,18 @@ def test_ns3s_variables_are_split_as_ns3_splits_them(text: str,
     assert runs.variable_settings(text) == expected
 
 
+def test_a_meta_json_with_a_name_twice_is_one_line(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The tenth probe (U4): "seed" twice in parameters read as its second value, without a
+    word (JSON leaves duplicate names to the reader; Python keeps the last)."""
+    run = write_run(tmp_path / "run", frame([(1000, 1.0, 1.0, 1)]))
+    meta_path = run / "meta.json"
+    meta_path.write_text(meta_path.read_text().replace('"seed": 1', '"seed": 1, "seed": 2', 1))
+    assert main(["summarize", str(run)]) == 1
+    assert capsys.readouterr().err == (f"pfabric-analysis: error: {meta_path}: not JSON (the "
+                                       "name 'seed' twice in one object)\n")
+
+
 def test_a_meta_json_integer_beyond_pythons_digit_limit_is_one_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 54's sixth probe (F10): an integer of more than 4300 digits (Python's limit on
