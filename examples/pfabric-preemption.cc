@@ -196,6 +196,17 @@ main(int argc, char* argv[])
     {
         Fail(cmd.DescribeNs3Setting(lost) + ": " + why + "; leave it unset");
     }
+    // What a reused connection keeps: the scenario's two flows each open a connection of their
+    // own (the tenth probe: RestartSsThresh=false was taken and changed nothing).
+    const std::vector<std::string> restart =
+        PfabricConfiguredDefaults::ListConfigured(PfabricTcpSocketFactory::GetTypeId(),
+                                                  {"RestartSsThresh"});
+    if (!restart.empty())
+    {
+        Fail(cmd.DescribeNs3Setting(restart.front()) +
+             ": what a reused connection keeps of its ssthresh, and the scenario's two flows each "
+             "have a connection of their own, so it changes nothing; leave it unset");
+    }
     // A receive window of 0 bytes: ns-3's persist timer crashes the run (SIGSEGV).
     const std::string stalled = factory->FindSettingNoConnectionCarries(&why);
     if (!stalled.empty())

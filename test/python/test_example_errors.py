@@ -726,6 +726,16 @@ def test_preemption_refuses_what_its_socket_factory_chooses(run_example: RunExam
                              f"{FACTORY_CHOICE.format('ns3::TcpL4Protocol::SocketType')}\n")
 
 
+def test_preemption_refuses_what_no_connection_of_its_reads(run_example: RunExample) -> None:
+    """The tenth probe (U6): each of its two flows has a connection of its own, none reused."""
+    setting = "--ns3::PfabricTcpSocketFactory::RestartSsThresh=false"
+    result = run_example("pfabric-preemption", setting)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (f"pfabric-preemption: error: {setting}: what a reused connection "
+                             "keeps of its ssthresh, and the scenario's two flows each have a "
+                             "connection of their own, so it changes nothing; leave it unset\n")
+
+
 def test_preemption_refuses_a_socket_attribute_its_sockets_set(run_example: RunExample) -> None:
     """The second probe: --ns3::TcpSocket::SegmentSize=0 was taken and had no effect."""
     result = run_example("pfabric-preemption", "--ns3::TcpSocket::SegmentSize=0")
