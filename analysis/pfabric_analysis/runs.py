@@ -908,17 +908,19 @@ def check_poolable(runs: list[Run]) -> None:
         digests[digest] = run
 
 
-def replication_identity(meta: dict) -> str:
+def replication_identity(meta: dict, with_replication: bool = True) -> str:
     """What makes two runs one replication of one experiment, as text to key by: their
     parameters beyond replication (compared_parameters less REPLICATION_PARAMETERS), their build
-    (BUILD_KEYS), seed and run; check_poolable refuses two runs of one identity. meta is a
-    meta.json as written (its parameters under any of their names)."""
+    (BUILD_KEYS), seed and run (with_replication False: the experiment alone, which its
+    replications share); check_poolable refuses two runs of one identity. meta is a meta.json as
+    written (its parameters under any of their names)."""
     parameters = current_names(meta["parameters"])
     compared = compared_parameters({**meta, "parameters": parameters})
+    replication = [parameters.get("seed"), parameters.get("run")] if with_replication else []
     return json.dumps([{key: value for key, value in compared.items()
                         if key not in REPLICATION_PARAMETERS},
-                       [meta.get(key) for key in BUILD_KEYS],
-                       parameters.get("seed"), parameters.get("run")], sort_keys=True, default=str)
+                       [meta.get(key) for key in BUILD_KEYS], *replication], sort_keys=True,
+                      default=str)
 
 
 def check_same_as_first(run, first, keys: list[str], section: str = "parameters",

@@ -52,6 +52,7 @@ from pfabric_analysis.runs import (
     read_json,
     read_run,
     replication_identity,
+    workload_digest,
 )
 
 COMPACT_FCT = f"fct{columnar.SUFFIX}"
@@ -339,8 +340,10 @@ def add(run_dirs: list[Path], store: Path) -> list[tuple[Path, str]]:
             raise AnalysisError(f"{run_dir}: another RUN_DIR has the same name {name!r} (a "
                                 "store names points by their directory)")
     prepared = [(name, compact(run_dir)) for run_dir, name in zip(run_dirs, names)]
-    check_replications_once(store, [(run_dir, name, json.loads(compacted.files[META]))
-                                    for run_dir, (name, compacted) in zip(run_dirs, prepared)])
+    adding = [(run_dir, name, json.loads(compacted.files[META]))
+              for run_dir, (name, compacted) in zip(run_dirs, prepared)]
+    check_replications_once(store, adding)
+    check_workloads_once(store, adding)
     results = []
     for name, compacted in prepared:
         point = point_path(store, name)
@@ -375,6 +378,30 @@ def check_replications_once(store: Path, adding: list[tuple[Path, str, dict]]) -
                                 f"run {parameters.get('run')}) as {seen[identity]}; a store "
                                 "keeps each once")
         seen[identity] = run_dir
+
+
+def check_workloads_once(store: Path, adding: list[tuple[Path, str, dict]]) -> None:
+    """Refuse a run whose flows (runs.workload_digest) are those of another point of its
+    experiment in the store, or of another run added with it, under other labels: a run
+    directory copied and its seed or run edited was stored, and `figures` then refused the pair
+    (issue 54's tenth probe). Only the points of an experiment being added are read. The point
+    it replaces is not compared."""
+    experiments = {replication_identity(meta, False) for _, _, meta in adding}
+    replaced = {name for _, name, _ in adding}
+    seen: dict[tuple[str, str], Path] = {}
+    for point in sorted(store.iterdir()) if store.is_dir() else []:
+        if point.name in replaced or not is_stored(store, point.name):
+            continue
+        experiment = replication_identity(read_json(point / META), False)
+        if experiment in experiments:
+            seen.setdefault((experiment, workload_digest(read_run(point).fct)), point)
+    for run_dir, _, meta in adding:
+        key = (replication_identity(meta, False), workload_digest(read_run(run_dir).fct))
+        if key in seen:
+            raise AnalysisError(f"{run_dir}: the same flows as {seen[key]} (src, dst, "
+                                "size_bytes and start_s of every flow) under other labels, a "
+                                "copy of its workload; a store keeps each once")
+        seen[key] = run_dir
 
 
 def point_bytes(store: Path, name: str) -> int:

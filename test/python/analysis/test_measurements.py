@@ -527,7 +527,7 @@ def test_a_copy_of_a_run_is_not_stored_as_a_second_replication(
     run = write_run(tmp_path / "run1", LINES)
     copy = tmp_path / "copy1"
     shutil.copytree(run, copy)
-    other = write_run(tmp_path / "run2", LINES, run=2)
+    other = write_run(tmp_path / "run2", started_later(LINES, 1), run=2)
     store = tmp_path / "store"
     assert main(["store", "add", str(run), str(other), "--store", str(store)]) == 0
     assert main(["store", "add", str(run), "--store", str(store)]) == 0
@@ -538,6 +538,31 @@ def test_a_copy_of_a_run_is_not_stored_as_a_second_replication(
         "once")
     assert sorted(path.name for path in store.iterdir() if path.name != "columns") == [
         "run1", "run2"]
+
+
+def test_a_copy_under_edited_labels_is_not_stored(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """The tenth probe's G6 at the store: a run directory copied and its run edited was stored
+    (its check read meta.json alone) and `figures` then refused the pair. Another scheme on the
+    same flows is another experiment, and stored."""
+    run = write_run(tmp_path / "run1", LINES)
+    copy = tmp_path / "run2"
+    shutil.copytree(run, copy)
+    meta = json.loads((copy / "meta.json").read_text())
+    meta["parameters"]["run"] = 2
+    (copy / "meta.json").write_text(json.dumps(meta))
+    store = tmp_path / "store"
+    assert main(["store", "add", str(run), "--store", str(store)]) == 0
+    capsys.readouterr()
+    assert refused(capsys, "store", "add", str(copy), "--store", str(store)) == (
+        f"{copy}: the same flows as {store / 'run1'} (src, dst, size_bytes and start_s of every "
+        "flow) under other labels, a copy of its workload; a store keeps each once")
+    assert sorted(path.name for path in store.iterdir() if path.name != "columns") == ["run1"]
+    other = tmp_path / "tcp"
+    shutil.copytree(run, other)
+    meta["parameters"].update(run=1, scheme="tcp")
+    (other / "meta.json").write_text(json.dumps(meta))
+    assert main(["store", "add", str(other), "--store", str(store)]) == 0
 
 
 def test_two_copies_given_at_once_are_not_stored(

@@ -214,9 +214,10 @@ def test_a_point_written_before_the_columnar_format_is_read_and_kept(
 
 def test_store_add_compacts_and_reports(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     a = write_run(tmp_path / "a", ["0,0,1,1000,0,2e-05,1e-05,0,1"])
-    # Two replications (a store keeps each once): run 2 of the same flows.
+    # Two schemes on one flow list (the same flows under two replications of one scheme would be
+    # a copy, which a store refuses).
     b = write_run(tmp_path / "b", ["0,0,1,1000,0,3e-05,1e-05,0,1"],
-                  parameters={"scheme": "pfabric", "load": 0.5, "seed": 1, "run": 2})
+                  parameters={"scheme": "tcp", "load": 0.5, "seed": 1, "run": 1})
     target = tmp_path / "store"
     assert main(["store", "add", str(a), str(b), "--store", str(target)]) == 0
     printed = capsys.readouterr().out.splitlines()
