@@ -639,7 +639,13 @@ LEAF_SPINE = ("--topology=leafspine", "--leaves=2", "--spines=2", "--hostsPerLea
     ("pfabric-deadlines", "ns3::PfabricFlowApplication::TerminateAtDeadline", "true", "onMiss",
      ()),
     ("pfabric-classes", "ns3::PfabricClassQueueDisc::Scheduler", "Strict", "classes", ()),
-    ("pfabric-classes", "ns3::PfabricClassQueueDisc::Weights", "1,2", "classWeights", ())])
+    ("pfabric-classes", "ns3::PfabricClassQueueDisc::Weights", "1,2", "classWeights", ()),
+    # the eleventh probe: beside --buffer or --rto, what they set was dropped without a word
+    ("pfabric-websearch", "ns3::PfabricQueueDisc::MaxSize", "60000B", "buffer",
+     ("--buffer=30000B",)),
+    ("pfabric-websearch", "ns3::RedQueueDisc::MaxSize", "60000B", "buffer",
+     ("--scheme=dctcp", "--buffer=30000B")),
+    ("pfabric-websearch", "ns3::PfabricMinTcpSocket::Rto", "200us", "rto", ("--rto=50us",))])
 def test_a_default_the_program_sets_from_its_own_option_is_refused(
         run_example: RunExample, tmp_path, program: str, path: str, value: str, option: str,
         given: tuple[str, ...]) -> None:
@@ -651,6 +657,19 @@ def test_a_default_the_program_sets_from_its_own_option_is_refused(
     assert result.returncode == 1, result.stderr
     assert result.stderr == (f"{program}: error: {setting}: this program sets {path} "
                              f"itself, from --{option}; give --{option} instead\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_application_start_time_is_refused(run_example: RunExample, tmp_path) -> None:
+    """The eleventh probe (H1): StartTime=50ms held every flow back, and their FCTs, counted
+    from the list's times, took it in (a 25.7 us flow measured 81.7 ms), exit 0."""
+    setting = "--ns3::Application::StartTime=50ms"
+    result = run_example("pfabric-websearch", *SMALL_STAR, f"--out={tmp_path / 'run'}", setting)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr == (
+        f"pfabric-websearch: error: {setting}: the flow applications start each flow at its "
+        "start_s, from which its FCT counts, so ns3::Application::StartTime would only hold "
+        "flows back; shift the flow list's times instead\n")
     assert list(tmp_path.iterdir()) == []
 
 
