@@ -287,6 +287,18 @@ PfabricTcpSocketFactory::FindSettingEverySocketLoses(std::string* why) const
     const std::vector<std::string> estimate =
         PfabricConfiguredDefaults::ListConfigured(RttEstimator::GetTypeId(), {"InitialEstimation"});
     chosen.insert(chosen.end(), estimate.begin(), estimate.end());
+    // The socket's own pointers to its congestion control and recovery (attributes in newer
+    // ns-3 releases only; the eleventh probe: RecoveryOps=ns3::TcpPrrRecovery was taken).
+    for (const char* part : {"CongestionOps", "RecoveryOps"})
+    {
+        TypeId::AttributeInformation info;
+        if (TcpSocketBase::GetTypeId().LookupAttributeByName(part, &info))
+        {
+            const std::vector<std::string> its =
+                PfabricConfiguredDefaults::ListConfigured(TcpSocketBase::GetTypeId(), {part});
+            chosen.insert(chosen.end(), its.begin(), its.end());
+        }
+    }
     if (!chosen.empty())
     {
         *why = "the scheme's socket factory makes every socket itself, with its own RTT "

@@ -491,6 +491,10 @@ PfabricExperiment::CheckOwnSettings() const
             own.push_back({queueDisc, "MaxSize", "buffer"});
         }
     }
+    // The preset's segment is the fabric's (ideal FCTs, packet counts, meta.json's segment_bytes)
+    // and every socket's (the eleventh probe: a SegmentSize of 65000 B went to the sockets alone,
+    // and IP fragmented every segment).
+    own.push_back({PfabricTcpSocketFactory::GetTypeId(), "SegmentSize", "preset"});
     if (!m_p.rto.empty() && TypeId::LookupByName(socketType).LookupAttributeByName("Rto", &rto))
     {
         own.push_back({TypeId::LookupByName(socketType), "Rto", "rto"});

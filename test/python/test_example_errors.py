@@ -645,7 +645,9 @@ LEAF_SPINE = ("--topology=leafspine", "--leaves=2", "--spines=2", "--hostsPerLea
      ("--buffer=30000B",)),
     ("pfabric-websearch", "ns3::RedQueueDisc::MaxSize", "60000B", "buffer",
      ("--scheme=dctcp", "--buffer=30000B")),
-    ("pfabric-websearch", "ns3::PfabricMinTcpSocket::Rto", "200us", "rto", ("--rto=50us",))])
+    ("pfabric-websearch", "ns3::PfabricMinTcpSocket::Rto", "200us", "rto", ("--rto=50us",)),
+    # the eleventh probe (H5): a segment of the sockets alone, fragmented by IP (a crawl)
+    ("pfabric-websearch", "ns3::PfabricTcpSocketFactory::SegmentSize", "65000", "preset", ())])
 def test_a_default_the_program_sets_from_its_own_option_is_refused(
         run_example: RunExample, tmp_path, program: str, path: str, value: str, option: str,
         given: tuple[str, ...]) -> None:
@@ -735,6 +737,24 @@ def test_a_ttl_default_is_refused_where_no_switch_reads_it(run_example: RunExamp
     assert (ip.returncode, ip.stdout) == (1, "")
     assert ip.stderr == (f"pfabric-websearch: error: {setting}: "
                          + TTL.format(1, "1 IP switch", 2) + "\n")
+
+
+@pytest.mark.parametrize("setting", ["--ns3::TcpSocketBase::RecoveryOps=ns3::TcpPrrRecovery",
+                                     "--ns3::TcpSocketBase::CongestionOps=ns3::TcpCubic"])
+def test_the_sockets_own_parts_are_the_factorys(run_example: RunExample, tmp_path,
+                                               setting: str) -> None:
+    """The eleventh probe (H4): RecoveryOps was taken under tcp and changed nothing (the factory
+    gives every socket TcpClassicRecovery). Attributes of newer ns-3 releases only."""
+    attributes = run_example("pfabric-websearch", "--PrintAttributes=ns3::TcpSocketBase").stdout
+    if setting.split("::")[2].split("=")[0] not in attributes:
+        pytest.skip("no such attribute in this ns-3")
+    result = run_example("pfabric-websearch", *SMALL_STAR, "--scheme=tcp",
+                         f"--out={tmp_path / 'run'}", setting)
+    assert result.returncode == 1
+    path = setting[2:].split("=")[0]
+    assert result.stderr == (f"pfabric-websearch: error: {setting}: "
+                             f"{FACTORY_CHOICE.format(path)}\n")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_preemption_refuses_what_its_socket_factory_chooses(run_example: RunExample) -> None:
