@@ -44,6 +44,8 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-socket-base.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -200,6 +202,12 @@ PfabricExperiment::Prepare(std::string* error)
     if (error->empty())
     {
         *error = CheckUntaggedPriority();
+    }
+    if (error->empty() && !m_p.idealOnly)
+    {
+        // --idealOnly runs no packet, and takes the packet run's settings (a sweep gives Ideal
+        // its packet schemes' --set).
+        *error = CheckUnusedTypeDefaults();
     }
     if (error->empty())
     {
@@ -656,6 +664,57 @@ PfabricExperiment::CheckUntaggedPriority() const
            m_scheme->GetSocketTypeName() +
            ") tag every segment, ACKs and handshakes included, so no packet of the run is "
            "untagged; leave it unset";
+}
+
+std::string
+PfabricExperiment::CheckUnusedTypeDefaults() const
+{
+    // The types of each role the run creates, as the scheme makes them (a class scheduler's
+    // children and the host NICs' own included), with the classes they derive from.
+    const Ptr<PfabricTcpSocket> socket =
+        m_scheme->GetSocketTypeFactory().Create<PfabricTcpSocket>();
+    const std::vector<TypeId> made{m_scheme->GetPortQueueDiscFactory(false).GetTypeId(),
+                                   m_scheme->GetPortQueueDiscFactory(true).GetTypeId(),
+                                   m_scheme->GetQueueDiscFactory(false).GetTypeId(),
+                                   m_scheme->GetQueueDiscFactory(true).GetTypeId(),
+                                   socket->GetInstanceTypeId(),
+                                   socket->CreateCongestionOps()->GetInstanceTypeId()};
+    const std::vector<std::pair<TypeId, std::string>> roles{
+        {QueueDisc::GetTypeId(), "queue discs"},
+        {TcpCongestionOps::GetTypeId(), "congestion controls"},
+        {TcpSocketBase::GetTypeId(), "TCP sockets"}};
+    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+    {
+        const TypeId type = TypeId::GetRegistered(i);
+        for (const auto& role : roles)
+        {
+            const bool used = std::any_of(made.begin(), made.end(), [&type](const TypeId& m) {
+                return m == type || m.IsChildOf(type);
+            });
+            if (!type.IsChildOf(role.first) || used)
+            {
+                continue;
+            }
+            const std::vector<std::string> configured =
+                PfabricConfiguredDefaults::ListConfigured(type);
+            if (!configured.empty())
+            {
+                std::string theirs;
+                for (const TypeId& m : made)
+                {
+                    const bool ofRole = m == role.first || m.IsChildOf(role.first);
+                    if (ofRole && theirs.find(m.GetName()) == std::string::npos)
+                    {
+                        theirs += (theirs.empty() ? "" : ", ") + m.GetName();
+                    }
+                }
+                return DescribeDefault(configured.front()) + ": this run's " + role.second +
+                       " are " + theirs + ", and it creates no " + type.GetName() +
+                       ", so its default changes nothing; leave it unset";
+            }
+        }
+    }
+    return "";
 }
 
 std::string

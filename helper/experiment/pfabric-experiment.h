@@ -444,6 +444,14 @@ class PfabricExperiment
      * @return "" or the refusal, naming the setting as given
      */
     std::string CheckUntaggedPriority() const;
+
+    /**
+     * @brief Refuse a default of an ns-3 type of a role the scheme fills (a queue disc, a
+     * congestion control, a TCP socket) that the run never creates: RED's under pfabric, Cubic's
+     * under tcp (the eleventh probe: taken, fct.csv unchanged).
+     * @return "" or the refusal, naming the setting as given
+     */
+    std::string CheckUnusedTypeDefaults() const;
     /**
      * @brief Refuse PfabricFlowApplication's TerminateAtDeadline given where no flow has a
      * deadline: it would give none up. With deadlines (EnableDeadlines) the program's --onMiss

@@ -2794,3 +2794,36 @@ def test_a_summary_that_cannot_be_written_is_an_error(bin_dir: Path, tmp_path: P
     assert result.stderr == (f"{program}: error: standard output: cannot write the summary (No "
                              "space left on device); the run's files are written\n")
     assert (tmp_path / "run" / "meta.json").is_file()
+
+
+@pytest.mark.parametrize(("arguments", "setting", "role", "theirs", "absent"), [
+    ((), "--ns3::RedQueueDisc::MinTh=5", "queue discs", "ns3::PfabricQueueDisc",
+     "ns3::RedQueueDisc"),
+    (("--scheme=tcp",), "--ns3::PfabricQueueDisc::TieBreak=Random", "queue discs",
+     "ns3::FifoQueueDisc", "ns3::PfabricQueueDisc"),
+    ((), "--ns3::TcpCubic::Beta=0.5", "congestion controls", "ns3::TcpNewReno",
+     "ns3::TcpCubic"),
+    (("--scheme=tcp",), "--ns3::PfabricMinTcpSocket::Rto=200us", "TCP sockets",
+     "ns3::PfabricBaselineTcpSocket", "ns3::PfabricMinTcpSocket")])
+def test_a_default_of_a_type_the_run_never_creates_is_refused(
+        run_example: RunExample, tmp_path, arguments: tuple[str, ...], setting: str, role: str,
+        theirs: str, absent: str) -> None:
+    """The eleventh probe (H2): each was taken, and fct.csv was the run's without it."""
+    result = run_example("pfabric-websearch", *SMALL_STAR, *arguments,
+                         f"--out={tmp_path / 'run'}", setting)
+    assert result.returncode == 1
+    assert result.stderr == (f"pfabric-websearch: error: {setting}: this run's {role} are "
+                             f"{theirs}, and it creates no {absent}, so its default changes "
+                             "nothing; leave it unset\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("arguments", [
+    ("--scheme=dctcp", "--ns3::RedQueueDisc::MinTh=5"),
+    ("--scheme=dctcp", "--ns3::TcpDctcp::DctcpShiftG=0.1"),
+    ("--scheme=custom", "--tcpCongestionOps=ns3::TcpCubic", "--ns3::TcpCubic::Beta=0.5")])
+def test_a_default_of_a_type_the_run_creates_is_taken(run_example: RunExample, tmp_path,
+                                                      arguments: tuple[str, ...]) -> None:
+    result = run_example("pfabric-websearch", *SMALL_STAR, *arguments,
+                         f"--out={tmp_path / 'run'}")
+    assert result.returncode == 0, result.stderr
