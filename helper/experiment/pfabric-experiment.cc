@@ -560,35 +560,36 @@ PfabricExperiment::CheckOwnSettings() const
                    "leave it unset";
         }
     }
-    // The flow applications carry every flow of the list until the run ends (--maxSimTime):
-    // PfabricFlowApplication stops nothing at its StopTime.
-    const std::vector<std::string> stop =
-        PfabricConfiguredDefaults::ListConfigured(Application::GetTypeId(), {"StopTime"});
-    if (!stop.empty())
+    // Defaults the program never lets reach a run, each with why and what to give instead:
+    // {type, attribute, the refusal's text before the path, its text after it}.
+    const std::vector<std::tuple<TypeId, std::string, std::string, std::string>> unreached{
+        // The flow applications carry every flow of the list until the run ends (--maxSimTime):
+        // PfabricFlowApplication stops nothing at its StopTime.
+        {Application::GetTypeId(),
+         "StopTime",
+         "the flow applications carry every flow of the list until the run ends, so ",
+         " changes nothing; give --maxSimTime to end the run earlier"},
+        // A later start would hold back the flows the list starts before it, whose FCTs count
+        // from the list's times (the eleventh probe: a 25.7 us flow measured 81.7 ms).
+        {Application::GetTypeId(),
+         "StartTime",
+         "the flow applications start each flow at its start_s, from which its FCT counts, so ",
+         " would only hold flows back; shift the flow list's times instead"},
+        // Every random variable of the run gets its stream from AssignStreams (fixed indices;
+        // the replication is the run number's substream): the default's stream never reaches
+        // one.
+        {RandomVariableStream::GetTypeId(),
+         "Stream",
+         "this program assigns every random variable's stream itself, so ",
+         " changes nothing; give --run for another replication"}};
+    for (const auto& [type, attribute, before, after] : unreached)
     {
-        return DescribeDefault(stop.front()) + ": the flow applications carry every flow of the " +
-               "list until the run ends, so " + stop.front() +
-               " changes nothing; give --maxSimTime to end the run earlier";
-    }
-    // A later start would hold back the flows the list starts before it, whose FCTs count from
-    // the list's times (the eleventh probe: a 25.7 us flow measured 81.7 ms).
-    const std::vector<std::string> start =
-        PfabricConfiguredDefaults::ListConfigured(Application::GetTypeId(), {"StartTime"});
-    if (!start.empty())
-    {
-        return DescribeDefault(start.front()) + ": the flow applications start each flow at " +
-               "its start_s, from which its FCT counts, so " + start.front() +
-               " would only hold flows back; shift the flow list's times instead";
-    }
-    // Every random variable of the run gets its stream from AssignStreams (fixed indices; the
-    // replication is the run number's substream): the default's stream never reaches one.
-    const std::vector<std::string> stream =
-        PfabricConfiguredDefaults::ListConfigured(RandomVariableStream::GetTypeId(), {"Stream"});
-    if (!stream.empty())
-    {
-        return DescribeDefault(stream.front()) +
-               ": this program assigns every random variable's stream itself, so " +
-               stream.front() + " changes nothing; give --run for another replication";
+        const std::vector<std::string> configured =
+            PfabricConfiguredDefaults::ListConfigured(type, {attribute});
+        if (!configured.empty())
+        {
+            return DescribeDefault(configured.front()) + ": " + before + configured.front() + after;
+        }
     }
     return "";
 }
