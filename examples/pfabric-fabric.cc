@@ -198,6 +198,14 @@ main(int argc, char* argv[])
                   << std::endl;
         return 1;
     }
+    std::string why;
+    const std::string unusedLink = fabric->FindUnusedLinkTypeDefault(&why);
+    if (!unusedLink.empty())
+    {
+        std::cerr << "pfabric-fabric: error: " << cmd.DescribeNs3Setting(unusedLink) << ": " << why
+                  << "; leave it unset" << std::endl;
+        return 1;
+    }
 
     auto start = std::chrono::steady_clock::now();
     fabric->Build();

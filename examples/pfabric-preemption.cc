@@ -196,6 +196,11 @@ main(int argc, char* argv[])
     {
         Fail(cmd.DescribeNs3Setting(lost) + ": " + why + "; leave it unset");
     }
+    const std::string unusedType = scheme.FindUnusedTypeDefault(&why);
+    if (!unusedType.empty())
+    {
+        Fail(cmd.DescribeNs3Setting(unusedType) + ": " + why + "; leave it unset");
+    }
     // What a reused connection keeps: the scenario's two flows each open a connection of their
     // own (the tenth probe: RestartSsThresh=false was taken and changed nothing).
     const std::vector<std::string> restart =
@@ -248,7 +253,8 @@ main(int argc, char* argv[])
         }
     }
 
-    // An MTU or TTL of ns-3's IP that no packet crosses the built fabric with.
+    // An MTU or TTL of ns-3's IP that no packet crosses the built fabric with; a default of a
+    // device or channel type it does not have.
     {
         PfabricSingleSwitchHelper fabric(3);
         pfabric::BuildPreemptionFabric(fabric);
@@ -257,6 +263,11 @@ main(int argc, char* argv[])
         if (!unreachable.empty())
         {
             Fail(cmd.DescribeNs3Setting(unreachable) + ": " + why);
+        }
+        const std::string unusedLink = fabric.FindUnusedLinkTypeDefault(&why);
+        if (!unusedLink.empty())
+        {
+            Fail(cmd.DescribeNs3Setting(unusedLink) + ": " + why + "; leave it unset");
         }
     }
 

@@ -15,6 +15,7 @@
 #include "ns3/ipv4.h"
 #include "ns3/ipv6-l3-protocol.h"
 #include "ns3/log.h"
+#include "ns3/loopback-net-device.h"
 #include "ns3/pfabric-configured-defaults.h"
 #include "ns3/pfabric-fabric-routing.h"
 #include "ns3/pfabric-host-transport.h"
@@ -178,6 +179,29 @@ PfabricFabricHelper::GetLinkDefaultsItOverrides() const
         {LINK_DELAY});
     overridden.insert(overridden.end(), delay.begin(), delay.end());
     return overridden;
+}
+
+std::string
+PfabricFabricHelper::FindUnusedLinkTypeDefault(std::string* why) const
+{
+    const bool pfabricLink = m_linkType == PFABRIC_LINK;
+    std::vector<TypeId> made{
+        pfabricLink ? PfabricLinkNetDevice::GetTypeId() : PointToPointNetDevice::GetTypeId(),
+        pfabricLink ? PfabricLinkChannel::GetTypeId() : PointToPointChannel::GetTypeId()};
+    if (m_hostStack == NS3_TCP || m_switchMode == IP)
+    {
+        made.push_back(LoopbackNetDevice::GetTypeId()); // InternetStackHelper's, one a node
+    }
+    const std::string device =
+        PfabricConfiguredDefaults::FindUnmadeTypeDefault(NetDevice::GetTypeId(),
+                                                         "net devices",
+                                                         made,
+                                                         why);
+    return device.empty() ? PfabricConfiguredDefaults::FindUnmadeTypeDefault(Channel::GetTypeId(),
+                                                                             "channels",
+                                                                             made,
+                                                                             why)
+                          : device;
 }
 
 std::vector<std::string>

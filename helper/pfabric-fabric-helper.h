@@ -154,6 +154,16 @@ class PfabricFabricHelper
     std::vector<std::string> GetLinkDefaultsItOverrides() const;
 
     /**
+     * @brief A configured default of a net device or channel type the fabric never creates:
+     * ns3::PointToPointNetDevice::Mtu under PFABRIC_LINK, any of ns3::CsmaNetDevice's. The
+     * fabric creates its link type's device and channel, and a loopback device on each node
+     * with an IP stack. Such a default changes nothing; a program refuses it.
+     * @param why set to why it changes nothing, when one is found
+     * @return its attribute path; none: empty
+     */
+    std::string FindUnusedLinkTypeDefault(std::string* why) const;
+
+    /**
      * @brief The defaults of ns-3's IP stack that have been configured (a --ns3::Type::Name
      * path, NS_ATTRIBUTE_DEFAULT) when no node of the fabric will have that stack: lean hosts
      * (LEAN_HOST) and lean switches (LEAN). The types are what InternetStackHelper::Install

@@ -21,6 +21,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/pfabric-class-queue-disc.h"
+#include "ns3/pfabric-configured-defaults.h"
 #include "ns3/pfabric-host-transport.h"
 #include "ns3/pfabric-line-rate-tcp-socket.h"
 #include "ns3/pfabric-min-tcp-socket.h"
@@ -29,10 +30,13 @@
 #include "ns3/pfabric-priority-policy.h"
 #include "ns3/pfabric-queue-disc.h"
 #include "ns3/pfabric-tcp-socket-factory.h"
+#include "ns3/pfabric-tcp-socket.h"
 #include "ns3/queue-disc.h"
 #include "ns3/queue-size.h"
 #include "ns3/red-queue-disc.h"
 #include "ns3/string.h"
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-socket-base.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -442,6 +446,31 @@ PfabricSchemeHelper::AddIdleModeAttributes(const Ptr<Object>& part,
             idle->push_back({tid, attribute, value, ignored.second});
         }
     }
+}
+
+std::string
+PfabricSchemeHelper::FindUnusedTypeDefault(std::string* why) const
+{
+    const Ptr<PfabricTcpSocket> socket = GetSocketTypeFactory().Create<PfabricTcpSocket>();
+    const std::vector<TypeId> made{GetPortQueueDiscFactory(false).GetTypeId(),
+                                   GetPortQueueDiscFactory(true).GetTypeId(),
+                                   GetQueueDiscFactory(false).GetTypeId(),
+                                   GetQueueDiscFactory(true).GetTypeId(),
+                                   socket->GetInstanceTypeId(),
+                                   socket->CreateCongestionOps()->GetInstanceTypeId()};
+    for (const auto& [role, name] :
+         {std::pair{QueueDisc::GetTypeId(), "queue discs"},
+          std::pair{TcpCongestionOps::GetTypeId(), "congestion controls"},
+          std::pair{TcpSocketBase::GetTypeId(), "TCP sockets"}})
+    {
+        const std::string unmade =
+            PfabricConfiguredDefaults::FindUnmadeTypeDefault(role, name, made, why);
+        if (!unmade.empty())
+        {
+            return unmade;
+        }
+    }
+    return "";
 }
 
 std::string

@@ -245,6 +245,17 @@ class PfabricSchemeHelper
                                       std::vector<IdleModeAttribute>* idle);
 
     /**
+     * @brief A default of an ns-3 type of a role the scheme fills (queue discs, congestion
+     * controls, TCP sockets) that the run never creates: RedQueueDisc::MinTh under pfabric,
+     * TcpCubic::Beta under tcp. The types created are the ports' and host NICs' queue discs (a
+     * class scheduler's children included), the socket type and its congestion control, with
+     * the classes they derive from.
+     * @param why set to why it changes nothing, when one is found
+     * @return the first such configured default's path; none: empty
+     */
+    std::string FindUnusedTypeDefault(std::string* why) const;
+
+    /**
      * @brief A program's refusal of a value of GetIdleModeAttributes, one line.
      * @param given how it was set, as typed (e.g. --ns3::PfabricQueueDisc::TieBreak=Random)
      * @param idle the value

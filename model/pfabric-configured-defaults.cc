@@ -10,6 +10,8 @@
 
 #include "ns3/abort.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -73,6 +75,39 @@ PfabricConfiguredDefaults::ListConfigured(TypeId tid, const std::vector<std::str
         }
     }
     return configured;
+}
+
+std::string
+PfabricConfiguredDefaults::FindUnmadeTypeDefault(TypeId role,
+                                                 const std::string& roleName,
+                                                 const std::vector<TypeId>& made,
+                                                 std::string* why)
+{
+    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+    {
+        const TypeId type = TypeId::GetRegistered(i);
+        const bool created = std::any_of(made.begin(), made.end(), [&type](const TypeId& m) {
+            return m == type || m.IsChildOf(type);
+        });
+        const std::vector<std::string> configured =
+            !type.IsChildOf(role) || created ? std::vector<std::string>{} : ListConfigured(type);
+        if (configured.empty())
+        {
+            continue;
+        }
+        std::string theirs;
+        for (const TypeId& m : made)
+        {
+            if ((m == role || m.IsChildOf(role)) && theirs.find(m.GetName()) == std::string::npos)
+            {
+                theirs += (theirs.empty() ? "" : ", ") + m.GetName();
+            }
+        }
+        *why = "this run's " + roleName + " are " + theirs + ", and it creates no " +
+               type.GetName() + ", so its default changes nothing";
+        return configured.front();
+    }
+    return "";
 }
 
 } // namespace ns3

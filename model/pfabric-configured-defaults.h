@@ -52,6 +52,22 @@ class PfabricConfiguredDefaults
      * @return ListConfigured of every attribute it declares itself
      */
     static std::vector<std::string> ListConfigured(TypeId tid);
+
+    /**
+     * @brief A configured default of a type of one role (a queue disc, a net device) that a run
+     * never creates: it changes nothing, so a program refuses it (issue 54's eleventh probe:
+     * RedQueueDisc::MinTh under pfabric was taken and fct.csv unchanged).
+     * @param role the role's base type, e.g. ns3::QueueDisc
+     * @param roleName the role's name in the plural, e.g. "queue discs"
+     * @param made the types the run creates (any role); a type they are or derive from counts
+     *        as created
+     * @param why set to why it changes nothing, when one is found
+     * @return the first such default's path, by type registration order; none: empty
+     */
+    static std::string FindUnmadeTypeDefault(TypeId role,
+                                             const std::string& roleName,
+                                             const std::vector<TypeId>& made,
+                                             std::string* why);
 };
 
 } // namespace ns3

@@ -44,8 +44,6 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
-#include "ns3/tcp-congestion-ops.h"
-#include "ns3/tcp-socket-base.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -670,52 +668,9 @@ PfabricExperiment::CheckUntaggedPriority() const
 std::string
 PfabricExperiment::CheckUnusedTypeDefaults() const
 {
-    // The types of each role the run creates, as the scheme makes them (a class scheduler's
-    // children and the host NICs' own included), with the classes they derive from.
-    const Ptr<PfabricTcpSocket> socket =
-        m_scheme->GetSocketTypeFactory().Create<PfabricTcpSocket>();
-    const std::vector<TypeId> made{m_scheme->GetPortQueueDiscFactory(false).GetTypeId(),
-                                   m_scheme->GetPortQueueDiscFactory(true).GetTypeId(),
-                                   m_scheme->GetQueueDiscFactory(false).GetTypeId(),
-                                   m_scheme->GetQueueDiscFactory(true).GetTypeId(),
-                                   socket->GetInstanceTypeId(),
-                                   socket->CreateCongestionOps()->GetInstanceTypeId()};
-    const std::vector<std::pair<TypeId, std::string>> roles{
-        {QueueDisc::GetTypeId(), "queue discs"},
-        {TcpCongestionOps::GetTypeId(), "congestion controls"},
-        {TcpSocketBase::GetTypeId(), "TCP sockets"}};
-    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
-    {
-        const TypeId type = TypeId::GetRegistered(i);
-        for (const auto& role : roles)
-        {
-            const bool used = std::any_of(made.begin(), made.end(), [&type](const TypeId& m) {
-                return m == type || m.IsChildOf(type);
-            });
-            if (!type.IsChildOf(role.first) || used)
-            {
-                continue;
-            }
-            const std::vector<std::string> configured =
-                PfabricConfiguredDefaults::ListConfigured(type);
-            if (!configured.empty())
-            {
-                std::string theirs;
-                for (const TypeId& m : made)
-                {
-                    const bool ofRole = m == role.first || m.IsChildOf(role.first);
-                    if (ofRole && theirs.find(m.GetName()) == std::string::npos)
-                    {
-                        theirs += (theirs.empty() ? "" : ", ") + m.GetName();
-                    }
-                }
-                return DescribeDefault(configured.front()) + ": this run's " + role.second +
-                       " are " + theirs + ", and it creates no " + type.GetName() +
-                       ", so its default changes nothing; leave it unset";
-            }
-        }
-    }
-    return "";
+    std::string why;
+    const std::string unused = m_scheme->FindUnusedTypeDefault(&why);
+    return unused.empty() ? "" : DescribeDefault(unused) + ": " + why + "; leave it unset";
 }
 
 std::string
@@ -749,7 +704,9 @@ PfabricExperiment::CheckLinkSettings() const
     const std::vector<std::string> overridden = m_fabric->GetLinkDefaultsItOverrides();
     if (overridden.empty())
     {
-        return "";
+        std::string why;
+        const std::string unused = m_fabric->FindUnusedLinkTypeDefault(&why);
+        return unused.empty() ? "" : DescribeDefault(unused) + ": " + why + "; leave it unset";
     }
     const std::string& path = overridden.front();
     return PfabricFabricHelper::RefuseLinkDefault(

@@ -2804,7 +2804,13 @@ def test_a_summary_that_cannot_be_written_is_an_error(bin_dir: Path, tmp_path: P
     ((), "--ns3::TcpCubic::Beta=0.5", "congestion controls", "ns3::TcpNewReno",
      "ns3::TcpCubic"),
     (("--scheme=tcp",), "--ns3::PfabricMinTcpSocket::Rto=200us", "TCP sockets",
-     "ns3::PfabricBaselineTcpSocket", "ns3::PfabricMinTcpSocket")])
+     "ns3::PfabricBaselineTcpSocket", "ns3::PfabricMinTcpSocket"),
+    ((), "--ns3::PointToPointNetDevice::Mtu=9000", "net devices",
+     "ns3::PfabricLinkNetDevice, ns3::LoopbackNetDevice", "ns3::PointToPointNetDevice"),
+    ((LEAN,), "--ns3::PointToPointChannel::Delay=1us", "channels", "ns3::PfabricLinkChannel",
+     "ns3::PointToPointChannel"),
+    (("--linkType=p2p",), "--ns3::PfabricLinkNetDevice::Mtu=9000", "net devices",
+     "ns3::PointToPointNetDevice, ns3::LoopbackNetDevice", "ns3::PfabricLinkNetDevice")])
 def test_a_default_of_a_type_the_run_never_creates_is_refused(
         run_example: RunExample, tmp_path, arguments: tuple[str, ...], setting: str, role: str,
         theirs: str, absent: str) -> None:
@@ -2818,10 +2824,33 @@ def test_a_default_of_a_type_the_run_never_creates_is_refused(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(("program", "arguments", "setting", "theirs", "absent"), [
+    ("pfabric-preemption", (), "--ns3::RedQueueDisc::MinTh=5",
+     "queue discs are ns3::PfabricQueueDisc", "ns3::RedQueueDisc"),
+    ("pfabric-preemption", ("--scheme=dctcp",), "--ns3::TcpCubic::Beta=0.5",
+     "congestion controls are ns3::PfabricDctcp", "ns3::TcpCubic"),
+    ("pfabric-preemption", (), "--ns3::PointToPointNetDevice::Mtu=9000",
+     "net devices are ns3::PfabricLinkNetDevice, ns3::LoopbackNetDevice",
+     "ns3::PointToPointNetDevice"),
+    ("pfabric-fabric", (), "--ns3::PointToPointNetDevice::Mtu=9000",
+     "net devices are ns3::PfabricLinkNetDevice, ns3::LoopbackNetDevice",
+     "ns3::PointToPointNetDevice")])
+def test_the_other_programs_refuse_a_default_of_a_type_they_never_create(
+        run_example: RunExample, program: str, arguments: tuple[str, ...], setting: str,
+        theirs: str, absent: str) -> None:
+    """Left by the eleventh probe's fix (H2): pfabric-preemption and pfabric-fabric took them
+    and printed the same times, as they lacked the FCT programs' check."""
+    result = run_example(program, *arguments, setting)
+    assert result.returncode == 1
+    assert result.stderr == (f"{program}: error: {setting}: this run's {theirs}, and it creates "
+                             f"no {absent}, so its default changes nothing; leave it unset\n")
+
+
 @pytest.mark.parametrize("arguments", [
     ("--scheme=dctcp", "--ns3::RedQueueDisc::MinTh=5"),
     ("--scheme=dctcp", "--ns3::TcpDctcp::DctcpShiftG=0.1"),
-    ("--scheme=custom", "--tcpCongestionOps=ns3::TcpCubic", "--ns3::TcpCubic::Beta=0.5")])
+    ("--scheme=custom", "--tcpCongestionOps=ns3::TcpCubic", "--ns3::TcpCubic::Beta=0.5"),
+    ("--linkType=p2p", "--ns3::PointToPointNetDevice::Mtu=9000")])
 def test_a_default_of_a_type_the_run_creates_is_taken(run_example: RunExample, tmp_path,
                                                       arguments: tuple[str, ...]) -> None:
     result = run_example("pfabric-websearch", *SMALL_STAR, *arguments,
