@@ -29,6 +29,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utility>
 
 namespace ns3
 {
@@ -169,34 +170,48 @@ UnitSize(const std::vector<std::pair<std::string, double>>& units, const std::st
 std::optional<uint64_t>
 ExactProduct(const std::string& number, double multiplier)
 {
+    // GCC's and Clang's 128-bit integer; __extension__ keeps -Wpedantic (ns-3.48's flags) quiet.
+    __extension__ typedef unsigned __int128 Uint128;
+
     const std::size_t point = number.find('.');
     const std::string whole = number.substr(0, point);
     std::string decimals = point == std::string::npos ? "" : number.substr(point + 1);
     decimals.erase(decimals.find_last_not_of('0') + 1);
     // A multiplier here is at most 2^30 or 10^9: more decimals than 30 (their last not 0) cannot
-    // make a whole number, and 30 keep the product within 128 bits.
+    // make a whole number (2^-30 has 30), and 30 keep each number within 128 bits.
     if (decimals.size() > 30 || whole.size() > 20)
     {
         return std::nullopt;
     }
-    const auto times = static_cast<unsigned __int128>(multiplier);
-    unsigned __int128 fraction = 0;
-    unsigned __int128 scale = 1;
+    const auto times = static_cast<Uint128>(multiplier);
+    Uint128 fraction = 0;
+    Uint128 scale = 1;
     for (char digit : decimals)
     {
         fraction = fraction * 10 + static_cast<unsigned>(digit - '0');
         scale *= 10;
     }
-    unsigned __int128 integer = 0;
+    Uint128 integer = 0;
     for (char digit : whole)
     {
         integer = integer * 10 + static_cast<unsigned>(digit - '0');
     }
-    if (fraction * times % scale != 0)
+    // fraction / scale in lowest terms first: fraction x times (up to 10^30 x 2^30) would not fit
+    // in 128 bits, and the product is whole exactly when the reduced scale divides times.
+    Uint128 a = fraction;
+    Uint128 b = scale;
+    while (b != 0)
+    {
+        a %= b;
+        std::swap(a, b);
+    }
+    fraction /= a;
+    scale /= a;
+    if (times % scale != 0)
     {
         return std::nullopt;
     }
-    return static_cast<uint64_t>(integer * times + fraction * times / scale);
+    return static_cast<uint64_t>(integer * times + fraction * (times / scale));
 }
 
 } // namespace

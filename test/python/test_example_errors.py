@@ -2077,6 +2077,12 @@ SECOND_PROBE_CASES = [
      "4100000 (its floating-point product); give 4100000bps"),
     ("pfabric-websearch", ("--ns3::PfabricTcpSocketFactory::LineRate=0.5bps",),
      "--ns3::PfabricTcpSocketFactory::LineRate=0.5bps: not a whole number of bits per second"),
+    # 2^98 in 30 decimals: its product with Gib/s's 2^30 is 2^128, which wrapped to 0 in the
+    # exact product's 128 bits ("ns-3 reads it as 340282366 bit/s, not 0; give 0bps").
+    ("pfabric-websearch",
+     ("--ns3::PfabricTcpSocketFactory::LineRate=0.316912650057057350374175801344Gib/s",),
+     "--ns3::PfabricTcpSocketFactory::LineRate=0.316912650057057350374175801344Gib/s: not a whole "
+     "number of bits per second"),
     ("pfabric-fabric", ("--hostRate=4.1Mbps",),
      "--hostRate=4.1Mbps: ns-3 reads it as 4099999 bit/s, not 4100000"),
     ("pfabric-websearch", ("--ns3::FqCoDelQueueDisc::Target=5",),
