@@ -14,8 +14,11 @@
 //   ./pfabric run pfabric-preemption -- --scheme=tcp
 //   ./ns3 run "pfabric-preemption --scheme=linerate --preset=sigcomm13 --shortBytes=50000"
 
+#include "ns3/application.h"
+#include "ns3/bulk-send-application.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/packet-sink.h"
 #include "ns3/pfabric-command-line.h"
 #include "ns3/pfabric-configured-defaults.h"
 #include "ns3/pfabric-experiment-program.h"
@@ -24,14 +27,17 @@
 #include "ns3/pfabric-scheme-helper.h"
 #include "ns3/pfabric-settings-trial.h"
 #include "ns3/pfabric-single-switch-helper.h"
+#include "ns3/pfabric-switch.h"
 #include "ns3/pfabric-tcp-socket-factory.h"
 #include "ns3/queue-size.h"
+#include "ns3/random-variable-stream.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -212,6 +218,29 @@ main(int argc, char* argv[])
              ": what a reused connection keeps of its ssthresh, and the scenario's two flows each "
              "have a connection of their own, so it changes nothing; leave it unset");
     }
+    // Defaults the scenario never lets reach a run as given (the FCT programs refuse the same;
+    // the twelfth probe: StartTime=3ms held the sinks back and the times counted from 0).
+    for (const auto& [type, attribute, why] :
+         {std::tuple{Application::GetTypeId(),
+                     "StartTime",
+                     "the scenario starts its flows at 0 and at --shortStartUs, from which their "
+                     "times count, so it would only hold them back; give --shortStartUs instead"},
+          std::tuple{Application::GetTypeId(),
+                     "StopTime",
+                     "the scenario runs its flows until --stopS, so it would only cut them short; "
+                     "give --stopS instead"},
+          std::tuple{RandomVariableStream::GetTypeId(),
+                     "Stream",
+                     "the scenario assigns its random variables' streams itself, so it changes "
+                     "nothing"}})
+    {
+        const std::vector<std::string> configured =
+            PfabricConfiguredDefaults::ListConfigured(type, {attribute});
+        if (!configured.empty())
+        {
+            Fail(cmd.DescribeNs3Setting(configured.front()) + ": " + why);
+        }
+    }
     // A receive window of 0 bytes: ns-3's persist timer crashes the run (SIGSEGV).
     const std::string stalled = factory->FindSettingNoConnectionCarries(&why);
     if (!stalled.empty())
@@ -241,7 +270,17 @@ main(int argc, char* argv[])
         Fail(refused);
     }
     // Made only now: a queue size the queue disc refuses stops ns-3 when it is made (the trial).
-    for (const auto& idle : scheme.GetIdleModeAttributes())
+    // The switch's too (the twelfth probe: FlowcellBytes was taken under spraying).
+    std::vector<PfabricSchemeHelper::IdleModeAttribute> idles = scheme.GetIdleModeAttributes();
+    {
+        PfabricSingleSwitchHelper fabric(3);
+        pfabric::BuildPreemptionFabric(fabric);
+        PfabricSchemeHelper::AddIdleModeAttributes(
+            fabric.GetSwitches().Get(0)->GetObject<PfabricSwitch>(),
+            &idles);
+        Simulator::Destroy();
+    }
+    for (const auto& idle : idles)
     {
         const std::vector<std::string> configured =
             PfabricConfiguredDefaults::ListConfigured(idle.part, {idle.attribute});
@@ -268,6 +307,17 @@ main(int argc, char* argv[])
         if (!unusedLink.empty())
         {
             Fail(cmd.DescribeNs3Setting(unusedLink) + ": " + why + "; leave it unset");
+        }
+        // Its applications are ns-3's BulkSendApplication and PacketSink (the twelfth probe:
+        // PfabricFlowApplication's TerminateAtDeadline, Port, ... were taken).
+        const std::string unusedApplication = PfabricConfiguredDefaults::FindUnmadeTypeDefault(
+            Application::GetTypeId(),
+            "applications",
+            {BulkSendApplication::GetTypeId(), PacketSink::GetTypeId()},
+            &why);
+        if (!unusedApplication.empty())
+        {
+            Fail(cmd.DescribeNs3Setting(unusedApplication) + ": " + why + "; leave it unset");
         }
     }
 

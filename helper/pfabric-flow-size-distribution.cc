@@ -204,7 +204,16 @@ PfabricFlowSizeDistribution::Load(const std::string& path,
         else if (size > MAX_BYTES)
         {
             what << "size " << tokens[0] << (columns == 3 ? " packets" : "")
-                 << " is above the largest flow, " << MAX_BYTES << " bytes";
+                 << " is more than a flow's " << PfabricFlowApplication::MAX_FLOW_BYTES << " bytes";
+        }
+        else if (interpolation == PACKETS &&
+                 std::ceil(size / packetPayload) * packetPayload > MAX_BYTES)
+        {
+            // Draws are whole packets: this size's is one more than the senders can send.
+            what << "size " << tokens[0] << " rounds up to "
+                 << static_cast<uint64_t>(std::ceil(size / packetPayload)) * packetPayload
+                 << " bytes (whole packets of " << packetPayload << " bytes), more than a flow's "
+                 << PfabricFlowApplication::MAX_FLOW_BYTES << " bytes";
         }
         else if (!points.empty() && size < points.back().first)
         {

@@ -7,6 +7,7 @@
 #ifndef PFABRIC_FLOW_SIZE_DISTRIBUTION_H
 #define PFABRIC_FLOW_SIZE_DISTRIBUTION_H
 
+#include "ns3/pfabric-flow-application.h"
 #include "ns3/ptr.h"
 #include "ns3/random-variable-stream.h"
 
@@ -48,10 +49,10 @@ class PfabricFlowSizeDistribution
     /// The shipped workloads (workloads/<name>.cdf).
     static const std::vector<std::string> SHIPPED;
 
-    /// The largest size a CDF may give, bytes (a petabyte; the flow lists pfabric-analysis
-    /// schedules take sizes of up to 15 digits): sizes and their mean stay exact in a double
-    /// and in a flow's 64-bit byte count.
-    static constexpr double MAX_BYTES = 1e15;
+    /// The largest size a CDF may give, bytes: the largest flow a run can send
+    /// (PfabricFlowApplication::MAX_FLOW_BYTES; above it the hosts' senders stopped the run, issue
+    /// 54's twelfth probe). Sizes and their mean stay exact in a double.
+    static constexpr double MAX_BYTES = PfabricFlowApplication::MAX_FLOW_BYTES;
 
     PfabricFlowSizeDistribution();
 

@@ -210,13 +210,14 @@ class FlowSizeNarrowSegmentMeanTest : public TestCase
     void DoRun() override
     {
         std::string path = CreateTempDirFilename("narrow.cdf");
-        WriteFile(path, "27 0\n13743630820.7 0\n13743630821 1\n");
+        // Found at 13.7 GB (a 0.3-byte segment); sizes stop at a flow's 2^31 - 1 bytes since.
+        WriteFile(path, "27 0\n2147483000.7 0\n2147483001 1\n");
         PfabricFlowSizeDistribution bytes = MustLoad(path, PfabricFlowSizeDistribution::BYTES);
-        NS_TEST_ASSERT_MSG_EQ_TOL(bytes.GetMean(), 13743630821.0, 1e-3, "bytes");
-        NS_TEST_ASSERT_MSG_EQ(bytes.Quantile(0.5), 13743630821, "bytes, a draw");
+        NS_TEST_ASSERT_MSG_EQ_TOL(bytes.GetMean(), 2147483001.0, 1e-3, "bytes");
+        NS_TEST_ASSERT_MSG_EQ(bytes.Quantile(0.5), 2147483001, "bytes, a draw");
         PfabricFlowSizeDistribution packets = MustLoad(path);
-        NS_TEST_ASSERT_MSG_EQ_TOL(packets.GetMean(), 9413446.0 * MSS, 1e-3, "packets");
-        NS_TEST_ASSERT_MSG_EQ(packets.Quantile(0.5), uint64_t{9413446} * MSS, "packets, a draw");
+        NS_TEST_ASSERT_MSG_EQ_TOL(packets.GetMean(), 1470879.0 * MSS, 1e-3, "packets");
+        NS_TEST_ASSERT_MSG_EQ(packets.Quantile(0.5), uint64_t{1470879} * MSS, "packets, a draw");
     }
 };
 
@@ -245,8 +246,16 @@ class FlowSizeFileErrorTest : public TestCase
             {"# nothing\n\n", ": no points"},
             // Found by test/fuzz (fuzz-cdf): a size beyond 64 bits was cast to an integer (UB),
             // and strtod stopped at a NUL byte, taking what came before it.
-            {"\n2.e54 1\n", ":2: size 2.e54 is above the largest flow, 1e+15 bytes"},
-            {"1e12 1 1\n", ":1: size 1e12 packets is above the largest flow, 1e+15 bytes"},
+            {"\n2.e54 1\n", ":2: size 2.e54 is more than a flow's 2147483647 bytes"},
+            {"1e12 1 1\n", ":1: size 1e12 packets is more than a flow's 2147483647 bytes"},
+            // The twelfth probe: a size the senders cannot send stopped the run (SIGABRT).
+            {"10000 0.5\n3000000000 1\n",
+             ":2: size 3000000000 is more than a flow's 2147483647 bytes"},
+            {"1470880 1 1\n", ":1: size 1470880 packets is more than a flow's 2147483647 bytes"},
+            {"2147483647 1\n",
+             ":1: size 2147483647 rounds up to 2147484800 bytes (whole packets of 1460 bytes), "
+             "more "
+             "than a flow's 2147483647 bytes"},
             {std::string(".5\0\a 1\n", 7),
              ":1: '.5" + std::string("\0\a", 2) + "' is not a number"},
             {"0x10 1\n", ":1: '0x10' is not a number"},

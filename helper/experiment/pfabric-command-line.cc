@@ -74,6 +74,17 @@ const std::vector<std::pair<std::string, double>> QUEUE_SIZE_UNITS{{"p", 1},
                                                                    {"MB", 1e6},
                                                                    {"MiB", 1048576}};
 
+/**
+ * @param name an option's name, without its dashes
+ * @return whether ns-3's CommandLine answers it itself and exits: --PrintHelp, --PrintVersion,
+ *         ..., and their short names --help and --version
+ */
+bool
+IsHardOption(const std::string& name)
+{
+    return name.rfind("Print", 0) == 0 || name == "help" || name == "version";
+}
+
 /// @return whether text is a plain decimal number: digits with at most one point
 bool
 IsBareNumber(const std::string& text)
@@ -684,7 +695,7 @@ PfabricCommandLine::CheckNs3Argument(const std::string& argument,
         *error = argument + ": no TypeId " + value + " in this ns-3";
         return false;
     }
-    if (name.rfind("Print", 0) == 0)
+    if (IsHardOption(name))
     {
         return true;
     }
@@ -773,7 +784,7 @@ PfabricCommandLine::CheckNs3Argument(const std::string& argument,
 bool
 PfabricCommandLine::IsNs3Option(const std::string& name)
 {
-    if (name.rfind("Print", 0) == 0 || name.find("::") != std::string::npos)
+    if (IsHardOption(name) || name.find("::") != std::string::npos)
     {
         return true; // ns-3's own arguments and attribute paths
     }
@@ -1013,7 +1024,7 @@ PfabricCommandLine::Parse(int argc, char* argv[], std::string* error)
             continue;
         }
         if (argument[0] == '-' && SplitArgument(argument, &name, &value) && IsNs3Option(name) &&
-            name.rfind("Print", 0) != 0)
+            !IsHardOption(name))
         {
             RecordNs3Setting(name, value);
         }

@@ -830,6 +830,18 @@ def test_every_option_is_named_in_camel_case(run_example: RunExample, program: s
     assert [o for o in options if not re.fullmatch("[a-z][A-Za-z0-9]*", o)] == []
 
 
+@pytest.mark.parametrize("program", ["pfabric-websearch", "pfabric-fabric", "pfabric-preemption",
+                                     "pfabric-routing-cost", "pfabric-incast"])
+def test_help_and_version_are_ns3s(run_example: RunExample, program: str) -> None:
+    """The twelfth probe: every program refused --help ("unknown option"), which ns-3's own
+    CommandLine answers as --PrintHelp (and --version as --PrintVersion)."""
+    for short, long in (("--help", "--PrintHelp"), ("--version", "--PrintVersion")):
+        given = run_example(program, short)
+        expected = run_example(program, long)
+        assert given.returncode == 0, given.stderr
+        assert given.stdout == expected.stdout and given.stdout != ""
+
+
 # What a time option says of a value that is not a time with a unit.
 NOT_A_TIME = "expected a time with a unit (ns, us, ms or s), e.g. 1ms"
 
@@ -2830,6 +2842,28 @@ def test_a_default_of_a_type_the_run_never_creates_is_refused(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(("setting", "why"), [
+    ("--ns3::Application::StartTime=3ms",
+     "the scenario starts its flows at 0 and at --shortStartUs, from which their times count, so "
+     "it would only hold them back; give --shortStartUs instead"),
+    ("--ns3::Application::StopTime=2ms",
+     "the scenario runs its flows until --stopS, so it would only cut them short; give --stopS "
+     "instead"),
+    ("--ns3::RandomVariableStream::Stream=5",
+     "the scenario assigns its random variables' streams itself, so it changes nothing"),
+    ("--ns3::PfabricSwitch::FlowcellBytes=3000",
+     "ns3::PfabricSwitch with LoadBalancing=Spray (this run's) never reads FlowcellBytes, so it "
+     "changes nothing; leave it unset")])
+def test_pfabric_preemption_refuses_what_the_fct_programs_refuse(run_example: RunExample,
+                                                                  setting: str, why: str) -> None:
+    """The twelfth probe: pfabric-preemption took each; StartTime=3ms held the sinks back while
+    the times counted from 0 (the long flow "completed in 9203.85us", 4226.49 without it)."""
+    result = run_example("pfabric-preemption", setting)
+    assert result.returncode == 1
+    assert result.stderr == f"pfabric-preemption: error: {setting}: {why}\n"
+    assert result.stdout == ""
+
+
 @pytest.mark.parametrize(("program", "arguments", "setting", "theirs", "absent"), [
     ("pfabric-preemption", (), "--ns3::RedQueueDisc::MinTh=5",
      "queue discs are ns3::PfabricQueueDisc", "ns3::RedQueueDisc"),
@@ -2840,7 +2874,11 @@ def test_a_default_of_a_type_the_run_never_creates_is_refused(
      "ns3::PointToPointNetDevice"),
     ("pfabric-fabric", (), "--ns3::PointToPointNetDevice::Mtu=9000",
      "net devices are ns3::PfabricLinkNetDevice, ns3::LoopbackNetDevice",
-     "ns3::PointToPointNetDevice")])
+     "ns3::PointToPointNetDevice"),
+    # The twelfth probe: taken, the same times printed.
+    ("pfabric-preemption", (), "--ns3::PfabricFlowApplication::TerminateAtDeadline=true",
+     "applications are ns3::BulkSendApplication, ns3::PacketSink",
+     "ns3::PfabricFlowApplication")])
 def test_the_other_programs_refuse_a_default_of_a_type_they_never_create(
         run_example: RunExample, program: str, arguments: tuple[str, ...], setting: str,
         theirs: str, absent: str) -> None:

@@ -617,6 +617,7 @@ def test_a_window_measures_flows_while_flows_keep_arriving(run_example: RunExamp
 def bad_files(tmp: Path) -> dict[str, Path]:
     files = {
         "cdf": "100 0.5\n200 x\n300 1\n",
+        "huge": "10000 0.5\n3000000000 1\n",
         "header": "source,dst,size_bytes,start_s\n0,1,100,0\n",
         "negative": "src,dst,size_bytes,start_s\n0,1,-5,0\n",
         "outside": "src,dst,size_bytes,start_s\n0,9,100,0\n",
@@ -645,6 +646,8 @@ def bad_files(tmp: Path) -> dict[str, Path]:
         (("--rto=soon",), "--rto=soon: expected a time such as 40us"),
         (("--linkDelay=far",), "--linkDelay=far: expected a time such as 400ns"),
         (("--cdf={cdf}",), "{cdf}:2: 'x' is not a number"),
+        # The twelfth probe: taken, then the hosts' senders stopped the run (SIGABRT, 4 lines).
+        (("--cdf={huge}",), "{huge}:2: size 3000000000 is more than a flow's 2147483647 bytes"),
         (("--flowFile={header}",), "{header}:1: the header must be src,dst,size_bytes,start_s"),
         (("--flowFile={negative}",), "{negative}:2: size_bytes '-5' is not a positive integer"),
         (("--flowFile={outside}",), "{outside}:2: host 9 is outside the fabric (hosts 0 to 3)"),
