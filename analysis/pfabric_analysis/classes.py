@@ -9,6 +9,7 @@ every run, renders every file in memory and only then writes NAME.png/.pdf/.csv/
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from pfabric_analysis.compare import (PANEL_TITLES, binned, bin_statistics, flow
 from pfabric_analysis.plotting import (STYLE, document_bytes, log_axis, new_figure, number,
                                        write_figure_set)
 from pfabric_analysis.runs import (BIN_NAMES, AnalysisError, Run, check_output_name,
-                                   check_same_as_first)
+                                   check_same_as_first, fct_file)
 
 CLASS_COLUMN = "traffic_class"
 CLASS_NAMES = {0: "web search (class 0)", 1: "data mining (class 1)"}
@@ -33,6 +34,11 @@ SHARED_PARAMETERS = ["preset", "scheme", "topology", "classLoads", "flows", "see
                      "sampling"]
 SETTING_COLORS = ["#7f7f7f", "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
 PANELS_BINS = [*BIN_NAMES, "all"]
+# --classWeights and --classLoads as the program takes them: two positive whole numbers of at
+# most six digits (PfabricClassQueueDisc::ParseWeights), two loads of digits and a point
+# (PfabricClassFeature::ParseClassLoads), each above 0, summing to less than 1.
+WEIGHT_DIGITS = 6
+LOADS_TEXT = re.compile(r"([0-9]+\.?[0-9]*|\.[0-9]+),([0-9]+\.?[0-9]*|\.[0-9]+)")
 
 
 def setting_of(run: Run) -> str:
@@ -49,6 +55,43 @@ def setting_of(run: Run) -> str:
     raise AnalysisError(f"{run.directory}: classes {classes!r}; not a pfabric-classes run")
 
 
+def takes_weights(text: object) -> bool:
+    """Whether --classWeights takes this text: two positive whole numbers, comma separated,
+    of at most WEIGHT_DIGITS digits each."""
+    return (isinstance(text, str) and re.fullmatch(r"[0-9]+,[0-9]+", text) is not None
+            and all(len(item) <= WEIGHT_DIGITS and int(item) > 0 for item in text.split(",")))
+
+
+def takes_loads(text: object) -> bool:
+    """Whether --classLoads takes this text: two loads above 0 summing to less than 1."""
+    match = LOADS_TEXT.fullmatch(text) if isinstance(text, str) else None
+    loads = [float(load) for load in match.groups()] if match else []
+    return bool(loads) and min(loads) > 0 and sum(loads) < 1
+
+
+def check_class_record(meta: dict, fct: pd.DataFrame, fct_path: Path, meta_path: Path) -> None:
+    """Refuse a pfabric-classes meta.json the program cannot write or its fct.csv contradicts
+    (the twelfth probe): classWeights or classLoads its options refuse, a class_scheduler other
+    than parameters.classes, class_flows other than fct.csv's flows of each class. A value not
+    recorded is not checked, nor class_flows of a run with a window."""
+    parameters = meta["parameters"]
+    for key, takes, expected in (
+            ("classWeights", takes_weights, "two positive whole numbers such as 3,1"),
+            ("classLoads", takes_loads, "two loads above 0 summing to less than 1")):
+        if key in parameters and not takes(parameters[key]):
+            raise AnalysisError(f"{meta_path}: parameters.{key} {parameters[key]!r} is not "
+                                f"{expected}")
+    if "class_scheduler" in meta and meta["class_scheduler"] != parameters.get("classes"):
+        raise AnalysisError(f"{meta_path}: class_scheduler {meta['class_scheduler']!r} is not "
+                            f"parameters.classes {parameters.get('classes')!r}; not the record "
+                            "of one run")
+    counts = [int((fct[CLASS_COLUMN] == c).sum()) for c in sorted(CLASS_NAMES)]
+    if ("class_flows" in meta and not isinstance(meta.get("window"), dict)
+            and meta["class_flows"] != counts):
+        raise AnalysisError(f"{meta_path}: class_flows is {meta['class_flows']!r}, but "
+                            f"{fct_path} has {counts}; not the files of one run")
+
+
 def check_classes_runs(runs: Sequence[Run]) -> None:
     """One figure's runs: pfabric-classes runs with a traffic_class column, the same experiment
     but for the class setting, one run per setting, all on the first run's flows and classes."""
@@ -60,6 +103,7 @@ def check_classes_runs(runs: Sequence[Run]) -> None:
                                 f"{run.meta.get('workload')!r}, no {CLASS_COLUMN} column?)")
         if not set(run.fct[CLASS_COLUMN].unique()) <= set(CLASS_NAMES):
             raise AnalysisError(f"{run.directory}/fct.csv: {CLASS_COLUMN} must be 0 or 1")
+        check_class_record(run.meta, run.fct, fct_file(run.directory), run.directory / "meta.json")
         check_same_as_first(run, first, SHARED_PARAMETERS)
         setting = setting_of(run)
         if setting in seen:

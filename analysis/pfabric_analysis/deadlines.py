@@ -10,7 +10,9 @@ every run, renders every file in memory and only then writes NAME.png/.pdf/.csv/
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
+from decimal import Decimal
 from pathlib import Path
 
 import matplotlib
@@ -23,8 +25,9 @@ from pfabric_analysis.compare import flow_difference, provenance, read_runs, run
 from pfabric_analysis.plotting import (STYLE, document_bytes, log_axis, new_figure, number,
                                        scheme_looks, write_figure_set)
 from pfabric_analysis.runs import (BIN_NAMES, SIZE_BIN_EDGES, AnalysisError, Run, check_output_name,
-                                   check_same_as_first, normalise, percentile_nearest_rank,
-                                   runs_pfabric_queues, scheme_name, size_text)
+                                   check_same_as_first, fct_file, normalise,
+                                   percentile_nearest_rank, runs_pfabric_queues, scheme_name,
+                                   size_text)
 
 DEADLINE_COLUMNS = ["deadline_s", "met", "terminated"]
 TABLE_COLUMNS = ["on_miss", "label", "scheme", "priority", "load", "with_deadline", "met",
@@ -44,6 +47,16 @@ SECOND_LOOK_PRIORITY = "remaining"
 # A second look for a scheme the figures' table gives none: its colour with this marker.
 SECOND_MARKER = "P"
 SMALL_FLOWS = size_text(SIZE_BIN_EDGES[0], " ")  # the small flows' upper edge: "100 KB"
+# --deadlineMean as the program takes it: a positive whole number of nanoseconds, written as a
+# number and one of these units (PfabricCommandLine::CheckTimeOption with TIME_UNITS).
+TIME_TEXT = re.compile(r"\+?((?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)(ns|us|ms|s)")
+TIME_UNIT_NS = {"ns": 1, "us": 10**3, "ms": 10**6, "s": 10**9}
+# --onMiss's choices: what a flow not complete at its deadline does.
+CONTINUE, TERMINATE = "continue", "terminate"
+# meta.json's counts of the flows (PfabricDeadlineFeature::AddProvenance) and the
+# deadline_statistics each is.
+RECORDED_COUNTS = {"flows_with_deadline": "with_deadline", "deadlines_met": "met",
+                   "flows_terminated": "terminated"}
 
 
 def scheme_key(run: Run) -> tuple[str, str]:
@@ -79,6 +92,69 @@ def deadline_looks(runs: Sequence[Run]) -> dict[tuple[str, str], dict[str, str]]
     return looks
 
 
+def is_positive_time(text: object) -> bool:
+    """Whether a meta.json value is a time --deadlineMean takes (TIME_TEXT)."""
+    match = TIME_TEXT.fullmatch(text) if isinstance(text, str) else None
+    if match is None:
+        return False
+    nanoseconds = Decimal(match.group(1)) * TIME_UNIT_NS[match.group(2)]
+    return nanoseconds > 0 and nanoseconds == nanoseconds.to_integral_value()
+
+
+def check_deadline_parameters(parameters: dict, meta_path: Path) -> None:
+    """Refuse deadline parameters the program does not take (PfabricDeadlineFeature): a
+    deadlineFraction outside [0, 1] (the tenth probe's 1.5), a deadlineMean that is no positive
+    time, a deadlineMinFactor below 1 (the twelfth probe's -1ms and 0.5), an onMiss other than
+    its choices."""
+    fraction = parameters.get("deadlineFraction")
+    if (isinstance(fraction, bool) or not isinstance(fraction, (int, float))
+            or not 0 <= fraction <= 1):
+        raise AnalysisError(f"{meta_path}: parameters.deadlineFraction {fraction!r} is not a "
+                            "fraction in [0, 1]")
+    mean = parameters.get("deadlineMean")
+    if not is_positive_time(mean):
+        raise AnalysisError(f"{meta_path}: parameters.deadlineMean {mean!r} is not a positive "
+                            "time such as 1ms (whole nanoseconds)")
+    factor = parameters.get("deadlineMinFactor")
+    if (isinstance(factor, bool) or not isinstance(factor, (int, float))
+            or not 1 <= factor < math.inf):
+        raise AnalysisError(f"{meta_path}: parameters.deadlineMinFactor {factor!r} is not a "
+                            "number of at least 1")
+    if parameters.get("onMiss") not in (CONTINUE, TERMINATE):
+        raise AnalysisError(f"{meta_path}: parameters.onMiss {parameters.get('onMiss')!r} is "
+                            f"not {CONTINUE} or {TERMINATE}")
+
+
+def check_on_miss(fct: pd.DataFrame, on_miss: str, fct_path: Path) -> None:
+    """Refuse fct.csv's first flow its onMiss cannot give: a terminated flow under continue, a
+    flow with a deadline that completed after it under terminate (it is given up at its
+    deadline). The twelfth probe: a run relabelled terminate was taken."""
+    if on_miss == CONTINUE:
+        wrong = np.flatnonzero((fct["terminated"] == 1).to_numpy())
+        why = "a flow terminated, and onMiss is continue (no flow is given up)"
+    else:
+        wrong = np.flatnonzero((fct["deadline_s"].notna() & (fct["completed"] == 1)
+                                & (fct["met"] == 0)).to_numpy())
+        why = ("a flow that completed after its deadline, and onMiss is terminate (given up at "
+               "its deadline)")
+    if wrong.size:
+        raise AnalysisError(f"{fct_path}:{int(wrong[0]) + 2}: {why}")
+
+
+def check_deadline_counts(meta: dict, fct: pd.DataFrame, fct_path: Path,
+                          meta_path: Path) -> None:
+    """Refuse a meta.json whose deadline counts (RECORDED_COUNTS) are not its fct.csv's (the
+    twelfth probe: deadlines_met 20 beside 11 was taken). A count not recorded is not checked,
+    nor those of a run with a window (its fct keeps the measured flows only)."""
+    if isinstance(meta.get("window"), dict):
+        return
+    statistics = deadline_statistics(fct)
+    for key, statistic in RECORDED_COUNTS.items():
+        if key in meta and meta[key] != statistics[statistic]:
+            raise AnalysisError(f"{meta_path}: {key} is {meta[key]!r}, but {fct_path} has "
+                                f"{statistics[statistic]}; not the files of one run")
+
+
 def check_deadline_runs(runs: Sequence[Run]) -> None:
     """One figure's runs: pfabric-deadlines runs (fct.csv with the deadline columns) of the same
     experiment but for scheme, priority, onMiss and load, one per such combination, and at each
@@ -88,12 +164,10 @@ def check_deadline_runs(runs: Sequence[Run]) -> None:
         if missing:
             raise AnalysisError(f"{run.directory}/fct.csv: no {', '.join(missing)} column(s): "
                                 "not a pfabric-deadlines run")
-        # The fraction the program takes (--deadlineFraction); the tenth probe's 1.5 was taken.
-        fraction = run.meta["parameters"].get("deadlineFraction")
-        if (isinstance(fraction, bool) or not isinstance(fraction, (int, float))
-                or not 0 <= fraction <= 1):
-            raise AnalysisError(f"{run.directory}/meta.json: parameters.deadlineFraction "
-                                f"{fraction!r} is not a fraction in [0, 1]")
+        meta_path, fct_path = run.directory / "meta.json", fct_file(run.directory)
+        check_deadline_parameters(run.meta["parameters"], meta_path)
+        check_on_miss(run.fct, run.meta["parameters"]["onMiss"], fct_path)
+        check_deadline_counts(run.meta, run.fct, fct_path, meta_path)
     seen: dict[tuple, Path] = {}
     by_load: dict[float, Run] = {}
     for run in runs:

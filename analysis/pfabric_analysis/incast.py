@@ -94,6 +94,8 @@ def check_incast_meta(meta: dict, meta_path: Path) -> None:
     incast = meta["incast"]
     hosts = meta.get("hosts")
     rules = dict(META_RULES)
+    if "ideal_qct_s" in incast:  # recorded by the programs (older runs' may not have it)
+        rules["ideal_qct_s"] = ("a positive time", lambda x: x > 0)
     if isinstance(hosts, int) and not isinstance(hosts, bool):
         rules["aggregator"] = (f"a host, a whole number below the run's {hosts} hosts",
                                lambda x: 0 <= x < hosts and x == int(x))
@@ -105,11 +107,17 @@ def check_incast_meta(meta: dict, meta_path: Path) -> None:
             raise AnalysisError(f"{meta_path}: incast.{key} {value!r} is not {expected}")
 
 
+# How far a query's ideal_qct_s may be from meta.json's incast.ideal_qct_s, in whole nanoseconds:
+# the program computes one ideal for every query and prints each row's rounded to one.
+IDEAL_QCT_ROUNDING_NS = 1
+
+
 def check_queries_against_meta(queries: pd.DataFrame, incast: dict, queries_path: Path,
                                meta_path: Path) -> None:
     """Refuse a queries.csv that is not the run meta.json describes: another count of queries,
-    another number of workers or response size on a line, a QCT below its ideal beyond the
-    times' rounding. One line naming the file and line."""
+    another number of workers, response size or ideal QCT (beyond IDEAL_QCT_ROUNDING_NS) on a
+    line, a QCT below its ideal beyond the times' rounding. One line naming the file and
+    line."""
     if len(queries) != incast["queries"]:
         raise AnalysisError(f"{queries_path}: {len(queries)} queries, and {meta_path} says "
                             f"{incast['queries']}")
@@ -126,6 +134,16 @@ def check_queries_against_meta(queries: pd.DataFrame, incast: dict, queries_path
             written = written_row(queries_path, int(other[0]), QUERY_COLUMNS)
             raise AnalysisError(f"{queries_path}:{int(other[0]) + 2}: {column} "
                                 f"{written[column]!r}, and {meta_path} says {incast[column]}")
+    # Every query's ideal is the run's one (the twelfth probe: a row's and meta.json's changed
+    # were taken, and the row's averaged).
+    if "ideal_qct_s" in incast:
+        off_ns = np.round((queries["ideal_qct_s"] - incast["ideal_qct_s"]).abs() * 1e9)
+        other = np.flatnonzero((off_ns > IDEAL_QCT_ROUNDING_NS).to_numpy())
+        if other.size:
+            written = written_row(queries_path, int(other[0]), QUERY_COLUMNS)
+            raise AnalysisError(f"{queries_path}:{int(other[0]) + 2}: ideal_qct_s "
+                                f"{written['ideal_qct_s']!r}, and {meta_path} says "
+                                f"incast.ideal_qct_s {incast['ideal_qct_s']!r}, every query's")
     below = first_beyond_rounding(queries["ideal_qct_s"], queries["qct_s"])
     if below is not None:
         written = written_row(queries_path, below, QUERY_COLUMNS)
@@ -206,6 +224,38 @@ def check_responses(queries: pd.DataFrame, fct: pd.DataFrame, aggregator: int,
                             f"its responses in {fct_path} make it {expected}")
 
 
+# How far the previous query's end (its start_s + qct_s, each printed rounded to a nanosecond)
+# may be from a query's start_s, in whole nanoseconds, for either overlaps_previous to be taken.
+OVERLAP_ROUNDING_NS = 2
+
+
+def check_overlaps(queries: pd.DataFrame, queries_path: Path) -> None:
+    """Refuse a query whose overlaps_previous is not what the times say, as the program sets it:
+    1 where the previous query did not complete or completed (start_s + qct_s) after this one's
+    start_s, 0 where it completed before, and 0 for the first query; either within
+    OVERLAP_ROUNDING_NS (the twelfth probe: a 1 after a finished query was counted). One line
+    naming the file and line."""
+    start = queries["start_s"].to_numpy(dtype=float)
+    end = (queries["start_s"] + queries["qct_s"]).to_numpy(dtype=float)
+    previous = np.concatenate([[-math.inf], end[:-1]])
+    unfinished = np.isnan(previous)
+    late_ns = np.round((previous - start) * 1e9)
+    must = unfinished | (late_ns > OVERLAP_ROUNDING_NS)
+    may = unfinished | (late_ns >= -OVERLAP_ROUNDING_NS)
+    flag = (queries["overlaps_previous"] == 1).to_numpy()
+    wrong = np.flatnonzero((flag & ~may) | (~flag & must))
+    if not wrong.size:
+        return
+    row = int(wrong[0])
+    written = written_row(queries_path, row, QUERY_COLUMNS)
+    why = ("it is the first query" if row == 0 else
+           "the previous query did not complete" if unfinished[row] else
+           f"the previous query completed at {previous[row]:.9f} s, "
+           f"{'after' if must[row] else 'before'} its start_s {written['start_s']!r}")
+    raise AnalysisError(f"{queries_path}:{row + 2}: overlaps_previous "
+                        f"{written['overlaps_previous']!r}, but {why}")
+
+
 def read_incast_run(directory: Path) -> IncastRun:
     """Read and check a run directory of pfabric-incast: every value of queries.csv
     (QUERY_RULES), meta.json's incast numbers (META_RULES), and the two against each other."""
@@ -226,6 +276,7 @@ def read_incast_run(directory: Path) -> IncastRun:
     queries = queries.apply(pd.to_numeric)
     check_incast_meta(meta, meta_path)
     check_queries_against_meta(queries, meta["incast"], queries_path, meta_path)
+    check_overlaps(queries, queries_path)
     fct = read_fct_csv(fct_path)
     check_values(fct, fct_path)
     fct = fct.apply(pd.to_numeric)

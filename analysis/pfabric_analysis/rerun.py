@@ -42,6 +42,9 @@ META = "meta.json"
 # What a rerun needs of meta.json beside its parameters, and of those.
 REQUIRED_KEYS = ("program", "parameters", "git_commit")
 REQUIRED_PARAMETERS = ("scheme", "seed", "run")
+# What meta.json records as objects of name and value, which the rerun gives again when present
+# (the twelfth probe, F9: a list of ns3_settings ended in a traceback).
+OBJECT_KEYS = ("parameters", "ns3_settings", "ns3_environment")
 # Parameters that name the run's outputs: the rerun writes its own.
 OUTPUT_PARAMETERS = ("out", "dumpFlows")
 FLOW_FILE = "flowFile"
@@ -86,7 +89,8 @@ class Rerun:
 
 def read_meta(run_dir: Path) -> dict:
     """RUN_DIR/meta.json, checked to hold what a rerun needs (REQUIRED_KEYS,
-    REQUIRED_PARAMETERS); its parameters under their current names."""
+    REQUIRED_PARAMETERS), each of OBJECT_KEYS it holds an object; its parameters under their
+    current names."""
     path = run_dir / META
     try:
         meta = read_json(path)
@@ -100,8 +104,9 @@ def read_meta(run_dir: Path) -> dict:
         if key not in meta:
             raise AnalysisError(f"{path}: no {key}, which a rerun needs (a point recorded "
                                 "before the programs wrote it)")
-    if not isinstance(meta["parameters"], dict):
-        raise AnalysisError(f"{path}: parameters is not an object")
+    for key in OBJECT_KEYS:
+        if key in meta and not isinstance(meta[key], dict):
+            raise AnalysisError(f"{path}: {key} is not an object")
     for key in REQUIRED_PARAMETERS:
         if key not in meta["parameters"]:
             raise AnalysisError(f"{path}: no parameters.{key}, which a rerun needs")

@@ -272,6 +272,14 @@ def _met(values: pd.Series, frame: pd.DataFrame) -> pd.Series:
     return _flag(values) | (values.isna() & deadline.isna())
 
 
+def _terminated(values: pd.Series, frame: pd.DataFrame) -> pd.Series:
+    """0 or 1; 1 only for a flow given up at its deadline, which has one and did not complete
+    (the twelfth probe: a terminated and completed flow was counted as terminated)."""
+    deadline = (frame["deadline_s"] if "deadline_s" in frame
+                else pd.Series(np.nan, index=frame.index))
+    return (values == 0) | ((values == 1) & (frame["completed"] == 0) & deadline.notna())
+
+
 # What each value of fct.csv must be (a column's values as numbers, NaN where empty or not a
 # number), checked in this order on every line, and how the refusal describes it.
 VALUE_RULES = (
@@ -290,7 +298,8 @@ VALUE_RULES = (
     ("deadline_s", "a time at or after the flow's start (empty only for a flow without a "
      "deadline)", _deadline),
     ("met", "0 or 1 (empty only for a flow without a deadline)", _met),
-    ("terminated", "0 or 1", lambda v, f: _flag(v)),
+    ("terminated", "0 or 1 (1 only for a flow with a deadline_s that did not complete)",
+     _terminated),
 )
 
 

@@ -104,3 +104,41 @@ def test_bad_runs_are_refused(runs: list[Path], tmp_path: Path, change: str,
         write_run(extra, "drr", "3,1", [1, 1, 1, 1])
     with pytest.raises(AnalysisError, match=message):
         check_classes_runs(read_runs([*runs, extra]))
+
+
+def edit_meta(run: Path, **changes: object) -> None:
+    """meta.json's members (parameters' under parameters=) changed."""
+    meta = json.loads((run / "meta.json").read_text())
+    meta["parameters"].update(changes.pop("parameters", {}))
+    meta.update(changes)
+    (run / "meta.json").write_text(json.dumps(meta))
+
+
+@pytest.mark.parametrize(("run", "changes", "message"), [
+    # The twelfth probe (F8): a record the program cannot write or fct.csv contradicts.
+    (2, {"class_flows": [1, 1]},
+     r"meta.json: class_flows is \[1, 1\], but .*fct.csv has \[2, 2\]; not the files of one run"),
+    (2, {"class_scheduler": "strict"},
+     r"meta.json: class_scheduler 'strict' is not parameters.classes 'drr'"),
+    (2, {"parameters": {"classWeights": "0,1"}},
+     r"meta.json: parameters.classWeights '0,1' is not two positive whole numbers such as 3,1"),
+    (2, {"parameters": {"classWeights": "1000000,1"}}, r"parameters.classWeights '1000000,1'"),
+    (2, {"parameters": {"classWeights": "3,1,1"}}, r"parameters.classWeights '3,1,1'"),
+    (0, {"parameters": {"classLoads": "0.7,0.7"}},
+     r"meta.json: parameters.classLoads '0.7,0.7' is not two loads above 0 summing to less "
+     r"than 1"),
+    (0, {"parameters": {"classLoads": "0,0.3"}}, r"parameters.classLoads '0,0.3'"),
+])
+def test_a_class_record_the_program_cannot_write_is_refused(runs: list[Path], run: int,
+                                                            changes: dict, message: str) -> None:
+    check_classes_runs(read_runs(runs))
+    edit_meta(runs[run], **changes)
+    with pytest.raises(AnalysisError, match=message):
+        check_classes_runs(read_runs(runs))
+
+
+def test_the_class_record_the_program_writes_is_taken(runs: list[Path]) -> None:
+    for run, classes in zip(runs, ["none", "strict", "drr"]):
+        edit_meta(run, class_flows=[2, 2], class_scheduler=classes)
+    edit_meta(runs[2], parameters={"classWeights": "999999,1"})
+    check_classes_runs(read_runs(runs))

@@ -62,11 +62,12 @@ def runs(tmp_path: Path) -> list[Path]:
             # unfinished, the other 2.
             write_run(tmp_path / "tcp", 0.5, "tcp", "none",
                       [None, 0.0015, 0.001, 0.0002, None]),
-            # EDF at 0.7 on other flows (starts shifted), flow 2 terminated.
+            # EDF at 0.7 on other flows (starts shifted), flow 2 terminated (onMiss terminate:
+            # under continue, which this fixture said before the twelfth probe, no flow is).
             write_run(tmp_path / "edf7", 0.7, "pfabric", "edf", [0.0005, 0.0005, None, 0.0004,
                                                                  0.0008],
-                      terminated=(2,), flows=[(s, t + 1, None if d is None else d + 1)
-                                              for s, t, d in FLOWS])]
+                      on_miss="terminate", terminated=(2,),
+                      flows=[(s, t + 1, None if d is None else d + 1) for s, t, d in FLOWS])]
 
 
 def test_statistics_of_one_run(runs: list[Path]) -> None:
@@ -93,14 +94,14 @@ def test_statistics_of_one_run(runs: list[Path]) -> None:
 
 def test_table_and_markdown(runs: list[Path]) -> None:
     table = deadline_table(read_runs(runs))
-    assert list(table["label"]) == ["MinTCP+pFabric, EDF", "MinTCP+pFabric, EDF",
-                                    "MinTCP+pFabric, remaining size", "TCP-DropTail"]
-    assert list(table["load"]) == [0.5, 0.7, 0.5, 0.5]
+    assert list(table["label"]) == ["MinTCP+pFabric, EDF", "MinTCP+pFabric, remaining size",
+                                    "TCP-DropTail", "MinTCP+pFabric, EDF"]
+    assert list(table["load"]) == [0.5, 0.5, 0.5, 0.7]
     text = deadline_markdown(table, {"flows_per_run": 5, "deadline_rule": "by hand",
                                      "runs": [], "command": "c", "versions": {}})
     assert ("| continue | MinTCP+pFabric, remaining size | 0.5 | 3 | 2 | 0.667 | 0 | 2 | "
             "2.000 | 1.000 | 3.000 | 1.000 |") in text
-    assert "| continue | MinTCP+pFabric, EDF | 0.7 | 3 | 2 | 0.667 | 1 | 2 |" in text
+    assert "| terminate | MinTCP+pFabric, EDF | 0.7 | 3 | 2 | 0.667 | 1 | 2 |" in text
     assert "5 flows per run: a small run, not a citable scale" in text
 
 
@@ -197,3 +198,64 @@ def test_a_deadline_fraction_no_program_takes_is_refused(tmp_path: Path, runs: l
         check_deadline_runs(read_runs(runs))
     assert str(refusal.value) == (f"{runs[0]}/meta.json: parameters.deadlineFraction "
                                   f"{fraction!r} is not a fraction in [0, 1]")
+
+
+def edit_meta(run: Path, **changes: object) -> None:
+    """meta.json's members (parameters' under parameters=) changed."""
+    meta = json.loads((run / "meta.json").read_text())
+    meta["parameters"].update(changes.pop("parameters", {}))
+    meta.update(changes)
+    (run / "meta.json").write_text(json.dumps(meta))
+
+
+def edit_fct(run: Path, row: int, **values: int) -> None:
+    fct = pd.read_csv(run / "fct.csv")
+    for column, value in values.items():
+        fct.loc[row, column] = value
+    fct.to_csv(run / "fct.csv", index=False)
+
+
+@pytest.mark.parametrize(("run", "spoil", "message"), [
+    # The twelfth probe (F8): counts, parameters and outcomes meta.json and fct.csv contradict.
+    (0, lambda run: edit_meta(run, deadlines_met=1),
+     r"meta.json: deadlines_met is 1, but .*fct.csv has 3; not the files of one run"),
+    (0, lambda run: edit_meta(run, flows_with_deadline=5),
+     r"meta.json: flows_with_deadline is 5, but .*fct.csv has 3; not the files of one run"),
+    (0, lambda run: edit_meta(run, flows_terminated=1),
+     r"meta.json: flows_terminated is 1, but .*fct.csv has 0; not the files of one run"),
+    (0, lambda run: edit_meta(run, parameters={"deadlineMean": "-1ms"}),
+     r"meta.json: parameters.deadlineMean '-1ms' is not a positive time such as 1ms"),
+    (0, lambda run: edit_meta(run, parameters={"deadlineMean": "1"}),
+     r"meta.json: parameters.deadlineMean '1' is not a positive time"),
+    (0, lambda run: edit_meta(run, parameters={"deadlineMean": "0.5ns"}),
+     r"meta.json: parameters.deadlineMean '0.5ns' is not a positive time"),
+    (0, lambda run: edit_meta(run, parameters={"deadlineMinFactor": 0.5}),
+     r"meta.json: parameters.deadlineMinFactor 0.5 is not a number of at least 1"),
+    (0, lambda run: edit_meta(run, parameters={"onMiss": "drop"}),
+     r"meta.json: parameters.onMiss 'drop' is not continue or terminate"),
+    # tcp's flow 1 completed after its deadline: no run under terminate has it
+    (2, lambda run: edit_meta(run, parameters={"onMiss": "terminate"}),
+     r"fct.csv:3: a flow that completed after its deadline, and onMiss is terminate"),
+    # tcp's flow 0 did not complete; under continue it is not given up
+    (2, lambda run: edit_fct(run, 0, terminated=1),
+     r"fct.csv:2: a flow terminated, and onMiss is continue"),
+    (0, lambda run: edit_fct(run, 0, terminated=1),
+     r"fct.csv:2: terminated '1' is not 0 or 1 \(1 only for a flow with a deadline_s that did "
+     r"not complete\)"),
+    (0, lambda run: edit_fct(run, 3, terminated=1),
+     r"fct.csv:5: terminated '1' is not 0 or 1"),
+])
+def test_deadline_records_the_flows_contradict_are_refused(runs: list[Path], run: int, spoil,
+                                                           message: str) -> None:
+    check_deadline_runs(read_runs(runs))
+    spoil(runs[run])
+    with pytest.raises(AnalysisError, match=message):
+        check_deadline_runs(read_runs(runs))
+
+
+def test_the_counts_the_program_records_are_taken(runs: list[Path]) -> None:
+    for run, (with_deadline, met, terminated) in zip(runs, [(3, 3, 0), (3, 2, 0), (3, 1, 0),
+                                                            (3, 2, 1)]):
+        edit_meta(run, flows_with_deadline=with_deadline, deadlines_met=met,
+                  flows_terminated=terminated)
+    check_deadline_runs(read_runs(runs))

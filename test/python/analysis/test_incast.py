@@ -74,7 +74,7 @@ def write_run(directory: Path, scheme: str, workers: int, background: float,
             "module_version": "0.1.0", "ns3_version": "3.44", "hosts": 54,
             "incast": {"workers": workers, "response_bytes": response_bytes,
                        "queries": len(ratios), "aggregator": 0,
-                       "background_load": background}}
+                       "background_load": background, "ideal_qct_s": IDEAL}}
     (directory / "meta.json").write_text(json.dumps(meta))
     return directory
 
@@ -105,7 +105,9 @@ def test_p99_is_the_nearest_rank() -> None:
 def runs(tmp_path: Path) -> list[Path]:
     return [write_run(tmp_path / "tcp8", "tcp", 8, 0, [2.0, 4.0], [3, 5]),
             write_run(tmp_path / "pf8", "pfabric", 8, 0, [1.1, 1.3], [10, 20]),
-            write_run(tmp_path / "pf32", "pfabric", 32, 0, [1.2, None], [40, 0], [0, 1]),
+            # query 1 overlaps query 0, which did not complete (the twelfth probe: query 0
+            # completed here, long before query 1, and an overlap of 1 was taken)
+            write_run(tmp_path / "pf32", "pfabric", 32, 0, [None, 1.2], [40, 0], [0, 1]),
             write_run(tmp_path / "pf8bg", "pfabric", 8, 0.5, [1.5, 1.5], [1, 1])]
 
 
@@ -213,7 +215,20 @@ def test_refuses_a_directory_that_is_not_an_incast_run(tmp_path: Path) -> None:
     (lambda run: edit_meta(run, aggregator=1),
      r"queries.csv:2: its response flow 0 in .*fct.csv is not 1000 B to the aggregator 1 from "
      r"the query's start"),
-    (lambda run: (run / "fct.csv").unlink(), r"fct.csv: missing")])
+    (lambda run: (run / "fct.csv").unlink(), r"fct.csv: missing"),
+    # the twelfth probe (F8): an ideal QCT other than the run's, an overlap of 1 after a
+    # finished query
+    (lambda run: replace_in(run / "queries.csv", "0.0002,0.0001,", "0.0002,0.00005,"),
+     r"queries.csv:2: ideal_qct_s '0.00005', and .*meta.json says incast.ideal_qct_s 0.0001, "
+     r"every query's"),
+    (lambda run: edit_meta(run, ideal_qct_s=1e-6),
+     r"queries.csv:2: ideal_qct_s '0.0001', and .*meta.json says incast.ideal_qct_s 1e-06"),
+    (lambda run: edit_meta(run, ideal_qct_s=0), r"incast.ideal_qct_s 0 is not a positive time"),
+    (lambda run: replace_in(run / "queries.csv", ",8,8,0\n", ",8,8,1\n"),
+     r"queries.csv:3: overlaps_previous '1', but the previous query completed at 0.002200000 s, "
+     r"before its start_s '0.003'"),
+    (lambda run: replace_in(run / "queries.csv", ",8,0,0\n", ",8,0,1\n"),
+     r"queries.csv:2: overlaps_previous '1', but it is the first query")])
 def test_refuses_a_run_that_cannot_be_a_measurement(tmp_path: Path, spoil, message: str) -> None:
     run = write_run(tmp_path / "r", "tcp", 8, 0, [2.0, 2.0], [0, 0])
     read_incast_run(run)

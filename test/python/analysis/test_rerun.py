@@ -243,6 +243,9 @@ def test_another_build_is_a_warning(bin_dir: Path, runs: dict[str, Path], tmp_pa
      "an Ideal point with neither like_run nor an ideal_fct_command of the module's programs"),
     (lambda meta: meta["parameters"].update(xcp=1),
      "parameter xcp is not an option of pfabric-websearch"),
+    # The twelfth probe, F9: a list of settings ended in a traceback (AttributeError).
+    (lambda meta: meta.update(ns3_settings=["x"]), "ns3_settings is not an object"),
+    (lambda meta: meta.update(ns3_environment="x"), "ns3_environment is not an object"),
 ])
 def test_what_a_rerun_cannot_run_is_refused_in_one_line(
         bin_dir: Path, runs: dict[str, Path], tmp_path: Path,
