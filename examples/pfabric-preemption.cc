@@ -22,6 +22,7 @@
 #include "ns3/pfabric-command-line.h"
 #include "ns3/pfabric-configured-defaults.h"
 #include "ns3/pfabric-experiment-program.h"
+#include "ns3/pfabric-flow-application.h"
 #include "ns3/pfabric-preemption-scenario.h"
 #include "ns3/pfabric-queue-disc-helper.h"
 #include "ns3/pfabric-scheme-helper.h"
@@ -136,6 +137,17 @@ main(int argc, char* argv[])
     if (p.longBytes == 0 || p.shortBytes == 0)
     {
         Fail("--longBytes and --shortBytes must be positive");
+    }
+    // TCP orders sequence numbers within half their 32-bit space (the twelfth probe: 2^31 bytes
+    // crashed the trial run, SIGSEGV, blamed on --scheme).
+    for (const auto& [name, bytes] :
+         {std::pair<std::string, uint64_t>{"longBytes", p.longBytes}, {"shortBytes", p.shortBytes}})
+    {
+        if (bytes > PfabricFlowApplication::MAX_FLOW_BYTES)
+        {
+            Fail("--" + name + "=" + cmd.GetText(name) + ": more than a flow's " +
+                 std::to_string(PfabricFlowApplication::MAX_FLOW_BYTES) + " bytes");
+        }
     }
     if (p.shortStartUs < 0)
     {

@@ -734,6 +734,17 @@ PfabricCommandLine::CheckNs3Argument(const std::string& argument,
                      " (for every " + owner.GetName() + ")";
             return false;
         }
+        // An object takes its attributes' defaults when it is made only for those ns-3 sets
+        // then (ATTR_CONSTRUCT): Node's Id and SystemId, Channel's Id are only read back (the
+        // twelfth probe: taken, recorded in meta.json, fct.csv unchanged).
+        if ((info.flags & TypeId::ATTR_CONSTRUCT) == 0)
+        {
+            *error =
+                argument + ": ns-3 does not set " + type + "'s " + attributeName +
+                " when it makes one (the attribute lacks ATTR_CONSTRUCT), so its default changes "
+                "nothing; leave it unset";
+            return false;
+        }
         checker = info.checker;
         attribute = info;
     }

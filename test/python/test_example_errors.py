@@ -2842,6 +2842,33 @@ def test_a_default_of_a_type_the_run_never_creates_is_refused(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(("program", "arguments", "message"), [
+    ("pfabric-websearch", ("--ns3::Node::Id=5",),
+     "--ns3::Node::Id=5: ns-3 does not set ns3::Node's Id when it makes one (the attribute lacks "
+     "ATTR_CONSTRUCT), so its default changes nothing; leave it unset"),
+    ("pfabric-incast", ("--ns3::Node::SystemId=1",),
+     "--ns3::Node::SystemId=1: ns-3 does not set ns3::Node's SystemId when it makes one (the "
+     "attribute lacks ATTR_CONSTRUCT), so its default changes nothing; leave it unset"),
+    ("pfabric-fabric", ("--ns3::Channel::Id=7",),
+     "--ns3::Channel::Id=7: ns-3 does not set ns3::Channel's Id when it makes one (the attribute "
+     "lacks ATTR_CONSTRUCT), so its default changes nothing; leave it unset"),
+    ("pfabric-preemption", ("--longBytes=2147483648",),
+     "--longBytes=2147483648: more than a flow's 2147483647 bytes")])
+def test_what_the_twelfth_probe_found_is_one_line(run_example: RunExample, tmp_path,
+                                                  program: str, arguments: tuple[str, ...],
+                                                  message: str) -> None:
+    """Each was taken and changed nothing (the attributes ns-3 only reads back), or crashed the
+    preemption scenario's trial (SIGSEGV, blamed on --scheme)."""
+    out = tmp_path / "run"
+    small = {"pfabric-websearch": [*SMALL_STAR, f"--out={out}"],
+             "pfabric-incast": [*STAR_FOUR, "--workers=3", "--queries=2", "--quiet",
+                                f"--out={out}"]}.get(program, [])
+    result = run_example(program, *small, *arguments)
+    assert result.returncode == 1
+    assert result.stderr == f"{program}: error: {message}\n"
+    assert not out.exists()
+
+
 @pytest.mark.parametrize(("setting", "why"), [
     ("--ns3::Application::StartTime=3ms",
      "the scenario starts its flows at 0 and at --shortStartUs, from which their times count, so "
