@@ -18,6 +18,7 @@
 #include <cmath>
 #include <iomanip>
 #include <sstream>
+#include <tuple>
 
 namespace ns3
 {
@@ -178,6 +179,28 @@ PfabricDeadlineFeature::ProcessFlows(std::vector<PfabricFlow>* flows,
     });
     if (given)
     {
+        // The twelfth probe: --deadlineFraction=0 beside such a list was recorded, the run
+        // the list's.
+        const P defaults;
+        for (const auto& [name, value, isDefault] :
+             {std::tuple{std::string("deadlineMean"),
+                         m_p.deadlineMean,
+                         Time(m_p.deadlineMean) == Time(defaults.deadlineMean)},
+              std::tuple{std::string("deadlineMinFactor"),
+                         PfabricJsonObject::FormatNumber(m_p.deadlineMinFactor),
+                         m_p.deadlineMinFactor == defaults.deadlineMinFactor},
+              std::tuple{std::string("deadlineFraction"),
+                         PfabricJsonObject::FormatNumber(m_p.deadlineFraction),
+                         m_p.deadlineFraction == defaults.deadlineFraction}})
+        {
+            if (!isDefault)
+            {
+                return PfabricOptionTable::ShapesNothing(
+                    "--" + name + "=" + value,
+                    "it shapes the deadlines drawn for the flows, and " + m_p.flowFile +
+                        "'s deadline_s gives them theirs");
+            }
+        }
         m_source = m_p.flowFile;
         return "";
     }

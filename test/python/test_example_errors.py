@@ -2869,6 +2869,25 @@ def test_what_the_twelfth_probe_found_is_one_line(run_example: RunExample, tmp_p
     assert not out.exists()
 
 
+@pytest.mark.parametrize("option", ["--deadlineFraction=0", "--deadlineMean=2ms",
+                                    "--deadlineMinFactor=3"])
+def test_a_deadline_option_beside_a_list_of_deadlines_is_refused(run_example: RunExample,
+                                                                 tmp_path, option: str) -> None:
+    """The twelfth probe: taken and recorded (deadlineFraction 0 beside 20 flows with deadlines),
+    the run the list's, byte for byte."""
+    flows = tmp_path / "flows.csv"
+    flows.write_text("src,dst,size_bytes,start_s,deadline_s\n0,1,10000,0,0.001\n"
+                     "1,2,20000,0.0001,0.002\n")
+    out = tmp_path / "run"
+    result = run_example("pfabric-deadlines", *STAR_FOUR, "--quiet", f"--flowFile={flows}",
+                         f"--out={out}", option)
+    assert result.returncode == 1
+    assert result.stderr == (f"pfabric-deadlines: error: {option}: it shapes the deadlines drawn "
+                             f"for the flows, and {flows}'s deadline_s gives them theirs, so it "
+                             "would shape nothing; leave it out\n")
+    assert not out.exists()
+
+
 @pytest.mark.parametrize(("setting", "why"), [
     ("--ns3::Application::StartTime=3ms",
      "the scenario starts its flows at 0 and at --shortStartUs, from which their times count, so "
