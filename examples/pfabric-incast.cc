@@ -28,6 +28,14 @@ main(int argc, char* argv[])
     PfabricCommandLine& cmd = shell.GetCommandLine();
     incast.AddCommandLineOptions(cmd);
     cmd.AddValue("quiet", "nothing on stderr before the run", quiet);
+    bool strict = false;
+    cmd.AddValue("strict",
+                 "exit with status " + std::to_string(pfabric::EXIT_STOPPED_EARLY) +
+                     " when the run stops before its flows are done (the safety limit "
+                     "--maxSimTime, or nothing left to simulate), instead of 0; either way the "
+                     "files are written, the summary and a warning say how many flows are "
+                     "unfinished, and meta.json's stop says why",
+                 strict);
     if (!shell.Parse())
     {
         return 1;
@@ -52,6 +60,14 @@ main(int argc, char* argv[])
     incast.Install();
     incast.Run();
     watchdog->Stop();
+    // As the FCT programs (the twelfth probe: a host out of connections ended the run at once,
+    // its responses recorded as not started, exit 0).
+    PfabricExperiment& experiment = incast.GetExperiment();
+    if (!experiment.GetRunError().empty())
+    {
+        experiment.AbandonRunDirectory();
+        return shell.Fail(experiment.GetRunError() + "; no results written");
+    }
     PfabricJsonObject meta = shell.StartMeta();
     incast.AddProvenance(meta);
     shell.FinishMeta(meta);
@@ -60,6 +76,18 @@ main(int argc, char* argv[])
         return shell.Fail(error);
     }
     std::cout << incast.Summarize();
+    const PfabricStopReport& stop = experiment.GetStopReport();
+    if (stop.IsEarly())
+    {
+        std::cout << pfabric::DescribeUnfinished(experiment, strict) << std::endl;
+    }
     pfabric::ProgramShell::PrintFiles(out, {"queries.csv", "fct.csv", "meta.json"});
+    if (stop.IsEarly())
+    {
+        // Also under --quiet: queries.csv's empty times alone would read as results.
+        std::cerr << shell.GetProgram() << ": warning: " << stop.Describe() << " (meta.json: stop)"
+                  << std::endl;
+        return shell.Finish(strict ? pfabric::EXIT_STOPPED_EARLY : 0);
+    }
     return shell.Finish(0);
 }

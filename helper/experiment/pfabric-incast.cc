@@ -392,6 +392,12 @@ PfabricIncast::GetExperiment() const
     return m_experiment;
 }
 
+PfabricExperiment&
+PfabricIncast::GetExperiment()
+{
+    return m_experiment;
+}
+
 std::string
 PfabricIncast::Summarize() const
 {

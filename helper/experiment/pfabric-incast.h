@@ -139,6 +139,8 @@ class PfabricIncast
     Time GetInterval() const;
     /// @return the experiment
     const PfabricExperiment& GetExperiment() const;
+    /// @return the experiment, e.g. to abandon its run directory after a run error
+    PfabricExperiment& GetExperiment();
     /// @return a short summary: QCT / ideal (mean, max), timeouts per query
     std::string Summarize() const;
 

@@ -2869,6 +2869,39 @@ def test_what_the_twelfth_probe_found_is_one_line(run_example: RunExample, tmp_p
     assert not out.exists()
 
 
+def test_pfabric_incast_out_of_connections_is_an_error(run_example: RunExample,
+                                                      tmp_path) -> None:
+    """The twelfth probe: the run ended at once, its files written with every response "not
+    started", exit 0 and nothing on stderr, where the FCT programs stop in one line."""
+    out = tmp_path / "run"
+    result = run_example("pfabric-incast", "--topology=star", "--hosts=2", "--workers=16385",
+                         "--queries=1", "--responseBytes=100", "--quiet", f"--out={out}")
+    assert result.returncode == 1
+    assert result.stderr == (
+        "pfabric-incast: error: host 1 needs a connection more than its 16384 for flow 16384 at "
+        "0.001 s (every other busy; PfabricFlowApplication::MaxConnections: ns-3's ephemeral "
+        "ports, none freed in a run); give it fewer flows at once; no results written\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_pfabric_incast_says_when_it_stops_early(run_example: RunExample, tmp_path,
+                                                 strict: bool) -> None:
+    """The twelfth probe: queries past the safety limit stopped the run with no word on stderr,
+    and pfabric-incast had no --strict."""
+    out = tmp_path / "run"
+    result = run_example("pfabric-incast", *STAR_FOUR, "--workers=3", "--queries=3", "--quiet",
+                         "--firstQuery=1000s", "--maxSimTime=1s", f"--out={out}",
+                         *(["--strict"] if strict else []))
+    assert result.returncode == (3 if strict else 0), result.stderr
+    assert ("unfinished: 9 of 9 flows, stopped at the safety limit (--maxSimTime=1 s); exit status "
+            + ("3 (--strict)" if strict else "0 (3 with --strict)")) in result.stdout
+    assert result.stderr.startswith("pfabric-incast: warning: stopped at the safety limit "
+                                    "(--maxSimTime=1 s) with 9 flows unfinished")
+    assert len(result.stderr.splitlines()) == 1
+    assert (out / "queries.csv").is_file()
+
+
 @pytest.mark.parametrize("option", ["--deadlineFraction=0", "--deadlineMean=2ms",
                                     "--deadlineMinFactor=3"])
 def test_a_deadline_option_beside_a_list_of_deadlines_is_refused(run_example: RunExample,
