@@ -2902,6 +2902,24 @@ def test_pfabric_incast_says_when_it_stops_early(run_example: RunExample, tmp_pa
     assert (out / "queries.csv").is_file()
 
 
+def test_the_share_of_flows_with_a_deadline_is_deadline_fractions(run_example: RunExample,
+                                                                   tmp_path) -> None:
+    """The twelfth probe, followed up: the draw of which flows get a deadline read
+    UniformRandomVariable's default bounds, so --ns3::UniformRandomVariable::Max=0.5 gave all 40
+    flows a deadline at --deadlineFraction=0.7 (33 without it)."""
+    import json
+
+    runs = []
+    for name, setting in (("plain", ()), ("max", ("--ns3::UniformRandomVariable::Max=0.5",))):
+        out = tmp_path / name
+        result = run_example("pfabric-deadlines", *STAR_FOUR, "--flows=40", "--quiet",
+                             "--deadlineFraction=0.7", f"--out={out}", *setting)
+        assert result.returncode == 0, result.stderr
+        runs.append(out)
+    assert json.loads((runs[0] / "meta.json").read_text())["flows_with_deadline"] == 33
+    assert (runs[0] / "fct.csv").read_bytes() == (runs[1] / "fct.csv").read_bytes()
+
+
 @pytest.mark.parametrize("option", ["--deadlineFraction=0", "--deadlineMean=2ms",
                                     "--deadlineMinFactor=3"])
 def test_a_deadline_option_beside_a_list_of_deadlines_is_refused(run_example: RunExample,
