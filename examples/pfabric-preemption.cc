@@ -281,15 +281,23 @@ main(int argc, char* argv[])
     {
         Fail(refused);
     }
-    // Made only now: a queue size the queue disc refuses stops ns-3 when it is made (the trial).
-    // The switch's too (the twelfth probe: FlowcellBytes was taken under spraying).
+    // What only the built fabric tells, built once: the switch's mode values it never reads (the
+    // twelfth probe: FlowcellBytes was taken under spraying), an MTU or TTL of ns-3's IP that no
+    // packet crosses it with, a default of a device or channel type it does not have. After the
+    // trial: a queue size the queue disc refuses stops ns-3 when it is made.
     std::vector<PfabricSchemeHelper::IdleModeAttribute> idles = scheme.GetIdleModeAttributes();
+    std::string unreachable;
+    std::string unreachableWhy;
+    std::string unusedLink;
+    std::string unusedLinkWhy;
     {
         PfabricSingleSwitchHelper fabric(3);
         pfabric::BuildPreemptionFabric(fabric);
         PfabricSchemeHelper::AddIdleModeAttributes(
             fabric.GetSwitches().Get(0)->GetObject<PfabricSwitch>(),
             &idles);
+        unreachable = fabric.FindIpSettingNoPacketCrosses(&unreachableWhy);
+        unusedLink = fabric.FindUnusedLinkTypeDefault(&unusedLinkWhy);
         Simulator::Destroy();
     }
     for (const auto& idle : idles)
@@ -303,34 +311,24 @@ main(int argc, char* argv[])
                 idle));
         }
     }
-
-    // An MTU or TTL of ns-3's IP that no packet crosses the built fabric with; a default of a
-    // device or channel type it does not have.
+    if (!unreachable.empty())
     {
-        PfabricSingleSwitchHelper fabric(3);
-        pfabric::BuildPreemptionFabric(fabric);
-        const std::string unreachable = fabric.FindIpSettingNoPacketCrosses(&why);
-        Simulator::Destroy();
-        if (!unreachable.empty())
-        {
-            Fail(cmd.DescribeNs3Setting(unreachable) + ": " + why);
-        }
-        const std::string unusedLink = fabric.FindUnusedLinkTypeDefault(&why);
-        if (!unusedLink.empty())
-        {
-            Fail(cmd.DescribeNs3Setting(unusedLink) + ": " + why + "; leave it unset");
-        }
-        // Its applications are ns-3's BulkSendApplication and PacketSink (the twelfth probe:
-        // PfabricFlowApplication's TerminateAtDeadline, Port, ... were taken).
-        const std::string unusedApplication = PfabricConfiguredDefaults::FindUnmadeTypeDefault(
-            Application::GetTypeId(),
-            "applications",
-            {BulkSendApplication::GetTypeId(), PacketSink::GetTypeId()},
-            &why);
-        if (!unusedApplication.empty())
-        {
-            Fail(cmd.DescribeNs3Setting(unusedApplication) + ": " + why + "; leave it unset");
-        }
+        Fail(cmd.DescribeNs3Setting(unreachable) + ": " + unreachableWhy);
+    }
+    if (!unusedLink.empty())
+    {
+        Fail(cmd.DescribeNs3Setting(unusedLink) + ": " + unusedLinkWhy + "; leave it unset");
+    }
+    // Its applications are ns-3's BulkSendApplication and PacketSink (the twelfth probe:
+    // PfabricFlowApplication's TerminateAtDeadline, Port, ... were taken).
+    const std::string unusedApplication = PfabricConfiguredDefaults::FindUnmadeTypeDefault(
+        Application::GetTypeId(),
+        "applications",
+        {BulkSendApplication::GetTypeId(), PacketSink::GetTypeId()},
+        &why);
+    if (!unusedApplication.empty())
+    {
+        Fail(cmd.DescribeNs3Setting(unusedApplication) + ": " + why + "; leave it unset");
     }
 
     // Each run watched: a crash or hang inside ns-3 past the trial's millisecond becomes one line
